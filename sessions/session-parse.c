@@ -1,0 +1,863 @@
+/* session-parse.c — reading and printing the session text format
+ * (docs/session-format.md).
+ *
+ * session_parse() walks the buffer line by line: comments and blank lines
+ * become COMMENT events, the header fills the Session's fields, records are
+ * tokenised into NAME=VALUE fields (tokenize_fields) and checked field by
+ * field (parse_action / parse_server). Every error names "file:line".
+ * session_to_string() prints the canonical form, which parses back to the
+ * same bytes.
+ */
+#define G_LOG_DOMAIN "xreduce-sessions"
+
+#include "session-private.h"
+
+#include <errno.h>
+#include <string.h>
+#include <gio/gio.h>
+#include <xkbcommon/xkbcommon.h>
+
+#define MAX_WINDOW_INDEX 1023
+#define MAX_TIME_MS ((guint64) 1 << 53)
+
+static const char *const server_event_names[] = {
+  "FocusIn", "FocusOut", "KeymapNotify", "Expose", "GraphicsExpose",
+  "NoExpose", "VisibilityNotify", "CreateNotify", "DestroyNotify",
+  "UnmapNotify", "MapNotify", "MapRequest", "ReparentNotify",
+  "ConfigureNotify", "ConfigureRequest", "GravityNotify", "ResizeRequest",
+  "CirculateNotify", "CirculateRequest", "PropertyNotify", "SelectionClear",
+  "SelectionRequest", "SelectionNotify", "ColormapNotify", "ClientMessage",
+  "MappingNotify", "GenericEvent", "EnterNotify", "LeaveNotify",
+};
+
+static const char *const action_names[] = {
+  [SESSION_EVENT_KEY_PRESS] = "KeyPress",
+  [SESSION_EVENT_KEY_RELEASE] = "KeyRelease",
+  [SESSION_EVENT_BUTTON_PRESS] = "ButtonPress",
+  [SESSION_EVENT_BUTTON_RELEASE] = "ButtonRelease",
+  [SESSION_EVENT_MOTION] = "MotionNotify",
+};
+
+typedef struct
+{
+  const char *name;           /* file name for messages */
+  guint line;
+  gboolean last_line_unterminated;
+  Session *session;
+  gboolean seen_version, seen_screen, seen_command, seen_keymap;
+  gboolean seen_outcome, in_records, seen_footer;
+  guint64 last_time;
+} Parser;
+
+typedef struct
+{
+  char *key;
+  char *value;   /* unescaped */
+  gboolean quoted;
+} Field;
+
+static void
+field_clear (Field *field)
+{
+  g_free (field->key);
+  g_free (field->value);
+}
+
+/* Printable excerpt of untrusted text for an error message. */
+static char *
+excerpt (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0' && out->len < 40; p++)
+    {
+      if ((guchar) *p < 0x20 || *p == 0x7f)
+        g_string_append_printf (out, "\\x%02x", (guchar) *p);
+      else
+        g_string_append_c (out, *p);
+    }
+  if (strlen (text) > 40)
+    g_string_append (out, "...");
+  return g_string_free (out, FALSE);
+}
+
+G_GNUC_PRINTF (3, 4) static gboolean
+parse_fail (Parser *parser, GError **error, const char *format, ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE, "%s:%u: %s%s",
+               parser->name, parser->line, message,
+               parser->last_line_unterminated ? " (truncated last line?)" : "");
+  return FALSE;
+}
+
+/* Reads a quoted string starting at *p == '"'; advances *p past it. */
+static char *
+read_quoted (const char **p, GError **error)
+{
+  GString *out = g_string_new (NULL);
+  const char *s = *p + 1;
+
+  for (;;)
+    {
+      if (*s == '\0')
+        {
+          g_set_error_literal (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+                               "unterminated string");
+          return (g_string_free (out, TRUE), NULL);
+        }
+      if (*s == '"')
+        break;
+      if (*s != '\\')
+        {
+          g_string_append_c (out, *s++);
+          continue;
+        }
+      s++;
+      switch (*s)
+        {
+        case '\\': g_string_append_c (out, '\\'); s++; break;
+        case '"': g_string_append_c (out, '"'); s++; break;
+        case 'n': g_string_append_c (out, '\n'); s++; break;
+        case 't': g_string_append_c (out, '\t'); s++; break;
+        case 'r': g_string_append_c (out, '\r'); s++; break;
+        case 'x':
+          if (g_ascii_isxdigit (s[1]) && g_ascii_isxdigit (s[2]))
+            {
+              int value = g_ascii_xdigit_value (s[1]) * 16
+                          + g_ascii_xdigit_value (s[2]);
+              if (value == 0)
+                goto bad_escape;
+              g_string_append_c (out, (char) value);
+              s += 3;
+              break;
+            }
+          goto bad_escape;
+        default:
+        bad_escape:
+          g_set_error_literal (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+                               "bad escape in string");
+          return (g_string_free (out, TRUE), NULL);
+        }
+    }
+  if (!g_utf8_validate (out->str, out->len, NULL))
+    {
+      g_set_error_literal (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+                           "string is not valid UTF-8");
+      return (g_string_free (out, TRUE), NULL);
+    }
+  *p = s + 1;
+  return g_string_free (out, FALSE);
+}
+
+/* Splits "a=1 b="x y" c=3" into fields. */
+static GArray *
+tokenize_fields (Parser *parser, const char *p, GError **error)
+{
+  g_autoptr (GArray) fields = g_array_new (FALSE, TRUE, sizeof (Field));
+
+  g_array_set_clear_func (fields, (GDestroyNotify) field_clear);
+  for (;;)
+    {
+      Field field = { 0 };
+      const char *start;
+      g_autoptr (GError) local = NULL;
+
+      while (*p == ' ')
+        p++;
+      if (*p == '\0')
+        break;
+      start = p;
+      while (*p != '\0' && *p != '=' && *p != ' ' && *p != '"')
+        p++;
+      if (*p != '=' || p == start)
+        {
+          g_autofree char *word = excerpt (start);
+          parse_fail (parser, error, "expected NAME=VALUE, got '%s'", word);
+          return NULL;
+        }
+      field.key = g_strndup (start, p - start);
+      p++;
+      if (*p == '"')
+        {
+          field.quoted = TRUE;
+          field.value = read_quoted (&p, &local);
+          if (field.value == NULL)
+            {
+              parse_fail (parser, error, "field '%s': %s", field.key,
+                          local->message);
+              field_clear (&field);
+              return NULL;
+            }
+          if (*p != '\0' && *p != ' ')
+            {
+              parse_fail (parser, error, "field '%s': text after the closing quote",
+                          field.key);
+              field_clear (&field);
+              return NULL;
+            }
+        }
+      else
+        {
+          start = p;
+          while (*p != '\0' && *p != ' ' && *p != '"')
+            p++;
+          if (*p == '"')
+            {
+              parse_fail (parser, error, "field '%s': stray quote", field.key);
+              field_clear (&field);
+              return NULL;
+            }
+          field.value = g_strndup (start, p - start);
+        }
+      for (guint i = 0; i < fields->len; i++)
+        if (g_str_equal (g_array_index (fields, Field, i).key, field.key))
+          {
+            parse_fail (parser, error, "field '%s' given twice", field.key);
+            field_clear (&field);
+            return NULL;
+          }
+      g_array_append_val (fields, field);
+    }
+  return g_steal_pointer (&fields);
+}
+
+static gboolean
+parse_uint (const char *text, guint64 max, guint64 *value)
+{
+  char *end = NULL;
+  guint64 v;
+  int base = 10;
+
+  if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+    {
+      base = 16;
+      text += 2;
+    }
+  if (!g_ascii_isxdigit (*text) || (base == 10 && !g_ascii_isdigit (*text)))
+    return FALSE;
+  errno = 0;
+  v = g_ascii_strtoull (text, &end, base);
+  if (errno != 0 || *end != '\0' || v > max)
+    return FALSE;
+  *value = v;
+  return TRUE;
+}
+
+static gboolean
+parse_int (const char *text, gint64 min, gint64 max, gint64 *value)
+{
+  char *end = NULL;
+  gint64 v;
+
+  if (!(g_ascii_isdigit (*text) || (*text == '-' && g_ascii_isdigit (text[1]))))
+    return FALSE;
+  errno = 0;
+  v = g_ascii_strtoll (text, &end, 10);
+  if (errno != 0 || *end != '\0' || v < min || v > max)
+    return FALSE;
+  *value = v;
+  return TRUE;
+}
+
+static gboolean
+parse_point (const char *text, gint64 max, int *x, int *y)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ",", 3);
+  gint64 vx, vy;
+
+  if (g_strv_length (parts) != 2
+      || !parse_int (parts[0], -max, max, &vx)
+      || !parse_int (parts[1], -max, max, &vy))
+    return FALSE;
+  *x = (int) vx;
+  *y = (int) vy;
+  return TRUE;
+}
+
+static gboolean
+parse_action (Parser *parser, SessionEvent *ev, GArray *fields, GError **error)
+{
+  gboolean is_key = ev->kind == SESSION_EVENT_KEY_PRESS
+                    || ev->kind == SESSION_EVENT_KEY_RELEASE;
+  gboolean is_button = ev->kind == SESSION_EVENT_BUTTON_PRESS
+                       || ev->kind == SESSION_EVENT_BUTTON_RELEASE;
+  const char *kind = action_names[ev->kind];
+  gboolean has_keycode = FALSE, has_state = FALSE, has_rel = FALSE;
+  guint64 value;
+  gint64 ivalue;
+
+  ev->window = -1;
+  for (guint i = 0; i < fields->len; i++)
+    {
+      Field *f = &g_array_index (fields, Field, i);
+
+      if (is_key && g_str_equal (f->key, "keysym"))
+        {
+          if (xkb_keysym_from_name (f->value, XKB_KEYSYM_NO_FLAGS) == XKB_KEY_NoSymbol)
+            {
+              g_autofree char *word = excerpt (f->value);
+              return parse_fail (parser, error, "unknown keysym '%s'", word);
+            }
+          ev->keysym = g_strdup (f->value);
+        }
+      else if (is_key && g_str_equal (f->key, "keycode"))
+        {
+          if (!parse_uint (f->value, 255, &value) || value < 8)
+            return parse_fail (parser, error, "bad keycode '%s' (8-255)", f->value);
+          ev->keycode = (guint) value;
+          has_keycode = TRUE;
+        }
+      else if (g_str_equal (f->key, "state"))
+        {
+          if (!parse_uint (f->value, 0xffff, &value))
+            return parse_fail (parser, error, "bad state '%s' (a mask up to 0xffff)",
+                               f->value);
+          ev->state = (guint) value;
+          has_state = TRUE;
+        }
+      else if (is_button && g_str_equal (f->key, "button"))
+        {
+          if (!parse_uint (f->value, 255, &value) || value < 1)
+            return parse_fail (parser, error, "bad button '%s' (1-255)", f->value);
+          ev->button = (guint) value;
+        }
+      else if (g_str_equal (f->key, "root"))
+        {
+          if (!parse_point (f->value, G_MAXINT32, &ev->root_x, &ev->root_y))
+            return parse_fail (parser, error, "bad root coordinates '%s' (X,Y)",
+                               f->value);
+          if (ev->root_x < 0 || ev->root_y < 0
+              || ev->root_x >= parser->session->screen_width
+              || ev->root_y >= parser->session->screen_height)
+            return parse_fail (parser, error,
+                               "root coordinates %d,%d outside the %dx%d screen",
+                               ev->root_x, ev->root_y,
+                               parser->session->screen_width,
+                               parser->session->screen_height);
+          ev->has_pos = TRUE;
+        }
+      else if (g_str_equal (f->key, "pos"))
+        {
+          if (!parse_point (f->value, G_MAXINT32, &ev->x, &ev->y))
+            return parse_fail (parser, error, "bad window coordinates '%s' (X,Y)",
+                               f->value);
+          if (ABS (ev->x) > SESSION_MAX_COORD || ABS (ev->y) > SESSION_MAX_COORD)
+            return parse_fail (parser, error,
+                               "window coordinates %d,%d out of range (±%d)",
+                               ev->x, ev->y, SESSION_MAX_COORD);
+          has_rel = TRUE;
+        }
+      else if (g_str_equal (f->key, "window"))
+        {
+          if (!parse_int (f->value, -1, MAX_WINDOW_INDEX, &ivalue))
+            return parse_fail (parser, error, "bad window index '%s' (-1 to %d)",
+                               f->value, MAX_WINDOW_INDEX);
+          ev->window = (int) ivalue;
+        }
+      else if (g_str_equal (f->key, "class") && f->quoted)
+        ev->wm_class = g_strdup (f->value);
+      else if (g_str_equal (f->key, "title") && f->quoted)
+        ev->wm_name = g_strdup (f->value);
+      else if (g_str_equal (f->key, "class") || g_str_equal (f->key, "title"))
+        return parse_fail (parser, error, "field '%s' must be a quoted string", f->key);
+      else
+        {
+          g_autofree char *word = excerpt (f->key);
+          return parse_fail (parser, error, "unknown field '%s' for %s", word, kind);
+        }
+    }
+
+  if (is_key && ev->keysym == NULL)
+    return parse_fail (parser, error, "%s without keysym=", kind);
+  if (is_key && !has_keycode)
+    return parse_fail (parser, error, "%s without keycode=", kind);
+  if (is_button && ev->button == 0)
+    return parse_fail (parser, error, "%s without button=", kind);
+  if (!has_state)
+    return parse_fail (parser, error, "%s without state=", kind);
+  if (!is_key && !ev->has_pos)
+    return parse_fail (parser, error, "%s without root=", kind);
+  if (has_rel && !(ev->has_pos && ev->window >= 0))
+    return parse_fail (parser, error, "pos= needs root= and window=");
+  if (ev->has_pos && ev->window >= 0 && !has_rel)
+    return parse_fail (parser, error, "%s in window %d without pos=", kind,
+                       ev->window);
+  return TRUE;
+}
+
+static gboolean
+parse_header_line (Parser *parser, const char *line, GError **error)
+{
+  Session *session = parser->session;
+  const char *space = strchr (line, ' ');
+  g_autofree char *key = space ? g_strndup (line, space - line) : g_strdup (line);
+  const char *rest = space ? space + 1 : "";
+  g_autoptr (GError) local = NULL;
+
+  if (g_str_equal (key, "screen"))
+    {
+      guint64 w, h;
+      g_auto (GStrv) parts = g_strsplit (rest, "x", 3);
+
+      if (parser->seen_screen)
+        return parse_fail (parser, error, "second 'screen' line");
+      if (g_strv_length (parts) != 2 || !parse_uint (parts[0], 32767, &w)
+          || !parse_uint (parts[1], 32767, &h) || w == 0 || h == 0)
+        return parse_fail (parser, error, "bad screen size '%s' (WxH, up to 32767)",
+                           rest);
+      session->screen_width = (int) w;
+      session->screen_height = (int) h;
+      parser->seen_screen = TRUE;
+    }
+  else if (g_str_equal (key, "command") || g_str_equal (key, "keymap"))
+    {
+      gboolean is_command = key[0] == 'c';
+      g_autoptr (GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
+      const char *p = rest;
+
+      if (is_command ? parser->seen_command : parser->seen_keymap)
+        return parse_fail (parser, error, "second '%s' line", key);
+      while (*p != '\0')
+        {
+          char *word;
+          if (*p != '"')
+            return parse_fail (parser, error, "%s: expected a quoted string", key);
+          word = read_quoted (&p, &local);
+          if (word == NULL)
+            return parse_fail (parser, error, "%s: %s", key, local->message);
+          g_ptr_array_add (words, word);
+          if (*p == ' ')
+            p++;
+          else if (*p != '\0')
+            return parse_fail (parser, error, "%s: text after a closing quote", key);
+        }
+      if (words->len == 0 || (!is_command && words->len != 1))
+        return parse_fail (parser, error, "%s: expected %s", key,
+                           is_command ? "one or more quoted words" : "one quoted name");
+      if (is_command)
+        {
+          g_ptr_array_add (words, NULL);
+          session->command = (char **) g_ptr_array_steal (words, NULL);
+          parser->seen_command = TRUE;
+        }
+      else
+        {
+          session->keymap = g_strdup (g_ptr_array_index (words, 0));
+          parser->seen_keymap = TRUE;
+        }
+    }
+  else if (g_str_equal (key, "outcome"))
+    {
+      if (parser->seen_outcome)
+        return parse_fail (parser, error, "second 'outcome' line");
+      if (!session_outcome_parse (rest, &session->outcome, &local))
+        return parse_fail (parser, error, "%s", local->message);
+      parser->seen_outcome = TRUE;
+      session->outcome_at_end = parser->in_records;
+      parser->seen_footer = parser->in_records;
+    }
+  else
+    {
+      g_autofree char *word = excerpt (key);
+      return parse_fail (parser, error, "unknown header line '%s'", word);
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_record (Parser *parser, const char *line, GError **error)
+{
+  SessionEvent ev = { 0 };
+  const char *p = line;
+  const char *name_start;
+  g_autofree char *name = NULL;
+  g_autoptr (GArray) fields = NULL;
+  guint64 time_ms;
+
+  while (g_ascii_isdigit (*p))
+    p++;
+  {
+    g_autofree char *digits = g_strndup (line, p - line);
+    if (*p != ' ' || !parse_uint (digits, MAX_TIME_MS, &time_ms))
+      {
+        g_autofree char *word = excerpt (line);
+        return parse_fail (parser, error, "bad timestamp in '%s'", word);
+      }
+  }
+  if (parser->seen_footer)
+    return parse_fail (parser, error, "record after the 'outcome' footer");
+  if (!parser->seen_screen)
+    return parse_fail (parser, error, "missing 'screen WxH' header line before the records");
+  if (time_ms < parser->last_time)
+    return parse_fail (parser, error, "time goes backwards (%" G_GUINT64_FORMAT
+                       " after %" G_GUINT64_FORMAT ")", time_ms, parser->last_time);
+  parser->last_time = time_ms;
+  p++;
+  name_start = p;
+  while (*p != '\0' && *p != ' ')
+    p++;
+  name = g_strndup (name_start, p - name_start);
+  ev.time_ms = time_ms;
+  ev.kind = SESSION_EVENT_COMMENT;
+  for (guint k = 0; k < G_N_ELEMENTS (action_names); k++)
+    if (g_str_equal (name, action_names[k]))
+      ev.kind = k;
+  if (ev.kind == SESSION_EVENT_COMMENT)
+    for (guint k = 0; k < G_N_ELEMENTS (server_event_names); k++)
+      if (g_str_equal (name, server_event_names[k]))
+        ev.kind = SESSION_EVENT_SERVER;
+  if (ev.kind == SESSION_EVENT_COMMENT)
+    {
+      g_autofree char *word = excerpt (name);
+      return parse_fail (parser, error, "unknown event '%s'", word);
+    }
+
+  fields = tokenize_fields (parser, p, error);
+  if (fields == NULL)
+    return FALSE;
+  if (ev.kind == SESSION_EVENT_SERVER)
+    {
+      while (*p == ' ')
+        p++;
+      ev.name = g_steal_pointer (&name);
+      ev.args = g_strdup (p);
+      ev.window = -1;
+    }
+  else if (!parse_action (parser, &ev, fields, error))
+    {
+      session_event_clear (&ev);
+      return FALSE;
+    }
+  g_array_append_val (parser->session->events, ev);
+  return TRUE;
+}
+
+static gboolean
+parse_line (Parser *parser, const char *line, GError **error)
+{
+  const char *p = line;
+  SessionEvent comment = { .kind = SESSION_EVENT_COMMENT, .window = -1 };
+
+  while (*p == ' ' || *p == '\t')
+    p++;
+  if (*p == '\0' || *p == '#')
+    {
+      comment.text = g_strdup (line);
+      if (parser->session->events->len > 0 || parser->seen_version || parser->in_records)
+        comment.time_ms = parser->last_time;
+      g_array_append_val (parser->session->events, comment);
+      if (!parser->seen_version)
+        parser->session->n_preamble++;
+      return TRUE;
+    }
+  if (!parser->seen_version)
+    {
+      guint64 version;
+      g_autofree char *word = excerpt (line);
+
+      if (!g_str_has_prefix (line, "xreduce-session "))
+        {
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_VERSION,
+                       "%s:%u: not a session log: expected 'xreduce-session %d' first, got '%s'",
+                       parser->name, parser->line, SESSION_FORMAT_VERSION, word);
+          return FALSE;
+        }
+      if (!parse_uint (line + strlen ("xreduce-session "), G_MAXINT, &version)
+          || version == 0)
+        return parse_fail (parser, error, "bad format version in '%s'", word);
+      if (version > SESSION_FORMAT_VERSION)
+        {
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_VERSION,
+                       "%s:%u: format version %" G_GUINT64_FORMAT
+                       " is newer than this xreduce reads (%d): update xreduce",
+                       parser->name, parser->line, version, SESSION_FORMAT_VERSION);
+          return FALSE;
+        }
+      parser->session->version = (int) version;
+      parser->seen_version = TRUE;
+      return TRUE;
+    }
+  if (g_ascii_isdigit (*line))
+    {
+      parser->in_records = TRUE;
+      return parse_record (parser, line, error);
+    }
+  if (parser->in_records && !g_str_has_prefix (line, "outcome "))
+    {
+      g_autofree char *word = excerpt (line);
+      return parse_fail (parser, error, "expected a record 'TIME EVENT ...', got '%s'", word);
+    }
+  return parse_header_line (parser, line, error);
+}
+
+Session *
+session_parse (const char *data, gsize len, const char *name, GError **error)
+{
+  g_autoptr (Session) session = session_new ();
+  Parser parser = { .name = name, .session = session };
+  const char *p = data, *end = data + len;
+  const char *nul;
+
+  if (len == 0)
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_EMPTY,
+                   "%s: empty file, not a session log", name);
+      return NULL;
+    }
+  if (len > SESSION_MAX_FILE_SIZE)
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE,
+                   "%s: %" G_GSIZE_FORMAT " bytes is too large for a session log (at most %d MiB)",
+                   name, len, SESSION_MAX_FILE_SIZE / (1024 * 1024));
+      return NULL;
+    }
+  nul = memchr (data, '\0', len);
+  while (p < end)
+    {
+      const char *eol = memchr (p, '\n', end - p);
+      gsize line_len = (eol != NULL ? eol : end) - p;
+      g_autofree char *line = NULL;
+
+      parser.line++;
+      parser.last_line_unterminated = eol == NULL;
+      if (nul != NULL && nul < p + line_len + 1)
+        {
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+                       "%s:%u: binary data (NUL byte), not a session log",
+                       name, parser.line);
+          return NULL;
+        }
+      if (line_len > 0 && p[line_len - 1] == '\r')
+        line_len--;
+      if (line_len > SESSION_MAX_LINE)
+        {
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+                       "%s:%u: line longer than %d bytes", name, parser.line,
+                       SESSION_MAX_LINE);
+          return NULL;
+        }
+      if (!g_utf8_validate_len (p, line_len, NULL))
+        {
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+                       "%s:%u: invalid UTF-8 (binary data?), not a session log",
+                       name, parser.line);
+          return NULL;
+        }
+      line = g_strndup (p, line_len);
+      if (!parse_line (&parser, line, error))
+        return NULL;
+      p = eol != NULL ? eol + 1 : end;
+    }
+  if (!parser.seen_version)
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_VERSION,
+                   "%s: no 'xreduce-session %d' line, not a session log",
+                   name, SESSION_FORMAT_VERSION);
+      return NULL;
+    }
+  if (!parser.seen_screen)
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+                   "%s: missing 'screen WxH' header line", name);
+      return NULL;
+    }
+  return g_steal_pointer (&session);
+}
+
+Session *
+session_load (const char *path, GError **error)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GFileInfo) info = NULL;
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  GError *local = NULL;
+
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE ","
+                            G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                            G_FILE_QUERY_INFO_NONE, NULL, &local);
+  if (info == NULL)
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s", path,
+                   local->message);
+      g_error_free (local);
+      return NULL;
+    }
+  if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO,
+                   "%s: is a directory, not a session log", path);
+      return NULL;
+    }
+  /* Check the size first: never read a 1 GB file into memory. */
+  if (g_file_info_get_size (info) > SESSION_MAX_FILE_SIZE)
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE,
+                   "%s: %" G_GOFFSET_FORMAT " bytes is too large for a session log (at most %d MiB)",
+                   path, g_file_info_get_size (info),
+                   SESSION_MAX_FILE_SIZE / (1024 * 1024));
+      return NULL;
+    }
+  if (!g_file_get_contents (path, &data, &len, &local))
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s", local->message);
+      g_error_free (local);
+      return NULL;
+    }
+  return session_parse (data, len, path, error);
+}
+
+static void
+append_quoted (GString *out, const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        default:
+          if ((guchar) *p < 0x20 || *p == 0x7f)
+            g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          else
+            g_string_append_c (out, *p);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_event (GString *out, const SessionEvent *ev)
+{
+  gboolean is_key = ev->kind == SESSION_EVENT_KEY_PRESS
+                    || ev->kind == SESSION_EVENT_KEY_RELEASE;
+
+  if (ev->kind == SESSION_EVENT_COMMENT)
+    {
+      g_string_append (out, ev->text != NULL ? ev->text : "");
+      return;
+    }
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT " ", ev->time_ms);
+  if (ev->kind == SESSION_EVENT_SERVER)
+    {
+      g_string_append (out, ev->name);
+      if (ev->args != NULL && *ev->args != '\0')
+        g_string_append_printf (out, " %s", ev->args);
+      return;
+    }
+  g_string_append (out, action_names[ev->kind]);
+  if (is_key)
+    g_string_append_printf (out, " keysym=%s keycode=%u", ev->keysym, ev->keycode);
+  if (ev->kind == SESSION_EVENT_BUTTON_PRESS || ev->kind == SESSION_EVENT_BUTTON_RELEASE)
+    g_string_append_printf (out, " button=%u", ev->button);
+  g_string_append_printf (out, " state=0x%x", ev->state);
+  if (ev->has_pos)
+    {
+      g_string_append_printf (out, " root=%d,%d", ev->root_x, ev->root_y);
+      if (ev->window >= 0)
+        g_string_append_printf (out, " pos=%d,%d", ev->x, ev->y);
+    }
+  if (ev->window >= 0)
+    g_string_append_printf (out, " window=%d", ev->window);
+  if (ev->wm_class != NULL)
+    {
+      g_string_append (out, " class=");
+      append_quoted (out, ev->wm_class);
+    }
+  if (ev->wm_name != NULL)
+    {
+      g_string_append (out, " title=");
+      append_quoted (out, ev->wm_name);
+    }
+}
+
+char *
+session_event_to_line (const SessionEvent *ev)
+{
+  GString *out = g_string_new (NULL);
+
+  append_event (out, ev);
+  return g_string_free (out, FALSE);
+}
+
+void
+session_write_header (const Session *session, GString *out)
+{
+  g_string_append_printf (out, "xreduce-session %d\n", session->version);
+  g_string_append_printf (out, "screen %dx%d\n", session->screen_width,
+                          session->screen_height);
+  if (session->command != NULL)
+    {
+      g_string_append (out, "command");
+      for (char **arg = session->command; *arg != NULL; arg++)
+        {
+          g_string_append_c (out, ' ');
+          append_quoted (out, *arg);
+        }
+      g_string_append_c (out, '\n');
+    }
+  if (session->keymap != NULL)
+    {
+      g_string_append (out, "keymap ");
+      append_quoted (out, session->keymap);
+      g_string_append_c (out, '\n');
+    }
+  if (session->outcome.kind != SESSION_OUTCOME_UNKNOWN && !session->outcome_at_end)
+    {
+      g_autofree char *text = session_outcome_to_string (session->outcome);
+      g_string_append_printf (out, "outcome %s\n", text);
+    }
+}
+
+char *
+session_to_string (const Session *session)
+{
+  GString *out = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < session->n_preamble && i < session->events->len; i++)
+    {
+      append_event (out, session_get_event (session, i));
+      g_string_append_c (out, '\n');
+    }
+  session_write_header (session, out);
+  for (; i < session->events->len; i++)
+    {
+      append_event (out, session_get_event (session, i));
+      g_string_append_c (out, '\n');
+    }
+  if (session->outcome.kind != SESSION_OUTCOME_UNKNOWN && session->outcome_at_end)
+    {
+      g_autofree char *text = session_outcome_to_string (session->outcome);
+      g_string_append_printf (out, "outcome %s\n", text);
+    }
+  return g_string_free (out, FALSE);
+}
+
+gboolean
+session_save (const Session *session, const char *path, GError **error)
+{
+  g_autofree char *text = session_to_string (session);
+  GError *local = NULL;
+
+  /* g_file_set_contents writes a temporary file and renames it over
+   * @path: a reader (or a Ctrl-C) never sees half a session. */
+  if (!g_file_set_contents_full (path, text, -1,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0644, &local))
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s", local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  return TRUE;
+}

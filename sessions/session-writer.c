@@ -1,0 +1,127 @@
+/* session-writer.c — writing a session line by line as events arrive.
+ *
+ * The recorder cannot know the outcome before the app dies, and must lose
+ * nothing when it is killed: the header goes out at once, every record is a
+ * complete line written with one write(2), and the outcome is a footer.
+ */
+#define G_LOG_DOMAIN "xreduce-sessions"
+
+#include "session-private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+struct SessionWriter
+{
+  char *path;
+  int fd;
+};
+
+static gboolean
+write_all (SessionWriter *writer, const char *data, gsize len, GError **error)
+{
+  while (len > 0)
+    {
+      ssize_t n = write (writer->fd, data, len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO,
+                       "%s: cannot write: %s", writer->path, g_strerror (saved));
+          return FALSE;
+        }
+      data += n;
+      len -= (gsize) n;
+    }
+  return TRUE;
+}
+
+SessionWriter *
+session_writer_open (const char *path, const Session *header, GError **error)
+{
+  g_autoptr (SessionWriter) writer = g_new0 (SessionWriter, 1);
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  writer->path = g_strdup (path);
+  /* 0600: a session holds everything the user typed into the app. */
+  writer->fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (writer->fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: cannot create: %s",
+                   path, g_strerror (saved));
+      return NULL;
+    }
+  for (guint i = 0; i < header->n_preamble && i < header->events->len; i++)
+    {
+      char *line = session_event_to_line (session_get_event (header, i));
+      g_string_append_printf (text, "%s\n", line);
+      g_free (line);
+    }
+  {
+    Session copy = *header;
+    /* The outcome, if any, belongs at the end. */
+    copy.outcome.kind = SESSION_OUTCOME_UNKNOWN;
+    session_write_header (&copy, text);
+  }
+  if (!write_all (writer, text->str, text->len, error))
+    return NULL;
+  return g_steal_pointer (&writer);
+}
+
+gboolean
+session_writer_append (SessionWriter *writer, const SessionEvent *ev,
+                       GError **error)
+{
+  g_autofree char *line = session_event_to_line (ev);
+  g_autofree char *with_newline = g_strconcat (line, "\n", NULL);
+
+  return write_all (writer, with_newline, strlen (with_newline), error);
+}
+
+gboolean
+session_writer_finish (SessionWriter *writer, SessionOutcome outcome,
+                       GError **error)
+{
+  g_autofree char *text = session_outcome_to_string (outcome);
+  g_autofree char *line = g_strdup_printf ("outcome %s\n", text);
+  int fd = writer->fd;
+
+  if (outcome.kind != SESSION_OUTCOME_UNKNOWN
+      && !write_all (writer, line, strlen (line), error))
+    return FALSE;
+  writer->fd = -1;
+  if (fsync (fd) != 0 && errno != EINVAL)
+    {
+      int saved = errno;
+      close (fd);
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s",
+                   writer->path, g_strerror (saved));
+      return FALSE;
+    }
+  if (close (fd) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s",
+                   writer->path, g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+session_writer_free (SessionWriter *writer)
+{
+  if (writer == NULL)
+    return;
+  if (writer->fd >= 0)
+    close (writer->fd);
+  g_free (writer->path);
+  g_free (writer);
+}

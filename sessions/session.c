@@ -1,0 +1,513 @@
+/* session.c — the Session object: header fields, the event list, outcomes,
+ * descriptions in words and well-formed subsets.
+ *
+ * Parsing and printing live in session-parse.c, gestures in
+ * session-gesture.c, line-by-line writing in session-writer.c.
+ */
+#define G_LOG_DOMAIN "xreduce-sessions"
+
+#include "session-private.h"
+
+#include <signal.h>
+#include <string.h>
+
+G_DEFINE_QUARK (xreduce-session-error-quark, session_error)
+
+Session *
+session_new (void)
+{
+  Session *session = g_new0 (Session, 1);
+
+  session->events = g_array_new (FALSE, TRUE, sizeof (SessionEvent));
+  g_array_set_clear_func (session->events,
+                          (GDestroyNotify) session_event_clear);
+  session->version = SESSION_FORMAT_VERSION;
+  session->screen_width = 1280;
+  session->screen_height = 1024;
+  return session;
+}
+
+void
+session_free (Session *session)
+{
+  if (session == NULL)
+    return;
+  g_array_unref (session->events);
+  g_strfreev (session->command);
+  g_free (session->keymap);
+  g_free (session);
+}
+
+void
+session_event_clear (SessionEvent *ev)
+{
+  g_clear_pointer (&ev->keysym, g_free);
+  g_clear_pointer (&ev->wm_class, g_free);
+  g_clear_pointer (&ev->wm_name, g_free);
+  g_clear_pointer (&ev->name, g_free);
+  g_clear_pointer (&ev->args, g_free);
+  g_clear_pointer (&ev->text, g_free);
+}
+
+void
+session_event_copy (SessionEvent *dest, const SessionEvent *src)
+{
+  *dest = *src;
+  dest->keysym = g_strdup (src->keysym);
+  dest->wm_class = g_strdup (src->wm_class);
+  dest->wm_name = g_strdup (src->wm_name);
+  dest->name = g_strdup (src->name);
+  dest->args = g_strdup (src->args);
+  dest->text = g_strdup (src->text);
+}
+
+void
+session_get_screen (const Session *session, int *width, int *height)
+{
+  if (width != NULL)
+    *width = session->screen_width;
+  if (height != NULL)
+    *height = session->screen_height;
+}
+
+void
+session_set_screen (Session *session, int width, int height)
+{
+  g_return_if_fail (width > 0 && height > 0);
+  session->screen_width = width;
+  session->screen_height = height;
+}
+
+const char *const *
+session_get_command (const Session *session)
+{
+  return (const char *const *) session->command;
+}
+
+void
+session_set_command (Session *session, const char *const *argv)
+{
+  g_strfreev (session->command);
+  session->command = (argv != NULL && argv[0] != NULL)
+                       ? g_strdupv ((char **) argv) : NULL;
+}
+
+const char *
+session_get_keymap (const Session *session)
+{
+  return session->keymap;
+}
+
+void
+session_set_keymap (Session *session, const char *keymap)
+{
+  g_free (session->keymap);
+  session->keymap = g_strdup (keymap);
+}
+
+SessionOutcome
+session_get_outcome (const Session *session)
+{
+  return session->outcome;
+}
+
+void
+session_set_outcome (Session *session, SessionOutcome outcome,
+                     gboolean at_end)
+{
+  session->outcome = outcome;
+  session->outcome_at_end = at_end;
+}
+
+gboolean
+session_outcome_is_failure (SessionOutcome outcome)
+{
+  switch (outcome.kind)
+    {
+    case SESSION_OUTCOME_CRASHED:
+    case SESSION_OUTCOME_HUNG:
+      return TRUE;
+    case SESSION_OUTCOME_EXITED:
+      return outcome.status != 0;
+    case SESSION_OUTCOME_UNKNOWN:
+    case SESSION_OUTCOME_NONE:
+    default:
+      return FALSE;
+    }
+}
+
+/* Signal names without the libc's sigabbrev_np (glibc >= 2.32 only). */
+static const struct
+{
+  const char *name;
+  int number;
+} signal_names[] = {
+  { "SIGHUP", SIGHUP }, { "SIGINT", SIGINT }, { "SIGQUIT", SIGQUIT },
+  { "SIGILL", SIGILL }, { "SIGTRAP", SIGTRAP }, { "SIGABRT", SIGABRT },
+  { "SIGBUS", SIGBUS }, { "SIGFPE", SIGFPE }, { "SIGKILL", SIGKILL },
+  { "SIGUSR1", SIGUSR1 }, { "SIGSEGV", SIGSEGV }, { "SIGUSR2", SIGUSR2 },
+  { "SIGPIPE", SIGPIPE }, { "SIGALRM", SIGALRM }, { "SIGTERM", SIGTERM },
+  { "SIGSTKFLT", SIGSTKFLT }, { "SIGCHLD", SIGCHLD }, { "SIGCONT", SIGCONT },
+  { "SIGSTOP", SIGSTOP }, { "SIGTSTP", SIGTSTP }, { "SIGTTIN", SIGTTIN },
+  { "SIGTTOU", SIGTTOU }, { "SIGURG", SIGURG }, { "SIGXCPU", SIGXCPU },
+  { "SIGXFSZ", SIGXFSZ }, { "SIGVTALRM", SIGVTALRM }, { "SIGPROF", SIGPROF },
+  { "SIGWINCH", SIGWINCH }, { "SIGIO", SIGIO }, { "SIGPWR", SIGPWR },
+  { "SIGSYS", SIGSYS },
+};
+
+const char *
+session_signal_name (int signum)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (signal_names); i++)
+    if (signal_names[i].number == signum)
+      return signal_names[i].name;
+  return NULL;
+}
+
+int
+session_signal_from_name (const char *name)
+{
+  g_autofree char *upper = NULL;
+  char *end = NULL;
+  guint64 number;
+
+  if (name == NULL || *name == '\0')
+    return -1;
+  if (g_ascii_isdigit (*name))
+    {
+      number = g_ascii_strtoull (name, &end, 10);
+      return (*end == '\0' && number > 0 && number < 65) ? (int) number : -1;
+    }
+  upper = g_ascii_strup (name, -1);
+  for (gsize i = 0; i < G_N_ELEMENTS (signal_names); i++)
+    if (g_str_equal (upper, signal_names[i].name)
+        || g_str_equal (upper, signal_names[i].name + 3))
+      return signal_names[i].number;
+  return -1;
+}
+
+char *
+session_outcome_to_string (SessionOutcome outcome)
+{
+  const char *name;
+
+  switch (outcome.kind)
+    {
+    case SESSION_OUTCOME_NONE:
+      return g_strdup ("none");
+    case SESSION_OUTCOME_CRASHED:
+      name = session_signal_name (outcome.signal);
+      return name != NULL ? g_strdup_printf ("crashed %s", name)
+                          : g_strdup_printf ("crashed %d", outcome.signal);
+    case SESSION_OUTCOME_EXITED:
+      return g_strdup_printf ("exited %d", outcome.status);
+    case SESSION_OUTCOME_HUNG:
+      return g_strdup ("hung");
+    case SESSION_OUTCOME_UNKNOWN:
+    default:
+      return g_strdup ("unknown");
+    }
+}
+
+char *
+session_outcome_describe (SessionOutcome outcome)
+{
+  const char *name;
+
+  switch (outcome.kind)
+    {
+    case SESSION_OUTCOME_NONE:
+      return g_strdup ("none");
+    case SESSION_OUTCOME_CRASHED:
+      name = session_signal_name (outcome.signal);
+      return name != NULL ? g_strdup_printf ("crashed with %s", name)
+                          : g_strdup_printf ("crashed with signal %d",
+                                             outcome.signal);
+    case SESSION_OUTCOME_EXITED:
+      return g_strdup_printf ("exited with status %d", outcome.status);
+    case SESSION_OUTCOME_HUNG:
+      return g_strdup ("hung");
+    case SESSION_OUTCOME_UNKNOWN:
+    default:
+      return g_strdup ("not recorded");
+    }
+}
+
+gboolean
+session_outcome_parse (const char *text, SessionOutcome *outcome,
+                       GError **error)
+{
+  g_auto (GStrv) words = g_strsplit (text, " ", -1);
+  guint n = g_strv_length (words);
+  SessionOutcome result = { 0 };
+  char *end = NULL;
+  gint64 status;
+
+  if (n == 1 && g_str_equal (words[0], "none"))
+    result.kind = SESSION_OUTCOME_NONE;
+  else if (n == 1 && g_str_equal (words[0], "hung"))
+    result.kind = SESSION_OUTCOME_HUNG;
+  else if (n == 2 && g_str_equal (words[0], "crashed"))
+    {
+      result.kind = SESSION_OUTCOME_CRASHED;
+      result.signal = session_signal_from_name (words[1]);
+      if (result.signal <= 0)
+        {
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+                       "unknown signal '%s'", words[1]);
+          return FALSE;
+        }
+    }
+  else if (n == 2 && g_str_equal (words[0], "exited"))
+    {
+      status = g_ascii_strtoll (words[1], &end, 10);
+      if (end == words[1] || *end != '\0' || status < 0 || status > 255)
+        {
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+                       "bad exit status '%s' (0-255)", words[1]);
+          return FALSE;
+        }
+      result.kind = SESSION_OUTCOME_EXITED;
+      result.status = (int) status;
+    }
+  else
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+                   "bad outcome '%s' (none, crashed SIGNAL, exited N or hung)",
+                   text);
+      return FALSE;
+    }
+  *outcome = result;
+  return TRUE;
+}
+
+guint
+session_get_n_events (const Session *session)
+{
+  return session->events->len;
+}
+
+const SessionEvent *
+session_get_event (const Session *session, guint index)
+{
+  g_return_val_if_fail (index < session->events->len, NULL);
+  return &g_array_index (session->events, SessionEvent, index);
+}
+
+void
+session_append (Session *session, const SessionEvent *ev)
+{
+  SessionEvent copy;
+
+  session_event_copy (&copy, ev);
+  g_array_append_val (session->events, copy);
+}
+
+void
+session_add_header_comment (Session *session, const char *text)
+{
+  SessionEvent comment = { .kind = SESSION_EVENT_COMMENT, .window = -1 };
+
+  comment.text = g_str_has_prefix (text, "#") ? g_strdup (text)
+                                               : g_strconcat ("# ", text, NULL);
+  g_array_insert_val (session->events, session->n_preamble, comment);
+  session->n_preamble++;
+}
+
+gboolean
+session_event_is_action (const SessionEvent *ev)
+{
+  return ev->kind <= SESSION_EVENT_MOTION;
+}
+
+gboolean
+session_event_is_press (const SessionEvent *ev)
+{
+  return ev->kind == SESSION_EVENT_KEY_PRESS
+         || ev->kind == SESSION_EVENT_BUTTON_PRESS;
+}
+
+gboolean
+session_event_is_release (const SessionEvent *ev)
+{
+  return ev->kind == SESSION_EVENT_KEY_RELEASE
+         || ev->kind == SESSION_EVENT_BUTTON_RELEASE;
+}
+
+GArray *
+session_get_actions (const Session *session)
+{
+  GArray *actions = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < session->events->len; i++)
+    if (session_event_is_action (session_get_event (session, i)))
+      g_array_append_val (actions, i);
+  return actions;
+}
+
+guint
+session_get_n_actions (const Session *session)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < session->events->len; i++)
+    n += session_event_is_action (session_get_event (session, i));
+  return n;
+}
+
+static void
+append_window (GString *out, const SessionEvent *ev)
+{
+  if (ev->wm_name != NULL && *ev->wm_name != '\0')
+    g_string_append_printf (out, " in \"%s\"", ev->wm_name);
+  else if (ev->wm_class != NULL && *ev->wm_class != '\0')
+    g_string_append_printf (out, " in a %s window", ev->wm_class);
+  else if (ev->window >= 0)
+    g_string_append_printf (out, " in window %d", ev->window);
+}
+
+char *
+session_event_describe (const SessionEvent *ev)
+{
+  GString *out = g_string_new (NULL);
+
+  switch (ev->kind)
+    {
+    case SESSION_EVENT_KEY_PRESS:
+    case SESSION_EVENT_KEY_RELEASE:
+      g_string_append_printf (out, "%s %s",
+                              ev->kind == SESSION_EVENT_KEY_PRESS
+                                ? "press" : "release", ev->keysym);
+      break;
+    case SESSION_EVENT_BUTTON_PRESS:
+    case SESSION_EVENT_BUTTON_RELEASE:
+      g_string_append_printf (out, "%s button %u",
+                              ev->kind == SESSION_EVENT_BUTTON_PRESS
+                                ? "press" : "release", ev->button);
+      if (ev->window >= 0)
+        g_string_append_printf (out, " at %d,%d", ev->x, ev->y);
+      else
+        g_string_append_printf (out, " at %d,%d", ev->root_x, ev->root_y);
+      append_window (out, ev);
+      break;
+    case SESSION_EVENT_MOTION:
+      if (ev->window >= 0)
+        g_string_append_printf (out, "move to %d,%d", ev->x, ev->y);
+      else
+        g_string_append_printf (out, "move to %d,%d", ev->root_x, ev->root_y);
+      append_window (out, ev);
+      break;
+    case SESSION_EVENT_SERVER:
+      g_string_append_printf (out, "(server) %s", ev->name);
+      break;
+    case SESSION_EVENT_COMMENT:
+    default:
+      g_string_append (out, ev->text != NULL ? ev->text : "");
+      break;
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Identity of a held input: keys by keycode (the physical key), buttons by
+ * number. */
+static guint
+press_id (const SessionEvent *ev)
+{
+  if (ev->kind == SESSION_EVENT_KEY_PRESS || ev->kind == SESSION_EVENT_KEY_RELEASE)
+    return ev->keycode;
+  return 0x10000 + ev->button;
+}
+
+Session *
+session_subset (const Session *session, const guint *keep, guint n_keep)
+{
+  Session *subset = session_new ();
+  g_autoptr (GArray) held = g_array_new (FALSE, FALSE, sizeof (guint));  /* event indices */
+  guint action = 0, k = 0;
+  guint last_kept_event = G_MAXUINT;
+  guint64 last_time = 0;
+
+  subset->version = session->version;
+  subset->screen_width = session->screen_width;
+  subset->screen_height = session->screen_height;
+  subset->command = g_strdupv (session->command);
+  subset->keymap = g_strdup (session->keymap);
+
+  /* First pass: which action events stay. */
+  g_autoptr (GArray) kept = g_array_new (FALSE, TRUE, sizeof (gboolean));
+  g_array_set_size (kept, session->events->len);
+  for (guint i = 0; i < session->events->len; i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+      gboolean want;
+
+      if (!session_event_is_action (ev))
+        continue;
+      while (k < n_keep && keep[k] < action)
+        k++;
+      want = k < n_keep && keep[k] == action;
+      action++;
+      if (!want)
+        continue;
+
+      if (session_event_is_press (ev))
+        {
+          /* A press of an input already held (its release dropped) is
+           * still a new press for the app: release the old one first by
+           * keeping it held only once. */
+          gboolean already = FALSE;
+          for (guint h = 0; h < held->len; h++)
+            if (press_id (session_get_event (session, g_array_index (held, guint, h)))
+                == press_id (ev))
+              already = TRUE;
+          if (already)
+            continue;
+          g_array_append_val (held, i);
+        }
+      else if (session_event_is_release (ev))
+        {
+          gboolean found = FALSE;
+          for (guint h = 0; h < held->len; h++)
+            if (press_id (session_get_event (session, g_array_index (held, guint, h)))
+                == press_id (ev))
+              {
+                g_array_remove_index (held, h);
+                found = TRUE;
+                break;
+              }
+          if (!found)
+            continue;  /* release without its press */
+        }
+      g_array_index (kept, gboolean, i) = TRUE;
+      last_kept_event = i;
+    }
+
+  for (guint i = 0; i < session->events->len; i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+
+      if (!session_event_is_action (ev) || g_array_index (kept, gboolean, i))
+        session_append (subset, ev);
+      if (ev->time_ms > last_time)
+        last_time = ev->time_ms;
+
+      /* Release what is still held right after the last kept action. */
+      if (i == last_kept_event)
+        {
+          for (guint h = held->len; h-- > 0;)
+            {
+              SessionEvent release;
+              const SessionEvent *press =
+                session_get_event (session, g_array_index (held, guint, h));
+
+              session_event_copy (&release, press);
+              release.kind = press->kind == SESSION_EVENT_KEY_PRESS
+                               ? SESSION_EVENT_KEY_RELEASE
+                               : SESSION_EVENT_BUTTON_RELEASE;
+              release.time_ms = ev->time_ms;
+              g_array_append_val (subset->events, release);
+            }
+        }
+    }
+  return subset;
+}

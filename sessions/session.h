@@ -1,0 +1,213 @@
+/* session.h — the session model: a recorded X11 session of one app.
+ *
+ * A Session is a header (format version, screen size, the recorded command,
+ * keymap, recorded outcome) and a time-ordered list of SessionEvents: user
+ * actions (keys, buttons, motion), server events delivered to the app (kept
+ * for reading and synchronisation, never replayed) and comment/blank lines
+ * (kept so that a file we wrote round-trips byte for byte).
+ *
+ * The text format is documented in docs/session-format.md. This module never
+ * includes Xlib: keysym names are checked with libxkbcommon.
+ *
+ * Start reading at session_parse() in session-parse.c.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define SESSION_FORMAT_VERSION 1
+/* Refuse files larger than this before reading them (a 1 GB log is a
+ * mistake, not a session). */
+#define SESSION_MAX_FILE_SIZE (64 * 1024 * 1024)
+#define SESSION_MAX_LINE 4096
+/* Window-relative coordinates beyond this are not coordinates. */
+#define SESSION_MAX_COORD 32767
+
+#define SESSION_ERROR (session_error_quark ())
+GQuark session_error_quark (void);
+
+typedef enum
+{
+  SESSION_ERROR_IO,        /* cannot read or write the file */
+  SESSION_ERROR_PARSE,     /* "file:line: what is wrong" */
+  SESSION_ERROR_VERSION,   /* missing or newer format version */
+  SESSION_ERROR_TOO_LARGE,
+  SESSION_ERROR_EMPTY,
+  SESSION_ERROR_INVALID,   /* a well-formed file describing something impossible */
+} SessionError;
+
+typedef enum
+{
+  SESSION_EVENT_KEY_PRESS,
+  SESSION_EVENT_KEY_RELEASE,
+  SESSION_EVENT_BUTTON_PRESS,
+  SESSION_EVENT_BUTTON_RELEASE,
+  SESSION_EVENT_MOTION,
+  SESSION_EVENT_SERVER,    /* an event the server delivered to the app */
+  SESSION_EVENT_COMMENT,   /* '#' comment or blank line, kept verbatim */
+} SessionEventKind;
+
+/* One line of a session. A plain value type: the strings are owned by the
+ * Session that holds the event (or by the caller before it is appended;
+ * session_append copies them). */
+typedef struct
+{
+  SessionEventKind kind;
+  guint64 time_ms;           /* since the start of the recording */
+
+  /* KEY_*: */
+  char *keysym;              /* keysym name, e.g. "Alt_L", "a", "Return" */
+  guint keycode;             /* keycode on the recording server */
+  /* KEY_*, BUTTON_*, MOTION: modifier and button state before the event */
+  guint state;
+  /* BUTTON_*: */
+  guint button;
+  /* BUTTON_*, MOTION (and optionally KEY_*): pointer position */
+  gboolean has_pos;
+  int root_x, root_y;        /* on the root window */
+  int x, y;                  /* relative to the target top-level window */
+
+  /* Target top-level window (under the pointer, or focused for keys):
+   * index among the app's top-level windows, -1 if none (root). */
+  int window;
+  char *wm_class;            /* WM_CLASS class part, or NULL */
+  char *wm_name;             /* WM_NAME, or NULL */
+
+  /* SERVER: the X event name ("Expose") and the rest of the line,
+   * verbatim key=value fields. */
+  char *name;
+  char *args;
+
+  /* COMMENT: the whole line, without the newline ("" for a blank line). */
+  char *text;
+} SessionEvent;
+
+typedef enum
+{
+  SESSION_OUTCOME_UNKNOWN,   /* not recorded */
+  SESSION_OUTCOME_NONE,      /* ran and ended without failure */
+  SESSION_OUTCOME_CRASHED,   /* killed by a signal */
+  SESSION_OUTCOME_EXITED,    /* exited with a status */
+  SESSION_OUTCOME_HUNG,
+} SessionOutcomeKind;
+
+typedef struct
+{
+  SessionOutcomeKind kind;
+  int signal;                /* CRASHED */
+  int status;                /* EXITED */
+} SessionOutcome;
+
+typedef struct Session Session;
+
+Session *session_new (void);
+void session_free (Session *session);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Session, session_free)
+
+/* Loading and saving. @name is used in error messages ("name:12: ..."). */
+Session *session_load (const char *path, GError **error);
+Session *session_parse (const char *data, gsize len, const char *name,
+                        GError **error);
+char *session_to_string (const Session *session);
+/* Atomic: writes a temporary file beside @path and renames it. */
+gboolean session_save (const Session *session, const char *path,
+                       GError **error);
+/* The one line for @ev, without newline, as session_to_string writes it. */
+char *session_event_to_line (const SessionEvent *ev);
+
+/* Header. */
+void session_get_screen (const Session *session, int *width, int *height);
+void session_set_screen (Session *session, int width, int height);
+/* NULL-terminated; NULL if no command was recorded. */
+const char *const *session_get_command (const Session *session);
+void session_set_command (Session *session, const char *const *argv);
+const char *session_get_keymap (const Session *session);
+void session_set_keymap (Session *session, const char *keymap);
+SessionOutcome session_get_outcome (const Session *session);
+/* @at_end: write the outcome as a footer after the events (the recorder
+ * only knows it at the end) instead of in the header. */
+void session_set_outcome (Session *session, SessionOutcome outcome,
+                          gboolean at_end);
+gboolean session_outcome_is_failure (SessionOutcome outcome);
+/* "crashed with SIGSEGV", "exited with status 3", "hung", "none". */
+char *session_outcome_describe (SessionOutcome outcome);
+/* The header line's words: "crashed SIGSEGV". */
+char *session_outcome_to_string (SessionOutcome outcome);
+gboolean session_outcome_parse (const char *text, SessionOutcome *outcome,
+                                GError **error);
+/* "SIGSEGV" for 11, NULL if unknown. */
+const char *session_signal_name (int signum);
+/* "SIGSEGV", "segv" or "11" to 11; -1 if unknown. */
+int session_signal_from_name (const char *name);
+
+/* Events, in file order. */
+guint session_get_n_events (const Session *session);
+const SessionEvent *session_get_event (const Session *session, guint index);
+/* A comment line written at the top of the file, before the version line
+ * ("# " is prepended unless @text starts with '#'). */
+void session_add_header_comment (Session *session, const char *text);
+/* Copies @ev (and its strings). */
+void session_append (Session *session, const SessionEvent *ev);
+
+gboolean session_event_is_action (const SessionEvent *ev);
+gboolean session_event_is_press (const SessionEvent *ev);
+gboolean session_event_is_release (const SessionEvent *ev);
+
+/* The user actions, as indices into the events, in order. */
+GArray *session_get_actions (const Session *session);  /* of guint */
+guint session_get_n_actions (const Session *session);
+
+/* "press Alt_L", "release button 1 at 40,12 in "Print"",
+ * "move to 300,200 in "Editor"". */
+char *session_event_describe (const SessionEvent *ev);
+
+/* Gestures: the units a person thinks in. Indices are *action* numbers
+ * (positions in session_get_actions), not event indices. */
+typedef enum
+{
+  SESSION_GESTURE_KEYSTROKE,   /* a key (with the modifiers held around it) */
+  SESSION_GESTURE_CLICK,       /* button press + release, no motion between */
+  SESSION_GESTURE_DRAG,        /* press, motion, release */
+  SESSION_GESTURE_MOTION,      /* a run of motion with no button held */
+  SESSION_GESTURE_OTHER,       /* an unpaired press or release */
+} SessionGestureKind;
+
+typedef struct
+{
+  SessionGestureKind kind;
+  GArray *actions;             /* of guint: action numbers, ascending */
+} SessionGesture;
+
+/* Partition of all actions into gestures, ordered by first action. A
+ * keystroke with modifiers (Alt+P = Alt_L press, p press, p release,
+ * Alt_L release) is one gesture. Free with g_ptr_array_unref. */
+GPtrArray *session_get_gestures (const Session *session);
+const char *session_gesture_kind_to_string (SessionGestureKind kind);
+
+/* A copy of @session that keeps only the user actions whose action
+ * numbers are in @keep (ascending), plus every server event and comment,
+ * made well-formed: a release whose press was dropped is dropped; a press
+ * left open is released at the end (after the last kept action), in
+ * reverse order of pressing. The outcome is reset to UNKNOWN. */
+Session *session_subset (const Session *session, const guint *keep,
+                         guint n_keep);
+
+/* Writing as events arrive (the recorder): the file is created with mode
+ * 0600, the header (everything but events and a footer outcome) is written
+ * at once, and every appended record is one flushed line, so a writer
+ * killed at any point leaves a loadable file. */
+typedef struct SessionWriter SessionWriter;
+
+SessionWriter *session_writer_open (const char *path, const Session *header,
+                                    GError **error);
+gboolean session_writer_append (SessionWriter *writer, const SessionEvent *ev,
+                                GError **error);
+/* Writes the outcome as a footer and closes the file. */
+gboolean session_writer_finish (SessionWriter *writer, SessionOutcome outcome,
+                                GError **error);
+void session_writer_free (SessionWriter *writer);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SessionWriter, session_writer_free)
+
+G_END_DECLS

@@ -1,0 +1,576 @@
+/* test-session.c — the session model and format: round trips, filtering,
+ * gestures, well-formed subsets, and every class of bad input. No display.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "session.h"
+
+static const char sample[] =
+  "# xreduce session, recorded by a test\n"
+  "xreduce-session 1\n"
+  "screen 1280x1024\n"
+  "command \"xdemo\" \"--bug\" \"print\" \"a \\\"quoted\\\" arg\"\n"
+  "keymap \"us\"\n"
+  "100 MapNotify window=0x200002 override=0\n"
+  "110 Expose window=0x200002 area=0,0,640,480 count=0\n"
+  "\n"
+  "# typing\n"
+  "1000 MotionNotify state=0x0 root=200,200 pos=100,100 window=0 class=\"XDemo\" title=\"Editor\"\n"
+  "1020 KeyPress keysym=Alt_L keycode=64 state=0x0 window=0 class=\"XDemo\" title=\"Editor\"\n"
+  "1100 KeyPress keysym=p keycode=33 state=0x8 window=0 class=\"XDemo\" title=\"Editor\"\n"
+  "1180 KeyRelease keysym=p keycode=33 state=0x8 window=0 class=\"XDemo\" title=\"Editor\"\n"
+  "1190 KeyRelease keysym=Alt_L keycode=64 state=0x8 window=0 class=\"XDemo\" title=\"Editor\"\n"
+  "1200 MapNotify window=0x200010 override=0\n"
+  "1300 KeyPress keysym=a keycode=38 state=0x0 root=210,200 pos=110,100 window=0 class=\"XDemo\" title=\"Editor\"\n"
+  "1310 KeyPress keysym=b keycode=56 state=0x0\n"
+  "1320 KeyRelease keysym=a keycode=38 state=0x0\n"
+  "1330 KeyRelease keysym=b keycode=56 state=0x0\n"
+  "1500 MotionNotify state=0x0 root=760,140 pos=60,40 window=1 class=\"XDemo\" title=\"Print\"\n"
+  "1510 MotionNotify state=0x0 root=761,141 pos=61,41 window=1 class=\"XDemo\" title=\"Print\"\n"
+  "1700 ButtonPress button=1 state=0x0 root=760,140 pos=60,40 window=1 class=\"XDemo\" title=\"Print\"\n"
+  "1790 ButtonRelease button=1 state=0x100 root=760,140 pos=60,40 window=1 class=\"XDemo\" title=\"Print\"\n"
+  "1800 ButtonPress button=1 state=0x0 root=300,300\n"
+  "1810 MotionNotify state=0x100 root=310,300\n"
+  "1820 ButtonRelease button=1 state=0x100 root=320,300\n"
+  "1830 ButtonRelease button=3 state=0x0 root=320,300\n"
+  "outcome crashed SIGSEGV\n";
+
+static Session *
+parse_ok (const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  Session *session = session_parse (text, strlen (text), "t.log", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (session);
+  return session;
+}
+
+static void
+test_round_trip (void)
+{
+  g_autoptr (Session) session = parse_ok (sample);
+  g_autofree char *text = session_to_string (session);
+  int w, h;
+  SessionOutcome outcome = session_get_outcome (session);
+
+  g_assert_cmpstr (text, ==, sample);
+  session_get_screen (session, &w, &h);
+  g_assert_cmpint (w, ==, 1280);
+  g_assert_cmpint (h, ==, 1024);
+  g_assert_cmpstr (session_get_command (session)[3], ==, "a \"quoted\" arg");
+  g_assert_cmpstr (session_get_keymap (session), ==, "us");
+  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
+  g_assert_cmpint (outcome.signal, ==, 11);
+  g_assert_true (session_outcome_is_failure (outcome));
+}
+
+static void
+test_save_load (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("xreduce-test-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "s.log", NULL);
+  g_autoptr (Session) session = parse_ok (sample);
+  g_autoptr (Session) again = NULL;
+  g_autofree char *a = NULL, *b = NULL, *contents = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (session_save (session, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, sample);
+  again = session_load (path, &error);
+  g_assert_no_error (error);
+  a = session_to_string (session);
+  b = session_to_string (again);
+  g_assert_cmpstr (a, ==, b);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_header_outcome (void)
+{
+  g_autoptr (Session) session = session_new ();
+  g_autofree char *text = NULL;
+  g_autoptr (Session) again = NULL;
+  const char *argv[] = { "app", "-x", NULL };
+  SessionOutcome exited = { .kind = SESSION_OUTCOME_EXITED, .status = 3 };
+  g_autofree char *words = session_outcome_describe (exited);
+
+  session_set_command (session, argv);
+  session_set_screen (session, 800, 600);
+  session_set_outcome (session, exited, FALSE);
+  session_add_header_comment (session, "made by a test");
+  text = session_to_string (session);
+  g_assert_cmpstr (text, ==,
+                   "# made by a test\nxreduce-session 1\nscreen 800x600\n"
+                   "command \"app\" \"-x\"\noutcome exited 3\n");
+  again = parse_ok (text);
+  g_assert_cmpint (session_get_outcome (again).status, ==, 3);
+  g_assert_cmpstr (words, ==, "exited with status 3");
+}
+
+static void
+test_writer (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("xreduce-test-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "w.log", NULL);
+  g_autoptr (Session) source = parse_ok (sample);
+  g_autoptr (Session) header = session_new ();
+  g_autoptr (SessionWriter) writer = NULL;
+  g_autoptr (Session) loaded = NULL;
+  SessionOutcome crashed = { .kind = SESSION_OUTCOME_CRASHED, .signal = 6 };
+  struct stat st;
+
+  session_set_command (header, session_get_command (source));
+  session_set_keymap (header, "us");
+  writer = session_writer_open (path, header, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  for (guint i = 0; i < session_get_n_events (source); i++)
+    {
+      const SessionEvent *ev = session_get_event (source, i);
+      if (ev->kind == SESSION_EVENT_COMMENT)
+        continue;
+      g_assert_true (session_writer_append (writer, ev, &error));
+      /* Every prefix is a loadable session: nothing is buffered. */
+      if (i == 12)
+        {
+          g_autoptr (Session) partial = session_load (path, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (session_get_n_events (partial), >, 5);
+        }
+    }
+  g_assert_true (session_writer_finish (writer, crashed, &error));
+  g_assert_no_error (error);
+  loaded = session_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (session_get_n_actions (loaded), ==, session_get_n_actions (source));
+  g_assert_cmpint (session_get_outcome (loaded).signal, ==, 6);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_writer_unwritable (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) header = session_new ();
+  g_autoptr (SessionWriter) writer =
+    session_writer_open ("/nonexistent-dir/s.log", header, &error);
+
+  g_assert_null (writer);
+  g_assert_error (error, SESSION_ERROR, SESSION_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "/nonexistent-dir/s.log"));
+}
+
+static void
+test_actions (void)
+{
+  g_autoptr (Session) session = parse_ok (sample);
+  g_autoptr (GArray) actions = session_get_actions (session);
+  const char *expected[] = {
+    "move to 100,100 in \"Editor\"", "press Alt_L", "press p", "release p",
+    "release Alt_L", "press a", "press b", "release a", "release b",
+    "move to 60,40 in \"Print\"", "move to 61,41 in \"Print\"",
+    "press button 1 at 60,40 in \"Print\"",
+    "release button 1 at 60,40 in \"Print\"",
+    "press button 1 at 300,300", "move to 310,300",
+    "release button 1 at 320,300", "release button 3 at 320,300",
+  };
+
+  g_assert_cmpuint (actions->len, ==, G_N_ELEMENTS (expected));
+  g_assert_cmpuint (session_get_n_actions (session), ==, actions->len);
+  for (guint i = 0; i < actions->len; i++)
+    {
+      const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, i));
+      g_autofree char *words = session_event_describe (ev);
+      g_assert_true (session_event_is_action (ev));
+      g_assert_cmpstr (words, ==, expected[i]);
+    }
+  for (guint i = 0; i < session_get_n_events (session); i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+      if (ev->kind == SESSION_EVENT_SERVER || ev->kind == SESSION_EVENT_COMMENT)
+        g_assert_false (session_event_is_action (ev));
+    }
+}
+
+static GString *
+gestures_to_string (Session *session)
+{
+  g_autoptr (GPtrArray) gestures = session_get_gestures (session);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < gestures->len; i++)
+    {
+      SessionGesture *g = g_ptr_array_index (gestures, i);
+      g_string_append_printf (out, "%s%s:", i ? " " : "",
+                              session_gesture_kind_to_string (g->kind));
+      for (guint j = 0; j < g->actions->len; j++)
+        g_string_append_printf (out, "%s%u", j ? "," : "", g_array_index (g->actions, guint, j));
+    }
+  return out;
+}
+
+static void
+test_gestures (void)
+{
+  g_autoptr (Session) session = parse_ok (sample);
+  g_autoptr (GString) text = gestures_to_string (session);
+
+  /* motion; Alt+P; a; b (overlapping keys stay apart); a motion run;
+   * click; drag; unpaired release. */
+  g_assert_cmpstr (text->str, ==,
+                   "motion:0 keystroke:1,2,3,4 keystroke:5,7 keystroke:6,8 "
+                   "motion:9,10 click:11,12 drag:13,14,15 other:16");
+}
+
+/* Checks that @session is well-formed: releases match held presses, no
+ * press of something held, nothing held at the end. */
+static void
+assert_well_formed (Session *session)
+{
+  g_autoptr (GHashTable) held = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < session_get_n_events (session); i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+      guint id = (ev->kind == SESSION_EVENT_KEY_PRESS || ev->kind == SESSION_EVENT_KEY_RELEASE)
+                   ? ev->keycode : 0x10000 + ev->button;
+      if (session_event_is_press (ev))
+        g_assert_true (g_hash_table_add (held, GUINT_TO_POINTER (id)));
+      else if (session_event_is_release (ev))
+        g_assert_true (g_hash_table_remove (held, GUINT_TO_POINTER (id)));
+    }
+  g_assert_cmpuint (g_hash_table_size (held), ==, 0);
+}
+
+static Session *
+make_random_session (GRand *rand, guint n_actions)
+{
+  Session *session = session_new ();
+  const char *keys[][2] = { { "a", "38" }, { "b", "56" }, { "Alt_L", "64" },
+                            { "Shift_L", "50" }, { "Return", "36" } };
+  gboolean key_down[G_N_ELEMENTS (keys)] = { 0 };
+  gboolean button_down[4] = { 0 };
+  guint64 t = 0;
+
+  for (guint i = 0; i < n_actions; i++)
+    {
+      SessionEvent ev = { .window = -1, .has_pos = TRUE };
+      guint choice = g_rand_int_range (rand, 0, 3);
+
+      ev.time_ms = t += g_rand_int_range (rand, 1, 100);
+      ev.root_x = g_rand_int_range (rand, 0, 1280);
+      ev.root_y = g_rand_int_range (rand, 0, 1024);
+      if (choice == 0)
+        {
+          guint k = g_rand_int_range (rand, 0, G_N_ELEMENTS (keys));
+          ev.kind = key_down[k] ? SESSION_EVENT_KEY_RELEASE : SESSION_EVENT_KEY_PRESS;
+          key_down[k] = !key_down[k];
+          ev.keysym = (char *) keys[k][0];
+          ev.keycode = atoi (keys[k][1]);
+          ev.has_pos = FALSE;
+        }
+      else if (choice == 1)
+        {
+          guint b = g_rand_int_range (rand, 1, 4);
+          ev.kind = button_down[b] ? SESSION_EVENT_BUTTON_RELEASE : SESSION_EVENT_BUTTON_PRESS;
+          button_down[b] = !button_down[b];
+          ev.button = b;
+        }
+      else
+        ev.kind = SESSION_EVENT_MOTION;
+      session_append (session, &ev);
+      if (g_rand_boolean (rand))
+        {
+          SessionEvent server = { .kind = SESSION_EVENT_SERVER, .window = -1,
+                                  .time_ms = t, .name = (char *) "Expose",
+                                  .args = (char *) "window=0x1 count=0" };
+          session_append (session, &server);
+        }
+    }
+  return session;
+}
+
+static void
+test_random_subsets (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (42);
+
+  for (guint round = 0; round < 200; round++)
+    {
+      g_autoptr (Session) session = make_random_session (rand, g_rand_int_range (rand, 1, 60));
+      g_autoptr (GPtrArray) gestures = session_get_gestures (session);
+      g_autoptr (GArray) keep = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_autoptr (Session) subset = NULL;
+      g_autoptr (Session) reparsed = NULL;
+      g_autofree char *text = NULL;
+      g_autoptr (GError) error = NULL;
+      guint n_covered = 0;
+      gboolean by_gesture = round % 2 == 0;
+
+      /* Gestures partition the actions. */
+      for (guint g = 0; g < gestures->len; g++)
+        n_covered += ((SessionGesture *) g_ptr_array_index (gestures, g))->actions->len;
+      g_assert_cmpuint (n_covered, ==, session_get_n_actions (session));
+
+      if (by_gesture)
+        {
+          for (guint g = 0; g < gestures->len; g++)
+            if (g_rand_boolean (rand))
+              g_array_append_vals (keep, ((SessionGesture *) g_ptr_array_index (gestures, g))->actions->data,
+                                   ((SessionGesture *) g_ptr_array_index (gestures, g))->actions->len);
+        }
+      else
+        for (guint a = 0; a < session_get_n_actions (session); a++)
+          if (g_rand_boolean (rand))
+            g_array_append_val (keep, a);
+      /* sort ascending */
+      for (guint i = 1; i < keep->len; i++)
+        for (guint j = i; j > 0 && g_array_index (keep, guint, j - 1) > g_array_index (keep, guint, j); j--)
+          {
+            guint tmp = g_array_index (keep, guint, j);
+            g_array_index (keep, guint, j) = g_array_index (keep, guint, j - 1);
+            g_array_index (keep, guint, j - 1) = tmp;
+          }
+
+      subset = session_subset (session, (guint *) keep->data, keep->len);
+      assert_well_formed (subset);
+      text = session_to_string (subset);
+      reparsed = session_parse (text, strlen (text), "subset", &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (reparsed);
+      /* Server events ride along. */
+      {
+        guint servers_a = 0, servers_b = 0;
+        for (guint i = 0; i < session_get_n_events (session); i++)
+          servers_a += session_get_event (session, i)->kind == SESSION_EVENT_SERVER;
+        for (guint i = 0; i < session_get_n_events (subset); i++)
+          servers_b += session_get_event (subset, i)->kind == SESSION_EVENT_SERVER;
+        g_assert_cmpuint (servers_a, ==, servers_b);
+      }
+    }
+}
+
+static void
+test_subset_releases_at_end (void)
+{
+  g_autoptr (Session) session = parse_ok (sample);
+  /* Keep Alt_L press (1), p press (2), and the click press (11). */
+  guint keep[] = { 1, 2, 11 };
+  g_autoptr (Session) subset = session_subset (session, keep, G_N_ELEMENTS (keep));
+  g_autoptr (GArray) actions = session_get_actions (subset);
+  const char *expected[] = { "press Alt_L", "press p", "press button 1 at 60,40 in \"Print\"",
+                             "release button 1 at 60,40 in \"Print\"", "release p",
+                             "release Alt_L" };
+
+  g_assert_cmpuint (actions->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < actions->len; i++)
+    {
+      g_autofree char *words =
+        session_event_describe (session_get_event (subset, g_array_index (actions, guint, i)));
+      g_assert_cmpstr (words, ==, expected[i]);
+    }
+  g_assert_cmpint (session_get_outcome (subset).kind, ==, SESSION_OUTCOME_UNKNOWN);
+  assert_well_formed (subset);
+}
+
+/* ---- bad input ---- */
+
+typedef struct
+{
+  const char *name;
+  const char *text;
+  int code;
+  const char *message;   /* expected substring */
+} BadCase;
+
+#define HEAD "xreduce-session 1\nscreen 1280x1024\n"
+
+static const BadCase bad_cases[] = {
+  { "empty", "", SESSION_ERROR_EMPTY, "t.log: empty file" },
+  { "only-comments", "# nothing\n\n", SESSION_ERROR_VERSION, "no 'xreduce-session 1' line" },
+  { "missing-version", "screen 1280x1024\n", SESSION_ERROR_VERSION, "t.log:1: not a session log" },
+  { "newer-version", "xreduce-session 2\n", SESSION_ERROR_VERSION, "t.log:1: format version 2 is newer" },
+  { "bad-version", "xreduce-session x\n", SESSION_ERROR_PARSE, "t.log:1: bad format version" },
+  { "unknown-event", HEAD "12 KeyPres keysym=a keycode=38 state=0\n", SESSION_ERROR_PARSE,
+    "t.log:3: unknown event 'KeyPres'" },
+  { "unknown-keysym", HEAD "12 KeyPress keysym=Alt_X keycode=38 state=0\n", SESSION_ERROR_PARSE,
+    "t.log:3: unknown keysym 'Alt_X'" },
+  { "truncated-line", HEAD "12 KeyPress keysym=Al", SESSION_ERROR_PARSE,
+    "t.log:3: unknown keysym 'Al' (truncated last line?)" },
+  { "truncated-coords", HEAD "12 ButtonPress button=1 state=0 root=12", SESSION_ERROR_PARSE,
+    "t.log:3: bad root coordinates '12'" },
+  { "truncated-quote", HEAD "12 MotionNotify state=0 root=1,1 pos=1,1 window=0 title=\"Edi", SESSION_ERROR_PARSE,
+    "unterminated string" },
+  { "root-outside", HEAD "12 ButtonPress button=1 state=0 root=1280,10\n", SESSION_ERROR_PARSE,
+    "t.log:3: root coordinates 1280,10 outside the 1280x1024 screen" },
+  { "root-negative", HEAD "12 MotionNotify state=0 root=-1,10\n", SESSION_ERROR_PARSE,
+    "outside the 1280x1024 screen" },
+  { "pos-out-of-range", HEAD "12 MotionNotify state=0 root=1,1 pos=99999,1 window=0\n", SESSION_ERROR_PARSE,
+    "window coordinates 99999,1 out of range" },
+  { "huge-number", HEAD "12 MotionNotify state=0 root=1,99999999999999999999\n", SESSION_ERROR_PARSE,
+    "bad root coordinates" },
+  { "missing-keycode", HEAD "12 KeyPress keysym=a state=0\n", SESSION_ERROR_PARSE, "KeyPress without keycode=" },
+  { "missing-button", HEAD "12 ButtonPress state=0 root=1,1\n", SESSION_ERROR_PARSE, "ButtonPress without button=" },
+  { "missing-root", HEAD "12 MotionNotify state=0\n", SESSION_ERROR_PARSE, "MotionNotify without root=" },
+  { "missing-pos", HEAD "12 MotionNotify state=0 root=1,1 window=0\n", SESSION_ERROR_PARSE, "without pos=" },
+  { "unknown-field", HEAD "12 KeyPress keysym=a keycode=38 state=0 colour=red\n", SESSION_ERROR_PARSE,
+    "unknown field 'colour' for KeyPress" },
+  { "duplicate-field", HEAD "12 KeyPress keysym=a keysym=b keycode=38 state=0\n", SESSION_ERROR_PARSE,
+    "field 'keysym' given twice" },
+  { "bad-keycode", HEAD "12 KeyPress keysym=a keycode=300 state=0\n", SESSION_ERROR_PARSE, "bad keycode '300'" },
+  { "bad-button", HEAD "12 ButtonPress button=0 state=0 root=1,1\n", SESSION_ERROR_PARSE, "bad button '0'" },
+  { "time-backwards", HEAD "12 Expose window=1\n11 Expose window=1\n", SESSION_ERROR_PARSE,
+    "t.log:4: time goes backwards" },
+  { "bad-timestamp", HEAD "12x Expose\n", SESSION_ERROR_PARSE, "bad timestamp" },
+  { "garbage-field", HEAD "12 Expose window\n", SESSION_ERROR_PARSE, "expected NAME=VALUE" },
+  { "bad-escape", HEAD "12 Expose name=\"a\\q\"\n", SESSION_ERROR_PARSE, "bad escape" },
+  { "nul-escape", HEAD "12 Expose name=\"a\\x00\"\n", SESSION_ERROR_PARSE, "bad escape" },
+  { "bad-utf8-escape", HEAD "12 Expose name=\"\\xff\"\n", SESSION_ERROR_PARSE, "not valid UTF-8" },
+  { "missing-screen", "xreduce-session 1\n12 Expose\n", SESSION_ERROR_PARSE, "missing 'screen WxH'" },
+  { "missing-screen-no-records", "xreduce-session 1\n", SESSION_ERROR_PARSE, "missing 'screen WxH'" },
+  { "bad-screen", "xreduce-session 1\nscreen 0x10\n", SESSION_ERROR_PARSE, "bad screen size" },
+  { "unknown-header", HEAD "colour red\n", SESSION_ERROR_PARSE, "t.log:3: unknown header line 'colour'" },
+  { "header-twice", HEAD "screen 10x10\n", SESSION_ERROR_PARSE, "second 'screen' line" },
+  { "header-after-records", HEAD "12 Expose\nkeymap \"us\"\n", SESSION_ERROR_PARSE, "expected a record" },
+  { "bad-outcome", HEAD "outcome exploded\n", SESSION_ERROR_PARSE, "bad outcome 'exploded'" },
+  { "bad-signal", HEAD "outcome crashed SIGFOO\n", SESSION_ERROR_PARSE, "unknown signal 'SIGFOO'" },
+  { "record-after-footer", HEAD "12 Expose\noutcome hung\n13 Expose\n", SESSION_ERROR_PARSE,
+    "record after the 'outcome' footer" },
+  { "binary-nul", "xreduce-session 1\n\x7f" "ELF\x02\x01\x01\0\0\0", SESSION_ERROR_PARSE, "t.log:2: binary data" },
+  { "binary-utf8", "\x89PNG\r\n\x1a\n", SESSION_ERROR_PARSE, "t.log:1: invalid UTF-8" },
+  { "bad-command", HEAD "command xdemo\n", SESSION_ERROR_PARSE, "command: expected a quoted string" },
+  { "class-unquoted", HEAD "12 MotionNotify state=0 root=1,1 class=XDemo\n", SESSION_ERROR_PARSE,
+    "must be a quoted string" },
+};
+
+static void
+test_bad_input (gconstpointer data)
+{
+  const BadCase *bad = data;
+  g_autoptr (GError) error = NULL;
+  gsize len = strlen (bad->text);
+  g_autoptr (Session) session = NULL;
+
+  if (g_str_equal (bad->name, "binary-nul"))
+    len = sizeof ("xreduce-session 1\n\x7f" "ELF\x02\x01\x01\0\0\0") - 1;
+  session = session_parse (bad->text, len, "t.log", &error);
+  g_assert_null (session);
+  g_assert_nonnull (error);
+  g_test_message ("%s -> %s", bad->name, error->message);
+  g_assert_error (error, SESSION_ERROR, bad->code);
+  g_assert_nonnull (strstr (error->message, bad->message));
+}
+
+static void
+test_long_line (void)
+{
+  g_autoptr (GString) text = g_string_new (HEAD "12 Expose x=\"");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) session = NULL;
+
+  for (int i = 0; i < 5000; i++)
+    g_string_append_c (text, 'a');
+  g_string_append (text, "\"\n");
+  session = session_parse (text->str, text->len, "t.log", &error);
+  g_assert_null (session);
+  g_assert_error (error, SESSION_ERROR, SESSION_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "t.log:3: line longer than 4096 bytes"));
+}
+
+static void
+test_huge_file (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("xreduce-test-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "huge.log", NULL);
+  g_autoptr (Session) session = NULL;
+  int fd = g_open (path, O_WRONLY | O_CREAT, 0600);
+
+  /* A sparse 1 GB file: refused from its size, never read. */
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, (off_t) 1 << 30), ==, 0);
+  close (fd);
+  session = session_load (path, &error);
+  g_assert_null (session);
+  g_assert_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "too large"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_missing_file (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) session = session_load ("/nonexistent/session.log", &error);
+
+  g_assert_null (session);
+  g_assert_error (error, SESSION_ERROR, SESSION_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "/nonexistent/session.log"));
+  g_clear_error (&error);
+  session = session_load ("/", &error);
+  g_assert_null (session);
+  g_assert_error (error, SESSION_ERROR, SESSION_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "directory"));
+}
+
+static void
+test_crlf_and_footer (void)
+{
+  const char text[] = "xreduce-session 1\r\nscreen 100x100\r\n5 KeyPress keysym=a keycode=38 state=0\r\noutcome none\r\n# after\r\n";
+  g_autoptr (Session) session = parse_ok (text);
+
+  g_assert_cmpuint (session_get_n_actions (session), ==, 1);
+  g_assert_cmpint (session_get_outcome (session).kind, ==, SESSION_OUTCOME_NONE);
+}
+
+static void
+test_signals (void)
+{
+  g_assert_cmpint (session_signal_from_name ("SIGSEGV"), ==, 11);
+  g_assert_cmpint (session_signal_from_name ("segv"), ==, 11);
+  g_assert_cmpint (session_signal_from_name ("6"), ==, 6);
+  g_assert_cmpint (session_signal_from_name ("SIGNOPE"), ==, -1);
+  g_assert_cmpint (session_signal_from_name ("99"), ==, -1);
+  g_assert_cmpstr (session_signal_name (6), ==, "SIGABRT");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/session/round-trip", test_round_trip);
+  g_test_add_func ("/session/save-load", test_save_load);
+  g_test_add_func ("/session/header-outcome", test_header_outcome);
+  g_test_add_func ("/session/writer", test_writer);
+  g_test_add_func ("/session/writer-unwritable", test_writer_unwritable);
+  g_test_add_func ("/session/actions", test_actions);
+  g_test_add_func ("/session/gestures", test_gestures);
+  g_test_add_func ("/session/random-subsets", test_random_subsets);
+  g_test_add_func ("/session/subset-releases-at-end", test_subset_releases_at_end);
+  g_test_add_func ("/session/crlf-and-footer", test_crlf_and_footer);
+  g_test_add_func ("/session/signals", test_signals);
+  for (gsize i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/session/bad-input/%s", bad_cases[i].name);
+      g_test_add_data_func (path, &bad_cases[i], test_bad_input);
+    }
+  g_test_add_func ("/session/bad-input/long-line", test_long_line);
+  g_test_add_func ("/session/bad-input/huge-file", test_huge_file);
+  g_test_add_func ("/session/bad-input/missing-file", test_missing_file);
+  return g_test_run ();
+}
