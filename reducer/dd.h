@@ -1,0 +1,144 @@
+/* dd.h: delta debugging over sets of elements (X-free).
+ *
+ * The reducer's search algorithm.  The elements are the session's user
+ * actions, numbered 0..n-1; the oracle (a DdTestFunc) replays a candidate
+ * subset and says whether the failure still happens.  dd_reduce() returns a
+ * failing subset that is 1-minimal: removing any single element of it makes
+ * the failure go away (verified at the end, see DdStats.one_minimal_verified).
+ *
+ * Two algorithms:
+ *  - DD_ALGORITHM_HDD (default): hierarchical reduction in the spirit of HDD
+ *    (Misherghi & Su, ICSE 2006), first over "units" (gestures, each a set of
+ *    elements), then over the single elements of the surviving units.  Each
+ *    level runs ddmin with Hodován & Kiss's improvements ("Practical
+ *    Improvements to the Minimizing Delta Debugging Algorithm", ICSOFT 2016):
+ *    complements are tested before subsets, each step's candidates go to the
+ *    oracle in batches of up to DdOptions.parallel, and outcomes are cached.
+ *  - DD_ALGORITHM_DDMIN: Zeller & Hildebrandt's original ddmin ("Simplifying
+ *    and Isolating Failure-Inducing Input", TSE 2002) over single elements:
+ *    subsets first, then complements, one candidate per oracle call.  It is
+ *    the baseline benchmarks compare against; it uses the cache too.
+ *
+ * Batches and determinism.  A batch is an ordered list of candidates and the
+ * step adopts the *first* one that fails.  The oracle may evaluate a batch
+ * concurrently but must answer as if it tested the candidates in index order
+ * and stopped at the first DD_FAIL, so the result does not depend on
+ * DdOptions.parallel (only the number of oracle calls does).
+ *
+ * The cache is keyed by the content of a candidate (its sorted element set),
+ * so the oracle is never asked the same set twice, except to confirm a pass
+ * when confirm_passes > 1.  The empty set may be asked too: it is not assumed
+ * to pass.
+ *
+ * Start reading at dd_reduce() in dd.c.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define DD_ERROR (dd_error_quark ())
+typedef enum {
+  DD_ERROR_INVALID,   /* bad arguments (e.g. parallel == 0) */
+  DD_ERROR_ORACLE,    /* the oracle broke the DdTestFunc contract */
+} DdError;
+GQuark dd_error_quark (void);
+
+typedef enum {
+  DD_PASS,        /* the failure went away */
+  DD_FAIL,        /* the failure still happens: the candidate is interesting */
+  DD_UNRESOLVED,  /* could not tell (e.g. the replay diverged); treated like DD_PASS */
+  DD_CANCELLED,   /* not evaluated because an earlier candidate of the batch failed */
+} DdOutcome;
+
+/* A candidate: a sorted (ascending), duplicate-free set of element ids.
+ * @elems is owned by the reducer and valid only during the DdTestFunc call. */
+typedef struct {
+  const guint *elems;
+  guint n_elems;
+} DdCandidate;
+
+/* The oracle.  Tests the @n candidates "in order" and fills @outcomes[i]
+ * (which the reducer initialises to DD_CANCELLED).  It may evaluate them
+ * concurrently, but must behave as if it tested them in index order and
+ * stopped at the first DD_FAIL: it returns when outcomes[0..k] are known with
+ * outcomes[k] == DD_FAIL (the rest left DD_CANCELLED), or when all are known.
+ * Returns FALSE with @error to abort the reduction (e.g. interrupted, or an
+ * infrastructure error); dd_reduce() then returns that error.
+ * With confirm_passes > 1 a batch may hold the same candidate several times
+ * in a row: each copy is one more run. */
+typedef gboolean (*DdTestFunc) (const DdCandidate *cands,
+                                guint              n,
+                                DdOutcome         *outcomes,
+                                gpointer           user_data,
+                                GError           **error);
+
+typedef enum {
+  DD_ALGORITHM_HDD,
+  DD_ALGORITHM_DDMIN,
+} DdAlgorithm;
+
+typedef struct {
+  guint64 tests;          /* oracle evaluations (DD_CANCELLED ones and cache hits excluded) */
+  guint64 cache_hits;     /* candidates answered by the cache */
+  guint64 batches;        /* DdTestFunc calls */
+  guint n_initial;        /* elements in the input */
+  guint n_current;        /* elements in the current failing set */
+  gboolean hit_limit;     /* stopped early because of limit_tests */
+  gboolean one_minimal_verified;  /* every one-element removal of the result passes */
+} DdStats;
+
+typedef struct {
+  DdAlgorithm algorithm;  /* default DD_ALGORITHM_HDD */
+  guint parallel;         /* max candidates per DdTestFunc call, >= 1 (default 1);
+                             always 1 for DD_ALGORITHM_DDMIN */
+  guint confirm_passes;   /* flaky oracles: a candidate that does not fail is re-tested
+                             until it has passed this many times in total (default 1 =
+                             trust it); any DD_FAIL makes it fail.  See dd_confirmations_for(). */
+  guint64 limit_tests;    /* 0 = no limit; otherwise stop after this many tests with the
+                             best (failing, maybe not minimal) result so far, not an error;
+                             DdStats.hit_limit says so */
+  /* Optional callbacks, both called from dd_reduce()'s thread: */
+  void (*progress) (const DdStats *stats, gpointer user_data);  /* after every batch */
+  void (*improved) (const guint *elems, guint n_elems, gpointer user_data);  /* every time
+                             the current failing set shrinks; @elems is sorted, borrowed */
+  gpointer user_data;     /* for progress and improved */
+} DdOptions;
+
+void dd_options_init (DdOptions *options);
+
+/* Smallest r >= 1 such that (1 - fail_rate)^r <= 1 - confidence: the number
+ * of passes after which a candidate that fails with probability @fail_rate
+ * per run has been missed with probability at most 1 - @confidence.  Use it
+ * for DdOptions.confirm_passes.  @fail_rate in (0, 1], @confidence in [0, 1).
+ * Example: a crash that reproduces 70% of the time needs 3 passes for 95%
+ * (0.3^3 = 0.027).  Returns G_MAXUINT if no guint r is enough. */
+guint dd_confirmations_for (double fail_rate, double confidence);
+
+/* Reduces the union of @units to a 1-minimal failing subset.
+ *
+ * @units: @n_units arrays of guint element ids (a partition into gestures,
+ *   or one element each for flat reduction).  Units need not be sorted;
+ *   empty units are ignored; overlapping units are allowed (candidates are
+ *   unions of units).  DD_ALGORITHM_DDMIN only uses the union.
+ * @test, @test_data: the oracle and its user data.
+ * @options: NULL for the defaults.
+ * @result, @n_result: the failing set, ascending; free with g_free().
+ * @stats: (nullable): filled in on success and on error (zeroed if the
+ *   arguments are invalid).
+ *
+ * It does NOT test the full input (the caller verified that it fails).
+ * Returns FALSE with @error if the oracle returned an error or broke its
+ * contract; *result is then left untouched. */
+gboolean dd_reduce (const GArray *const *units,
+                    guint                n_units,
+                    DdTestFunc           test,
+                    gpointer             test_data,
+                    const DdOptions     *options,
+                    guint              **result,
+                    guint               *n_result,
+                    DdStats             *stats,
+                    GError             **error);
+
+G_END_DECLS
