@@ -633,7 +633,9 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
                        name, parser.line);
           return NULL;
         }
-      if (line_len > 0 && p[line_len - 1] == '\r')
+      /* Every trailing CR goes, so that printing and parsing again is
+       * stable (a comment "#a\r\r" would otherwise lose one per trip). */
+      while (line_len > 0 && p[line_len - 1] == '\r')
         line_len--;
       if (line_len > SESSION_MAX_LINE)
         {

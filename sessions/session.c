@@ -492,8 +492,13 @@ session_subset (const Session *session, const guint *keep, guint n_keep)
         last_time = ev->time_ms;
 
       /* Release what is still held right after the last kept action. */
-      if (i == last_kept_event)
+      if (i == last_kept_event && held->len > 0)
         {
+          SessionEvent note = { .kind = SESSION_EVENT_COMMENT, .window = -1,
+                                .time_ms = ev->time_ms };
+
+          note.text = (char *) "# released here so that nothing stays held (not part of the recording)";
+          session_append (subset, &note);
           for (guint h = held->len; h-- > 0;)
             {
               SessionEvent release;

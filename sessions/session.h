@@ -194,6 +194,13 @@ const char *session_gesture_kind_to_string (SessionGestureKind kind);
 Session *session_subset (const Session *session, const guint *keep,
                          guint n_keep);
 
+/* Exports. A standalone shell script that replays the user actions with
+ * xdotool against the app already running on $DISPLAY, re-anchored to its
+ * windows by class and title (@source_name is named in its comments). */
+char *session_export_xdotool (const Session *session, const char *source_name);
+/* The whole session as one JSON object, for other tools. */
+char *session_export_json (const Session *session);
+
 /* Writing as events arrive (the recorder): the file is created with mode
  * 0600, the header (everything but events and a footer outcome) is written
  * at once, and every appended record is one flushed line, so a writer

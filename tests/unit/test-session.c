@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 
 #include "session.h"
 
@@ -549,6 +550,59 @@ test_signals (void)
   g_assert_cmpstr (session_signal_name (6), ==, "SIGABRT");
 }
 
+static void
+test_export_json (void)
+{
+  g_autoptr (Session) session = parse_ok (sample);
+  g_autofree char *json = session_export_json (session);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  JsonObject *root;
+  JsonArray *events;
+  guint n_actions = 0;
+
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "outcome"), ==, "crashed SIGSEGV");
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (root, "command"), 3),
+                   ==, "a \"quoted\" arg");
+  events = json_object_get_array_member (root, "events");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *ev = json_array_get_object_element (events, i);
+      if (!g_str_equal (json_object_get_string_member (ev, "type"), "server"))
+        n_actions++;
+    }
+  g_assert_cmpuint (n_actions, ==, session_get_n_actions (session));
+}
+
+static void
+test_export_xdotool (void)
+{
+  g_autoptr (Session) session = parse_ok (sample);
+  g_autofree char *script = session_export_xdotool (session, "t.log");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = NULL;
+  int fd = g_file_open_tmp ("export-XXXXXX.sh", &path, &error);
+  const char *argv[] = { "sh", "-n", NULL, NULL };
+  int status = -1;
+
+  g_assert_no_error (error);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, script, -1, NULL));
+  /* Syntactically valid sh, with one step comment per action. */
+  argv[2] = path;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (script, "# 17. release button 3 at 320,300\n"));
+  g_assert_nonnull (strstr (script, "xdotool keydown 'Alt_L'\n"));
+  g_assert_nonnull (strstr (script, "at '^XDemo$' '^Print$' 60 40 760 140\nxdotool mousedown 1\n"));
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -564,6 +618,8 @@ main (int argc, char **argv)
   g_test_add_func ("/session/subset-releases-at-end", test_subset_releases_at_end);
   g_test_add_func ("/session/crlf-and-footer", test_crlf_and_footer);
   g_test_add_func ("/session/signals", test_signals);
+  g_test_add_func ("/session/export-json", test_export_json);
+  g_test_add_func ("/session/export-xdotool", test_export_xdotool);
   for (gsize i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/session/bad-input/%s", bad_cases[i].name);

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Everything a fresh Debian 12 machine needs to build and test xreduce:
+# installs the missing packages with apt-get, configures and builds into
+# build/ (or $XREDUCE_BUILD). Safe to run again: it only does what is missing.
+set -eu
+cd "$(dirname "$0")/.."
+build=${XREDUCE_BUILD:-build}
+
+packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev \
+libx11-dev libxtst-dev libxi-dev libxdo-dev libxkbcommon-dev libpng-dev \
+libjson-glib-dev xvfb xserver-xephyr xdotool x11-xkb-utils x11-utils xauth gdb"
+
+missing=""
+for p in $packages; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [ "$status" = installed ] || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "bootstrap: installing$missing" >&2
+  if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  # shellcheck disable=SC2086
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" >/dev/null
+fi
+ninja -C "$build" --quiet
