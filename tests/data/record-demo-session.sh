@@ -1,0 +1,148 @@
+#!/bin/bash
+# record-demo-session.sh — records a demo session for real: xrecord
+# records xdemo on a private Xvfb while xdotool performs, one by one, the
+# user actions of the session that make-demo-session.py describes (~95 for
+# the print variant). The result is what xrecord writes for that user: the
+# same actions, with the server events, window ids and timing of a real
+# run. It is the recorded counterpart of the generated demo.session, and a
+# check that the recorder and the generator agree.
+#
+# Synchronisation: xrecord prints a line once it records and xdemo has a
+# window; before an action aimed at a window, the script waits (xdotool
+# search --sync) until the window is visible; the recording ends when
+# xdemo crashes at the last action (or, if it does not, on SIGTERM).
+#
+# Usage: tests/data/record-demo-session.sh [-o OUT] [--variant print|abort|drag]
+#                                          [BUILD_DIR]
+#   OUT defaults to tests/data/demo-VARIANT.recorded.session (the bundled
+#   tests/data/demo*.session files stay generated: see make-demo-session.py).
+#   BUILD_DIR defaults to build/, then build-record/.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+variant=print
+out=
+build=
+while [ $# -gt 0 ]; do
+  case $1 in
+    -o) out=$2; shift 2 ;;
+    --variant) variant=$2; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) build=$1; shift ;;
+  esac
+done
+case $variant in
+  print) bug=print ;;
+  abort) bug=abort ;;
+  drag) bug=drag ;;
+  *) echo "$0: unknown variant '$variant'" >&2; exit 2 ;;
+esac
+out=${out:-$here/demo-$variant.recorded.session}
+if [ -z "$build" ]; then
+  for candidate in "$top/build" "$top/build-record"; do
+    [ -x "$candidate/recorder/xrecord" ] && { build=$candidate; break; }
+  done
+fi
+xrecord=${build:-$top/build}/recorder/xrecord
+xdemo=${build:-$top/build}/tests/apps/xdemo
+for p in "$xrecord" "$xdemo"; do
+  [ -x "$p" ] || { echo "$0: $p is not built" >&2; exit 2; }
+done
+for tool in Xvfb xdotool timeout python3; do
+  command -v "$tool" >/dev/null || { echo "$0: needs $tool" >&2; exit 2; }
+done
+
+tmp=$(mktemp -d)
+xvfb_pid=
+xrecord_pid=
+cleanup () {
+  [ -n "$xrecord_pid" ] && kill -KILL "$xrecord_pid" 2>/dev/null
+  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+python3 "$here/make-demo-session.py" --variant "$variant" >"$tmp/script.session" \
+  || { echo "$0: make-demo-session.py failed" >&2; exit 3; }
+
+# A private Xvfb: it writes its display number to the pipe when it is ready.
+mkfifo "$tmp/displayfd"
+Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp -noreset 3>"$tmp/displayfd" \
+  >"$tmp/xvfb.log" 2>&1 &
+xvfb_pid=$!
+read -r display_number <"$tmp/displayfd" || true
+[ -n "${display_number:-}" ] || { echo "$0: Xvfb did not start" >&2; exit 3; }
+export DISPLAY=:$display_number
+# Where the generated user's pointer rests before the first action.
+xdotool mousemove 1000 700
+
+mkfifo "$tmp/err"
+"$xrecord" -o "$tmp/out.session" --display "$DISPLAY" -- "$xdemo" --bug "$bug" \
+  >"$tmp/xdemo.out" 2>"$tmp/err" &
+xrecord_pid=$!
+exec 4<"$tmp/err"
+while read -r line <&4; do
+  echo "$line" >>"$tmp/xrecord.err"
+  case $line in "xrecord: recording "*) break ;; esac
+done
+grep -q "^xrecord: recording " "$tmp/xrecord.err" \
+  || { echo "$0: xrecord did not start:" >&2; cat "$tmp/xrecord.err" >&2; exit 3; }
+cat <&4 >>"$tmp/xrecord.err" &   # keeps xrecord's stderr drained
+drain_pid=$!
+
+# The user actions as "TITLE|xdotool words" (as check-demo-session.sh does).
+actions () {
+  awk '
+    /^[0-9]+ (KeyPress|KeyRelease|ButtonPress|ButtonRelease|MotionNotify) / {
+      title = ""; root = ""; keysym = ""; button = ""
+      for (i = 3; i <= NF; i++) {
+        if ($i ~ /^title="/) { title = $i; sub(/^title="/, "", title); sub(/"$/, "", title) }
+        else if ($i ~ /^root=/) { root = substr($i, 6); sub(/,/, " ", root) }
+        else if ($i ~ /^keysym=/) keysym = substr($i, 8)
+        else if ($i ~ /^button=/) button = substr($i, 8)
+      }
+      # With Shift held, the key of "H" is the key of "h".
+      if (keysym ~ /^[A-Z]$/) keysym = tolower(keysym)
+      if ($2 == "MotionNotify") cmd = "mousemove " root
+      else if ($2 == "ButtonPress") cmd = "mousemove " root " mousedown " button
+      else if ($2 == "ButtonRelease") cmd = "mousemove " root " mouseup " button
+      else if ($2 == "KeyPress") cmd = (root != "" ? "mousemove " root " " : "") "keydown " keysym
+      else cmd = (root != "" ? "mousemove " root " " : "") "keyup " keysym
+      print title "|" cmd
+    }' "$1"
+}
+
+sent=0
+total=$(actions "$tmp/script.session" | wc -l)
+while IFS="|" read -r title cmd; do
+  kill -0 "$xrecord_pid" 2>/dev/null || break
+  if [ -n "$title" ] && ! timeout 5 xdotool search --sync --onlyvisible --name "^$title\$" \
+       >/dev/null 2>&1; then
+    echo "$0: no window \"$title\" for action $((sent + 1))" >&2
+    break
+  fi
+  # shellcheck disable=SC2086  # cmd is a list of xdotool words
+  xdotool $cmd
+  sent=$((sent + 1))
+done < <(actions "$tmp/script.session")
+
+# The last action crashes xdemo, which ends the recording; if it did not
+# (wrong xdemo), stop it.
+if ! timeout 10 tail --pid="$xrecord_pid" -f /dev/null; then
+  echo "$0: xdemo did not end after the last action; stopping the recording" >&2
+  kill -TERM "$xrecord_pid"
+fi
+wait "$xrecord_pid"
+status=$?
+xrecord_pid=
+wait "$drain_pid"
+cp "$tmp/out.session" "$out"
+recorded=$(grep -c -E '^[0-9]+ (KeyPress|KeyRelease|ButtonPress|ButtonRelease|MotionNotify) ' "$out")
+# Motion over the bare root is not aimed at xdemo: xrecord keeps motion
+# over the app's windows only, the generator writes it with window -1.
+expected=$(actions "$tmp/script.session" | grep -c -v '^|')
+echo "$0: $sent of $total actions performed, $recorded recorded" \
+     "($expected aimed at xdemo's windows), $(tail -n 1 "$out") -> $out"
+[ "$status" -eq 0 ] && [ "$recorded" -eq "$expected" ]
