@@ -1,0 +1,995 @@
+/* replay.c — one replay: the app, its windows, the actions, the verdict.
+ *
+ * Start reading at replay_run(). It sets things up (Xvfb, the connection,
+ * the keyboard), spawns the app and runs one GMainLoop through the phases
+ *
+ *   STARTING   waiting for the app's first window (MapNotify on the root)
+ *   ACTING     one timer per action; an action aimed at a window that is
+ *              not there yet waits for it (MapNotify/ConfigureNotify/
+ *              PropertyNotify, bounded by window_wait_ms)
+ *   SETTLING   settle_ms after the last action
+ *   PINGING    _NET_WM_PING to the main window, timeout_ms for the answer
+ *
+ * and ends as soon as the verdict is known: the app's death (pidfd) ends
+ * any phase at once. Then cleanup, whatever happened: release what we
+ * hold, restore the keymap, kill the app's group, stop the private Xvfb.
+ * Nothing blocks the loop; the X connection is a GSource (xconn.c).
+ */
+#define G_LOG_DOMAIN "xreduce-replayer"
+
+#include "replay.h"
+#include "child.h"
+#include "injector.h"
+#include "windows.h"
+#include "xconn.h"
+#include "xserver.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <glib/gstdio.h>
+#include <X11/Xlib.h>
+
+/* How long the app gets to exit after SIGTERM before SIGKILL. */
+#define REPLAY_KILL_GRACE_MS 300
+
+typedef enum
+{
+  PHASE_STARTING,
+  PHASE_ACTING,
+  PHASE_SETTLING,
+  PHASE_PINGING,
+  PHASE_DONE,
+} Phase;
+
+typedef struct
+{
+  const Session *session;
+  const ReplayOptions *opts;
+  ReplayResult *result;
+  GMainLoop *loop;
+
+  XConn *conn;               /* owned */
+  Display *dpy;              /* conn's */
+  Windows *windows;          /* owned */
+  Injector *injector;        /* owned */
+  Child *child;              /* owned */
+  Atom wm_protocols, net_wm_ping;
+
+  GArray *actions;           /* owned, of guint: event indices */
+  guint next;                /* the next action number */
+  guint64 last_time_ms;      /* recorded time of the previous action */
+  GHashTable *last_pos;      /* owned: window identity -> last recorded pos (x | y << 32) */
+
+  Phase phase;
+  guint timer;               /* the phase's timeout, or 0 */
+  guint wait_timer;          /* waiting for an action's window, or 0 */
+  gboolean waiting;          /* the current action waits for its window */
+  gboolean wait_over;        /* ... and gave up */
+  long ping_stamp;
+  Window ping_window;
+
+  gint64 t_spawn, t_first_window, t_last_action, t_end_actions;
+  GError *error;             /* owned: why the replay failed (infra, cancelled) */
+} Replay;
+
+static void replay_schedule_next (Replay *r);
+static void replay_step (Replay *r);
+
+void
+replay_options_init (ReplayOptions *opts)
+{
+  memset (opts, 0, sizeof *opts);
+  opts->speed = 1.0;
+  opts->max_gap_ms = 1000;
+  opts->min_gap_ms = 5;
+  opts->settle_ms = 500;
+  opts->timeout_ms = 5000;
+  opts->start_timeout_ms = 10000;
+  opts->window_wait_ms = 2000;
+}
+
+void
+replay_result_clear (ReplayResult *result)
+{
+  g_clear_pointer (&result->stderr_text, g_free);
+  g_clear_pointer (&result->detail, g_free);
+  g_clear_pointer (&result->backtrace, g_strfreev);
+  result->stderr_len = 0;
+}
+
+static void G_GNUC_PRINTF (2, 3)
+replay_note (Replay *r, const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  if (!r->opts->verbose)
+    return;
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_printerr ("xreplay: %s\n", message);
+}
+
+static void
+injector_note (const char *message, gpointer data)
+{
+  replay_note (data, "%s", message);
+}
+
+static gint64
+now_ms (void)
+{
+  return g_get_monotonic_time () / 1000;
+}
+
+static void
+replay_clear_timers (Replay *r)
+{
+  if (r->timer != 0)
+    g_source_remove (r->timer);
+  if (r->wait_timer != 0)
+    g_source_remove (r->wait_timer);
+  r->timer = r->wait_timer = 0;
+}
+
+/* The verdict: stop everything and leave the loop. */
+static void
+replay_finish (Replay *r, ReplayOutcome outcome)
+{
+  if (r->phase == PHASE_DONE)
+    return;
+  if (r->phase == PHASE_ACTING || r->phase == PHASE_STARTING)
+    r->t_end_actions = now_ms ();
+  r->phase = PHASE_DONE;
+  r->result->outcome = outcome;
+  replay_clear_timers (r);
+  g_main_loop_quit (r->loop);
+}
+
+static void
+replay_fail (Replay *r, GError *error)
+{
+  if (r->phase == PHASE_DONE)
+    {
+      g_error_free (error);
+      return;
+    }
+  g_clear_error (&r->error);
+  r->error = error;
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    r->result->detail = g_strdup (error->message);
+  replay_finish (r, REPLAY_INFRA_ERROR);
+}
+
+static void
+replay_fail_x (Replay *r)
+{
+  replay_fail (r, g_error_new (G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE,
+                               "lost the connection to the X server (did it die?)"));
+}
+
+/* ---- the app ---- */
+
+static char *
+describe_death (int status)
+{
+  if (WIFSIGNALED (status))
+    {
+      const char *name = session_signal_name (WTERMSIG (status));
+      return name != NULL ? g_strdup_printf ("crashed with %s", name)
+                          : g_strdup_printf ("was killed by signal %d", WTERMSIG (status));
+    }
+  return g_strdup_printf ("exited with status %d", WEXITSTATUS (status));
+}
+
+static void
+on_child_exit (Child *child, int status, gpointer user_data)
+{
+  Replay *r = user_data;
+  g_autofree char *how = describe_death (status);
+
+  if (r->phase == PHASE_DONE)
+    return;
+  replay_note (r, "the app %s", how);
+  /* An app dies with its X server: then it is the server that failed. */
+  if (!xconn_sync (r->conn))
+    {
+      replay_fail_x (r);
+      return;
+    }
+  if (WIFSIGNALED (status))
+    r->result->signal = WTERMSIG (status);
+  else
+    r->result->exit_status = WEXITSTATUS (status);
+  if (r->phase == PHASE_STARTING)
+    {
+      r->result->detail = g_strdup_printf ("the app %s before it mapped a window", how);
+      replay_finish (r, REPLAY_COULD_NOT_START);
+    }
+  else
+    replay_finish (r, WIFSIGNALED (status) ? REPLAY_CRASHED : REPLAY_EXITED);
+}
+
+static gboolean
+on_start_timeout (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->timer = 0;
+  r->result->detail = g_strdup_printf ("the app mapped no window within %u ms",
+                                       r->opts->start_timeout_ms);
+  replay_finish (r, REPLAY_COULD_NOT_START);
+  return G_SOURCE_REMOVE;
+}
+
+/* ---- after the last action ---- */
+
+static gboolean
+on_ping_timeout (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->timer = 0;
+  replay_note (r, "no answer to _NET_WM_PING within %u ms", r->opts->timeout_ms);
+  replay_finish (r, REPLAY_HUNG);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+replay_ping (Replay *r)
+{
+  Window main_window = windows_get_main (r->windows);
+  XEvent ev;
+
+  r->phase = PHASE_PINGING;
+  if (main_window == None || !windows_supports_ping (r->windows, main_window))
+    {
+      replay_note (r, "the app has %s: it cannot be pinged",
+                   main_window == None ? "no window mapped" : "no _NET_WM_PING");
+      replay_finish (r, REPLAY_PASSED);
+      return;
+    }
+  memset (&ev, 0, sizeof ev);
+  r->ping_window = main_window;
+  r->ping_stamp = (long) (now_ms () & 0x7fffffff);
+  ev.xclient.type = ClientMessage;
+  ev.xclient.window = main_window;
+  ev.xclient.message_type = r->wm_protocols;
+  ev.xclient.format = 32;
+  ev.xclient.data.l[0] = (long) r->net_wm_ping;
+  ev.xclient.data.l[1] = r->ping_stamp;
+  ev.xclient.data.l[2] = (long) main_window;
+  XSendEvent (r->dpy, main_window, False, NoEventMask, &ev);
+  if (!xconn_sync (r->conn))
+    {
+      replay_fail_x (r);
+      return;
+    }
+  replay_note (r, "pinging 0x%lx", main_window);
+  r->timer = g_timeout_add (r->opts->timeout_ms, on_ping_timeout, r);
+}
+
+static gboolean
+on_settled (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->timer = 0;
+  replay_ping (r);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+replay_settle (Replay *r)
+{
+  r->t_end_actions = now_ms ();
+  r->phase = PHASE_SETTLING;
+  replay_note (r, "all %u actions replayed; settling %u ms", r->actions->len,
+               r->opts->settle_ms);
+  r->timer = g_timeout_add (r->opts->settle_ms, on_settled, r);
+}
+
+/* ---- the actions ---- */
+
+/* "class\ntitle\nindex": the recorded identity of a window. */
+static char *
+identity_key (const SessionEvent *ev)
+{
+  return g_strdup_printf ("%s\n%s\n%d", ev->wm_class != NULL ? ev->wm_class : "",
+                          ev->wm_name != NULL ? ev->wm_name : "", ev->window);
+}
+
+static guint
+replay_gap (Replay *r, guint64 time_ms)
+{
+  double gap = time_ms > r->last_time_ms ? (double) (time_ms - r->last_time_ms) : 0.0;
+
+  gap /= r->opts->speed;
+  gap = MIN (gap, (double) r->opts->max_gap_ms);
+  gap = MAX (gap, (double) r->opts->min_gap_ms);
+  return (guint) (gap + 0.5);
+}
+
+static gboolean
+on_action_timer (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->timer = 0;
+  r->waiting = r->wait_over = FALSE;
+  replay_step (r);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+replay_schedule_next (Replay *r)
+{
+  const SessionEvent *ev;
+
+  if (r->next >= r->actions->len)
+    {
+      replay_settle (r);
+      return;
+    }
+  ev = session_get_event (r->session, g_array_index (r->actions, guint, r->next));
+  r->timer = g_timeout_add (replay_gap (r, ev->time_ms), on_action_timer, r);
+}
+
+static gboolean
+on_wait_timeout (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->wait_timer = 0;
+  r->wait_over = TRUE;
+  replay_step (r);
+  return G_SOURCE_REMOVE;
+}
+
+/* Without a window manager the focus follows the pointer: a key aimed at
+ * a window reaches it only with the pointer inside. Moves the pointer
+ * there if it is not: to the recorded position if known, else the centre. */
+static void
+replay_point_into (Replay *r, const SessionEvent *ev, const WindowsMatch *match)
+{
+  Window root_ret, child;
+  int px, py, wx, wy, x, y;
+  unsigned int mask;
+  gpointer known;
+
+  if (XQueryPointer (r->dpy, DefaultRootWindow (r->dpy), &root_ret, &child, &px, &py, &wx,
+                     &wy, &mask)
+      && px >= match->x && px < match->x + match->width && py >= match->y
+      && py < match->y + match->height)
+    return;
+  if (ev->has_pos)
+    {
+      x = ev->x;
+      y = ev->y;
+    }
+  else
+    {
+      g_autofree char *key = identity_key (ev);
+      if (g_hash_table_lookup_extended (r->last_pos, key, NULL, &known))
+        {
+          guint64 packed = *(guint64 *) known;
+          x = (int) (gint32) (packed & 0xffffffff);
+          y = (int) (gint32) (packed >> 32);
+        }
+      else
+        {
+          x = match->width / 2;
+          y = match->height / 2;
+        }
+    }
+  x = CLAMP (x, 0, MAX (match->width - 1, 0));
+  y = CLAMP (y, 0, MAX (match->height - 1, 0));
+  replay_note (r, "moving the pointer into 0x%lx for a key", match->window);
+  injector_motion (r->injector, match->x + x, match->y + y);
+}
+
+static void
+replay_remember_pos (Replay *r, const SessionEvent *ev)
+{
+  guint64 *packed;
+
+  if (!ev->has_pos || ev->window < 0)
+    return;
+  packed = g_new (guint64, 1);
+  *packed = (guint64) (guint32) ev->x | ((guint64) (guint32) ev->y << 32);
+  g_hash_table_replace (r->last_pos, identity_key (ev), packed);
+}
+
+static const char *const match_kind_names[] = {
+  [WINDOWS_MATCH_NONE] = "root coordinates", [WINDOWS_MATCH_TITLE] = "class and title",
+  [WINDOWS_MATCH_ALIAS] = "earlier fallback", [WINDOWS_MATCH_INDEX] = "class and index",
+  [WINDOWS_MATCH_MAIN] = "main window",
+};
+
+/* Injects action r->next, or waits for its window. */
+static void
+replay_step (Replay *r)
+{
+  guint number = r->next;
+  const SessionEvent *ev = session_get_event (r->session, g_array_index (r->actions, guint, number));
+  WindowsMatch match = { 0 };
+  gboolean aimed = ev->window >= 0;
+  gboolean matched = FALSE;
+  g_autofree char *words = NULL;
+
+  if (r->phase != PHASE_ACTING)
+    return;
+  if (aimed)
+    {
+      matched = windows_match (r->windows, ev->window, ev->wm_class, ev->wm_name, &match);
+      if (match.kind != WINDOWS_MATCH_TITLE && match.kind != WINDOWS_MATCH_ALIAS
+          && !r->wait_over)
+        {
+          /* Not there yet (a dialog the previous action opens): wait for
+           * it, event-driven, bounded. */
+          if (!r->waiting)
+            {
+              r->waiting = TRUE;
+              replay_note (r, "action %u waits for window %d \"%s\"", number + 1, ev->window,
+                           ev->wm_name != NULL ? ev->wm_name : "");
+              r->wait_timer = g_timeout_add (r->opts->window_wait_ms, on_wait_timeout, r);
+            }
+          return;
+        }
+      if (r->wait_timer != 0)
+        g_source_remove (r->wait_timer);
+      r->wait_timer = 0;
+      if (r->wait_over)
+        {
+          replay_note (r, "action %u: no window \"%s\" after %u ms, using %s", number + 1,
+                       ev->wm_name != NULL ? ev->wm_name : "", r->opts->window_wait_ms,
+                       match_kind_names[match.kind]);
+          if (matched)
+            windows_add_alias (r->windows, ev->wm_class, ev->wm_name, match.window);
+        }
+    }
+  r->waiting = r->wait_over = FALSE;
+
+  if (r->opts->verbose)
+    {
+      words = session_event_describe (ev);
+      replay_note (r, "[%u/%u] %s%s%s", number + 1, r->actions->len, words,
+                   matched ? " -> " : "",
+                   matched ? windows_describe (r->windows, match.window) : "");
+    }
+
+  if (r->opts->on_action != NULL)
+    {
+      int x = -1, y = -1;
+      if (ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_KEY_RELEASE)
+        {
+          x = matched ? match.x + ev->x : ev->root_x;
+          y = matched ? match.y + ev->y : ev->root_y;
+        }
+      r->opts->on_action (r->dpy, number, ev, x, y, r->opts->hook_data);
+    }
+
+  switch (ev->kind)
+    {
+    case SESSION_EVENT_KEY_PRESS:
+    case SESSION_EVENT_KEY_RELEASE:
+      if (matched && ev->kind == SESSION_EVENT_KEY_PRESS)
+        replay_point_into (r, ev, &match);
+      injector_key (r->injector, ev);
+      break;
+    case SESSION_EVENT_BUTTON_PRESS:
+    case SESSION_EVENT_BUTTON_RELEASE:
+    case SESSION_EVENT_MOTION:
+      if (matched)
+        injector_motion (r->injector, match.x + ev->x, match.y + ev->y);
+      else if (ev->has_pos)
+        injector_motion (r->injector, ev->root_x, ev->root_y);
+      if (ev->kind != SESSION_EVENT_MOTION)
+        injector_button (r->injector, ev->button, ev->kind == SESSION_EVENT_BUTTON_PRESS);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  replay_remember_pos (r, ev);
+  if (!xconn_sync (r->conn))
+    {
+      replay_fail_x (r);
+      return;
+    }
+  r->next++;
+  r->result->n_replayed = r->next;
+  r->t_last_action = now_ms ();
+  r->last_time_ms = ev->time_ms;
+  replay_schedule_next (r);
+}
+
+/* ---- X events ---- */
+
+static void
+on_windows_changed (Replay *r, XEvent *ev)
+{
+  if (!windows_handle_event (r->windows, ev))
+    return;
+  if (r->phase == PHASE_STARTING && windows_get_n_ever_mapped (r->windows) > 0)
+    {
+      Window first = windows_get_main (r->windows);
+      g_autofree char *what = windows_describe (r->windows, first);
+
+      r->t_first_window = now_ms ();
+      r->result->first_window_ms = r->t_first_window - r->t_spawn;
+      replay_note (r, "first window %s after %" G_GINT64_FORMAT " ms", what,
+                   r->result->first_window_ms);
+      if (r->timer != 0)
+        g_source_remove (r->timer);
+      r->timer = 0;
+      r->phase = PHASE_ACTING;
+      replay_schedule_next (r);
+    }
+  else if (r->phase == PHASE_ACTING && r->waiting && !r->wait_over)
+    replay_step (r);
+}
+
+static void
+on_client_message (Replay *r, XEvent *ev)
+{
+  if (r->phase == PHASE_PINGING && ev->xclient.message_type == r->wm_protocols
+      && ev->xclient.format == 32 && (Atom) ev->xclient.data.l[0] == r->net_wm_ping
+      && ev->xclient.data.l[1] == r->ping_stamp)
+    {
+      replay_note (r, "the app answered the ping");
+      replay_finish (r, REPLAY_PASSED);
+    }
+}
+
+static void
+on_mapping (Replay *r, XEvent *ev)
+{
+  injector_refresh (r->injector, ev);
+}
+
+/* dwm's handler table: one function per event type, NULL to ignore. */
+static void (*const handlers[LASTEvent]) (Replay *r, XEvent *ev) = {
+  [MapNotify] = on_windows_changed,
+  [UnmapNotify] = on_windows_changed,
+  [DestroyNotify] = on_windows_changed,
+  [ReparentNotify] = on_windows_changed,
+  [ConfigureNotify] = on_windows_changed,
+  [PropertyNotify] = on_windows_changed,
+  [ClientMessage] = on_client_message,
+  [MappingNotify] = on_mapping,
+};
+
+static void
+on_x_event (XEvent *ev, gpointer user_data)
+{
+  Replay *r = user_data;
+
+  if (r->phase != PHASE_DONE && ev->type >= 0 && ev->type < LASTEvent
+      && handlers[ev->type] != NULL)
+    handlers[ev->type] (r, ev);
+}
+
+static void
+on_x_dead (gpointer user_data)
+{
+  replay_fail_x (user_data);
+}
+
+static gboolean
+on_cancelled (GCancellable *cancellable, gpointer user_data)
+{
+  Replay *r = user_data;
+
+  replay_note (r, "interrupted");
+  replay_fail (r, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED, "interrupted"));
+  return G_SOURCE_REMOVE;
+}
+
+/* ---- setting up and tearing down ---- */
+
+/* The recorded time the first action's gap counts from: the first
+ * MapNotify of the recording (the app's first window), if any. */
+static guint64
+first_window_time (const Session *session, guint64 first_action)
+{
+  for (guint i = 0; i < session_get_n_events (session); i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+      if (ev->kind == SESSION_EVENT_SERVER && g_strcmp0 (ev->name, "MapNotify") == 0)
+        return MIN (ev->time_ms, first_action);
+      if (session_event_is_action (ev))
+        break;
+    }
+  return first_action;
+}
+
+static void
+replay_cleanup (Replay *r)
+{
+  ReplayResult *result = r->result;
+  gsize len = 0;
+  const char *text;
+
+  replay_clear_timers (r);
+  if (r->conn != NULL && !xconn_is_dead (r->conn) && r->injector != NULL)
+    {
+      /* Before the kill: a key left down would stay down on a server
+       * the reducer reuses. */
+      injector_release_all (r->injector);
+      injector_restore_keymap (r->injector);
+      xconn_sync (r->conn);
+    }
+  if (r->child != NULL)
+    {
+      child_kill (r->child, REPLAY_KILL_GRACE_MS);
+      child_drain_stderr (r->child);
+      text = child_get_stderr (r->child, &len);
+      len = MIN (len, REPLAY_STDERR_KEEP);
+      result->stderr_text = g_malloc (len + 1);
+      memcpy (result->stderr_text, text, len);
+      result->stderr_text[len] = '\0';
+      result->stderr_len = len;
+    }
+  g_clear_pointer (&r->child, child_free);
+  g_clear_pointer (&r->injector, injector_free);
+  g_clear_pointer (&r->windows, windows_free);
+  g_clear_pointer (&r->conn, xconn_free);
+}
+
+static gboolean
+replay_stderr_matches (const ReplayResult *result, GRegex *regex)
+{
+  g_autofree char *valid = NULL;
+
+  if (regex == NULL || result->stderr_text == NULL)
+    return FALSE;
+  if (g_regex_get_compile_flags (regex) & G_REGEX_RAW)
+    return g_regex_match_full (regex, result->stderr_text, (gssize) result->stderr_len, 0, 0,
+                               NULL, NULL);
+  valid = g_utf8_make_valid (result->stderr_text, (gssize) result->stderr_len);
+  return g_regex_match (regex, valid, 0, NULL);
+}
+
+/* Everything between the connection and the verdict; FALSE with
+ * r->error set on an infrastructure error. */
+static gboolean
+replay_drive (Replay *r, const char *display, const char *const *argv)
+{
+  g_autoptr (GError) local = NULL;
+  GSource *cancel_source = NULL;
+  guint n_bound;
+
+  r->conn = xconn_open (display, &local);
+  if (r->conn == NULL)
+    {
+      r->result->detail = g_strdup (local->message);
+      r->error = g_steal_pointer (&local);
+      return FALSE;
+    }
+  r->dpy = xconn_get_display (r->conn);
+  r->wm_protocols = XInternAtom (r->dpy, "WM_PROTOCOLS", False);
+  r->net_wm_ping = XInternAtom (r->dpy, "_NET_WM_PING", False);
+  r->windows = windows_new (r->dpy);
+  r->injector = injector_new (r->dpy, r->opts->verbose ? injector_note : NULL, r);
+  injector_reset_input (r->injector);
+  n_bound = injector_bind_keysyms (r->injector, r->session);
+  if (n_bound > 0)
+    replay_note (r, "bound %u keysyms to spare keycodes", n_bound);
+  if (!xconn_sync (r->conn))
+    {
+      replay_fail_x (r);
+      return FALSE;
+    }
+
+  r->t_spawn = now_ms ();
+  r->child = child_spawn (argv, DisplayString (r->dpy), r->opts->verbose, on_child_exit, r,
+                          &local);
+  if (r->child == NULL)
+    {
+      if (local->domain != G_SPAWN_ERROR)
+        {
+          r->result->detail = g_strdup (local->message);
+          r->error = g_steal_pointer (&local);
+          return FALSE;
+        }
+      r->result->outcome = REPLAY_COULD_NOT_START;
+      r->result->detail = g_strdup (local->message);
+      r->phase = PHASE_DONE;
+      return TRUE;
+    }
+  replay_note (r, "app pid %d: %s", (int) child_get_pid (r->child), argv[0]);
+  windows_set_app (r->windows, child_get_pid (r->child));
+  xconn_watch (r->conn, on_x_event, on_x_dead, r);
+
+  r->phase = PHASE_STARTING;
+  r->timer = g_timeout_add (r->opts->start_timeout_ms, on_start_timeout, r);
+  if (r->opts->cancellable != NULL)
+    {
+      cancel_source = g_cancellable_source_new (r->opts->cancellable);
+      g_source_set_callback (cancel_source, G_SOURCE_FUNC (on_cancelled), r, NULL);
+      g_source_attach (cancel_source, NULL);
+    }
+  g_main_loop_run (r->loop);
+  if (cancel_source != NULL)
+    {
+      g_source_destroy (cancel_source);
+      g_source_unref (cancel_source);
+    }
+  return r->error == NULL;
+}
+
+gboolean
+replay_run (const Session *session, const char *const *argv, const ReplayOptions *opts,
+            ReplayResult *result, GError **error)
+{
+  Replay replay = { 0 }, *r = &replay;
+  g_autoptr (XServer) server = NULL;
+  g_autoptr (GMainLoop) loop = NULL;
+  gint64 t_start = now_ms ();
+  const char *display = opts->display;
+  g_autofree char *frames_path = NULL;
+  g_autoptr (GPtrArray) wrapped = NULL;
+  gboolean ok;
+
+  memset (result, 0, sizeof *result);
+  result->outcome = REPLAY_INFRA_ERROR;
+  result->exit_status = -1;
+  result->n_actions = session_get_n_actions (session);
+  g_return_val_if_fail (opts->speed > 0, FALSE);
+
+  if (argv == NULL || argv[0] == NULL)
+    argv = session_get_command (session);
+  if (argv == NULL || argv[0] == NULL)
+    {
+      result->outcome = REPLAY_COULD_NOT_START;
+      result->detail = g_strdup ("no command to run (none given, none recorded)");
+      result->total_ms = now_ms () - t_start;
+      return TRUE;
+    }
+  if (g_cancellable_set_error_if_cancelled (opts->cancellable, error))
+    return FALSE;
+
+  if (display == NULL)
+    {
+      int width = 0, height = 0;
+      g_autoptr (GError) local = NULL;
+
+      session_get_screen (session, &width, &height);
+      server = xserver_start (width, height, &local);
+      result->server_ms = now_ms () - t_start;
+      if (server == NULL)
+        {
+          result->detail = g_strdup (local->message);
+          result->total_ms = now_ms () - t_start;
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      display = xserver_get_display (server);
+      if (opts->verbose)
+        g_printerr ("xreplay: Xvfb %s pid %d started in %" G_GINT64_FORMAT " ms\n", display,
+                    (int) xserver_get_pid (server), result->server_ms);
+    }
+
+  loop = g_main_loop_new (NULL, FALSE);
+  r->session = session;
+  r->opts = opts;
+  r->result = result;
+  r->loop = loop;
+  r->phase = PHASE_STARTING;
+  r->actions = session_get_actions (session);
+  r->last_pos = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (r->actions->len > 0)
+    {
+      const SessionEvent *first = session_get_event (session, g_array_index (r->actions, guint, 0));
+      r->last_time_ms = first_window_time (session, first->time_ms);
+    }
+
+  if (opts->crashtrace != NULL)
+    {
+      /* xreduce-crashtrace --frames-file F -- APP...: gdb runs the app,
+       * the wrapper dies like it and leaves the top frames in F. */
+      g_autoptr (GError) local = NULL;
+      int fd = g_file_open_tmp ("xreplay-frames-XXXXXX", &frames_path, &local);
+      if (fd < 0)
+        {
+          result->detail = g_strdup (local->message);
+          g_propagate_error (error, g_steal_pointer (&local));
+          g_array_unref (r->actions);
+          g_hash_table_unref (r->last_pos);
+          return FALSE;
+        }
+      close (fd);
+      wrapped = g_ptr_array_new ();
+      g_ptr_array_add (wrapped, (char *) opts->crashtrace);
+      g_ptr_array_add (wrapped, (char *) "--frames-file");
+      g_ptr_array_add (wrapped, frames_path);
+      g_ptr_array_add (wrapped, (char *) "--");
+      for (const char *const *a = argv; *a != NULL; a++)
+        g_ptr_array_add (wrapped, (char *) *a);
+      g_ptr_array_add (wrapped, NULL);
+      argv = (const char *const *) wrapped->pdata;
+    }
+
+  ok = replay_drive (r, display, argv);
+  if (opts->on_end != NULL && r->conn != NULL && !xconn_is_dead (r->conn))
+    opts->on_end (r->dpy, result, opts->hook_data);
+  if (r->t_first_window != 0)
+    {
+      gint64 end = r->t_end_actions != 0 ? r->t_end_actions : now_ms ();
+      result->replay_ms = end - r->t_first_window;
+      if (r->t_end_actions != 0)
+        result->settle_ms = now_ms () - r->t_end_actions;
+    }
+  replay_cleanup (r);
+  if (ok)
+    result->stderr_matched = replay_stderr_matches (result, opts->stderr_match);
+  g_clear_pointer (&server, xserver_free);
+  if (frames_path != NULL)
+    {
+      g_autofree char *frames = NULL;
+      if (result->outcome == REPLAY_CRASHED
+          && g_file_get_contents (frames_path, &frames, NULL, NULL) && *frames != '\0')
+        {
+          g_strchomp (frames);
+          result->backtrace = g_strsplit (frames, "\n", -1);
+        }
+      g_unlink (frames_path);
+    }
+  g_array_unref (r->actions);
+  g_hash_table_unref (r->last_pos);
+  result->total_ms = now_ms () - t_start;
+  if (!ok)
+    {
+      result->outcome = REPLAY_INFRA_ERROR;
+      g_propagate_error (error, g_steal_pointer (&r->error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- describing results ---- */
+
+const char *
+replay_outcome_to_string (ReplayOutcome outcome)
+{
+  switch (outcome)
+    {
+    case REPLAY_PASSED: return "passed";
+    case REPLAY_CRASHED: return "crashed";
+    case REPLAY_EXITED: return "exited";
+    case REPLAY_HUNG: return "hung";
+    case REPLAY_COULD_NOT_START: return "could-not-start";
+    case REPLAY_INFRA_ERROR: return "infrastructure-error";
+    default: return "unknown";
+    }
+}
+
+char *
+replay_outcome_describe (const ReplayResult *result)
+{
+  const char *name;
+
+  switch (result->outcome)
+    {
+    case REPLAY_PASSED:
+      return g_strdup ("passed");
+    case REPLAY_CRASHED:
+      name = session_signal_name (result->signal);
+      return name != NULL ? g_strdup_printf ("crashed with %s", name)
+                          : g_strdup_printf ("crashed with signal %d", result->signal);
+    case REPLAY_EXITED:
+      return g_strdup_printf ("exited with status %d", result->exit_status);
+    case REPLAY_HUNG:
+      return g_strdup ("hung");
+    case REPLAY_COULD_NOT_START:
+      return g_strdup_printf ("could not start: %s",
+                              result->detail != NULL ? result->detail : "unknown reason");
+    case REPLAY_INFRA_ERROR:
+    default:
+      return g_strdup_printf ("infrastructure error: %s",
+                              result->detail != NULL ? result->detail : "unknown reason");
+    }
+}
+
+static void
+json_append_string (GString *out, const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      switch (c)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (c < 0x20 || c == 0x7f)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_unichar (out, c);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+char *
+replay_result_to_json (const ReplayResult *result)
+{
+  GString *out = g_string_new ("{");
+  const char *signame = result->outcome == REPLAY_CRASHED || result->signal != 0
+                          ? session_signal_name (result->signal) : NULL;
+  gboolean has_signal = result->signal != 0;
+  gboolean has_status = !has_signal && result->exit_status >= 0
+                        && (result->outcome == REPLAY_EXITED
+                            || result->outcome == REPLAY_COULD_NOT_START);
+  g_autofree char *valid = NULL;
+  const char *tail;
+
+  g_string_append (out, "\"outcome\": ");
+  json_append_string (out, replay_outcome_to_string (result->outcome));
+  g_string_append (out, ", \"signal\": ");
+  if (has_signal && signame != NULL)
+    json_append_string (out, signame);
+  else if (has_signal)
+    g_string_append_printf (out, "\"%d\"", result->signal);
+  else
+    g_string_append (out, "null");
+  if (has_signal)
+    g_string_append_printf (out, ", \"signal_number\": %d", result->signal);
+  else
+    g_string_append (out, ", \"signal_number\": null");
+  if (has_status)
+    g_string_append_printf (out, ", \"exit_status\": %d", result->exit_status);
+  else
+    g_string_append (out, ", \"exit_status\": null");
+  g_string_append_printf (out, ", \"stderr_matched\": %s", result->stderr_matched ? "true" : "false");
+  g_string_append_printf (out, ", \"actions\": %u, \"actions_replayed\": %u",
+                          result->n_actions, result->n_replayed);
+  g_string_append_printf (out, ", \"server_start_ms\": %" G_GINT64_FORMAT
+                          ", \"time_to_first_window_ms\": %" G_GINT64_FORMAT
+                          ", \"replay_ms\": %" G_GINT64_FORMAT ", \"settle_ms\": %" G_GINT64_FORMAT
+                          ", \"total_ms\": %" G_GINT64_FORMAT,
+                          result->server_ms, result->first_window_ms, result->replay_ms,
+                          result->settle_ms, result->total_ms);
+  g_string_append (out, ", \"detail\": ");
+  if (result->detail != NULL)
+    json_append_string (out, result->detail);
+  else
+    g_string_append (out, "null");
+
+  /* The last 2 KiB, cut at a character boundary. */
+  valid = g_utf8_make_valid (result->stderr_text != NULL ? result->stderr_text : "",
+                             (gssize) result->stderr_len);
+  tail = valid;
+  if (strlen (valid) > 2048)
+    {
+      tail = valid + strlen (valid) - 2048;
+      while ((*tail & 0xc0) == 0x80)
+        tail++;
+    }
+  g_string_append (out, ", \"stderr_tail\": ");
+  json_append_string (out, tail);
+  g_string_append (out, ", \"backtrace\": ");
+  if (result->backtrace != NULL)
+    {
+      g_string_append_c (out, '[');
+      for (guint i = 0; result->backtrace[i] != NULL; i++)
+        {
+          if (i > 0)
+            g_string_append (out, ", ");
+          json_append_string (out, result->backtrace[i]);
+        }
+      g_string_append_c (out, ']');
+    }
+  else
+    g_string_append (out, "null");
+  g_string_append_c (out, '}');
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,110 @@
+/* replay.h — replaying a session against an app: the reducer's test.
+ *
+ * replay_run() starts the app on a display (a private Xvfb unless one is
+ * given), waits for its first window, injects the session's user actions
+ * with XTest at the recorded pace (divided by the speed, gaps capped),
+ * re-anchored to the app's windows, and reports what became of the app:
+ * crashed (killed by a signal), exited, hung, passed, could not start.
+ * Whatever happens, nothing it started outlives it: held keys and buttons
+ * are released, the keymap restored, the app's process group killed and
+ * reaped, the private Xvfb stopped.
+ *
+ * Hang detection uses _NET_WM_PING: after the last action (and the settle
+ * time) the app's main window is pinged, and no answer within timeout_ms
+ * is a hang. An app that does not list _NET_WM_PING in WM_PROTOCOLS cannot
+ * be found hung this way: it passes if it is still alive.
+ */
+#pragma once
+
+#include <X11/Xlib.h>
+#include <glib.h>
+#include <gio/gio.h>
+#include "session.h"
+
+G_BEGIN_DECLS
+
+typedef struct ReplayResult ReplayResult;
+
+typedef struct
+{
+  const char *display;       /* NULL: a private Xvfb sized like the session's screen */
+  double speed;              /* > 0; recorded gaps are divided by it (1.0) */
+  guint max_gap_ms;          /* gaps are capped at this (1000) */
+  guint min_gap_ms;          /* and at least this (5) */
+  guint settle_ms;           /* after the last action, for a late crash (500) */
+  guint timeout_ms;          /* for the app to answer a ping (5000) */
+  guint start_timeout_ms;    /* for the app's first window (10000) */
+  guint window_wait_ms;      /* for an action's window to appear (2000) */
+  GRegex *stderr_match;      /* or NULL; not owned */
+  gboolean verbose;          /* notes on stderr; the app's output passed through */
+  GCancellable *cancellable; /* or NULL; cancelling aborts the replay (and cleans up) */
+  const char *crashtrace;    /* or NULL: path of xreduce-crashtrace, to run the app
+                              * under gdb and fill ReplayResult.backtrace */
+  /* Hooks for pictures (or NULL): on_action before each action is injected,
+   * with the root position it aims at (-1,-1 for keys); on_end once the
+   * verdict is known, while the display is still up (the app may be gone). */
+  void (*on_action) (Display *dpy, guint number, const SessionEvent *ev, int x, int y,
+                     gpointer data);
+  void (*on_end) (Display *dpy, const ReplayResult *result, gpointer data);
+  gpointer hook_data;
+} ReplayOptions;
+
+void replay_options_init (ReplayOptions *opts);
+
+typedef enum
+{
+  REPLAY_PASSED,             /* alive (and answering pings) at the end */
+  REPLAY_CRASHED,            /* killed by a signal */
+  REPLAY_EXITED,             /* exited by itself, with exit_status */
+  REPLAY_HUNG,               /* did not answer _NET_WM_PING within timeout_ms */
+  REPLAY_COULD_NOT_START,    /* no program, died or no window before its first window */
+  REPLAY_INFRA_ERROR,        /* Xvfb or the X connection failed */
+} ReplayOutcome;
+
+/* Bytes of the app's stderr kept in ReplayResult. */
+#define REPLAY_STDERR_KEEP (64 * 1024)
+
+struct ReplayResult
+{
+  ReplayOutcome outcome;
+  int signal;                /* CRASHED (or died of it before starting): signal number, else 0 */
+  int exit_status;           /* EXITED (or before starting): status, else -1 */
+  gboolean stderr_matched;   /* opts->stderr_match matched the captured stderr */
+  guint n_actions;           /* user actions in the session */
+  guint n_replayed;          /* actions injected (or skipped) before the end */
+  gint64 server_ms;          /* starting the private Xvfb (0 with a display) */
+  gint64 first_window_ms;    /* from starting the app to its first window mapped */
+  gint64 replay_ms;          /* from the first window to the last action (or the end) */
+  gint64 settle_ms;          /* after the last action: settle time and ping */
+  gint64 total_ms;           /* everything, cleanup included */
+  char *stderr_text;         /* owned: the app's last REPLAY_STDERR_KEEP bytes of stderr */
+  gsize stderr_len;
+  char *detail;              /* owned, or NULL: why COULD_NOT_START or INFRA_ERROR */
+  char **backtrace;          /* owned, or NULL: the crash's top frames (opts->crashtrace) */
+};
+
+void replay_result_clear (ReplayResult *result);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReplayResult, replay_result_clear)
+
+/* Replays @session's user actions against @argv (NULL: the recorded
+ * command). Fills @result (to be cleared with replay_result_clear) in
+ * every case. FALSE only for infrastructure errors (@result->outcome is
+ * then REPLAY_INFRA_ERROR) and when @opts->cancellable was cancelled
+ * (G_IO_ERROR_CANCELLED); an app that cannot start is a result. */
+gboolean replay_run (const Session *session, const char *const *argv,
+                     const ReplayOptions *opts, ReplayResult *result, GError **error);
+
+/* "crashed", "exited", "hung", "passed", "could-not-start",
+ * "infrastructure-error". */
+const char *replay_outcome_to_string (ReplayOutcome outcome);
+/* "crashed with SIGSEGV", "exited with status 3", "hung", "passed",
+ * "could not start: ...", "infrastructure error: ...". */
+char *replay_outcome_describe (const ReplayResult *result);
+/* One JSON object (no newline): outcome, signal, signal_number,
+ * exit_status, stderr_matched, actions, actions_replayed,
+ * server_start_ms, time_to_first_window_ms, replay_ms, settle_ms,
+ * total_ms, stderr_tail (the last 2 KiB), backtrace (an array of function
+ * names, or null). */
+char *replay_result_to_json (const ReplayResult *result);
+
+G_END_DECLS

@@ -1,0 +1,50 @@
+/* report.h — a bug-report folder for one replay: report.md with the steps
+ * in words, the command line and what happened; a PNG of the screen just
+ * before each action with the action marked; a contact sheet of all steps;
+ * the xdotool script that replays it without xreduce.
+ *
+ * The replayer calls report_step() before each action it injects and
+ * report_finish() at the end; xreduce appends its figures with
+ * report_append_section().
+ */
+#pragma once
+
+#include <X11/Xlib.h>
+#include <glib.h>
+#include "session.h"
+
+G_BEGIN_DECLS
+
+typedef struct Report Report;
+
+Report *report_new (const char *dir, const Session *session, const char *session_path,
+                    const char *const *argv, GError **error);
+void report_free (Report *report);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Report, report_free)
+
+/* Before action @number (0-based) is injected at root @x,@y (-1,-1 for a
+ * key): takes the screen picture for that step. Failures are remembered,
+ * not fatal: the replay matters more than its pictures. */
+void report_step (Report *report, Display *dpy, guint number, const SessionEvent *ev,
+                  int x, int y);
+
+/* The verdict is known and the display still up: the last screen (what
+ * the app shows now if @app_alive, else the last step's picture) and the
+ * contact sheet of all steps. Failures are remembered, as in report_step. */
+void report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive);
+
+/* The replay is over: writes report.md with @outcome in words ("crashed
+ * with SIGSEGV"), what the app wrote on stderr, the crash's top frames if
+ * known, the actions replayed; and beside it the session and its xdotool
+ * script. */
+gboolean report_finish (Report *report, const char *outcome, const char *stderr_tail,
+                        char *const *backtrace, guint replayed, GError **error);
+
+/* Appends "## @title" and @markdown to DIR/report.md. */
+gboolean report_append_section (const char *dir, const char *title, const char *markdown,
+                                GError **error);
+
+/* "Press Alt_L in "Editor"", "Press button 1 at 40,12 in "Print"". */
+char *report_step_words (const SessionEvent *ev);
+
+G_END_DECLS

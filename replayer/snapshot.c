@@ -1,0 +1,356 @@
+/* snapshot.c — screenshots as PNG (libpng), with the action marked.
+ *
+ * Images live here as packed RGB bytes. To draw on one, it goes to the
+ * server as a pixmap (to_pixmap), the core X drawing calls mark it, and it
+ * comes back (from_drawable): the server renders the text, in the "fixed"
+ * font every X server has built in.
+ */
+#define G_LOG_DOMAIN "xreduce-replayer"
+
+#include "snapshot.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <png.h>
+#include <X11/Xutil.h>
+#include <gio/gio.h>
+
+struct Snapshot
+{
+  int width, height;
+  guint8 *rgb;   /* width * height * 3 */
+};
+
+void
+snapshot_free (Snapshot *snapshot)
+{
+  if (snapshot == NULL)
+    return;
+  g_free (snapshot->rgb);
+  g_free (snapshot);
+}
+
+int
+snapshot_get_width (const Snapshot *snapshot)
+{
+  return snapshot->width;
+}
+
+int
+snapshot_get_height (const Snapshot *snapshot)
+{
+  return snapshot->height;
+}
+
+static Snapshot *
+snapshot_new (int width, int height)
+{
+  Snapshot *snapshot = g_new0 (Snapshot, 1);
+
+  snapshot->width = width;
+  snapshot->height = height;
+  snapshot->rgb = g_malloc0 ((gsize) width * height * 3);
+  return snapshot;
+}
+
+static int
+mask_shift (unsigned long mask)
+{
+  int shift = 0;
+
+  if (mask == 0)
+    return 0;
+  while ((mask & 1) == 0)
+    {
+      mask >>= 1;
+      shift++;
+    }
+  return shift;
+}
+
+static guint8
+channel (unsigned long pixel, unsigned long mask)
+{
+  unsigned long max = mask >> mask_shift (mask);
+  unsigned long value = (pixel & mask) >> mask_shift (mask);
+
+  return max == 0 ? 0 : (guint8) (value * 255 / max);
+}
+
+/* Reads @drawable (of the default visual's depth) into a new Snapshot. */
+static Snapshot *
+from_drawable (Display *dpy, Drawable drawable, int width, int height, GError **error)
+{
+  Visual *visual = DefaultVisual (dpy, DefaultScreen (dpy));
+  XImage *image = XGetImage (dpy, drawable, 0, 0, width, height, AllPlanes, ZPixmap);
+  Snapshot *snapshot;
+
+  if (image == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot read the screen image");
+      return NULL;
+    }
+  if (visual->class != TrueColor && visual->class != DirectColor)
+    {
+      XDestroyImage (image);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "screenshots need a TrueColor visual");
+      return NULL;
+    }
+  snapshot = snapshot_new (width, height);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        unsigned long pixel = XGetPixel (image, x, y);
+        guint8 *p = snapshot->rgb + ((gsize) y * width + x) * 3;
+        p[0] = channel (pixel, visual->red_mask);
+        p[1] = channel (pixel, visual->green_mask);
+        p[2] = channel (pixel, visual->blue_mask);
+      }
+  XDestroyImage (image);
+  return snapshot;
+}
+
+Snapshot *
+snapshot_take (Display *dpy, GError **error)
+{
+  int screen = DefaultScreen (dpy);
+
+  return from_drawable (dpy, RootWindow (dpy, screen), DisplayWidth (dpy, screen),
+                        DisplayHeight (dpy, screen), error);
+}
+
+static unsigned long
+pixel_of (Visual *visual, guint8 r, guint8 g, guint8 b)
+{
+  unsigned long pixel = 0;
+  const unsigned long masks[3] = { visual->red_mask, visual->green_mask, visual->blue_mask };
+  const guint8 values[3] = { r, g, b };
+
+  for (int c = 0; c < 3; c++)
+    {
+      unsigned long max = masks[c] >> mask_shift (masks[c]);
+      pixel |= ((values[c] * max / 255) << mask_shift (masks[c])) & masks[c];
+    }
+  return pixel;
+}
+
+/* Uploads @snapshot to a new pixmap. */
+static Pixmap
+to_pixmap (Display *dpy, const Snapshot *snapshot)
+{
+  int screen = DefaultScreen (dpy);
+  Visual *visual = DefaultVisual (dpy, screen);
+  int depth = DefaultDepth (dpy, screen);
+  Pixmap pixmap = XCreatePixmap (dpy, RootWindow (dpy, screen), snapshot->width,
+                                 snapshot->height, depth);
+  GC gc = XCreateGC (dpy, pixmap, 0, NULL);
+  XImage *image = XCreateImage (dpy, visual, depth, ZPixmap, 0, NULL, snapshot->width,
+                                snapshot->height, 32, 0);
+
+  image->data = g_malloc ((gsize) image->bytes_per_line * snapshot->height);
+  for (int y = 0; y < snapshot->height; y++)
+    for (int x = 0; x < snapshot->width; x++)
+      {
+        const guint8 *p = snapshot->rgb + ((gsize) y * snapshot->width + x) * 3;
+        XPutPixel (image, x, y, pixel_of (visual, p[0], p[1], p[2]));
+      }
+  XPutImage (dpy, pixmap, gc, image, 0, 0, 0, 0, snapshot->width, snapshot->height);
+  g_free (image->data);
+  image->data = NULL;
+  XDestroyImage (image);
+  XFreeGC (dpy, gc);
+  return pixmap;
+}
+
+static void
+draw_caption (Display *dpy, Pixmap pixmap, GC gc, XFontStruct *font, int x, int y,
+              const char *text, int max_width, int max_height)
+{
+  Visual *visual = DefaultVisual (dpy, DefaultScreen (dpy));
+  int len = (int) strlen (text);
+  int w = XTextWidth (font, text, len) + 8;
+  int h = font->ascent + font->descent + 6;
+
+  x = CLAMP (x, 0, MAX (0, max_width - w));
+  y = CLAMP (y, 0, MAX (0, max_height - h));
+  XSetForeground (dpy, gc, pixel_of (visual, 0xb0, 0x10, 0x10));
+  XFillRectangle (dpy, pixmap, gc, x, y, w, h);
+  XSetForeground (dpy, gc, pixel_of (visual, 0xff, 0xff, 0xff));
+  XDrawString (dpy, pixmap, gc, x + 4, y + 3 + font->ascent, text, len);
+}
+
+gboolean
+snapshot_annotate (Snapshot *snapshot, Display *dpy, int x, int y,
+                   const char *caption, GError **error)
+{
+  Visual *visual = DefaultVisual (dpy, DefaultScreen (dpy));
+  Pixmap pixmap = to_pixmap (dpy, snapshot);
+  GC gc = XCreateGC (dpy, pixmap, 0, NULL);
+  XFontStruct *font = XLoadQueryFont (dpy, "fixed");
+  Snapshot *marked;
+
+  if (x >= 0 && y >= 0)
+    {
+      XSetLineAttributes (dpy, gc, 3, LineSolid, CapRound, JoinRound);
+      XSetForeground (dpy, gc, pixel_of (visual, 0xff, 0x20, 0x20));
+      XDrawArc (dpy, pixmap, gc, x - 14, y - 14, 28, 28, 0, 360 * 64);
+      XSetLineAttributes (dpy, gc, 1, LineSolid, CapButt, JoinMiter);
+      XDrawLine (dpy, pixmap, gc, x - 20, y, x - 6, y);
+      XDrawLine (dpy, pixmap, gc, x + 6, y, x + 20, y);
+      XDrawLine (dpy, pixmap, gc, x, y - 20, x, y - 6);
+      XDrawLine (dpy, pixmap, gc, x, y + 6, x, y + 20);
+    }
+  if (caption != NULL && font != NULL)
+    {
+      XSetFont (dpy, gc, font->fid);
+      if (x >= 0 && y >= 0)
+        draw_caption (dpy, pixmap, gc, font, x + 22, y + 18, caption,
+                      snapshot->width, snapshot->height);
+      else
+        draw_caption (dpy, pixmap, gc, font, 8, 8, caption, snapshot->width, snapshot->height);
+    }
+  marked = from_drawable (dpy, pixmap, snapshot->width, snapshot->height, error);
+  if (font != NULL)
+    XFreeFont (dpy, font);
+  XFreeGC (dpy, gc);
+  XFreePixmap (dpy, pixmap);
+  if (marked == NULL)
+    return FALSE;
+  g_free (snapshot->rgb);
+  snapshot->rgb = g_steal_pointer (&marked->rgb);
+  snapshot_free (marked);
+  return TRUE;
+}
+
+gboolean
+snapshot_save_png (const Snapshot *snapshot, const char *path, GError **error)
+{
+  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
+  FILE *file = fopen (tmp, "wb");
+  png_structp png = NULL;
+  png_infop info = NULL;
+  g_autofree png_bytep *rows = NULL;
+
+  if (file == NULL)
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  png = png_create_write_struct (PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  info = png != NULL ? png_create_info_struct (png) : NULL;
+  if (png == NULL || info == NULL || setjmp (png_jmpbuf (png)))
+    {
+      png_destroy_write_struct (&png, &info);
+      fclose (file);
+      remove (tmp);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot write PNG", path);
+      return FALSE;
+    }
+  png_init_io (png, file);
+  png_set_IHDR (png, info, snapshot->width, snapshot->height, 8, PNG_COLOR_TYPE_RGB,
+                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_compression_level (png, 6);
+  png_write_info (png, info);
+  rows = g_new (png_bytep, snapshot->height);
+  for (int y = 0; y < snapshot->height; y++)
+    rows[y] = snapshot->rgb + (gsize) y * snapshot->width * 3;
+  png_write_image (png, rows);
+  png_write_end (png, NULL);
+  png_destroy_write_struct (&png, &info);
+  if (fclose (file) != 0 || rename (tmp, path) != 0)
+    {
+      int saved = errno;
+      remove (tmp);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Box-filter shrink by an integer @factor. */
+static void
+blit_shrunk (Snapshot *dest, int dx, int dy, const Snapshot *src, int factor)
+{
+  int w = src->width / factor, h = src->height / factor;
+
+  for (int y = 0; y < h && dy + y < dest->height; y++)
+    for (int x = 0; x < w && dx + x < dest->width; x++)
+      {
+        guint sum[3] = { 0, 0, 0 };
+        guint8 *d = dest->rgb + ((gsize) (dy + y) * dest->width + dx + x) * 3;
+
+        for (int j = 0; j < factor; j++)
+          for (int i = 0; i < factor; i++)
+            {
+              const guint8 *s = src->rgb + ((gsize) (y * factor + j) * src->width
+                                            + x * factor + i) * 3;
+              sum[0] += s[0];
+              sum[1] += s[1];
+              sum[2] += s[2];
+            }
+        for (int c = 0; c < 3; c++)
+          d[c] = (guint8) (sum[c] / (guint) (factor * factor));
+      }
+}
+
+gboolean
+snapshot_save_contact_sheet (GPtrArray *snapshots, const char *const *captions,
+                             Display *dpy, const char *path, GError **error)
+{
+  const int caption_h = 20, gap = 8;
+  g_autoptr (Snapshot) sheet = NULL;
+  g_autoptr (Snapshot) labelled = NULL;
+  Snapshot *first;
+  int factor, cell_w, cell_h, cols, rows;
+  Pixmap pixmap;
+  GC gc;
+  XFontStruct *font;
+  Visual *visual = DefaultVisual (dpy, DefaultScreen (dpy));
+
+  if (snapshots->len == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "no pictures to put on a sheet");
+      return FALSE;
+    }
+  first = g_ptr_array_index (snapshots, 0);
+  factor = MAX (1, (first->width + 319) / 320);
+  cell_w = first->width / factor;
+  cell_h = first->height / factor + caption_h;
+  cols = MIN ((int) snapshots->len, 4);
+  rows = ((int) snapshots->len + cols - 1) / cols;
+  sheet = snapshot_new (gap + cols * (cell_w + gap), gap + rows * (cell_h + gap));
+  memset (sheet->rgb, 0xe8, (gsize) sheet->width * sheet->height * 3);
+  for (guint i = 0; i < snapshots->len; i++)
+    blit_shrunk (sheet, gap + (int) (i % cols) * (cell_w + gap),
+                 gap + (int) (i / cols) * (cell_h + gap),
+                 g_ptr_array_index (snapshots, i), factor);
+
+  /* Captions, drawn by the server. */
+  pixmap = to_pixmap (dpy, sheet);
+  gc = XCreateGC (dpy, pixmap, 0, NULL);
+  font = XLoadQueryFont (dpy, "fixed");
+  if (font != NULL)
+    {
+      XSetFont (dpy, gc, font->fid);
+      XSetForeground (dpy, gc, pixel_of (visual, 0x20, 0x20, 0x20));
+      for (guint i = 0; i < snapshots->len && captions != NULL && captions[i] != NULL; i++)
+        {
+          int x = gap + (int) (i % cols) * (cell_w + gap);
+          int y = gap + (int) (i / cols) * (cell_h + gap) + cell_h - caption_h + 4 + font->ascent;
+          g_autofree char *text = g_strndup (captions[i], (gsize) MAX (1, cell_w / 6));
+          XDrawString (dpy, pixmap, gc, x, y, text, (int) strlen (text));
+        }
+      XFreeFont (dpy, font);
+    }
+  labelled = from_drawable (dpy, pixmap, sheet->width, sheet->height, error);
+  XFreeGC (dpy, gc);
+  XFreePixmap (dpy, pixmap);
+  if (labelled == NULL)
+    return FALSE;
+  return snapshot_save_png (labelled, path, error);
+}

@@ -1,0 +1,83 @@
+/* windows.h — the app's top-level windows on the replay display, and which
+ * of them a recorded action was aimed at.
+ *
+ * The model follows SubstructureNotify on the root window (map, unmap,
+ * destroy, configure) and PropertyNotify on the app's windows (WM_NAME and
+ * WM_CLASS may change). A window is the app's when its _NET_WM_PID is the
+ * app's pid (or a process in the app's process group); a window without
+ * _NET_WM_PID counts when it was not there before the app started (on a
+ * display shared with other clients that start windows during the replay,
+ * those would be taken for the app's). With a reparenting window manager,
+ * the client window inside a frame is found by its WM_CLASS.
+ *
+ * Indices follow the recorder: the index of a window is its rank among the
+ * app's *currently mapped* top-levels in first-map order (override-redirect
+ * menus included), so the first window is 0 and a dialog opened, closed
+ * and opened again is 1 both times.
+ */
+#pragma once
+
+#include <X11/Xlib.h>
+#include <glib.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+typedef struct Windows Windows;
+
+typedef enum
+{
+  WINDOWS_MATCH_NONE,        /* no such window: use root coordinates */
+  WINDOWS_MATCH_TITLE,       /* same class and title */
+  WINDOWS_MATCH_ALIAS,       /* an earlier fallback for the same identity */
+  WINDOWS_MATCH_INDEX,       /* same class and index */
+  WINDOWS_MATCH_MAIN,        /* aimed at index 0: the app's main window */
+} WindowsMatchKind;
+
+typedef struct
+{
+  WindowsMatchKind kind;
+  Window window;             /* the app's client window (None for NONE) */
+  int x, y;                  /* its origin in root coordinates */
+  int width, height;
+} WindowsMatch;
+
+/* Selects SubstructureNotify on the root of @dpy (not owned) and takes the
+ * windows mapped now as not the app's. */
+Windows *windows_new (Display *dpy);
+void windows_free (Windows *windows);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Windows, windows_free)
+
+/* The app's pid (it leads its own process group). */
+void windows_set_app (Windows *windows, pid_t pid);
+
+/* Feeds an event; TRUE if the app's windows changed (one was mapped,
+ * unmapped, moved, resized or renamed). */
+gboolean windows_handle_event (Windows *windows, const XEvent *ev);
+
+/* The number of the app's windows mapped now, and ever. */
+guint windows_get_n_mapped (Windows *windows);
+guint windows_get_n_ever_mapped (Windows *windows);
+/* The app's main window: its first mapped top-level still mapped that is
+ * not override-redirect (else any), or None. */
+Window windows_get_main (Windows *windows);
+
+/* Finds the window an action aimed at (@index, @wm_class, @wm_name as
+ * recorded) matches now, best first: class and title, an alias, class and
+ * index, the main window for index 0. Fills @match (its geometry queried
+ * from the server). FALSE (and kind NONE) if none matches. */
+gboolean windows_match (Windows *windows, int index, const char *wm_class,
+                        const char *wm_name, WindowsMatch *match);
+/* Remembers that the identity (@wm_class, @wm_name) is @window (after
+ * waiting for an exact match in vain): later matches use it at once while
+ * @window stays mapped. */
+void windows_add_alias (Windows *windows, const char *wm_class, const char *wm_name,
+                        Window window);
+
+/* Does @window list _NET_WM_PING in WM_PROTOCOLS? */
+gboolean windows_supports_ping (Windows *windows, Window window);
+
+/* "0x400003 "Editor" (XDemo) at +100+100 640x480", for verbose logs. */
+char *windows_describe (Windows *windows, Window window);
+
+G_END_DECLS

@@ -1,0 +1,261 @@
+/* xconn.c — the X connection: error handlers and the GSource.
+ *
+ * Start reading at xconn_open(). Xlib's protocol error handler is global
+ * and gets no user data, so the open connections are kept in a static list
+ * to find the XConn of an error (the replayer uses one connection; tests
+ * may open more, on one thread).
+ */
+#define G_LOG_DOMAIN "xreduce-replayer"
+
+#include "xconn.h"
+
+#include <X11/extensions/XTest.h>
+
+struct XConn
+{
+  Display *dpy;              /* owned */
+  gboolean dead;             /* an I/O error happened */
+  gboolean dead_reported;
+  guint n_errors;
+  gboolean trapping;
+  int trapped_error;         /* first error code while trapping */
+
+  GSource *source;           /* owned */
+  XConnEventFunc on_event;
+  XConnDeadFunc on_dead;
+  gpointer user_data;
+};
+
+typedef struct
+{
+  GSource source;
+  XConn *conn;
+  GPollFD pfd;
+} XConnSource;
+
+G_DEFINE_QUARK (xconn-error-quark, xconn_error)
+
+static GPtrArray *open_conns;   /* of XConn*, not owned; main thread only */
+
+static XConn *
+xconn_lookup (Display *dpy)
+{
+  for (guint i = 0; open_conns != NULL && i < open_conns->len; i++)
+    {
+      XConn *conn = g_ptr_array_index (open_conns, i);
+      if (conn->dpy == dpy)
+        return conn;
+    }
+  return NULL;
+}
+
+static int
+on_x_error (Display *dpy, XErrorEvent *ev)
+{
+  XConn *conn = xconn_lookup (dpy);
+
+  /* A window the app destroyed (or took with it when it crashed) between
+   * our query and our use: routine, never fatal. */
+  if (conn != NULL)
+    {
+      conn->n_errors++;
+      if (conn->trapping && conn->trapped_error == Success)
+        conn->trapped_error = ev->error_code;
+    }
+  return 0;
+}
+
+static int
+on_x_io_error (Display *dpy)
+{
+  XConn *conn = xconn_lookup (dpy);
+
+  if (conn != NULL)
+    conn->dead = TRUE;
+  return 0;   /* Xlib then calls the exit handler below */
+}
+
+static void
+on_x_io_error_exit (Display *dpy, void *user_data)
+{
+  XConn *conn = user_data;
+
+  /* Instead of exit(): the caller reports an infrastructure error and
+   * cleans up (kills the app) before main() returns. */
+  conn->dead = TRUE;
+}
+
+XConn *
+xconn_open (const char *display_name, GError **error)
+{
+  g_autoptr (XConn) conn = g_new0 (XConn, 1);
+  int event_base, error_base, major, minor;
+
+  conn->dpy = XOpenDisplay (display_name);
+  if (conn->dpy == NULL)
+    {
+      g_set_error (error, XCONN_ERROR, XCONN_ERROR_OPEN, "cannot open display '%s'",
+                   XDisplayName (display_name));
+      return NULL;
+    }
+  if (open_conns == NULL)
+    open_conns = g_ptr_array_new ();
+  g_ptr_array_add (open_conns, conn);
+  XSetErrorHandler (on_x_error);
+  XSetIOErrorHandler (on_x_io_error);
+  XSetIOErrorExitHandler (conn->dpy, on_x_io_error_exit, conn);
+
+  if (!XTestQueryExtension (conn->dpy, &event_base, &error_base, &major, &minor))
+    {
+      g_set_error (error, XCONN_ERROR, XCONN_ERROR_NO_XTEST,
+                   "the X server on '%s' has no XTEST extension", XDisplayString (conn->dpy));
+      return NULL;
+    }
+  /* XTest events must not be held back by a grab of another client. */
+  XTestGrabControl (conn->dpy, True);
+  return g_steal_pointer (&conn);
+}
+
+Display *
+xconn_get_display (XConn *conn)
+{
+  return conn->dpy;
+}
+
+gboolean
+xconn_is_dead (XConn *conn)
+{
+  return conn->dead;
+}
+
+static gboolean
+xconn_source_prepare (GSource *source, int *timeout)
+{
+  XConn *conn = ((XConnSource *) source)->conn;
+
+  *timeout = -1;
+  if (conn->dead)
+    return !conn->dead_reported;
+  /* Flushes our requests and reads what has arrived: events already in
+   * Xlib's queue would not wake the poll(). */
+  return XPending (conn->dpy) > 0 || conn->dead;
+}
+
+static gboolean
+xconn_source_check (GSource *source)
+{
+  XConnSource *xs = (XConnSource *) source;
+  XConn *conn = xs->conn;
+
+  if (conn->dead)
+    return !conn->dead_reported;
+  if (xs->pfd.revents & (G_IO_IN | G_IO_HUP | G_IO_ERR))
+    return XPending (conn->dpy) > 0 || conn->dead;
+  return FALSE;
+}
+
+static gboolean
+xconn_source_dispatch (GSource *source, GSourceFunc callback, gpointer user_data)
+{
+  XConn *conn = ((XConnSource *) source)->conn;
+
+  while (!conn->dead && XPending (conn->dpy) > 0 && !conn->dead)
+    {
+      XEvent ev;
+
+      XNextEvent (conn->dpy, &ev);
+      if (conn->on_event != NULL)
+        conn->on_event (&ev, conn->user_data);
+    }
+  if (conn->dead && !conn->dead_reported)
+    {
+      conn->dead_reported = TRUE;
+      if (conn->on_dead != NULL)
+        conn->on_dead (conn->user_data);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static GSourceFuncs xconn_source_funcs = {
+  .prepare = xconn_source_prepare,
+  .check = xconn_source_check,
+  .dispatch = xconn_source_dispatch,
+};
+
+void
+xconn_watch (XConn *conn, XConnEventFunc on_event, XConnDeadFunc on_dead,
+             gpointer user_data)
+{
+  XConnSource *xs;
+
+  g_return_if_fail (conn->source == NULL);
+  conn->on_event = on_event;
+  conn->on_dead = on_dead;
+  conn->user_data = user_data;
+  conn->source = g_source_new (&xconn_source_funcs, sizeof (XConnSource));
+  xs = (XConnSource *) conn->source;
+  xs->conn = conn;
+  xs->pfd.fd = ConnectionNumber (conn->dpy);
+  xs->pfd.events = G_IO_IN | G_IO_HUP | G_IO_ERR;
+  g_source_add_poll (conn->source, &xs->pfd);
+  g_source_set_name (conn->source, "X connection");
+  g_source_attach (conn->source, g_main_context_get_thread_default ());
+}
+
+gboolean
+xconn_sync (XConn *conn)
+{
+  if (!conn->dead)
+    XSync (conn->dpy, False);
+  return !conn->dead;
+}
+
+void
+xconn_trap (XConn *conn)
+{
+  if (!conn->dead)
+    XSync (conn->dpy, False);   /* errors of earlier requests are not ours */
+  conn->trapping = TRUE;
+  conn->trapped_error = Success;
+}
+
+int
+xconn_untrap (XConn *conn)
+{
+  if (!conn->dead)
+    XSync (conn->dpy, False);
+  conn->trapping = FALSE;
+  if (conn->dead)
+    return BadImplementation;
+  return conn->trapped_error;
+}
+
+guint
+xconn_get_n_errors (XConn *conn)
+{
+  return conn->n_errors;
+}
+
+void
+xconn_free (XConn *conn)
+{
+  if (conn == NULL)
+    return;
+  if (conn->source != NULL)
+    {
+      g_source_destroy (conn->source);
+      g_source_unref (conn->source);
+    }
+  if (conn->dpy != NULL)
+    {
+      /* Closing a dead connection only frees memory; it never blocks. */
+      XCloseDisplay (conn->dpy);
+    }
+  if (open_conns != NULL)
+    {
+      g_ptr_array_remove (open_conns, conn);
+      if (open_conns->len == 0)
+        g_clear_pointer (&open_conns, g_ptr_array_unref);
+    }
+  g_free (conn);
+}
