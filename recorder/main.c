@@ -1,0 +1,125 @@
+/* main.c — xrecord: records an X11 session of an app, for xreplay and
+ * xreduce.
+ *
+ *   xrecord -o session.log [--display DPY | --headless] [--screen WxH]
+ *           [--stop-key KEYSYM] -- APP ARGS...
+ *
+ * Parses the command line and hands over to recorder_run() (recorder.c).
+ * Exit status: 0 recorded (whatever became of the app), 2 bad usage or
+ * input (the app or the output), 3 no X infrastructure (no DISPLAY
+ * server, no RECORD extension, no Xephyr/Xvfb).
+ */
+#define G_LOG_DOMAIN "xreduce-recorder"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <glib.h>
+
+#include "recorder.h"
+
+#define EXIT_USAGE 2
+#define EXIT_INFRA 3
+
+static gboolean
+parse_screen (const char *text, int *width, int *height)
+{
+  char *end;
+  gint64 w, h;
+
+  w = g_ascii_strtoll (text, &end, 10);
+  if (end == text || (*end != 'x' && *end != 'X'))
+    return FALSE;
+  text = end + 1;
+  h = g_ascii_strtoll (text, &end, 10);
+  if (end == text || *end != '\0' || w < 1 || h < 1 || w > 32767 || h > 32767)
+    return FALSE;
+  *width = (int) w;
+  *height = (int) h;
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *output = NULL;
+  g_autofree char *display = NULL;
+  g_autofree char *screen = NULL;
+  g_autofree char *stop_key = NULL;
+  gboolean headless = FALSE;
+  g_auto (GStrv) command = NULL;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      "Write the session log to FILE (mode 0600)", "FILE" },
+    { "display", 'd', 0, G_OPTION_ARG_STRING, &display,
+      "Run the app on this existing display (default: a nested Xephyr on $DISPLAY)", "DPY" },
+    { "headless", 0, 0, G_OPTION_ARG_NONE, &headless,
+      "Run the app on a private Xvfb (for scripted recordings)", NULL },
+    { "screen", 's', 0, G_OPTION_ARG_STRING, &screen,
+      "Screen size of the nested or private server (default 1280x1024)", "WxH" },
+    { "stop-key", 0, 0, G_OPTION_ARG_STRING, &stop_key,
+      "Stop recording when this key is pressed (not recorded), e.g. Pause", "KEYSYM" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL,
+      "-- APP [ARGS...]" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("-- APP [ARGS...]");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Recorder) recorder = NULL;
+  RecorderOptions options = { .width = 1280, .height = 1024 };
+  SessionOutcome outcome;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Records what the user does to an X11 app, and whether it crashes, as a\n"
+    "session log that xreplay replays and xreduce reduces. The recording\n"
+    "ends when the app exits or crashes, on SIGINT/SIGTERM, or on the stop\n"
+    "key. Only actions aimed at the app's windows are recorded.");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("xrecord: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+  if (command == NULL || command[0] == NULL)
+    {
+      g_printerr ("xrecord: no app given (xrecord -o FILE -- APP ARGS...)\n");
+      return EXIT_USAGE;
+    }
+  if (output == NULL)
+    {
+      g_printerr ("xrecord: no output file given (-o FILE)\n");
+      return EXIT_USAGE;
+    }
+  if (display != NULL && headless)
+    {
+      g_printerr ("xrecord: --display and --headless exclude each other\n");
+      return EXIT_USAGE;
+    }
+  if (screen != NULL && !parse_screen (screen, &options.width, &options.height))
+    {
+      g_printerr ("xrecord: bad --screen '%s' (WxH, e.g. 1280x1024)\n", screen);
+      return EXIT_USAGE;
+    }
+  if (screen != NULL && display != NULL)
+    g_printerr ("xrecord: --screen is ignored with --display (the display has its own)\n");
+
+  options.output = output;
+  options.argv = (const char *const *) command;
+  options.where = headless ? RECORDER_HEADLESS
+                  : display != NULL ? RECORDER_EXISTING : RECORDER_NESTED;
+  options.display = display;
+  options.stop_key = stop_key;
+
+  recorder = recorder_new (&options, &error);
+  if (recorder != NULL && recorder_run (recorder, &outcome, &error))
+    {
+      g_autofree char *what = session_outcome_describe (outcome);
+
+      g_printerr ("xrecord: %u actions, %u server events written to %s; the app: %s\n",
+                  recorder_get_n_actions (recorder),
+                  recorder_get_n_server_events (recorder), output, what);
+      return EXIT_SUCCESS;
+    }
+  g_printerr ("xrecord: %s\n", error->message);
+  return g_error_matches (error, RECORDER_ERROR, RECORDER_ERROR_INFRA) ? EXIT_INFRA
+                                                                         : EXIT_USAGE;
+}

@@ -1,0 +1,742 @@
+/* recorder.c — a recording from start to end (see recorder.h).
+ *
+ * Start reading at recorder_run(): it brings up the display (servers.c),
+ * opens the "tracker" connection that watches the windows (toplevels.c),
+ * enables the RECORD context (capture.c), opens the log, starts the app,
+ * and runs the one GMainLoop. Every recorded event goes through
+ * on_captured(): device events become user actions if they were aimed at
+ * the app (translate.c), events the server delivered to the app become
+ * server records, events delivered to the tracker keep the window model in
+ * step. The recording ends in begin_stop(): the context is disabled, and
+ * the loop runs until the server has sent everything it recorded before;
+ * then the footer, then the app and the server are stopped.
+ */
+#define G_LOG_DOMAIN "xreduce-recorder"
+
+#include "recorder.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <glib-unix.h>
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#include <X11/extensions/record.h>
+
+#include "capture.h"
+#include "servers.h"
+#include "toplevels.h"
+#include "translate.h"
+#include "xerror.h"
+#include "xsource.h"
+
+G_DEFINE_QUARK (recorder-error-quark, recorder_error)
+
+/* After the context is disabled, how long the server may take to send
+ * the rest of the recorded data. */
+#define DRAIN_TIMEOUT_MS 3000
+/* How long the app gets to exit after SIGTERM, before SIGKILL. */
+#define APP_TERM_TIMEOUT_MS 2000
+#define ENABLE_TIMEOUT_MS 10000
+
+struct Recorder
+{
+  /* Options (owned copies). */
+  char *output;
+  char **argv;
+  RecorderWhere where;
+  char *display_option;
+  int width, height;
+  KeySym stop_key;
+
+  RecordServer *server;    /* the Xephyr or Xvfb we started, or NULL */
+  char *display;           /* where the app runs */
+  Display *tracker;        /* owned: watches the windows, reads properties */
+  GSource *tracker_source;
+  XID tracker_base;
+  Capture *capture;
+  Toplevels *tops;
+  Translator *translator;
+  SessionWriter *writer;
+  GMainLoop *loop;
+
+  GPid app_pid;
+  guint app_watch;
+  gboolean app_exited;
+  int app_status;          /* wait status */
+
+  gboolean enabled;        /* the context delivers data */
+  gboolean ready;          /* the sync line is printed */
+  gboolean stopping;
+  gboolean drained;        /* EndOfData, or given up waiting for it */
+  gboolean stop_key_seen;
+  gboolean server_gone;    /* an X connection broke */
+  gboolean outcome_known;
+  SessionOutcome outcome;
+  GError *write_error;
+  guint drain_timeout;
+  guint signal_sources[3];
+  guint n_actions, n_server;
+};
+
+Recorder *
+recorder_new (const RecorderOptions *options, GError **error)
+{
+  g_autoptr (Recorder) recorder = g_new0 (Recorder, 1);
+  g_autofree char *app = NULL;
+  g_autofree char *dir = NULL;
+
+  if (options->argv == NULL || options->argv[0] == NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_USAGE, "no app to run");
+      return NULL;
+    }
+  if (options->output == NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_USAGE,
+                   "no output file (-o session.log)");
+      return NULL;
+    }
+  recorder->stop_key = NoSymbol;
+  if (options->stop_key != NULL
+      && (recorder->stop_key = XStringToKeysym (options->stop_key)) == NoSymbol)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_USAGE,
+                   "unknown keysym '%s' for --stop-key (e.g. Pause, F12)",
+                   options->stop_key);
+      return NULL;
+    }
+  if (options->width < 1 || options->height < 1 || options->width > 32767
+      || options->height > 32767)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_USAGE,
+                   "bad screen size %dx%d", options->width, options->height);
+      return NULL;
+    }
+  if (options->where == RECORDER_EXISTING && options->display == NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_USAGE, "no display");
+      return NULL;
+    }
+  if (options->where == RECORDER_NESTED && g_getenv ("DISPLAY") == NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_USAGE,
+                   "DISPLAY is not set: record on a display with --display DPY, "
+                   "or on a private Xvfb with --headless");
+      return NULL;
+    }
+  /* The app: a path, or a command in $PATH. */
+  if (strchr (options->argv[0], '/') != NULL)
+    app = g_file_test (options->argv[0], G_FILE_TEST_IS_EXECUTABLE)
+          && !g_file_test (options->argv[0], G_FILE_TEST_IS_DIR)
+          ? g_strdup (options->argv[0]) : NULL;
+  else
+    app = g_find_program_in_path (options->argv[0]);
+  if (app == NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_APP,
+                   "%s: no such program (or not executable)", options->argv[0]);
+      return NULL;
+    }
+  /* The log: fail now rather than after starting servers. */
+  dir = g_path_get_dirname (options->output);
+  if (g_file_test (options->output, G_FILE_TEST_IS_DIR)
+      || (g_file_test (options->output, G_FILE_TEST_EXISTS)
+          ? access (options->output, W_OK) != 0
+          : access (dir, W_OK | X_OK) != 0))
+    {
+      int saved = errno;
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_OUTPUT,
+                   "%s: cannot write: %s", options->output,
+                   g_file_test (options->output, G_FILE_TEST_IS_DIR)
+                   ? "is a directory" : g_strerror (saved));
+      return NULL;
+    }
+
+  recorder->output = g_strdup (options->output);
+  recorder->argv = g_strdupv ((char **) options->argv);
+  recorder->where = options->where;
+  recorder->display_option = g_strdup (options->display);
+  recorder->width = options->width;
+  recorder->height = options->height;
+  recorder->loop = g_main_loop_new (NULL, FALSE);
+  return g_steal_pointer (&recorder);
+}
+
+void
+recorder_free (Recorder *recorder)
+{
+  if (recorder == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (recorder->signal_sources); i++)
+    if (recorder->signal_sources[i] != 0)
+      g_source_remove (recorder->signal_sources[i]);
+  if (recorder->drain_timeout != 0)
+    g_source_remove (recorder->drain_timeout);
+  if (recorder->app_watch != 0)
+    g_source_remove (recorder->app_watch);
+  if (recorder->app_pid > 0 && !recorder->app_exited)
+    {
+      kill (-recorder->app_pid, SIGKILL);
+      waitpid (recorder->app_pid, NULL, 0);
+    }
+  session_writer_free (recorder->writer);
+  translator_free (recorder->translator);
+  toplevels_free (recorder->tops);
+  capture_free (recorder->capture);
+  if (recorder->tracker_source != NULL)
+    {
+      g_source_destroy (recorder->tracker_source);
+      g_source_unref (recorder->tracker_source);
+    }
+  if (recorder->tracker != NULL)
+    XCloseDisplay (recorder->tracker);
+  server_free (recorder->server);
+  g_clear_error (&recorder->write_error);
+  g_clear_pointer (&recorder->loop, g_main_loop_unref);
+  g_free (recorder->display);
+  g_free (recorder->display_option);
+  g_strfreev (recorder->argv);
+  g_free (recorder->output);
+  g_free (recorder);
+}
+
+guint
+recorder_get_n_actions (Recorder *recorder)
+{
+  return recorder->n_actions;
+}
+
+guint
+recorder_get_n_server_events (Recorder *recorder)
+{
+  return recorder->n_server;
+}
+
+/* ---- the end ---- */
+
+static gboolean
+on_drain_timeout (gpointer user_data)
+{
+  Recorder *recorder = user_data;
+
+  recorder->drain_timeout = 0;
+  if (!recorder->drained)
+    g_debug ("the RECORD data did not end within %d ms", DRAIN_TIMEOUT_MS);
+  recorder->drained = TRUE;
+  g_main_loop_quit (recorder->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* Ends the recording: what the server recorded until now is still
+ * written (the loop runs until EndOfData), nothing after. */
+static void
+begin_stop (Recorder *recorder, const char *why)
+{
+  if (recorder->stopping)
+    return;
+  g_debug ("stopping: %s", why);
+  recorder->stopping = TRUE;
+  if (recorder->capture != NULL && recorder->enabled && !recorder->server_gone)
+    capture_stop (recorder->capture);
+  else
+    recorder->drained = TRUE;
+  if (recorder->drained)
+    g_main_loop_quit (recorder->loop);
+  else
+    recorder->drain_timeout = g_timeout_add (DRAIN_TIMEOUT_MS, on_drain_timeout,
+                                             recorder);
+}
+
+static void
+on_app_exit (GPid pid, int status, gpointer user_data)
+{
+  Recorder *recorder = user_data;
+
+  recorder->app_watch = 0;
+  recorder->app_exited = TRUE;
+  recorder->app_status = status;
+  if (!recorder->outcome_known)
+    {
+      recorder->outcome_known = TRUE;
+      if (WIFSIGNALED (status))
+        recorder->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_CRASHED,
+                                               .signal = WTERMSIG (status) };
+      else
+        recorder->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_EXITED,
+                                               .status = WEXITSTATUS (status) };
+    }
+  begin_stop (recorder, "the app exited");
+  /* The app may be the last thing the loop waits for (see stop_app). */
+  if (recorder->stopping && recorder->drained)
+    g_main_loop_quit (recorder->loop);
+}
+
+static gboolean
+on_signal (gpointer user_data)
+{
+  Recorder *recorder = user_data;
+
+  if (!recorder->outcome_known)
+    {
+      recorder->outcome_known = TRUE;
+      recorder->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_NONE };
+    }
+  begin_stop (recorder, "signal");
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_app_term_timeout (gpointer user_data)
+{
+  Recorder *recorder = user_data;
+
+  g_main_loop_quit (recorder->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* Terminates the app's process group, SIGKILL if it lingers, and reaps. */
+static void
+stop_app (Recorder *recorder)
+{
+  int sig[2] = { SIGTERM, SIGKILL };
+
+  if (recorder->app_pid <= 0)
+    return;
+  for (int i = 0; i < 2 && !recorder->app_exited; i++)
+    {
+      guint timeout;
+
+      kill (-recorder->app_pid, sig[i]);
+      timeout = g_timeout_add (APP_TERM_TIMEOUT_MS, on_app_term_timeout, recorder);
+      while (!recorder->app_exited && g_main_context_iteration (NULL, TRUE))
+        if (g_main_context_find_source_by_id (NULL, timeout) == NULL)
+          break;
+      if (g_main_context_find_source_by_id (NULL, timeout) != NULL)
+        g_source_remove (timeout);
+    }
+  /* Whatever the app left in its group. */
+  kill (-recorder->app_pid, SIGKILL);
+}
+
+/* ---- what was recorded ---- */
+
+static void
+write_event (Recorder *recorder, const SessionEvent *ev)
+{
+  if (recorder->write_error != NULL || recorder->writer == NULL)
+    return;
+  if (!session_writer_append (recorder->writer, ev, &recorder->write_error))
+    {
+      begin_stop (recorder, "the log cannot be written");
+      return;
+    }
+  if (ev->kind == SESSION_EVENT_SERVER)
+    recorder->n_server++;
+  else
+    recorder->n_actions++;
+}
+
+static void
+on_captured (const xEvent *ev, XID id_base, guint64 time_ms, gpointer user_data)
+{
+  Recorder *recorder = user_data;
+  int type = ev->u.u.type & 0x7f;
+  SessionEvent out;
+
+  if (type >= KeyPress && type <= MotionNotify)
+    {
+      /* Device events: nothing of the user's after the stop key. */
+      if (recorder->stop_key_seen)
+        return;
+      switch (translator_device (recorder->translator, ev, time_ms, &out))
+        {
+        case TRANSLATE_EVENT:
+          write_event (recorder, &out);
+          break;
+        case TRANSLATE_STOP:
+          recorder->stop_key_seen = TRUE;
+          if (!recorder->outcome_known)
+            {
+              recorder->outcome_known = TRUE;
+              recorder->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_NONE };
+            }
+          begin_stop (recorder, "the stop key");
+          break;
+        case TRANSLATE_SKIP:
+        default:
+          break;
+        }
+      return;
+    }
+  if (id_base == recorder->tracker_base)
+    {
+      toplevels_handle_event (recorder->tops, ev);
+      translator_tracker_event (recorder->translator, ev);
+      /* The app never hears of its top-levels' creation; the tracker does. */
+      if (type == CreateNotify
+          && toplevels_is_app_client (recorder->tops,
+                                      ev->u.createNotify.window
+                                      & XRecordIdBaseMask (recorder->tracker))
+          && translator_delivered (recorder->translator, ev, time_ms, &out)
+             == TRANSLATE_EVENT)
+        write_event (recorder, &out);
+      return;
+    }
+  if (recorder->app_pid > 0 && toplevels_is_app_client (recorder->tops, id_base)
+      && translator_delivered (recorder->translator, ev, time_ms, &out)
+         == TRANSLATE_EVENT)
+    write_event (recorder, &out);
+}
+
+static void
+on_request (const guint8 *data, gsize len, XID id_base, gpointer user_data)
+{
+  Recorder *recorder = user_data;
+
+  toplevels_handle_request (recorder->tops, data, len);
+}
+
+static void
+print_ready (Recorder *recorder)
+{
+  if (recorder->ready || !recorder->enabled || recorder->app_pid <= 0
+      || toplevels_get_n_app_mapped (recorder->tops) == 0)
+    return;
+  recorder->ready = TRUE;
+  /* Scripts and tests wait for this line. */
+  g_printerr ("xrecord: recording %s (pid %d) on %s\n", recorder->argv[0],
+              (int) recorder->app_pid, recorder->display);
+}
+
+static void
+on_app_map (Window window, gpointer user_data)
+{
+  print_ready (user_data);
+}
+
+static void
+on_capture_state (gboolean enabled, gpointer user_data)
+{
+  Recorder *recorder = user_data;
+
+  if (enabled)
+    {
+      recorder->enabled = TRUE;
+      g_main_loop_quit (recorder->loop);
+      return;
+    }
+  recorder->drained = TRUE;
+  if (recorder->stopping)
+    g_main_loop_quit (recorder->loop);
+}
+
+/* The tracker's own event queue holds the events it was sent; the model
+ * reads them from the RECORD stream instead, in order with the rest. */
+static gboolean
+on_tracker (Display *dpy, gpointer user_data)
+{
+  Recorder *recorder = user_data;
+
+  while (!recorder->server_gone && XPending (dpy) > 0)
+    {
+      XEvent ev;
+
+      XNextEvent (dpy, &ev);
+    }
+  return recorder->server_gone ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
+/* ---- the display ---- */
+
+/* Xlib's I/O error handler prints and is followed by the exit handler,
+ * which is per display and says what to do. */
+static int
+on_io_error (Display *dpy)
+{
+  return 0;
+}
+
+static void
+on_io_error_exit (Display *dpy, void *user_data)
+{
+  Recorder *recorder = user_data;
+
+  /* The server is gone (the Xephyr window was closed): the app goes with
+   * it; end the recording without waiting for RECORD's end. */
+  if (!recorder->server_gone)
+    {
+      g_printerr ("xrecord: lost the connection to %s\n", recorder->display);
+      recorder->server_gone = TRUE;
+      recorder->drained = TRUE;
+      begin_stop (recorder, "the X server is gone");
+      g_main_loop_quit (recorder->loop);
+    }
+}
+
+/* "us", or "de(nodeadkeys)": from the root's _XKB_RULES_NAMES (rules,
+ * model, layout, variant, options, NUL-separated). */
+static char *
+read_keymap_name (Display *dpy)
+{
+  Atom prop = XInternAtom (dpy, "_XKB_RULES_NAMES", True);
+  Atom type;
+  int format;
+  unsigned long n = 0, after;
+  unsigned char *data = NULL;
+  char *name = NULL;
+
+  if (prop != None
+      && XGetWindowProperty (dpy, DefaultRootWindow (dpy), prop, 0, 1024, False,
+                             XA_STRING, &type, &format, &n, &after, &data) == Success
+      && data != NULL && format == 8)
+    {
+      const char *fields[5] = { NULL };
+      const char *p = (const char *) data;
+      const char *end = p + n;
+
+      for (int i = 0; i < 5 && p < end; i++)
+        {
+          fields[i] = p;
+          p += strnlen (p, (gsize) (end - p)) + 1;
+        }
+      if (fields[2] != NULL && fields[2][0] != '\0' && fields[2] < end)
+        {
+          gsize layout_len = strnlen (fields[2], (gsize) (end - fields[2]));
+
+          if (fields[3] != NULL && fields[3] < end && fields[3][0] != '\0')
+            name = g_strdup_printf ("%.*s(%.*s)", (int) layout_len, fields[2],
+                                    (int) strnlen (fields[3], (gsize) (end - fields[3])),
+                                    fields[3]);
+          else
+            name = g_strndup (fields[2], layout_len);
+        }
+    }
+  if (data != NULL)
+    XFree (data);
+  if (name == NULL || !g_utf8_validate (name, -1, NULL))
+    {
+      g_free (name);
+      name = g_strdup ("us");
+    }
+  return name;
+}
+
+static gboolean
+open_display (Recorder *recorder, GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+
+  switch (recorder->where)
+    {
+    case RECORDER_NESTED:
+    case RECORDER_HEADLESS:
+      {
+        g_autofree char *title = g_strdup_printf ("xrecord: %s", recorder->argv[0]);
+
+        recorder->server = server_start (recorder->where == RECORDER_NESTED
+                                         ? SERVER_XEPHYR : SERVER_XVFB,
+                                         recorder->width, recorder->height,
+                                         title, &local_error);
+        if (recorder->server == NULL)
+          {
+            g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_INFRA, "%s",
+                         local_error->message);
+            return FALSE;
+          }
+        recorder->display = g_strdup (server_get_display (recorder->server));
+      }
+      break;
+    case RECORDER_EXISTING:
+    default:
+      recorder->display = g_strdup (recorder->display_option);
+      break;
+    }
+
+  recorder->tracker = XOpenDisplay (recorder->display);
+  if (recorder->tracker == NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_INFRA,
+                   "cannot open display %s", recorder->display);
+      return FALSE;
+    }
+  XSetIOErrorHandler (on_io_error);
+  XSetIOErrorExitHandler (recorder->tracker, on_io_error_exit, recorder);
+  recorder->capture = capture_new (recorder->display, &local_error);
+  if (recorder->capture == NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_INFRA, "%s",
+                   local_error->message);
+      return FALSE;
+    }
+  capture_set_io_error_handler (recorder->capture, on_io_error_exit, recorder);
+  return TRUE;
+}
+
+static gboolean
+open_log (Recorder *recorder, GError **error)
+{
+  g_autoptr (Session) header = session_new ();
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d %H:%M");
+  g_autofree char *comment = g_strdup_printf ("xreduce session, recorded by xrecord %s on %s",
+                                              XREDUCE_VERSION, date);
+  g_autofree char *keymap = read_keymap_name (recorder->tracker);
+  g_autoptr (GError) local_error = NULL;
+
+  session_add_header_comment (header, comment);
+  session_set_screen (header, DisplayWidth (recorder->tracker, DefaultScreen (recorder->tracker)),
+                      DisplayHeight (recorder->tracker, DefaultScreen (recorder->tracker)));
+  session_set_command (header, (const char *const *) recorder->argv);
+  session_set_keymap (header, keymap);
+  recorder->writer = session_writer_open (recorder->output, header, &local_error);
+  if (recorder->writer == NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_OUTPUT, "%s",
+                   local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+on_enable_timeout (gpointer user_data)
+{
+  g_main_loop_quit (((Recorder *) user_data)->loop);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+start_capture (Recorder *recorder, GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  XSetWindowAttributes attrs = { 0 };
+  Window window;
+  guint timeout;
+
+  /* A resource of the tracker's, to name it in the RECORD context. */
+  window = XCreateWindow (recorder->tracker, DefaultRootWindow (recorder->tracker),
+                          -1, -1, 1, 1, 0, 0, InputOnly, CopyFromParent, 0, &attrs);
+  recorder->tracker_base = window & XRecordIdBaseMask (recorder->tracker);
+  XSync (recorder->tracker, False);
+
+  recorder->tops = toplevels_new (recorder->tracker, recorder->where != RECORDER_EXISTING);
+  toplevels_add_own_client (recorder->tops, recorder->tracker_base);
+  toplevels_set_map_func (recorder->tops, on_app_map, recorder);
+  recorder->translator = translator_new (recorder->tracker, recorder->tops,
+                                         recorder->stop_key);
+  recorder->tracker_source = xsource_new (recorder->tracker, on_tracker, NULL, recorder, NULL);
+  g_source_attach (recorder->tracker_source, NULL);
+
+  if (!capture_start (recorder->capture, window, on_captured, on_request,
+                      on_capture_state,
+                      recorder, &local_error))
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_INFRA, "%s",
+                   local_error->message);
+      return FALSE;
+    }
+  timeout = g_timeout_add (ENABLE_TIMEOUT_MS, on_enable_timeout, recorder);
+  g_main_loop_run (recorder->loop);
+  if (g_main_context_find_source_by_id (NULL, timeout) != NULL)
+    g_source_remove (timeout);
+  if (!recorder->enabled)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_INFRA,
+                   "the RECORD context on %s did not start", recorder->display);
+      return FALSE;
+    }
+  /* Only now: the tracker's events are recorded from here on. */
+  toplevels_start (recorder->tops);
+  XSync (recorder->tracker, False);
+  return TRUE;
+}
+
+static gboolean
+start_app (Recorder *recorder, GError **error)
+{
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "DISPLAY",
+                                         recorder->display, TRUE);
+  g_autoptr (GError) local_error = NULL;
+
+  if (!g_spawn_async (NULL, recorder->argv, env,
+                      G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
+                      | G_SPAWN_CHILD_INHERITS_STDIN,
+                      server_child_setup, NULL, &recorder->app_pid, &local_error))
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_APP, "cannot start %s: %s",
+                   recorder->argv[0], local_error->message);
+      return FALSE;
+    }
+  /* The group leader is the app: _NET_WM_PID of any process in the group
+   * marks the app's windows. */
+  toplevels_set_app (recorder->tops, recorder->app_pid);
+  recorder->app_watch = g_child_watch_add (recorder->app_pid, on_app_exit, recorder);
+  return TRUE;
+}
+
+/* Closes the connections while the server still runs, then stops it. */
+static void
+close_display (Recorder *recorder)
+{
+  capture_free (g_steal_pointer (&recorder->capture));
+  g_clear_pointer (&recorder->translator, translator_free);
+  g_clear_pointer (&recorder->tops, toplevels_free);
+  if (recorder->tracker_source != NULL)
+    {
+      g_source_destroy (recorder->tracker_source);
+      g_clear_pointer (&recorder->tracker_source, g_source_unref);
+    }
+  /* (On a broken connection, Xlib only frees.) */
+  g_clear_pointer (&recorder->tracker, XCloseDisplay);
+  server_free (g_steal_pointer (&recorder->server));
+}
+
+gboolean
+recorder_run (Recorder *recorder, SessionOutcome *outcome, GError **error)
+{
+  gboolean ok;
+
+  xerror_install ();
+  ok = open_display (recorder, error) && open_log (recorder, error)
+       && start_capture (recorder, error) && start_app (recorder, error);
+  if (!ok)
+    {
+      if (recorder->writer != NULL)
+        {
+          /* A header without events is a valid, if empty, session. */
+          session_writer_finish (recorder->writer,
+                                 (SessionOutcome) { SESSION_OUTCOME_UNKNOWN }, NULL);
+          g_clear_pointer (&recorder->writer, session_writer_free);
+        }
+      stop_app (recorder);
+      close_display (recorder);
+      return FALSE;
+    }
+  recorder->signal_sources[0] = g_unix_signal_add (SIGINT, on_signal, recorder);
+  recorder->signal_sources[1] = g_unix_signal_add (SIGTERM, on_signal, recorder);
+  recorder->signal_sources[2] = g_unix_signal_add (SIGHUP, on_signal, recorder);
+
+  while (!(recorder->stopping && recorder->drained))
+    g_main_loop_run (recorder->loop);
+
+  if (!recorder->outcome_known)
+    recorder->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_NONE };
+  *outcome = recorder->outcome;
+  if (recorder->write_error == NULL)
+    session_writer_finish (recorder->writer, recorder->outcome,
+                           &recorder->write_error);
+  g_clear_pointer (&recorder->writer, session_writer_free);
+
+  stop_app (recorder);
+  close_display (recorder);
+  if (recorder->write_error != NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_OUTPUT, "%s",
+                   recorder->write_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}

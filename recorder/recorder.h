@@ -1,0 +1,64 @@
+/* recorder.h — xrecord's core: runs an app on a display and writes what
+ * the user did to it, and what became of it, to a session log.
+ *
+ * Where the app runs: a nested Xephyr (RECORDER_NESTED, the default on a
+ * desktop), an existing display (RECORDER_EXISTING), or a private Xvfb
+ * (RECORDER_HEADLESS). The log is written line by line as events arrive
+ * (sessions/SessionWriter), so a crash of the app, or of xrecord, loses
+ * nothing written so far.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "session.h"
+
+G_BEGIN_DECLS
+
+#define RECORDER_ERROR (recorder_error_quark ())
+GQuark recorder_error_quark (void);
+
+typedef enum
+{
+  RECORDER_ERROR_USAGE,    /* bad options or input: exit status 2 */
+  RECORDER_ERROR_APP,      /* the app cannot be started: 2 */
+  RECORDER_ERROR_OUTPUT,   /* the log cannot be written: 2 */
+  RECORDER_ERROR_INFRA,    /* no X server, no RECORD, ...: 3 */
+} RecorderError;
+
+typedef enum
+{
+  RECORDER_NESTED,         /* Xephyr on $DISPLAY */
+  RECORDER_EXISTING,       /* the display in RecorderOptions.display */
+  RECORDER_HEADLESS,       /* a private Xvfb */
+} RecorderWhere;
+
+typedef struct
+{
+  const char *output;      /* the session log */
+  const char *const *argv; /* the app's command line, NULL-terminated */
+  RecorderWhere where;
+  const char *display;     /* RECORDER_EXISTING */
+  int width, height;       /* the screen of NESTED and HEADLESS */
+  const char *stop_key;    /* a keysym name, or NULL */
+} RecorderOptions;
+
+typedef struct Recorder Recorder;
+
+/* Checks the options (the stop key, the app, the output path). */
+Recorder *recorder_new (const RecorderOptions *options, GError **error);
+void recorder_free (Recorder *recorder);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Recorder, recorder_free)
+
+/* Records until the app exits or crashes, SIGINT/SIGTERM, or the stop
+ * key; the app and any server xrecord started are gone when it returns.
+ * *outcome: what became of the app (NONE when the recording was stopped
+ * with the app alive). */
+gboolean recorder_run (Recorder *recorder, SessionOutcome *outcome,
+                       GError **error);
+
+/* The number of user actions and server events written. */
+guint recorder_get_n_actions (Recorder *recorder);
+guint recorder_get_n_server_events (Recorder *recorder);
+
+G_END_DECLS
