@@ -1,0 +1,712 @@
+/* reduce.c — the reducer's driver.
+ *
+ * reduce_run() in order: load the session and decide the target failure
+ * (make_predicate); start the workers; verify that the full session fails
+ * (several runs, to measure how reliably) and that the empty one does not;
+ * drop the actions after the crash point; run dd_reduce() over the
+ * gestures, with test_candidates() as the oracle; every improvement is
+ * saved atomically to the output file (save_best), so Ctrl-C keeps it.
+ */
+#define G_LOG_DOMAIN "xreduce-reducer"
+
+#include "reduce.h"
+#include "runner.h"
+#include "session.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <gio/gio.h>
+#include <glib-unix.h>
+#include <glib/gstdio.h>
+
+G_DEFINE_QUARK (xreduce-reduce-error-quark, reduce_error)
+
+typedef struct
+{
+  const ReduceOptions *options;
+  Session *session;          /* the input, borrowed */
+  Runner *runner;
+  SessionOutcome target;     /* what "still fails" means (unless --test) */
+  char **reference_frames;   /* --same-crash: top frames of the original crash */
+  GRegex *stderr_regex;
+  char *output_path;
+  gint64 start_us;
+  gboolean interrupted;
+  gboolean timed_out;
+  gboolean tty;
+  guint n_before;
+  guint *best;               /* best failing action set so far */
+  guint n_best;
+  DdStats last_stats;
+  guint repeats;             /* confirm_passes, shown in messages */
+} Reducer;
+
+void
+reduce_options_init (ReduceOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->algorithm = DD_ALGORITHM_HDD;
+  options->same_crash_frames = 3;
+  options->verify_runs = 3;
+}
+
+void
+reduce_summary_clear (ReduceSummary *summary)
+{
+  g_clear_pointer (&summary->output_path, g_free);
+}
+
+static double
+elapsed_s (Reducer *reducer)
+{
+  return (g_get_monotonic_time () - reducer->start_us) / 1e6;
+}
+
+/* ---- the target failure ---- */
+
+static gboolean
+frames_match (char **frames, char **reference, guint n)
+{
+  if (frames == NULL || reference == NULL)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      if (reference[i] == NULL)
+        return frames[i] == NULL || i > 0;
+      if (frames[i] == NULL || !g_str_equal (frames[i], reference[i]))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+still_fails (const RunResult *result, gpointer data)
+{
+  Reducer *reducer = data;
+  const ReduceOptions *options = reducer->options;
+
+  if (options->test_argv != NULL)
+    return g_strcmp0 (result->outcome, "test-failed") == 0;
+  if (options->stderr_match != NULL && !result->stderr_matched)
+    return FALSE;
+  switch (reducer->target.kind)
+    {
+    case SESSION_OUTCOME_CRASHED:
+      if (g_strcmp0 (result->outcome, "crashed") != 0
+          || result->signal != reducer->target.signal)
+        return FALSE;
+      break;
+    case SESSION_OUTCOME_EXITED:
+      if (g_strcmp0 (result->outcome, "exited") != 0
+          || result->exit_status != reducer->target.status)
+        return FALSE;
+      break;
+    case SESSION_OUTCOME_HUNG:
+      if (g_strcmp0 (result->outcome, "hung") != 0)
+        return FALSE;
+      break;
+    case SESSION_OUTCOME_UNKNOWN:
+    case SESSION_OUTCOME_NONE:
+    default:
+      /* Only --stderr-match decides. */
+      break;
+    }
+  if (options->same_crash && reducer->reference_frames != NULL
+      && !frames_match (result->backtrace, reducer->reference_frames,
+                        options->same_crash_frames))
+    return FALSE;
+  return TRUE;
+}
+
+static char *
+describe_result (const RunResult *result)
+{
+  if (g_strcmp0 (result->outcome, "crashed") == 0)
+    {
+      const char *name = session_signal_name (result->signal);
+      return g_strdup_printf ("crashed with %s", name != NULL ? name : "a signal");
+    }
+  if (g_strcmp0 (result->outcome, "exited") == 0)
+    return g_strdup_printf ("exited with status %d", result->exit_status);
+  if (g_strcmp0 (result->outcome, "test-failed") == 0)
+    return g_strdup ("the --test command said it still fails (exit 0)");
+  if (g_strcmp0 (result->outcome, "test-passed") == 0)
+    return g_strdup_printf ("the --test command said it passes (exit %d)", result->exit_status);
+  return g_strdup (result->outcome != NULL ? result->outcome : "unknown");
+}
+
+static char *
+describe_target (Reducer *reducer)
+{
+  const ReduceOptions *options = reducer->options;
+  g_autofree char *what = NULL;
+
+  if (options->test_argv != NULL)
+    return g_strdup ("the --test command exits 0");
+  what = reducer->target.kind == SESSION_OUTCOME_NONE
+           || reducer->target.kind == SESSION_OUTCOME_UNKNOWN
+           ? g_strdup ("the app") : session_outcome_describe (reducer->target);
+  return g_strdup_printf ("%s%s%s%s", what,
+                          options->stderr_match != NULL ? " and stderr matches /" : "",
+                          options->stderr_match != NULL ? options->stderr_match : "",
+                          options->stderr_match != NULL ? "/" : "");
+}
+
+static gboolean
+decide_target (Reducer *reducer, GError **error)
+{
+  const ReduceOptions *options = reducer->options;
+  SessionOutcome recorded = session_get_outcome (reducer->session);
+
+  if (options->test_argv != NULL)
+    return TRUE;
+  if (options->signal > 0)
+    {
+      reducer->target.kind = SESSION_OUTCOME_CRASHED;
+      reducer->target.signal = options->signal;
+      return TRUE;
+    }
+  if (session_outcome_is_failure (recorded))
+    {
+      reducer->target = recorded;
+      return TRUE;
+    }
+  if (options->stderr_match != NULL)
+    {
+      reducer->target.kind = SESSION_OUTCOME_NONE;
+      return TRUE;
+    }
+  g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE,
+               "%s records no failure (outcome: %s): say what to reduce for with "
+               "--signal, --stderr-match or --test",
+               options->session_path,
+               recorded.kind == SESSION_OUTCOME_UNKNOWN ? "not recorded" : "none");
+  return FALSE;
+}
+
+/* ---- progress and the best result ---- */
+
+static void
+progress_line (Reducer *reducer, gboolean final)
+{
+  const DdStats *stats = &reducer->last_stats;
+  double t = elapsed_s (reducer);
+
+  if (reducer->options->quiet || !reducer->tty)
+    return;
+  fprintf (stderr, "\r\033[Kxreduce: %" G_GUINT64_FORMAT " tests (%" G_GUINT64_FORMAT
+           " cached), %u -> %u actions, %d:%02d%s",
+           stats->tests, stats->cache_hits, reducer->n_before,
+           reducer->n_best, (int) t / 60, (int) t % 60, final ? "\n" : "");
+  fflush (stderr);
+}
+
+static void
+on_progress (const DdStats *stats, gpointer data)
+{
+  Reducer *reducer = data;
+
+  reducer->last_stats = *stats;
+  progress_line (reducer, FALSE);
+}
+
+static gboolean
+save_best (Reducer *reducer, GError **error)
+{
+  g_autoptr (Session) best = session_subset (reducer->session, reducer->best,
+                                             reducer->n_best);
+  g_autofree char *comment = g_strdup_printf (
+    "reduced by xreduce from %s: %u -> %u actions", reducer->options->session_path,
+    reducer->n_before, reducer->n_best);
+
+  session_add_header_comment (best, comment);
+  if (reducer->options->test_argv == NULL
+      && reducer->target.kind != SESSION_OUTCOME_NONE)
+    session_set_outcome (best, reducer->target, FALSE);
+  return session_save (best, reducer->output_path, error);
+}
+
+static void
+on_improved (const guint *elems, guint n, gpointer data)
+{
+  Reducer *reducer = data;
+  g_autoptr (GError) error = NULL;
+
+  g_free (reducer->best);
+  reducer->best = g_memdup2 (elems, n * sizeof (guint));
+  reducer->n_best = n;
+  if (!save_best (reducer, &error))
+    g_printerr ("\nxreduce: cannot save the best session so far: %s\n", error->message);
+  if (!reducer->options->quiet && !reducer->tty)
+    g_printerr ("xreduce: %u -> %u actions after %" G_GUINT64_FORMAT " tests, %.0f s\n",
+                reducer->n_before, n, reducer->last_stats.tests, elapsed_s (reducer));
+  progress_line (reducer, FALSE);
+}
+
+/* ---- the oracle ---- */
+
+static gboolean
+test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
+                 gpointer data, GError **error)
+{
+  Reducer *reducer = data;
+  g_autoptr (GPtrArray) sessions = g_ptr_array_new_with_free_func ((GDestroyNotify) session_free);
+  g_autofree RunResult *results = g_new0 (RunResult, n);
+  g_autofree gboolean *failed = g_new0 (gboolean, n);
+  g_autofree gboolean *done = g_new0 (gboolean, n);
+  g_autoptr (GError) local = NULL;
+  gboolean ok = FALSE;
+
+  if (reducer->options->limit_time > 0 && elapsed_s (reducer) > reducer->options->limit_time)
+    {
+      reducer->timed_out = TRUE;
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                   "time limit of %.0f s reached", reducer->options->limit_time);
+      return FALSE;
+    }
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (sessions, session_subset (reducer->session, cands[i].elems,
+                                               cands[i].n_elems));
+
+  /* One retry on an infrastructure error: a worker's Xvfb may have died
+   * and been restarted. */
+  for (int attempt = 0; attempt < 2 && !ok; attempt++)
+    {
+      g_clear_error (&local);
+      ok = runner_run_batch (reducer->runner, (Session *const *) sessions->pdata, n,
+                             still_fails, reducer, TRUE, results, failed, done, &local);
+      if (!ok && g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
+        break;
+    }
+  if (!ok)
+    {
+      if (g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
+        g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+      else
+        g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
+      for (guint i = 0; i < n; i++)
+        run_result_clear (&results[i]);
+      return FALSE;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      outcomes[i] = !done[i] ? DD_CANCELLED : failed[i] ? DD_FAIL : DD_PASS;
+      run_result_clear (&results[i]);
+    }
+  return TRUE;
+}
+
+/* ---- verification ---- */
+
+/* Replays @n_full copies of the full session (and, with @with_empty, the
+ * empty session first) and counts the failures. */
+static gboolean
+verify_round (Reducer *reducer, gboolean with_empty, guint n_full, guint *fails,
+              guint *max_replayed, GError **error)
+{
+  guint n_actions = session_get_n_actions (reducer->session);
+  g_autoptr (GPtrArray) sessions = g_ptr_array_new_with_free_func ((GDestroyNotify) session_free);
+  g_autofree guint *all = g_new (guint, n_actions);
+  g_autofree RunResult *results = NULL;
+  g_autofree gboolean *failed = NULL, *done = NULL;
+  g_autoptr (GError) local = NULL;
+  guint n, first = with_empty ? 1 : 0;
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < n_actions; i++)
+    all[i] = i;
+  if (with_empty)
+    g_ptr_array_add (sessions, session_subset (reducer->session, NULL, 0));
+  for (guint i = 0; i < n_full; i++)
+    g_ptr_array_add (sessions, session_subset (reducer->session, all, n_actions));
+  n = sessions->len;
+  results = g_new0 (RunResult, n);
+  failed = g_new0 (gboolean, n);
+  done = g_new0 (gboolean, n);
+  if (!runner_run_batch (reducer->runner, (Session *const *) sessions->pdata, n,
+                         still_fails, reducer, FALSE, results, failed, done, &local))
+    {
+      if (g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
+        g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+      else
+        g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
+      ok = FALSE;
+      goto out;
+    }
+  if (with_empty && failed[0])
+    {
+      g_autofree char *seen = describe_result (&results[0]);
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
+                   "the app fails even with no user action at all (%s): nothing to "
+                   "reduce; check the command line and the target failure", seen);
+      ok = FALSE;
+      goto out;
+    }
+  for (guint i = first; i < n; i++)
+    if (failed[i])
+      {
+        (*fails)++;
+        *max_replayed = MAX (*max_replayed, results[i].actions_replayed);
+        if (reducer->options->same_crash && reducer->reference_frames == NULL)
+          reducer->reference_frames = g_strdupv (results[i].backtrace);
+      }
+  if (*fails == 0)
+    {
+      RunResult *seen_result = &results[first];
+      g_autofree char *seen = describe_result (seen_result);
+      g_autofree char *want = describe_target (reducer);
+      g_autofree char *tail = g_strdup (seen_result->stderr_tail != NULL ? seen_result->stderr_tail : "");
+
+      g_strstrip (tail);
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
+                   "the full session does not fail: in %u replays the app %s, expected: %s%s%s",
+                   n_full, seen, want, *tail ? "; its stderr ends with: " : "", tail);
+      ok = FALSE;
+    }
+out:
+  for (guint i = 0; i < n; i++)
+    run_result_clear (&results[i]);
+  return ok;
+}
+
+static gboolean
+verify (Reducer *reducer, guint *crash_point, guint *confirm, GError **error)
+{
+  const ReduceOptions *options = reducer->options;
+  guint n_actions = session_get_n_actions (reducer->session);
+  guint runs = MAX (options->verify_runs, 1);
+  guint fails = 0, max_replayed = 0;
+
+  if (!verify_round (reducer, TRUE, runs, &fails, &max_replayed, error))
+    return FALSE;
+  if (fails < runs)
+    {
+      /* Flaky: measure the failure rate more precisely. */
+      guint more = 3 * runs;
+      if (!verify_round (reducer, FALSE, more, &fails, &max_replayed, error))
+        return FALSE;
+      runs += more;
+    }
+  *confirm = dd_confirmations_for ((double) fails / runs, 0.95);
+  if (fails < runs && !options->quiet)
+    g_printerr ("xreduce: the full session fails in %u of %u replays: every candidate "
+                "that passes is replayed up to %u times, for 95%% confidence that a pass is real\n",
+                fails, runs, *confirm);
+  if (options->same_crash && reducer->reference_frames == NULL)
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
+                   "--same-crash: no backtrace could be taken of the crash (is gdb installed?)");
+      return FALSE;
+    }
+  if (options->same_crash && !options->quiet)
+    {
+      g_autofree char *frames = g_strjoinv (" < ", reducer->reference_frames);
+      g_printerr ("xreduce: keeping the crash in %s\n", frames);
+    }
+  /* The crash point: actions replayed when the failure was seen. The
+   * replayer stops the moment the app dies, so nothing after it matters. */
+  *crash_point = (max_replayed > 0 && max_replayed < n_actions
+                  && reducer->target.kind == SESSION_OUTCOME_CRASHED
+                  && options->test_argv == NULL) ? max_replayed : n_actions;
+  return TRUE;
+}
+
+/* ---- the whole run ---- */
+
+static char *
+find_xreplay (void)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = self != NULL ? g_path_get_dirname (self) : NULL;
+  const char *env = g_getenv ("XREPLAY");
+  const char *candidates[] = { "xreplay", "../replayer/xreplay" };
+
+  if (env != NULL && *env != '\0')
+    return g_strdup (env);
+  for (gsize i = 0; dir != NULL && i < G_N_ELEMENTS (candidates); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, candidates[i], NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+        return g_steal_pointer (&path);
+    }
+  return g_find_program_in_path ("xreplay");
+}
+
+static gboolean
+on_signal (gpointer data)
+{
+  Reducer *reducer = data;
+
+  reducer->interrupted = TRUE;
+  runner_cancel (reducer->runner);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+remove_dir (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *file = g_build_filename (path, name, NULL);
+      g_unlink (file);
+    }
+  g_rmdir (path);
+}
+
+static void
+print_result (Reducer *reducer, ReduceSummary *summary, char **app_argv)
+{
+  g_autoptr (Session) best = session_subset (reducer->session, reducer->best, reducer->n_best);
+  g_autoptr (GArray) actions = session_get_actions (best);
+  g_autoptr (GString) command = g_string_new ("xreplay ");
+  g_autofree char *quoted = g_shell_quote (reducer->output_path);
+
+  g_print ("%u -> %u actions in %" G_GUINT64_FORMAT " tests, %.0f s%s\n",
+           summary->n_before, summary->n_after, summary->tests, summary->seconds,
+           summary->stopped_early ? " (stopped early: the result may not be minimal)" : "");
+  for (guint i = 0; i < actions->len; i++)
+    {
+      const SessionEvent *ev = session_get_event (best, g_array_index (actions, guint, i));
+      g_autofree char *words = session_event_describe (ev);
+      /* session_subset() releases what the kept actions leave pressed,
+       * after the last of them: say so, not to count them as kept. */
+      g_print ("  %2u. %s%s\n", i + 1, words,
+               i >= reducer->n_best ? " (added: released at the end)" : "");
+    }
+  g_string_append (command, quoted);
+  g_string_append (command, " --");
+  for (char **a = app_argv; *a != NULL; a++)
+    {
+      g_autofree char *q = g_shell_quote (*a);
+      g_string_append_printf (command, " %s", q);
+    }
+  g_print ("minimal session: %s\nreplay it: %s\n", reducer->output_path, command->str);
+}
+
+gboolean
+reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error)
+{
+  Reducer reducer_ = { .options = options };
+  Reducer *reducer = &reducer_;
+  g_autoptr (Session) session = NULL;
+  g_autoptr (Runner) runner = NULL;
+  g_autoptr (GPtrArray) units = NULL;
+  g_autoptr (GPtrArray) gestures = NULL;
+  g_auto (GStrv) app_argv = NULL;
+  g_auto (GStrv) xreplay_args = NULL;
+  g_autofree char *xreplay = NULL;
+  g_autofree char *workdir = NULL;
+  g_autofree guint *result = NULL;
+  g_autoptr (GError) local = NULL;
+  RunnerOptions runner_options = { 0 };
+  DdOptions dd_options;
+  DdStats stats = { 0 };
+  guint n_result = 0, crash_point = 0, confirm = 1, sigint = 0, sigterm = 0;
+  guint n_actions;
+  gboolean ok = FALSE;
+  GStrvBuilder *builder;
+
+  memset (summary, 0, sizeof *summary);
+  reducer->start_us = g_get_monotonic_time ();
+  reducer->tty = isatty (STDERR_FILENO);
+
+  session = session_load (options->session_path, &local);
+  if (session == NULL)
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);
+      return FALSE;
+    }
+  reducer->session = session;
+  n_actions = session_get_n_actions (session);
+  if (n_actions == 0)
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE,
+                   "%s has no user actions: nothing to reduce", options->session_path);
+      return FALSE;
+    }
+  if (options->app_argv != NULL && options->app_argv[0] != NULL)
+    app_argv = g_strdupv (options->app_argv);
+  else if (session_get_command (session) != NULL)
+    app_argv = g_strdupv ((char **) session_get_command (session));
+  else
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE,
+                   "%s records no command: give it after '--'", options->session_path);
+      return FALSE;
+    }
+  if (!decide_target (reducer, error))
+    return FALSE;
+  if (options->stderr_match != NULL)
+    {
+      reducer->stderr_regex = g_regex_new (options->stderr_match, 0, 0, &local);
+      if (reducer->stderr_regex == NULL)
+        {
+          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE,
+                       "--stderr-match: %s", local->message);
+          return FALSE;
+        }
+      g_regex_unref (reducer->stderr_regex);
+      reducer->stderr_regex = NULL;
+    }
+  xreplay = options->xreplay != NULL ? g_strdup (options->xreplay) : find_xreplay ();
+  if (xreplay == NULL && options->test_argv == NULL)
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA,
+                   "cannot find the xreplay program beside xreduce or in PATH");
+      return FALSE;
+    }
+  reducer->output_path = options->output_path != NULL
+                           ? g_strdup (options->output_path)
+                           : g_strconcat (options->session_path, ".min", NULL);
+  /* Fail early, before minutes of work, if the output cannot be written. */
+  {
+    g_autofree char *dir = g_path_get_dirname (reducer->output_path);
+    if (access (dir, W_OK) != 0)
+      {
+        int saved = errno;
+        g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE,
+                     "cannot write the result to %s: %s", reducer->output_path,
+                     g_strerror (saved));
+        g_free (reducer->output_path);
+        return FALSE;
+      }
+  }
+
+  builder = g_strv_builder_new ();
+  g_strv_builder_add (builder, "--quiet");
+  if (options->stderr_match != NULL)
+    {
+      g_strv_builder_add (builder, "--stderr-match");
+      g_strv_builder_add (builder, options->stderr_match);
+    }
+  if (options->same_crash)
+    g_strv_builder_add (builder, "--backtrace");
+  for (char **a = options->xreplay_args; a != NULL && *a != NULL; a++)
+    g_strv_builder_add (builder, *a);
+  xreplay_args = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+
+  workdir = g_dir_make_tmp ("xreduce-XXXXXX", &local);
+  if (workdir == NULL)
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
+      g_free (reducer->output_path);
+      return FALSE;
+    }
+
+  runner_options.workers = options->algorithm == DD_ALGORITHM_DDMIN ? 1
+                           : options->jobs > 0 ? options->jobs : g_get_num_processors ();
+  runner_options.fresh_server = options->algorithm == DD_ALGORITHM_DDMIN;
+  session_get_screen (session, &runner_options.screen_width, &runner_options.screen_height);
+  runner_options.xreplay = xreplay;
+  runner_options.xreplay_args = xreplay_args;
+  runner_options.app_argv = app_argv;
+  runner_options.test_argv = options->test_argv;
+  runner_options.workdir = workdir;
+  runner = runner_new (&runner_options, &local);
+  if (runner == NULL)
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
+      goto out;
+    }
+  reducer->runner = runner;
+  sigint = g_unix_signal_add (SIGINT, on_signal, reducer);
+  sigterm = g_unix_signal_add (SIGTERM, on_signal, reducer);
+
+  if (!options->quiet)
+    {
+      g_autofree char *want = describe_target (reducer);
+      g_printerr ("xreduce: %u actions; reducing for: %s; %u worker%s\n", n_actions, want,
+                  runner_get_n_workers (runner), runner_get_n_workers (runner) == 1 ? "" : "s");
+    }
+  if (!verify (reducer, &crash_point, &confirm, error))
+    goto out;
+  reducer->repeats = confirm;
+
+  /* Start from the actions up to the crash point. */
+  reducer->n_before = n_actions;
+  reducer->best = g_new (guint, crash_point);
+  reducer->n_best = crash_point;
+  for (guint i = 0; i < crash_point; i++)
+    reducer->best[i] = i;
+  if (!save_best (reducer, error))
+    goto out;
+  if (crash_point < n_actions && !options->quiet)
+    g_printerr ("xreduce: the app crashed after action %u: the %u actions after it are dropped\n",
+                crash_point, n_actions - crash_point);
+
+  /* Units: the gestures (cut at the crash point). */
+  gestures = session_get_gestures (session);
+  units = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  for (guint g = 0; g < gestures->len; g++)
+    {
+      SessionGesture *gesture = g_ptr_array_index (gestures, g);
+      GArray *unit = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint a = 0; a < gesture->actions->len; a++)
+        if (g_array_index (gesture->actions, guint, a) < crash_point)
+          g_array_append_val (unit, g_array_index (gesture->actions, guint, a));
+      g_ptr_array_add (units, unit);
+    }
+
+  dd_options_init (&dd_options);
+  dd_options.algorithm = options->algorithm;
+  dd_options.parallel = options->algorithm == DD_ALGORITHM_DDMIN ? 1 : runner_get_n_workers (runner);
+  dd_options.confirm_passes = confirm;
+  dd_options.limit_tests = options->limit_tests;
+  dd_options.progress = on_progress;
+  dd_options.improved = on_improved;
+  dd_options.user_data = reducer;
+
+  ok = dd_reduce ((const GArray *const *) units->pdata, units->len, test_candidates, reducer,
+                  &dd_options, &result, &n_result, &stats, &local);
+  reducer->last_stats = stats;
+  if (ok)
+    {
+      g_free (reducer->best);
+      reducer->best = g_steal_pointer (&result);
+      reducer->n_best = n_result;
+      if (!save_best (reducer, error))
+        {
+          ok = FALSE;
+          goto out;
+        }
+    }
+  else if (g_error_matches (local, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED) && reducer->timed_out)
+    ok = TRUE;   /* --limit-time: a result, just maybe not minimal */
+  else
+    g_propagate_error (error, g_steal_pointer (&local));
+
+  progress_line (reducer, TRUE);
+  summary->n_before = n_actions;
+  summary->n_after = reducer->n_best;
+  summary->tests = stats.tests;
+  summary->cache_hits = stats.cache_hits;
+  summary->seconds = elapsed_s (reducer);
+  summary->one_minimal = ok && stats.one_minimal_verified;
+  summary->stopped_early = stats.hit_limit || reducer->timed_out;
+  summary->output_path = g_strdup (reducer->output_path);
+  if (ok)
+    print_result (reducer, summary, app_argv);
+  else if (reducer->interrupted)
+    g_printerr ("xreduce: interrupted; the best session so far (%u actions) is in %s\n",
+                reducer->n_best, reducer->output_path);
+
+out:
+  if (sigint != 0)
+    g_source_remove (sigint);
+  if (sigterm != 0)
+    g_source_remove (sigterm);
+  /* Stops every test, app and Xvfb before the files go. */
+  g_clear_pointer (&runner, runner_free);
+  remove_dir (workdir);
+  g_strfreev (reducer->reference_frames);
+  g_free (reducer->best);
+  g_free (reducer->output_path);
+  return ok;
+}

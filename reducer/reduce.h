@@ -1,0 +1,62 @@
+/* reduce.h — the reducer's driver: verify the session fails, pick the
+ * target failure, run the search (dd.h) with replays (runner.h) as the
+ * oracle, keep the best result on disk, report.
+ */
+#pragma once
+
+#include <glib.h>
+#include "dd.h"
+
+G_BEGIN_DECLS
+
+#define REDUCE_ERROR (reduce_error_quark ())
+GQuark reduce_error_quark (void);
+typedef enum
+{
+  REDUCE_ERROR_USAGE,        /* bad options or input: exit 2 */
+  REDUCE_ERROR_INFRA,        /* Xvfb/xreplay broke: exit 3 */
+  REDUCE_ERROR_VERIFY,       /* the full session does not fail, or the empty one does: exit 4 */
+  REDUCE_ERROR_INTERRUPTED,  /* Ctrl-C: exit 130, best result kept */
+} ReduceError;
+
+typedef struct
+{
+  const char *session_path;
+  const char *output_path;   /* NULL: SESSION.min */
+  char **app_argv;           /* NULL or empty: the session's recorded command */
+  guint jobs;                /* 0: number of cores */
+  DdAlgorithm algorithm;
+  int signal;                /* 0: from the session */
+  const char *stderr_match;
+  gboolean same_crash;
+  guint same_crash_frames;   /* frames compared, default 3 */
+  char **test_argv;          /* --test CMD */
+  gboolean quiet;
+  double limit_time;         /* seconds, 0 = none */
+  guint64 limit_tests;
+  guint verify_runs;         /* full-session replays before reducing */
+  char **xreplay_args;       /* passed to every replay */
+  const char *xreplay;       /* path of xreplay; NULL: find it */
+  gboolean report;           /* write OUT.report/ (report.md and pictures) */
+} ReduceOptions;
+
+void reduce_options_init (ReduceOptions *options);
+
+typedef struct
+{
+  guint n_before, n_after;
+  guint64 tests, cache_hits;
+  double seconds;
+  gboolean one_minimal;
+  gboolean stopped_early;    /* a limit was hit */
+  char *output_path;
+} ReduceSummary;
+
+void reduce_summary_clear (ReduceSummary *summary);
+
+/* Runs the whole reduction. On REDUCE_ERROR_INTERRUPTED or a limit, the
+ * best session found so far is in the output file. */
+gboolean reduce_run (const ReduceOptions *options, ReduceSummary *summary,
+                     GError **error);
+
+G_END_DECLS

@@ -1,0 +1,78 @@
+/* runner.h — a pool of replay workers for the reducer.
+ *
+ * Each worker owns one display (a private Xvfb started once and reused
+ * across tests, unless fresh_server is set, in which case every test starts
+ * its own) and runs one test at a time as a child process in its own
+ * process group: `xreplay --display D --json CANDIDATE -- APP ARGS`, or the
+ * user's `--test CMD CANDIDATE`. runner_run_batch() runs an ordered batch
+ * with the semantics of dd.h's DdTestFunc: as if in index order, stopping at
+ * the first failure; tests that can no longer matter are killed at once.
+ */
+#pragma once
+
+#include <glib.h>
+#include "session.h"
+
+G_BEGIN_DECLS
+
+#define RUNNER_ERROR (runner_error_quark ())
+GQuark runner_error_quark (void);
+typedef enum
+{
+  RUNNER_ERROR_INFRA,        /* Xvfb or xreplay broke */
+  RUNNER_ERROR_CANCELLED,    /* runner_cancel() was called (Ctrl-C) */
+} RunnerError;
+
+typedef struct
+{
+  guint workers;             /* >= 1 */
+  gboolean fresh_server;     /* a new Xvfb per test (the baseline) */
+  int screen_width, screen_height;
+  const char *xreplay;       /* path of the xreplay program */
+  char **xreplay_args;       /* extra options for xreplay (speed, settle...) */
+  char **app_argv;           /* the app and its arguments */
+  char **test_argv;          /* --test CMD, or NULL to replay with xreplay */
+  const char *workdir;       /* where candidate files are written */
+} RunnerOptions;
+
+/* What one test observed. */
+typedef struct
+{
+  char *outcome;             /* "crashed", "passed", ... or "test-failed"/"test-passed" for --test */
+  int signal;                /* or 0 */
+  int exit_status;           /* or -1 */
+  gboolean stderr_matched;
+  guint actions, actions_replayed;
+  char **backtrace;          /* top frames when the replayer took them, or NULL */
+  char *stderr_tail;
+  gint64 elapsed_ms;
+} RunResult;
+
+void run_result_clear (RunResult *result);
+
+/* Decides whether a result shows the failure being reduced. */
+typedef gboolean (*RunnerPredicate) (const RunResult *result, gpointer user_data);
+
+typedef struct Runner Runner;
+
+Runner *runner_new (const RunnerOptions *options, GError **error);
+void runner_free (Runner *runner);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Runner, runner_free)
+
+/* Runs @n sessions (in parallel on the workers) and fills @results and
+ * @failed for those that ran; @done[i] says whether candidate i ran to its
+ * end. Stops at the first failing candidate in index order: every
+ * candidate before it has run, the ones after it are killed or never
+ * started. With @stop_at_failure FALSE, every candidate runs. */
+gboolean runner_run_batch (Runner *runner, Session *const *sessions, guint n,
+                           RunnerPredicate predicate, gpointer predicate_data,
+                           gboolean stop_at_failure,
+                           RunResult *results, gboolean *failed, gboolean *done,
+                           GError **error);
+
+/* From a signal handler's main-loop callback: kills every running test and
+ * makes runner_run_batch return RUNNER_ERROR_CANCELLED. */
+void runner_cancel (Runner *runner);
+guint runner_get_n_workers (const Runner *runner);
+
+G_END_DECLS
