@@ -134,6 +134,7 @@ typedef struct {
   double probability;   /* --bug flaky */
   const char *geometry; /* NULL: +100+100 */
   const char *display;  /* NULL: $DISPLAY */
+  bool echo_keys;       /* say every key press's keysym */
 } Options;
 
 typedef struct {
@@ -693,6 +694,11 @@ on_key_press (App *app, XEvent *ev)
 
   if (idx < 0)
     return;
+  if (app->opt.echo_keys)
+    {
+      const char *name = XKeysymToString (sym != NoSymbol ? sym : base);
+      say ("key %s in %s", name != NULL ? name : "NoSymbol", win_specs[idx].title);
+    }
   note_user_time (app, kev->window, kev->time);
   if (kev->state & Mod1Mask)
     {
@@ -865,6 +871,14 @@ on_destroy (App *app, XEvent *ev)
     }
 }
 
+/* The keyboard mapping changed (a replayer bound a spare keycode): as every
+ * well-behaved client, refresh Xlib's copy. */
+static void
+on_mapping (App *app, XEvent *ev)
+{
+  XRefreshKeyboardMapping (&ev->xmapping);
+}
+
 typedef void (*Handler) (App *app, XEvent *ev);
 
 static const Handler handlers[LASTEvent] = {
@@ -875,6 +889,7 @@ static const Handler handlers[LASTEvent] = {
   [Expose] = on_expose,
   [ClientMessage] = on_client_message,
   [DestroyNotify] = on_destroy,
+  [MappingNotify] = on_mapping,
 };
 
 /* X errors arrive asynchronously; the only expected ones come from racing
@@ -910,6 +925,7 @@ usage (FILE *out)
          "                     $XDEMO_SEED, or the time\n"
          "  --geometry GEOM    main window placement, WxH+X+Y or +X+Y (default +100+100)\n"
          "  --display NAME     X display (default: $DISPLAY)\n"
+         "  --echo-keys        say the keysym of every key press on stdout\n"
          "  --help             show this help\n", out);
 }
 
@@ -969,6 +985,8 @@ parse_args (int argc, char **argv, Options *opt)
         opt->geometry = value;
       else if (strcmp (arg, "--display") == 0)
         opt->display = value;
+      else if (strcmp (arg, "--echo-keys") == 0)
+        opt->echo_keys = true;
       else
         {
           fprintf (stderr, "xdemo: unknown option '%s'\n", arg);
