@@ -1,0 +1,628 @@
+/* test-record.c — xrecord end to end on the demo app.
+ *
+ * Each test case starts its own Xvfb (-displayfd), runs the real xrecord
+ * on it with xdemo, drives xdemo from this process with XTest, and checks
+ * the log with the sessions API. Synchronisation: xrecord prints one line
+ * once it records and the app has a window; XSync makes the server handle
+ * our XTest events before we go on; waits for windows are on MapNotify.
+ * No sleeps.
+ *
+ * Programs come from the environment: XRECORD, XDEMO, XREPLAY (optional).
+ * Start reading at main().
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <glib-unix.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/keysym.h>
+#include <X11/extensions/XTest.h>
+
+#include "session.h"
+#include "xvfb-fixture.h"
+
+#define WAIT_MS 20000
+
+typedef struct
+{
+  TestXvfb xvfb;
+  const char *display;     /* ":N", xvfb's */
+  Display *dpy;            /* the test's own connection, for XTest */
+  char *dir;
+  char *log;
+  GPid xrecord;
+  int xrecord_err;         /* read end of xrecord's stderr */
+  GString *err;            /* what xrecord said */
+  int app_pid;
+} Fixture;
+
+static const char *
+env (const char *name)
+{
+  const char *value = g_getenv (name);
+
+  if (value == NULL)
+    g_error ("%s is not set: run this test with meson test", name);
+  return value;
+}
+
+/* ---- a private Xvfb (xvfb-fixture.h) ---- */
+
+static void
+xvfb_start (Fixture *f)
+{
+  test_xvfb_start (&f->xvfb, "1280x1024");
+  f->display = f->xvfb.display;
+  f->dpy = XOpenDisplay (f->display);
+  g_assert_nonnull (f->dpy);
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  xvfb_start (f);
+  f->dir = g_dir_make_tmp ("test-record-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->log = g_build_filename (f->dir, "session.log", NULL);
+  f->err = g_string_new (NULL);
+  f->xrecord_err = -1;
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GDir) dir = g_dir_open (f->dir, 0, NULL);
+  const char *name;
+
+  if (f->xrecord > 0)
+    {
+      kill (f->xrecord, SIGKILL);
+      waitpid (f->xrecord, NULL, 0);
+    }
+  if (f->xrecord_err >= 0)
+    close (f->xrecord_err);
+  XCloseDisplay (f->dpy);
+  test_xvfb_stop (&f->xvfb);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (f->dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (f->dir);
+  g_free (f->dir);
+  g_free (f->log);
+  g_string_free (f->err, TRUE);
+}
+
+/* ---- xrecord ---- */
+
+/* Reads xrecord's stderr until a line containing @what, or EOF. */
+static gboolean
+read_err_until (Fixture *f, const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+
+  while (strstr (f->err->str, what) == NULL)
+    {
+      struct pollfd pfd = { .fd = f->xrecord_err, .events = POLLIN };
+      char buf[512];
+      ssize_t n;
+      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
+
+      if (left <= 0 || poll (&pfd, 1, left) <= 0)
+        return FALSE;
+      n = read (f->xrecord_err, buf, sizeof buf);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      g_string_append_len (f->err, buf, n);
+    }
+  return TRUE;
+}
+
+/* Starts xrecord OPTIONS -- $XDEMO APP_ARGS and waits until it records. */
+static void
+xrecord_start (Fixture *f, const char *const *options, const char *const *app_args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  const char *ready;
+
+  g_ptr_array_add (argv, (char *) env ("XRECORD"));
+  g_ptr_array_add (argv, "-o");
+  g_ptr_array_add (argv, f->log);
+  for (const char *const *o = options; o != NULL && *o != NULL; o++)
+    g_ptr_array_add (argv, (char *) *o);
+  g_ptr_array_add (argv, "--");
+  g_ptr_array_add (argv, (char *) env ("XDEMO"));
+  for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
+                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                                           &f->xrecord, NULL, NULL, &f->xrecord_err,
+                                           &error));
+  g_assert_no_error (error);
+  if (!read_err_until (f, "xrecord: recording "))
+    g_error ("xrecord did not start recording; it said: %s", f->err->str);
+  ready = strstr (f->err->str, "(pid ");
+  g_assert_nonnull (ready);
+  f->app_pid = atoi (ready + 5);
+  g_assert_cmpint (f->app_pid, >, 0);
+}
+
+/* Waits for xrecord to exit; returns its wait status. */
+static int
+xrecord_wait (Fixture *f)
+{
+  int status = -1;
+
+  read_err_until (f, "\xff");   /* to EOF: everything it said */
+  g_assert_cmpint (waitpid (f->xrecord, &status, 0), ==, f->xrecord);
+  f->xrecord = 0;
+  g_test_message ("xrecord said: %s", f->err->str);
+  return status;
+}
+
+/* Runs xrecord to completion; returns its exit status, its stderr in *err. */
+static int
+xrecord_run (const char *const *argv, const char *const *envp, char **err)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  int status = -1;
+
+  /* stdout is captured: it would break the TAP stream. */
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, (char **) envp, 0, NULL, NULL,
+                               &out, err, &status, &error));
+  g_assert_no_error (error);
+  if (out != NULL && *out != '\0')
+    g_test_message ("%s said: %s", argv[0], out);
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+/* ---- driving the display ---- */
+
+static void
+move (Fixture *f, int x, int y)
+{
+  XTestFakeMotionEvent (f->dpy, 0, x, y, CurrentTime);
+  XSync (f->dpy, False);
+}
+
+static void
+click (Fixture *f, int x, int y)
+{
+  move (f, x, y);
+  XTestFakeButtonEvent (f->dpy, 1, True, CurrentTime);
+  XTestFakeButtonEvent (f->dpy, 1, False, CurrentTime);
+  XSync (f->dpy, False);
+}
+
+static void
+key (Fixture *f, KeySym sym, gboolean press)
+{
+  KeyCode code = XKeysymToKeycode (f->dpy, sym);
+
+  g_assert_cmpint (code, !=, 0);
+  XTestFakeKeyEvent (f->dpy, code, press, CurrentTime);
+  XSync (f->dpy, False);
+}
+
+static void
+tap (Fixture *f, KeySym modifier, KeySym sym)
+{
+  if (modifier != NoSymbol)
+    key (f, modifier, True);
+  key (f, sym, True);
+  key (f, sym, False);
+  if (modifier != NoSymbol)
+    key (f, modifier, False);
+}
+
+static gboolean
+window_is_named (Display *dpy, Window w, const char *title)
+{
+  char *name = NULL;
+  gboolean match;
+
+  if (!XFetchName (dpy, w, &name) || name == NULL)
+    return FALSE;
+  match = g_str_equal (name, title);
+  XFree (name);
+  return match;
+}
+
+/* Waits for a top-level window named @title to be mapped. */
+static void
+wait_for_window (Fixture *f, const char *title)
+{
+  Window root = DefaultRootWindow (f->dpy), parent, *children = NULL;
+  unsigned int n;
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+
+  XSelectInput (f->dpy, root, SubstructureNotifyMask);
+  XSync (f->dpy, False);
+  /* Already there? */
+  if (XQueryTree (f->dpy, root, &root, &parent, &children, &n))
+    {
+      for (unsigned int i = 0; i < n; i++)
+        {
+          XWindowAttributes attrs;
+
+          if (XGetWindowAttributes (f->dpy, children[i], &attrs)
+              && attrs.map_state == IsViewable
+              && window_is_named (f->dpy, children[i], title))
+            {
+              XFree (children);
+              return;
+            }
+        }
+      XFree (children);
+    }
+  for (;;)
+    {
+      XEvent ev;
+
+      while (XPending (f->dpy) > 0)
+        {
+          XNextEvent (f->dpy, &ev);
+          if (ev.type == MapNotify && window_is_named (f->dpy, ev.xmap.window, title))
+            return;
+        }
+      {
+        struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
+        int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
+
+        if (left <= 0 || poll (&pfd, 1, left) <= 0)
+          g_error ("no window \"%s\" was mapped", title);
+      }
+    }
+}
+
+/* ---- checking the log ---- */
+
+static Session *
+load_log (Fixture *f)
+{
+  g_autoptr (GError) error = NULL;
+  Session *session = session_load (f->log, &error);
+
+  g_assert_no_error (error);
+  return session;
+}
+
+static const SessionEvent *
+action (const Session *session, guint i)
+{
+  g_autoptr (GArray) actions = session_get_actions (session);
+
+  g_assert_cmpuint (i, <, actions->len);
+  return session_get_event (session, g_array_index (actions, guint, i));
+}
+
+static void
+check_key (const Session *session, guint i, SessionEventKind kind,
+           const char *keysym, const char *title)
+{
+  const SessionEvent *ev = action (session, i);
+
+  g_assert_cmpint (ev->kind, ==, kind);
+  g_assert_cmpstr (ev->keysym, ==, keysym);
+  g_assert_cmpstr (ev->wm_class, ==, "XDemo");
+  g_assert_cmpstr (ev->wm_name, ==, title);
+}
+
+static void
+check_pointer (const Session *session, guint i, SessionEventKind kind, int x, int y,
+               int window, const char *title)
+{
+  const SessionEvent *ev = action (session, i);
+
+  g_assert_cmpint (ev->kind, ==, kind);
+  if (kind != SESSION_EVENT_MOTION)
+    g_assert_cmpuint (ev->button, ==, 1);
+  g_assert_true (ev->has_pos);
+  g_assert_cmpint (ev->x, ==, x);
+  g_assert_cmpint (ev->y, ==, y);
+  g_assert_cmpint (ev->window, ==, window);
+  g_assert_cmpstr (ev->wm_class, ==, "XDemo");
+  g_assert_cmpstr (ev->wm_name, ==, title);
+}
+
+static gboolean
+log_has_keysym (const Session *session, const char *keysym)
+{
+  g_autoptr (GArray) actions = session_get_actions (session);
+
+  for (guint i = 0; i < actions->len; i++)
+    {
+      const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, i));
+
+      if (ev->keysym != NULL && g_ascii_strcasecmp (ev->keysym, keysym) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* ---- the tests ---- */
+
+/* The origin of the mapped top-level named @title, in root coordinates
+ * (xdemo's layout is in tests/apps/xdemo.c: the main window at +100+100,
+ * the Print dialog at +760+120 with its Print button at 40,112, 100x32). */
+static void
+window_origin (Fixture *f, const char *title, int *x, int *y)
+{
+  Window root = DefaultRootWindow (f->dpy), parent, child, *children = NULL;
+  unsigned int n = 0;
+
+  g_assert_true (XQueryTree (f->dpy, root, &root, &parent, &children, &n));
+  for (unsigned int i = 0; i < n; i++)
+    if (window_is_named (f->dpy, children[i], title))
+      {
+        XTranslateCoordinates (f->dpy, children[i], root, 0, 0, x, y, &child);
+        XFree (children);
+        return;
+      }
+  g_error ("no window \"%s\"", title);
+}
+
+static void
+test_record_crash (Fixture *f, gconstpointer data)
+{
+  const char *const options[] = { "--display", f->display, NULL };
+  g_autoptr (Session) session = NULL;
+  SessionOutcome outcome;
+  struct stat st;
+  int status, main_x, main_y, print_x, print_y;
+  guint i = 0;
+
+  xrecord_start (f, options, NULL);
+  window_origin (f, "Editor", &main_x, &main_y);
+  /* A click into the text field, "Hi", Alt+P, a click on Print. */
+  click (f, main_x + 220, main_y + 56);
+  tap (f, XK_Shift_L, XK_h);
+  tap (f, NoSymbol, XK_i);
+  tap (f, XK_Alt_L, XK_p);
+  wait_for_window (f, "Print");
+  window_origin (f, "Print", &print_x, &print_y);
+  click (f, print_x + 90, print_y + 128);
+
+  status = xrecord_wait (f);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_cmpint (g_stat (f->log, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+
+  session = load_log (f);
+  outcome = session_get_outcome (session);
+  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
+  g_assert_cmpint (outcome.signal, ==, SIGSEGV);
+  g_assert_cmpuint (session_get_n_actions (session), ==, 16);
+  check_pointer (session, i++, SESSION_EVENT_MOTION, 220, 56, 0, "Editor");
+  check_pointer (session, i++, SESSION_EVENT_BUTTON_PRESS, 220, 56, 0, "Editor");
+  check_pointer (session, i++, SESSION_EVENT_BUTTON_RELEASE, 220, 56, 0, "Editor");
+  check_key (session, i++, SESSION_EVENT_KEY_PRESS, "Shift_L", "Editor");
+  check_key (session, i++, SESSION_EVENT_KEY_PRESS, "H", "Editor");
+  check_key (session, i++, SESSION_EVENT_KEY_RELEASE, "H", "Editor");
+  check_key (session, i++, SESSION_EVENT_KEY_RELEASE, "Shift_L", "Editor");
+  check_key (session, i++, SESSION_EVENT_KEY_PRESS, "i", "Editor");
+  check_key (session, i++, SESSION_EVENT_KEY_RELEASE, "i", "Editor");
+  check_key (session, i++, SESSION_EVENT_KEY_PRESS, "Alt_L", "Editor");
+  check_key (session, i, SESSION_EVENT_KEY_PRESS, "p", "Editor");
+  g_assert_cmphex (action (session, i++)->state, ==, Mod1Mask);
+  check_key (session, i++, SESSION_EVENT_KEY_RELEASE, "p", "Editor");
+  check_key (session, i++, SESSION_EVENT_KEY_RELEASE, "Alt_L", "Editor");
+  check_pointer (session, i++, SESSION_EVENT_MOTION, 90, 128, 1, "Print");
+  check_pointer (session, i++, SESSION_EVENT_BUTTON_PRESS, 90, 128, 1, "Print");
+  check_pointer (session, i, SESSION_EVENT_BUTTON_RELEASE, 90, 128, 1, "Print");
+  g_assert_cmphex (action (session, i)->state, ==, Button1Mask);
+
+  /* The log crashes the app again. */
+  if (g_getenv ("XREPLAY") == NULL)
+    {
+      g_test_skip ("XREPLAY is not set: the replay is not checked");
+      return;
+    }
+  {
+    const char *const argv[] = { g_getenv ("XREPLAY"), f->log, "--", env ("XDEMO"), NULL };
+    g_autofree char *err = NULL;
+
+    g_assert_cmpint (xrecord_run (argv, NULL, &err), ==, 1);
+  }
+}
+
+static void
+test_record_focus_elsewhere (Fixture *f, gconstpointer data)
+{
+  const char *const options[] = { "--display", f->display, NULL };
+  const char *const app_args[] = { "--bug", "none", NULL };
+  const KeySym secret[] = { XK_s, XK_e, XK_c, XK_r, XK_t };
+  g_autoptr (Session) session = NULL;
+  XSetWindowAttributes attrs = { .override_redirect = False };
+  Window other;
+  int status;
+
+  xrecord_start (f, options, app_args);
+  /* Another client's window, with the focus; the pointer over xdemo. */
+  other = XCreateWindow (f->dpy, DefaultRootWindow (f->dpy), 900, 600, 200, 100, 0,
+                         CopyFromParent, InputOutput, CopyFromParent, 0, &attrs);
+  XStoreName (f->dpy, other, "Password");
+  XMapWindow (f->dpy, other);
+  wait_for_window (f, "Password");
+  XSetInputFocus (f->dpy, other, RevertToPointerRoot, CurrentTime);
+  move (f, 320, 156);
+  for (guint i = 0; i < G_N_ELEMENTS (secret); i++)
+    tap (f, NoSymbol, secret[i]);
+  /* A click on the other window is not the app's either. */
+  click (f, 950, 650);
+  /* The focus back to PointerRoot: keys go to xdemo under the pointer. */
+  XSetInputFocus (f->dpy, PointerRoot, RevertToPointerRoot, CurrentTime);
+  move (f, 330, 160);
+  tap (f, NoSymbol, XK_o);
+  tap (f, NoSymbol, XK_k);
+  XSync (f->dpy, False);
+
+  /* SIGTERM: what the server recorded until now is still written. */
+  kill (f->xrecord, SIGTERM);
+  status = xrecord_wait (f);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+
+  session = load_log (f);
+  g_assert_cmpint (session_get_outcome (session).kind, ==, SESSION_OUTCOME_NONE);
+  for (guint i = 0; i < G_N_ELEMENTS (secret); i++)
+    g_assert_false (log_has_keysym (session, XKeysymToString (secret[i])));
+  g_assert_true (log_has_keysym (session, "o"));
+  g_assert_true (log_has_keysym (session, "k"));
+  /* Motion to 320,156 and 330,160 over xdemo; no button (the click was
+   * on the other window); o and k pressed and released. */
+  g_assert_cmpuint (session_get_n_actions (session), ==, 6);
+  for (guint i = 0; i < session_get_n_actions (session); i++)
+    {
+      const SessionEvent *ev = action (session, i);
+
+      g_assert_cmpint (ev->kind, !=, SESSION_EVENT_BUTTON_PRESS);
+      g_assert_cmpstr (ev->wm_name, ==, "Editor");
+    }
+  /* The app is gone. */
+  g_assert_cmpint (kill (f->app_pid, 0), ==, -1);
+}
+
+static void
+test_record_sigkill (Fixture *f, gconstpointer data)
+{
+  const char *const options[] = { "--display", f->display, NULL };
+  const char *const app_args[] = { "--bug", "none", NULL };
+  g_autoptr (Session) session = NULL;
+  gint64 deadline;
+
+  xrecord_start (f, options, app_args);
+  for (int i = 0; i < 50; i++)
+    {
+      move (f, 200 + i, 200 + i);
+      tap (f, i % 2 ? XK_Shift_L : NoSymbol, XK_a + i % 26);
+    }
+  kill (f->xrecord, SIGKILL);
+  waitpid (f->xrecord, NULL, 0);
+  f->xrecord = 0;
+
+  /* Every line written so far is a valid line. */
+  session = load_log (f);
+  g_assert_cmpint (session_get_outcome (session).kind, ==, SESSION_OUTCOME_UNKNOWN);
+  g_test_message ("%u actions written before SIGKILL", session_get_n_actions (session));
+  /* xdemo dies with its recorder (PR_SET_PDEATHSIG). */
+  deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+  while (kill (f->app_pid, 0) == 0 && g_get_monotonic_time () < deadline)
+    g_usleep (10000);   /* waiting for init to reap an orphan: nothing to sync on */
+  g_assert_cmpint (kill (f->app_pid, 0), ==, -1);
+}
+
+static void
+test_record_headless_stop_key (Fixture *f, gconstpointer data)
+{
+  const char *const options[] = { "--headless", "--screen", "1024x768",
+                                  "--stop-key", "Pause", NULL };
+  const char *const app_args[] = { "--bug", "none", NULL };
+  g_autoptr (Session) session = NULL;
+  const char *on;
+  Display *dpy;
+  int width, height, status;
+
+  xrecord_start (f, options, app_args);
+  /* Drive xrecord's private Xvfb: the ready line names it. */
+  on = strstr (f->err->str, " on :");
+  g_assert_nonnull (on);
+  {
+    g_autofree char *name = g_strndup (on + 4, strcspn (on + 4, "\n"));
+
+    dpy = XOpenDisplay (name);
+    g_assert_nonnull (dpy);
+  }
+  XTestFakeMotionEvent (dpy, 0, 300, 200, CurrentTime);
+  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_x), True, CurrentTime);
+  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_x), False, CurrentTime);
+  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Pause), True, CurrentTime);
+  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Pause), False, CurrentTime);
+  /* Closed before xrecord stops its server (XCloseDisplay syncs). */
+  XCloseDisplay (dpy);
+  status = xrecord_wait (f);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+
+  session = load_log (f);
+  session_get_screen (session, &width, &height);
+  g_assert_cmpint (width, ==, 1024);
+  g_assert_cmpint (height, ==, 768);
+  g_assert_cmpint (session_get_outcome (session).kind, ==, SESSION_OUTCOME_NONE);
+  g_assert_true (log_has_keysym (session, "x"));
+  g_assert_false (log_has_keysym (session, "Pause"));
+  g_assert_cmpuint (session_get_n_actions (session), ==, 3);
+}
+
+static void
+test_record_bad_input (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  g_auto (GStrv) no_display = g_environ_unsetenv (g_get_environ (), "DISPLAY");
+
+  {
+    const char *const argv[] = { env ("XRECORD"), "-o", "/nonexistent/dir/s.log",
+                                 "--display", f->display, "--", env ("XDEMO"), NULL };
+    g_assert_cmpint (xrecord_run (argv, NULL, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "/nonexistent/dir/s.log: cannot write"));
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *const argv[] = { env ("XRECORD"), "-o", f->log, "--display", f->display,
+                                 "--", "/nonexistent/xdemo", NULL };
+    g_assert_cmpint (xrecord_run (argv, NULL, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "/nonexistent/xdemo: no such program"));
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *const argv[] = { env ("XRECORD"), "-o", f->log, "--", env ("XDEMO"), NULL };
+    g_assert_cmpint (xrecord_run (argv, (const char *const *) no_display, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "DISPLAY is not set"));
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *const argv[] = { env ("XRECORD"), "-o", f->log, "--display", ":4093",
+                                 "--", env ("XDEMO"), NULL };
+    g_assert_cmpint (xrecord_run (argv, NULL, &err), ==, 3);
+    g_assert_nonnull (strstr (err, "cannot open display :4093"));
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *const argv[] = { env ("XRECORD"), "--display", f->display, "--",
+                                 env ("XDEMO"), NULL };
+    g_assert_cmpint (xrecord_run (argv, NULL, &err), ==, 2);
+    g_clear_pointer (&err, g_free);
+  }
+  /* Nothing was written where nothing could be. */
+  g_assert_false (g_file_test (f->log, G_FILE_TEST_EXISTS));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/record/crash", test_record_crash);
+  ADD ("/record/focus-elsewhere", test_record_focus_elsewhere);
+  ADD ("/record/sigkill", test_record_sigkill);
+  ADD ("/record/headless-stop-key", test_record_headless_stop_key);
+  ADD ("/record/bad-input", test_record_bad_input);
+  return g_test_run ();
+}

@@ -1,0 +1,410 @@
+/* test-reduce.c — xreduce end to end on the demo app: each test runs the
+ * real xreduce (which starts its own Xvfbs) on a bundled session and checks
+ * the minimal session it writes, then replays that with xreplay.
+ *
+ * Programs and data come from the environment: XREDUCE, XREPLAY, XDEMO,
+ * XREDUCE_SRCDIR.
+ */
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "session.h"
+
+typedef struct
+{
+  char *dir;
+  char *out;
+} Fixture;
+
+/* Options that keep replays short on the demo app; the defaults are for
+ * real apps. */
+static const char *const fast[] = { "--quiet", "--max-gap", "100", "--settle", "300", NULL };
+
+static const char *
+env (const char *name)
+{
+  const char *value = g_getenv (name);
+
+  if (value == NULL)
+    g_error ("%s is not set: run this test with meson test", name);
+  return value;
+}
+
+static char *
+data_path (const char *name)
+{
+  return g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "data", name, NULL);
+}
+
+static void
+fixture_setup (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  fixture->dir = g_dir_make_tmp ("test-reduce-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->out = g_build_filename (fixture->dir, "out.min", NULL);
+}
+
+static void
+fixture_teardown (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GDir) dir = g_dir_open (fixture->dir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (fixture->dir);
+  g_free (fixture->dir);
+  g_free (fixture->out);
+}
+
+/* Runs xreduce SESSION -o OUT EXTRA... -- xdemo APP_ARGS...; returns the
+ * exit status and the output. */
+static int
+run_xreduce (Fixture *fixture, const char *session, const char *const *extra,
+             const char *const *app_args, char **out, char **err)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  g_ptr_array_add (argv, (char *) env ("XREDUCE"));
+  for (const char *const *a = fast; *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, (char *) "-o");
+  g_ptr_array_add (argv, fixture->out);
+  for (const char *const *a = extra; a != NULL && *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, (char *) session);
+  g_ptr_array_add (argv, (char *) "--");
+  g_ptr_array_add (argv, (char *) env ("XDEMO"));
+  for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("xreduce said:\n%s%s", out ? *out : "", err ? *err : "");
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+/* The remaining actions in words, one per line. */
+static char *
+actions_in_words (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) session = session_load (path, &error);
+  g_autoptr (GArray) actions = NULL;
+  GString *out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  actions = session_get_actions (session);
+  for (guint i = 0; i < actions->len; i++)
+    {
+      g_autofree char *words =
+        session_event_describe (session_get_event (session, g_array_index (actions, guint, i)));
+      g_string_append_printf (out, "%s\n", words);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Actions up to the first release that the reducer appended: the user
+ * events that matter. The well-formedness releases come after the last
+ * kept action. */
+static guint
+count_presses_and_moves (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) session = session_load (path, &error);
+  guint n = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < session_get_n_events (session); i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+      if (session_event_is_press (ev) || ev->kind == SESSION_EVENT_MOTION)
+        n++;
+    }
+  return n;
+}
+
+static int
+run_xreplay (const char *session, const char *const *app_args, char **out)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  g_ptr_array_add (argv, (char *) env ("XREPLAY"));
+  g_ptr_array_add (argv, (char *) "--max-gap");
+  g_ptr_array_add (argv, (char *) "100");
+  g_ptr_array_add (argv, (char *) session);
+  g_ptr_array_add (argv, (char *) "--");
+  g_ptr_array_add (argv, (char *) env ("XDEMO"));
+  for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, out, NULL, &status, &error));
+  g_assert_no_error (error);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+static void
+test_print (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL, *err = NULL, *words = NULL, *replayed = NULL;
+  g_autoptr (Session) min = NULL;
+  g_autoptr (GError) error = NULL;
+  guint n_actions, n_user;
+
+  g_assert_cmpint (run_xreduce (fixture, session, NULL, NULL, &out, &err), ==, 0);
+  words = actions_in_words (fixture->out);
+  g_test_message ("minimal session:\n%s", words);
+  min = session_load (fixture->out, &error);
+  g_assert_no_error (error);
+  n_actions = session_get_n_actions (min);
+  n_user = count_presses_and_moves (fixture->out);
+  /* Alt+P and the press and release on Print: at most 4 user events
+   * (the releases of Alt and p are not needed and are appended after the
+   * crash only to keep the session well-formed). */
+  g_assert_nonnull (strstr (words, "press Alt_L\n"));
+  g_assert_true (strstr (words, "press p\n") != NULL || strstr (words, "press P\n") != NULL);
+  g_assert_nonnull (strstr (words, "press button 1 at"));
+  g_assert_nonnull (strstr (words, "release button 1 at"));
+  g_assert_nonnull (strstr (words, "in \"Print\""));
+  g_assert_cmpuint (n_user, <=, 3);
+  g_assert_cmpuint (n_actions, <=, 6);
+  g_assert_cmpint (session_get_outcome (min).kind, ==, SESSION_OUTCOME_CRASHED);
+  g_assert_nonnull (strstr (out, "95 -> "));
+  g_assert_nonnull (strstr (out, "replay it: xreplay"));
+  /* The result replays to the same crash. */
+  g_assert_cmpint (run_xreplay (fixture->out, NULL, &replayed), ==, 1);
+  g_assert_nonnull (strstr (replayed, "crashed with SIGSEGV"));
+}
+
+static void
+test_order (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL, *err = NULL, *words = NULL, *replayed = NULL;
+  const char *const app[] = { "--bug", "order", NULL };
+  const char *wrap, *f5;
+
+  g_assert_cmpint (run_xreduce (fixture, session, NULL, app, &out, &err), ==, 0);
+  words = actions_in_words (fixture->out);
+  g_test_message ("minimal session:\n%s", words);
+  /* The click on Wrap, then F5: two separated actions, in that order. */
+  wrap = strstr (words, "press button 1 at");
+  f5 = strstr (words, "press F5");
+  g_assert_nonnull (wrap);
+  g_assert_nonnull (f5);
+  g_assert_true (wrap < f5);
+  g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);
+  g_assert_cmpint (run_xreplay (fixture->out, app, &replayed), ==, 1);
+  g_assert_nonnull (strstr (replayed, "crashed with SIGSEGV"));
+}
+
+static void
+test_abort (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo-abort.session");
+  g_autofree char *out = NULL, *err = NULL, *words = NULL, *replayed = NULL;
+  const char *const app[] = { "--bug", "abort", NULL };
+  const char *const extra[] = { "--stderr-match", "Assertion .* failed", NULL };
+
+  g_assert_cmpint (run_xreduce (fixture, session, extra, app, &out, &err), ==, 0);
+  words = actions_in_words (fixture->out);
+  g_test_message ("minimal session:\n%s", words);
+  g_assert_nonnull (strstr (words, "in \"Options\""));
+  g_assert_cmpint (run_xreplay (fixture->out, app, &replayed), ==, 1);
+  g_assert_nonnull (strstr (replayed, "crashed with SIGABRT"));
+}
+
+static void
+test_same_crash (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL, *err = NULL, *plain = NULL, *same = NULL;
+  const char *const app[] = { "--bug", "twin", NULL };
+  const char *const extra[] = { "--same-crash", NULL };
+  guint n_plain, n_same;
+
+  /* Without --same-crash, the shorter path to the other crash wins:
+   * printing an empty document crashes elsewhere. */
+  g_assert_cmpint (run_xreduce (fixture, session, NULL, app, &out, &err), ==, 0);
+  plain = actions_in_words (fixture->out);
+  n_plain = count_presses_and_moves (fixture->out);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run_xreduce (fixture, session, extra, app, &out, &err), ==, 0);
+  same = actions_in_words (fixture->out);
+  n_same = count_presses_and_moves (fixture->out);
+  g_test_message ("without --same-crash:\n%swith --same-crash:\n%s", plain, same);
+  g_assert_nonnull (strstr (err, "print_document"));
+  /* It keeps a typed character, so that the document is not empty. */
+  g_assert_cmpuint (n_same, ==, n_plain + 1);
+}
+
+static void
+test_not_failing (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL, *err = NULL;
+  const char *const app[] = { "--bug", "none", NULL };
+
+  g_assert_cmpint (run_xreduce (fixture, session, NULL, app, &out, &err), ==, 4);
+  g_assert_nonnull (strstr (err, "the full session does not fail"));
+  g_assert_nonnull (strstr (err, "passed"));
+  g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_bad_input (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *bad = g_build_filename (fixture->dir, "bad.log", NULL);
+  g_autofree char *quiet_session = g_build_filename (fixture->dir, "nofail.log", NULL);
+  const char *const bad_algo[] = { "--algorithm", "magic", NULL };
+  const char *const bad_regex[] = { "--stderr-match", "(", NULL };
+  const char *const bad_signal[] = { "--signal", "SIGNOPE", NULL };
+
+  g_assert_cmpint (run_xreduce (fixture, "/nonexistent.log", NULL, NULL, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "/nonexistent.log"));
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
+
+  g_assert_true (g_file_set_contents (bad, "xreduce-session 1\nscreen 640x480\n12 KeyPres keysym=a keycode=38 state=0\n", -1, NULL));
+  g_assert_cmpint (run_xreduce (fixture, bad, NULL, NULL, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "bad.log:3: unknown event 'KeyPres'"));
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
+
+  g_assert_true (g_file_set_contents (quiet_session, "xreduce-session 1\nscreen 640x480\n12 KeyPress keysym=a keycode=38 state=0\n", -1, NULL));
+  g_assert_cmpint (run_xreduce (fixture, quiet_session, NULL, NULL, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "records no failure"));
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
+
+  g_assert_cmpint (run_xreduce (fixture, bad, bad_algo, NULL, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "unknown --algorithm 'magic'"));
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run_xreduce (fixture, bad, bad_regex, NULL, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--stderr-match"));
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run_xreduce (fixture, bad, bad_signal, NULL, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "unknown signal 'SIGNOPE'"));
+}
+
+/* Processes named @name whose environment or ancestry we cannot easily
+ * see: count them by /proc/PID/comm. */
+static guint
+count_processes (const char *name)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *entry;
+  guint n = 0;
+
+  while ((entry = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = NULL, *comm = NULL;
+      if (!g_ascii_isdigit (entry[0]))
+        continue;
+      path = g_build_filename ("/proc", entry, "comm", NULL);
+      if (g_file_get_contents (path, &comm, NULL, NULL) && g_str_equal (g_strstrip (comm), name))
+        n++;
+    }
+  return n;
+}
+
+static void
+test_interrupt (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) kept = NULL;
+  const char *argv[] = { env ("XREDUCE"), "-o", fixture->out, "--max-gap", "100",
+                         "--settle", "300", session, "--", env ("XDEMO"), NULL };
+  guint xvfb_before = count_processes ("Xvfb"), xdemo_before = count_processes ("xdemo");
+  int err_fd = -1, status = -1;
+  GPid pid;
+  g_autoptr (GString) seen = g_string_new (NULL);
+  char buf[512];
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
+                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
+  g_assert_no_error (error);
+  /* Wait for the reduction proper to have improved once (verification
+   * done, the best-so-far file written): xreduce says so on stderr when it
+   * is not a terminal. */
+  while (strstr (seen->str, " actions after ") == NULL)
+    {
+      ssize_t n = read (err_fd, buf, sizeof buf);
+      g_assert_cmpint (n, >, 0);
+      g_string_append_len (seen, buf, n);
+    }
+  kill (pid, SIGINT);
+  while (read (err_fd, buf, sizeof buf) > 0)
+    ;
+  close (err_fd);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 130);
+  kept = session_load (fixture->out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (session_get_n_actions (kept), >, 0);
+  g_assert_cmpuint (count_processes ("Xvfb"), <=, xvfb_before);
+  g_assert_cmpuint (count_processes ("xdemo"), <=, xdemo_before);
+}
+
+static void
+test_oracle_command (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *script = g_build_filename (fixture->dir, "oracle.sh", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "#!/bin/sh\n"
+    "# Still fails if replaying the candidate on the worker's display crashes xdemo.\n"
+    "'%s' --quiet --max-gap 100 --settle 300 --display \"$XREDUCE_DISPLAY\" \"$1\" -- '%s' >/dev/null 2>&1\n"
+    "test $? -eq 1\n", env ("XREPLAY"), env ("XDEMO"));
+  g_autofree char *test_cmd = g_strdup_printf ("--test=sh %s", script);
+  const char *const extra[] = { test_cmd, NULL };
+  g_autofree char *out = NULL, *err = NULL, *words = NULL;
+
+  g_assert_true (g_file_set_contents (script, text, -1, NULL));
+  g_assert_cmpint (run_xreduce (fixture, session, extra, NULL, &out, &err), ==, 0);
+  words = actions_in_words (fixture->out);
+  g_assert_nonnull (strstr (words, "press Alt_L\n"));
+  g_assert_nonnull (strstr (words, "in \"Print\""));
+  g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  ADD ("/reduce/bad-input", test_bad_input);
+  ADD ("/reduce/print", test_print);
+  ADD ("/reduce/order", test_order);
+  ADD ("/reduce/abort", test_abort);
+  ADD ("/reduce/same-crash", test_same_crash);
+  ADD ("/reduce/not-failing", test_not_failing);
+  ADD ("/reduce/oracle-command", test_oracle_command);
+  ADD ("/reduce/interrupt", test_interrupt);
+  return g_test_run ();
+}

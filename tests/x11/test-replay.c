@@ -1,0 +1,435 @@
+/* test-replay.c — xreplay end to end on the demo app.
+ *
+ * Each case runs the real xreplay (which starts its own Xvfb unless given
+ * --display, then one of ours from xvfb-fixture.h) on a bundled or a
+ * hand-written session and checks its verdict: exit status, outcome line,
+ * --json. Synchronisation is on process state and on xreplay's own
+ * verbose lines (it says when the app has started and each action as it
+ * injects it); never on sleeps.
+ *
+ * Programs and data come from the environment: XREPLAY, XDEMO,
+ * XREDUCE_SRCDIR. Start reading at main().
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "session.h"
+#include "xvfb-fixture.h"
+
+/* Keep replays of the demo short; the defaults are for real apps. */
+#define FAST "--max-gap", "100", "--settle", "300"
+
+typedef struct
+{
+  char *dir;
+} Fixture;
+
+static const char *
+env (const char *name)
+{
+  const char *value = g_getenv (name);
+
+  if (value == NULL)
+    g_error ("%s is not set: run this test with meson test", name);
+  return value;
+}
+
+static char *
+data_path (const char *name)
+{
+  return g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "data", name, NULL);
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  f->dir = g_dir_make_tmp ("test-replay-XXXXXX", &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GDir) dir = g_dir_open (f->dir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (f->dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (f->dir);
+  g_free (f->dir);
+  /* Whatever a case ran, nothing of it may outlive it. */
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
+}
+
+/* Runs xreplay @args; returns its exit status (128+N for a signal) and
+ * what it printed. */
+static int
+run_xreplay_argv (char **out, char **err, const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *o = NULL, *e = NULL;
+  int status = -1;
+
+  g_ptr_array_add (argv, (char *) env ("XREPLAY"));
+  for (const char *const *a = args; *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &o, &e, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("xreplay said:\n%s%s", o, e);
+  if (out != NULL)
+    *out = g_steal_pointer (&o);
+  if (err != NULL)
+    *err = g_steal_pointer (&e);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+/* The same with the arguments inline, NULL-terminated. */
+static int G_GNUC_NULL_TERMINATED
+run_xreplay (char **out, char **err, const char *first, ...)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
+
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  return run_xreplay_argv (out, err, (const char *const *) args->pdata);
+}
+
+static char *
+write_file (Fixture *f, const char *name, const char *text)
+{
+  char *path = g_build_filename (f->dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* ---- verdicts ---- */
+
+/* The bar: the bundled session crashes the app every time. */
+static void
+test_crash_every_time (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+
+  for (int i = 0; i < 20; i++)
+    {
+      g_autofree char *out = NULL;
+
+      g_assert_cmpint (run_xreplay (&out, NULL, FAST, session, "--", env ("XDEMO"), NULL),
+                       ==, 1);
+      g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV (95 of 95 actions"));
+    }
+}
+
+/* Without its last gesture (the click on Print) the session passes. */
+static void
+test_without_trigger_passes (Fixture *f, gconstpointer data)
+{
+  g_autofree char *demo = data_path ("demo.session");
+  g_autofree char *path = g_build_filename (f->dir, "no-trigger.session", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) session = session_load (demo, &error);
+  g_autoptr (Session) cut = NULL;
+  g_autofree char *out = NULL;
+  g_autofree guint *keep = NULL;
+  guint n;
+
+  g_assert_no_error (error);
+  n = session_get_n_actions (session);
+  g_assert_cmpuint (n, ==, 95);
+  keep = g_new (guint, n);
+  for (guint i = 0; i < n; i++)
+    keep[i] = i;
+  cut = session_subset (session, keep, n - 2);   /* press and release on Print */
+  g_assert_true (session_save (cut, path, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (run_xreplay (&out, NULL, FAST, path, "--", env ("XDEMO"), NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "passed (93 of 93 actions"));
+}
+
+/* Re-anchoring: the main window (and the dialogs with it) elsewhere. */
+static void
+test_moved_window (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL;
+
+  g_assert_cmpint (run_xreplay (&out, NULL, FAST, session, "--", env ("XDEMO"),
+                                "--geometry", "+310+260", NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
+}
+
+/* A keysym with no keycode on the replay server (eacute is on no key of
+ * Xvfb's us keymap) is bound to a spare keycode and still arrives; the
+ * keymap is put back afterwards. */
+static void
+test_unmapped_keysym (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = write_file (f, "eacute.session",
+    "xreduce-session 1\n"
+    "screen 1280x1024\n"
+    "command \"xdemo\"\n"
+    "100 MotionNotify state=0x0 root=400,300 pos=300,200 window=0 class=\"XDemo\" title=\"Editor\"\n"
+    "200 KeyPress keysym=eacute keycode=201 state=0x0 window=0 class=\"XDemo\" title=\"Editor\"\n"
+    "260 KeyRelease keysym=eacute keycode=201 state=0x0 window=0 class=\"XDemo\" title=\"Editor\"\n"
+    "300 KeyPress keysym=x keycode=53 state=0x0 window=0 class=\"XDemo\" title=\"Editor\"\n"
+    "360 KeyRelease keysym=x keycode=53 state=0x0 window=0 class=\"XDemo\" title=\"Editor\"\n");
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_xreplay (NULL, &err, "--verbose", FAST, session, "--", env ("XDEMO"),
+                                "--echo-keys", "--bug", "none", NULL), ==, 0);
+  /* xdemo's stdout reaches xreplay's stderr with --verbose. */
+  g_assert_nonnull (strstr (err, "xdemo: key eacute in Editor"));
+  g_assert_nonnull (strstr (err, "xdemo: key x in Editor"));
+  g_assert_nonnull (strstr (err, "bound 1 keysyms to spare keycodes"));
+}
+
+/* A hang is told apart from a pass (xdemo --bug hang loops at Print). */
+static void
+test_hang (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL;
+
+  g_assert_cmpint (run_xreplay (&out, NULL, FAST, "--timeout", "1000", session, "--",
+                                env ("XDEMO"), "--bug", "hang", NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "hung"));
+}
+
+static void
+test_json_and_stderr_match (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo-abort.session");
+  g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL;
+
+  g_assert_cmpint (run_xreplay (&out, NULL, FAST, "--json", "--stderr-match", "Assertion .font",
+                                session, "--", env ("XDEMO"), "--bug", "abort", NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "\"outcome\": \"crashed\""));
+  g_assert_nonnull (strstr (out, "\"signal\": \"SIGABRT\""));
+  g_assert_nonnull (strstr (out, "\"stderr_matched\": true"));
+  g_assert_nonnull (strstr (out, "\"time_to_first_window_ms\": "));
+  g_assert_nonnull (strstr (out, "apply_options: Assertion"));
+
+  /* The same crash, but not the message asked for: not the failure. */
+  g_assert_cmpint (run_xreplay (&out2, NULL, FAST, "--stderr-match", "no such message",
+                                session, "--", env ("XDEMO"), "--bug", "abort", NULL), ==, 0);
+  g_assert_nonnull (strstr (out2, "crashed with SIGABRT, stderr did not match"));
+
+  g_assert_cmpint (run_xreplay (&out3, NULL, FAST, session, "--", env ("XDEMO"), "--bug",
+                                "abort", NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out3, "crashed with SIGABRT"));
+}
+
+static void
+test_backtrace (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL;
+
+  if (g_find_program_in_path ("gdb") == NULL)
+    {
+      g_test_skip ("gdb is not installed");
+      return;
+    }
+  g_assert_cmpint (run_xreplay (&out, NULL, FAST, "--json", "--backtrace", session, "--",
+                                env ("XDEMO"), NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "\"signal\": \"SIGSEGV\""));
+  g_assert_nonnull (strstr (out, "\"backtrace\": [\"print_document\", \"do_print\""));
+}
+
+static void
+test_could_not_start (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out1 = NULL, *out2 = NULL, *err1 = NULL;
+
+  g_assert_cmpint (run_xreplay (&out1, &err1, FAST, session, "--", "/nonexistent/app", NULL),
+                   ==, 4);
+  g_assert_true (g_str_has_prefix (out1, "could not start: "));
+  g_assert_nonnull (strstr (out1, "/nonexistent/app"));
+  /* Dies before it maps a window. */
+  g_assert_cmpint (run_xreplay (&out2, NULL, FAST, session, "--", "false", NULL), ==, 4);
+  g_assert_nonnull (strstr (out2, "exited with status 1 before it mapped a window"));
+}
+
+/* --display: on a server the user started (here, ours), left running. */
+static void
+test_existing_display (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL;
+  TestXvfb x = { 0 };
+
+  test_xvfb_start (&x, "1280x1024");
+  g_assert_cmpint (run_xreplay (&out, NULL, FAST, "--display", x.display, session, "--",
+                                env ("XDEMO"), NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
+  g_assert_true (test_pid_alive (x.pid));
+  g_assert_cmpuint (test_orphans_alive (x.pid), ==, 0);
+  test_xvfb_stop (&x);
+}
+
+/* ---- interruption: nothing survives ---- */
+
+/* A pid from xreplay's verbose line "...PREFIX<pid>...". */
+static pid_t
+pid_after (const char *text, const char *prefix)
+{
+  const char *p = strstr (text, prefix);
+
+  g_assert_nonnull (p);
+  return (pid_t) g_ascii_strtoll (p + strlen (prefix), NULL, 10);
+}
+
+static void
+test_sigterm_mid_replay (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  const char *argv[] = { env ("XREPLAY"), "--verbose", session, "--", env ("XDEMO"), NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) err = g_string_new (NULL);
+  GPid pid;
+  int err_fd, status;
+  pid_t app, xvfb;
+  FILE *stream;
+  char line[1024];
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
+                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
+  g_assert_no_error (error);
+  stream = fdopen (err_fd, "r");
+  /* Read until the fifth action is injected: the app runs, Xvfb too. */
+  while (fgets (line, sizeof line, stream) != NULL)
+    {
+      g_string_append (err, line);
+      if (strstr (line, "[5/95]") != NULL)
+        break;
+    }
+  g_test_message ("xreplay said:\n%s", err->str);
+  xvfb = pid_after (err->str, " pid ");
+  app = pid_after (err->str, "app pid ");
+  g_assert_true (test_pid_alive (xvfb));
+  g_assert_true (test_pid_alive (app));
+
+  g_assert_cmpint (kill (pid, SIGTERM), ==, 0);
+  while (fgets (line, sizeof line, stream) != NULL)
+    g_string_append (err, line);
+  fclose (stream);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 128 + SIGTERM);
+  g_assert_nonnull (strstr (err->str, "interrupted by SIGTERM"));
+  g_assert_false (test_pid_alive (app));
+  g_assert_false (test_pid_alive (xvfb));
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
+}
+
+/* ---- reading sessions ---- */
+
+static void
+test_list (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  g_assert_cmpint (run_xreplay (&out, NULL, "--list", session, NULL), ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 95 + 1);   /* and the empty tail */
+  g_assert_cmpstr (lines[0], ==, "move to 864,591");
+  g_assert_cmpstr (lines[1], ==, "move to 628,382 in \"Editor\"");
+  g_assert_cmpstr (lines[93], ==, "press button 1 at 84,129 in \"Print\"");
+  g_assert_cmpstr (lines[94], ==, "release button 1 at 84,129 in \"Print\"");
+}
+
+/* Every bad input: a clear message and exit status 2, before any X. */
+static void
+test_bad_input (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *bad = write_file (f, "bad.session",
+                                     "xreduce-session 1\nscreen 1280x1024\n"
+                                     "100 KeyPres keysym=a keycode=38 state=0x0\n");
+  g_autofree char *newer = write_file (f, "newer.session", "xreduce-session 99\nscreen 10x10\n");
+  g_autofree char *empty = write_file (f, "empty.session", "");
+  g_autofree char *no_command = write_file (f, "nocmd.session",
+                                            "xreduce-session 1\nscreen 1280x1024\n");
+  const struct
+  {
+    const char *args[6];
+    const char *message;
+  } cases[] = {
+    { { "/nonexistent/session.log", NULL }, "/nonexistent/session.log" },
+    { { bad, NULL }, "bad.session:3: unknown event 'KeyPres'" },
+    { { newer, NULL }, "newer.session" },
+    { { empty, NULL }, "empty.session" },
+    { { no_command, NULL }, "records no command: give the app after '--'" },
+    { { NULL }, "no session file given" },
+    { { session, session, NULL }, "more than one session file given" },
+    { { "--speed", "0", session, NULL }, "--speed: '0' is not a factor" },
+    { { "--speed", "fast", session, NULL }, "--speed: 'fast' is not a factor" },
+    { { "--settle", "-5", session, NULL }, "--settle: '-5' is not a number of milliseconds" },
+    { { "--timeout", "1e9", session, NULL }, "--timeout: '1e9' is not a number" },
+    { { "--stderr-match", "(", session, NULL }, "--stderr-match:" },
+    { { "--display", "", session, NULL }, "--display: empty display name" },
+    { { "--export", "yaml", session, NULL }, "--export: unknown format 'yaml'" },
+    { { "--no-such-option", session, NULL }, "Unknown option --no-such-option" },
+    { { session, "--", NULL }, "nothing after '--'" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_test_message ("case %zu: expecting '%s'", i, cases[i].message);
+      g_assert_cmpint (run_xreplay_argv (&out, &err, cases[i].args), ==, 2);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_true (g_str_has_prefix (err, "xreplay: "));
+      g_assert_nonnull (strstr (err, cases[i].message));
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  /* Whatever xreplay leaves running becomes ours, to be seen. */
+  test_become_subreaper ();
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  ADD ("/replay/bad-input", test_bad_input);
+  ADD ("/replay/list", test_list);
+  ADD ("/replay/crash-20-of-20", test_crash_every_time);
+  ADD ("/replay/without-trigger-passes", test_without_trigger_passes);
+  ADD ("/replay/moved-window", test_moved_window);
+  ADD ("/replay/unmapped-keysym", test_unmapped_keysym);
+  ADD ("/replay/hang", test_hang);
+  ADD ("/replay/json-and-stderr-match", test_json_and_stderr_match);
+  ADD ("/replay/backtrace", test_backtrace);
+  ADD ("/replay/could-not-start", test_could_not_start);
+  ADD ("/replay/existing-display", test_existing_display);
+  ADD ("/replay/sigterm-mid-replay", test_sigterm_mid_replay);
+  return g_test_run ();
+}

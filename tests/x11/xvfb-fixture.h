@@ -1,0 +1,149 @@
+/* xvfb-fixture.h — a private Xvfb for one X11 test, and process checks.
+ *
+ * test_xvfb_start() runs `Xvfb -displayfd` in a group of its own and
+ * returns once the server has written its display number, i.e. once it
+ * accepts clients: no fixed display numbers, no sleeps. The server dies
+ * with the test even when an assertion aborts it before its teardown
+ * (PR_SET_PDEATHSIG).
+ *
+ * test_orphans_alive() answers "did anything outlive the program under
+ * test?": the test makes itself a child subreaper
+ * (test_become_subreaper), so whatever the program left running is
+ * re-parented to the test, where it can be seen and reaped.
+ *
+ * Header-only: each test program includes it once.
+ */
+#pragma once
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib-unix.h>
+
+typedef struct
+{
+  GPid pid;
+  char *display;           /* ":N" */
+} TestXvfb;
+
+static void
+test_xvfb_child_setup (gpointer data)
+{
+  setpgid (0, 0);
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
+
+static inline void
+test_xvfb_start (TestXvfb *x, const char *screen)
+{
+  g_autofree char *spec = g_strdup_printf ("%sx24", screen);
+  const char *argv[] = { "Xvfb", "-displayfd", "3", "-screen", "0", spec,
+                         "-nolisten", "tcp", "-noreset", NULL };
+  g_autoptr (GError) error = NULL;
+  int fds[2];
+  int target = 3;
+  char buf[32] = "";
+  gsize len = 0;
+
+  g_assert_true (g_unix_open_pipe (fds, FD_CLOEXEC, NULL));
+  g_assert_true (g_spawn_async_with_pipes_and_fds (NULL, argv, NULL,
+                   G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
+                   | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                   test_xvfb_child_setup, NULL, -1, -1, -1, &fds[1], &target, 1,
+                   &x->pid, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  close (fds[1]);
+  /* Xvfb writes its display number when it is ready. */
+  while (len < sizeof buf - 1)
+    {
+      ssize_t n = read (fds[0], buf + len, sizeof buf - 1 - len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      len += (gsize) n;
+      if (memchr (buf, '\n', len) != NULL)
+        break;
+    }
+  close (fds[0]);
+  buf[len] = '\0';
+  g_strstrip (buf);
+  g_assert_cmpstr (buf, !=, "");
+  x->display = g_strdup_printf (":%s", buf);
+}
+
+static inline void
+test_xvfb_stop (TestXvfb *x)
+{
+  if (x->pid > 0)
+    {
+      kill (-x->pid, SIGTERM);
+      waitpid (x->pid, NULL, 0);
+      x->pid = 0;
+    }
+  g_clear_pointer (&x->display, g_free);
+}
+
+static inline void
+test_become_subreaper (void)
+{
+  g_assert_cmpint (prctl (PR_SET_CHILD_SUBREAPER, 1), ==, 0);
+}
+
+/* Is @pid a process that still runs (not gone, not a zombie)? */
+static inline gboolean
+test_pid_alive (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *stat = NULL;
+  const char *p;
+
+  if (pid <= 0 || !g_file_get_contents (path, &stat, NULL, NULL))
+    return FALSE;
+  p = strrchr (stat, ')');
+  return p != NULL && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/* Reaps the test's exited children except @keep (e.g. its own Xvfb, or 0),
+ * and returns the number of its children still running other than @keep:
+ * with test_become_subreaper(), whatever a finished program left behind. */
+static inline guint
+test_orphans_alive (pid_t keep)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  guint alive = 0;
+
+  g_assert_nonnull (proc);
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = NULL, *stat = NULL;
+      pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
+      const char *p;
+      char state;
+      int ppid;
+
+      if (pid <= 0 || pid == keep)
+        continue;
+      path = g_strdup_printf ("/proc/%s/stat", name);
+      if (!g_file_get_contents (path, &stat, NULL, NULL))
+        continue;
+      p = strrchr (stat, ')');
+      if (p == NULL || sscanf (p + 1, " %c %d", &state, &ppid) != 2 || ppid != getpid ())
+        continue;
+      if (state == 'Z')
+        waitpid (pid, NULL, WNOHANG);
+      else
+        {
+          g_test_message ("still running: %s", stat);
+          alive++;
+        }
+    }
+  return alive;
+}
