@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "session.h"
+#include "xvfb-fixture.h"
 
 typedef struct
 {
@@ -63,6 +64,8 @@ fixture_teardown (Fixture *fixture, gconstpointer data)
     }
   g_rmdir (fixture->dir);
   g_free (fixture->dir);
+  /* Whatever a case ran, nothing of it may outlive it. */
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
   g_free (fixture->out);
 }
 
@@ -308,27 +311,6 @@ test_bad_input (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (err, "unknown signal 'SIGNOPE'"));
 }
 
-/* Processes named @name whose environment or ancestry we cannot easily
- * see: count them by /proc/PID/comm. */
-static guint
-count_processes (const char *name)
-{
-  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
-  const char *entry;
-  guint n = 0;
-
-  while ((entry = g_dir_read_name (proc)) != NULL)
-    {
-      g_autofree char *path = NULL, *comm = NULL;
-      if (!g_ascii_isdigit (entry[0]))
-        continue;
-      path = g_build_filename ("/proc", entry, "comm", NULL);
-      if (g_file_get_contents (path, &comm, NULL, NULL) && g_str_equal (g_strstrip (comm), name))
-        n++;
-    }
-  return n;
-}
-
 static void
 test_interrupt (Fixture *fixture, gconstpointer data)
 {
@@ -337,7 +319,6 @@ test_interrupt (Fixture *fixture, gconstpointer data)
   g_autoptr (Session) kept = NULL;
   const char *argv[] = { env ("XREDUCE"), "-o", fixture->out, "--max-gap", "100",
                          "--settle", "300", session, "--", env ("XDEMO"), NULL };
-  guint xvfb_before = count_processes ("Xvfb"), xdemo_before = count_processes ("xdemo");
   int err_fd = -1, status = -1;
   GPid pid;
   g_autoptr (GString) seen = g_string_new (NULL);
@@ -367,8 +348,9 @@ test_interrupt (Fixture *fixture, gconstpointer data)
   kept = session_load (fixture->out, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (session_get_n_actions (kept), >, 0);
-  g_assert_cmpuint (count_processes ("Xvfb"), <=, xvfb_before);
-  g_assert_cmpuint (count_processes ("xdemo"), <=, xdemo_before);
+  /* Every worker's Xvfb, xreplay and app is gone: anything left would
+   * have been re-parented to this test (a subreaper). */
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
 }
 
 static void
@@ -397,6 +379,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  test_become_subreaper ();
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/reduce/bad-input", test_bad_input);
   ADD ("/reduce/print", test_print);
