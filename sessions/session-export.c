@@ -37,28 +37,38 @@ static const char xdotool_prelude[] =
   "  echo \"$0: needs xdotool (Debian/Ubuntu: apt-get install xdotool)\" >&2; exit 2; }\n"
   "[ -n \"${DISPLAY:-}\" ] || { echo \"$0: DISPLAY is not set\" >&2; exit 2; }\n"
   "\n"
-  "# win CLASS TITLE: the app's visible window with this WM_CLASS and title,\n"
-  "# waiting up to 5 s for it to appear (the title may be empty).\n"
+  "# win CLASS TITLE: the app's visible window with this WM_CLASS and title\n"
+  "# (extended regexes; the title may be empty), waiting up to 5 s for it to\n"
+  "# appear. xdotool search takes a single pattern for all its --class,\n"
+  "# --name options: search by class, then compare each window's title.\n"
   "win () {\n"
   "  tries=0\n"
   "  while :; do\n"
-  "    if [ -n \"$2\" ]; then\n"
-  "      w=$(xdotool search --all --onlyvisible --class \"$1\" --name \"$2\" 2>/dev/null | head -n 1)\n"
-  "    else\n"
-  "      w=$(xdotool search --onlyvisible --class \"$1\" 2>/dev/null | head -n 1)\n"
-  "    fi\n"
-  "    [ -n \"$w\" ] && { echo \"$w\"; return 0; }\n"
+  "    for w in $(xdotool search --onlyvisible --class \"$1\" 2>/dev/null); do\n"
+  "      if [ -z \"$2\" ] || xdotool getwindowname \"$w\" 2>/dev/null | grep -Eq -e \"$2\"; then\n"
+  "        echo \"$w\"; return 0\n"
+  "      fi\n"
+  "    done\n"
   "    tries=$((tries + 1))\n"
   "    [ $tries -lt 50 ] || { echo \"$0: no window of class $1 titled $2\" >&2; return 1; }\n"
   "    sleep 0.1\n"
   "  done\n"
   "}\n"
   "\n"
+  "# move X Y: the pointer to screen position X,Y, waiting until it is there.\n"
+  "# Not when it is there already: \"mousemove --sync\" then waits for a move\n"
+  "# that never comes (15 s in xdotool 3.20160805; forever with --window).\n"
+  "move () {\n"
+  "  eval \"$(xdotool getmouselocation --shell)\"\n"
+  "  if [ \"$X\" != \"$1\" ] || [ \"$Y\" != \"$2\" ]; then xdotool mousemove --sync \"$1\" \"$2\"; fi\n"
+  "}\n"
+  "\n"
   "# at CLASS TITLE X Y: move the pointer to X,Y in that window, or to the\n"
   "# recorded screen position ($5,$6) when the window is not there.\n"
   "at () {\n"
-  "  if w=$(win \"$1\" \"$2\"); then xdotool mousemove --sync --window \"$w\" \"$3\" \"$4\"\n"
-  "  else xdotool mousemove --sync \"$5\" \"$6\"; fi\n"
+  "  if w=$(win \"$1\" \"$2\") && g=$(xdotool getwindowgeometry --shell \"$w\"); then\n"
+  "    eval \"$g\"; move $((X + $3)) $((Y + $4))\n"
+  "  else move \"$5\" \"$6\"; fi\n"
   "}\n"
   "\n";
 
@@ -109,7 +119,7 @@ session_export_xdotool (const Session *session, const char *source_name)
         g_string_append_printf (out, "at %s %s %d %d %d %d\n", qclass, qtitle,
                                 ev->x, ev->y, ev->root_x, ev->root_y);
       else if (ev->has_pos)
-        g_string_append_printf (out, "xdotool mousemove --sync %d %d\n", ev->root_x, ev->root_y);
+        g_string_append_printf (out, "move %d %d\n", ev->root_x, ev->root_y);
 
       switch (ev->kind)
         {
