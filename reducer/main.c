@@ -37,7 +37,7 @@ main (int argc, char **argv)
   gint jobs = 0, frames = 3, verify_runs = 3;
   gint64 limit_tests = 0;
   gdouble limit_time = 0;
-  gboolean quiet = FALSE, same_crash = FALSE, report = FALSE;
+  gboolean quiet = FALSE, same_crash = FALSE, report = TRUE;
   ReduceOptions options;
   ReduceSummary summary = { 0 };
   int dashdash = -1;
@@ -59,7 +59,8 @@ main (int argc, char **argv)
     { "timeout", 0, 0, G_OPTION_ARG_STRING, &timeout, "Hang detection timeout (see xreplay)", "MS" },
     { "window-wait", 0, 0, G_OPTION_ARG_STRING, &window_wait, "Longest wait for an action's window (see xreplay)", "MS" },
     { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &start_timeout, "Longest wait for the app's first window (see xreplay)", "MS" },
-    { "report", 0, 0, G_OPTION_ARG_NONE, &report, "Also write OUT.report/ with the steps in words and pictures", NULL },
+    { "report", 0, 0, G_OPTION_ARG_NONE, &report, "Write the bug-report folder OUT.report/: report.md with the steps in words, a picture before each, an xdotool script, the reduction's figures (the default)", NULL },
+    { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &report, "Do not write OUT.report/", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress line", NULL },
     { NULL }
   };
@@ -81,7 +82,8 @@ main (int argc, char **argv)
   g_option_context_set_description (context,
     "Without APP, the command recorded in the session is used.\n\n"
     "Exit status:\n"
-    "  0    reduced; the minimal session is in OUT\n"
+    "  0    reduced; the minimal session is in OUT, its bug report in OUT.report/\n"
+    "       (a report that cannot be written is only a warning)\n"
     "  2    usage error or bad input (the session file, an option)\n"
     "  3    infrastructure error (Xvfb or xreplay failed)\n"
     "  4    nothing to reduce: the full session does not fail, or the empty one does\n"

@@ -6,10 +6,15 @@
  * drop the actions after the crash point; run dd_reduce() over the
  * gestures, with test_candidates() as the oracle; every improvement is
  * saved atomically to the output file (save_best), so Ctrl-C keeps it.
+ * Then the bug-report folder (report_write): the result replayed once by
+ * `xreplay --report`, and the reduction's figures appended to its
+ * report.md.
  */
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include "reduce.h"
+#include "child.h"
+#include "report.h"
 #include "runner.h"
 #include "session.h"
 
@@ -23,6 +28,8 @@
 #include <glib/gstdio.h>
 
 G_DEFINE_QUARK (xreduce-reduce-error-quark, reduce_error)
+
+typedef struct ReportRun ReportRun;
 
 typedef struct
 {
@@ -42,6 +49,8 @@ typedef struct
   guint n_best;
   DdStats last_stats;
   guint repeats;             /* confirm_passes, shown in messages */
+  guint n_workers;
+  ReportRun *report_run;     /* the report's replay while it runs, or NULL */
 } Reducer;
 
 void
@@ -51,12 +60,14 @@ reduce_options_init (ReduceOptions *options)
   options->algorithm = DD_ALGORITHM_HDD;
   options->same_crash_frames = 3;
   options->verify_runs = 3;
+  options->report = TRUE;
 }
 
 void
 reduce_summary_clear (ReduceSummary *summary)
 {
   g_clear_pointer (&summary->output_path, g_free);
+  g_clear_pointer (&summary->report_path, g_free);
 }
 
 static double
@@ -223,6 +234,13 @@ save_best (Reducer *reducer, GError **error)
     reducer->n_before, reducer->n_best);
 
   session_add_header_comment (best, comment);
+  if (reducer->reference_frames != NULL && reducer->reference_frames[0] != NULL)
+    {
+      /* --same-crash: the crash kept, for whoever reads the bug report. */
+      g_autofree char *frames = g_strjoinv (" < ", reducer->reference_frames);
+      g_autofree char *crash = g_strdup_printf ("the crash kept: %s (top frames, gdb)", frames);
+      session_add_header_comment (best, crash);
+    }
   if (reducer->options->test_argv == NULL
       && reducer->target.kind != SESSION_OUTCOME_NONE)
     session_set_outcome (best, reducer->target, FALSE);
@@ -414,6 +432,253 @@ verify (Reducer *reducer, guint *crash_point, guint *confirm, GError **error)
   return TRUE;
 }
 
+/* ---- the bug-report folder ---- */
+
+/* How long xreplay gets to stop its app and Xvfb after SIGTERM. */
+#define REPORT_KILL_GRACE_MS 3000
+
+/* The replay that writes OUT.report/: xreplay as a child in its own
+ * process group (and dying with us), which on_signal() takes down. */
+struct ReportRun
+{
+  GSubprocess *process;      /* owned */
+  gboolean done;             /* exited and reaped, its stderr read */
+  GBytes *err;               /* what it said on stderr */
+  guint kill_source;         /* SIGKILL if SIGTERM was not enough, or 0 */
+};
+
+static void
+report_run_signal (ReportRun *run, int signum)
+{
+  /* NULL once it has been reaped: the pid may be someone else's by then. */
+  const char *id = g_subprocess_get_identifier (run->process);
+
+  if (id != NULL)
+    {
+      pid_t pid = (pid_t) g_ascii_strtoll (id, NULL, 10);
+      /* xreplay stops its app and Xvfb on SIGTERM (they are in groups of
+       * their own, and die with it on SIGKILL); the group kill reaches
+       * anything else it started. */
+      kill (pid, signum);
+      kill (-pid, signum);
+    }
+}
+
+static gboolean
+on_report_kill_timeout (gpointer data)
+{
+  ReportRun *run = data;
+
+  run->kill_source = 0;
+  report_run_signal (run, SIGKILL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+report_run_kill (ReportRun *run)
+{
+  report_run_signal (run, SIGTERM);
+  if (run->kill_source == 0)
+    run->kill_source = g_timeout_add (REPORT_KILL_GRACE_MS, on_report_kill_timeout, run);
+}
+
+static void
+on_report_done (GObject *source, GAsyncResult *res, gpointer data)
+{
+  ReportRun *run = data;
+
+  /* A failure to read the pipe leaves the exit status to judge by. */
+  g_subprocess_communicate_finish (G_SUBPROCESS (source), res, NULL, &run->err, NULL);
+  run->done = TRUE;
+}
+
+/* Removes what an earlier report in @dir left that this one may not
+ * overwrite (it may have fewer steps, or no pictures): only the pictures
+ * report.c writes, nothing else of the folder. */
+static void
+report_remove_pictures (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    if ((g_str_has_prefix (name, "step-") && g_str_has_suffix (name, ".png"))
+        || g_str_equal (name, "steps.png") || g_str_equal (name, "last-screen.png"))
+      g_ptr_array_add (names, g_build_filename (dir, name, NULL));
+  for (guint i = 0; i < names->len; i++)
+    g_unlink (g_ptr_array_index (names, i));
+}
+
+/* Replays the minimal session once with `xreplay --report @dir`, as the
+ * tests were run (@xreplay_args); *@status is xreplay's exit status:
+ * 1 the app failed, 0 or 4 it did not. Ctrl-C kills the replay and
+ * returns REDUCE_ERROR_INTERRUPTED. */
+static gboolean
+report_replay (Reducer *reducer, const char *xreplay, char *const *xreplay_args,
+               char *const *app_argv, const char *dir, int *status, GError **error)
+{
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) local = NULL;
+  g_autofree char *said = NULL;
+  ReportRun run = { 0 };
+
+  if (reducer->interrupted)
+    {
+      g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+      return FALSE;
+    }
+  /* @xreplay_args start with --quiet. */
+  g_ptr_array_add (argv, (char *) xreplay);
+  g_ptr_array_add (argv, (char *) "--report");
+  g_ptr_array_add (argv, (char *) dir);
+  for (char *const *a = xreplay_args; a != NULL && *a != NULL; a++)
+    g_ptr_array_add (argv, *a);
+  g_ptr_array_add (argv, reducer->output_path);
+  g_ptr_array_add (argv, (char *) "--");
+  for (char *const *a = app_argv; *a != NULL; a++)
+    g_ptr_array_add (argv, *a);
+  g_ptr_array_add (argv, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE
+                                        | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_set_child_setup (launcher, child_setup_own_group,
+                                         GINT_TO_POINTER ((int) getpid ()), NULL);
+  run.process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata,
+                                              &local);
+  if (run.process == NULL)
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "cannot run %s: %s",
+                   xreplay, local->message);
+      return FALSE;
+    }
+  g_subprocess_communicate_async (run.process, NULL, NULL, on_report_done, &run);
+  /* on_signal() kills it from here on (signals are only dispatched in
+   * this loop). */
+  reducer->report_run = &run;
+  while (!run.done)
+    g_main_context_iteration (NULL, TRUE);
+  reducer->report_run = NULL;
+  if (run.kill_source != 0)
+    g_source_remove (run.kill_source);
+
+  if (run.err != NULL)
+    {
+      gsize len = 0;
+      const char *data = g_bytes_get_data (run.err, &len);
+      said = g_utf8_make_valid (data != NULL ? data : "", (gssize) len);
+      g_strstrip (said);
+      g_bytes_unref (run.err);
+    }
+  if (reducer->interrupted)
+    {
+      g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+      g_object_unref (run.process);
+      return FALSE;
+    }
+  *status = g_subprocess_get_if_exited (run.process)
+              ? g_subprocess_get_exit_status (run.process)
+              : 128 + g_subprocess_get_term_sig (run.process);
+  g_object_unref (run.process);
+  if (*status != 0 && *status != 1 && *status != 4)
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA,
+                   "xreplay --report failed (exit status %d)%s%s", *status,
+                   said != NULL && *said != '\0' ? ": " : "", said != NULL ? said : "");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The "Reduction" section of report.md, in Markdown. */
+static char *
+describe_reduction (Reducer *reducer, const ReduceSummary *summary, guint n_in_file,
+                    int replay_status)
+{
+  const ReduceOptions *options = reducer->options;
+  GString *md = g_string_new (NULL);
+  g_autofree char *want = describe_target (reducer);
+  int seconds = (int) (summary->seconds + 0.5);
+
+  g_string_append_printf (md, "- Original session: `%s`, %u user actions\n",
+                          options->session_path, summary->n_before);
+  g_string_append_printf (md, "- Minimal session: `%s`, %u user actions\n", summary->output_path,
+                          n_in_file);
+  g_string_append_printf (md, "- Actions: %u before, %u after", summary->n_before,
+                          summary->n_after);
+  if (n_in_file > summary->n_after)
+    g_string_append_printf (md, " (and %u release%s added at the end, so that nothing "
+                            "stays pressed)", n_in_file - summary->n_after,
+                            n_in_file - summary->n_after == 1 ? "" : "s");
+  g_string_append_printf (md, "\n- Failure kept: %s\n", want);
+  g_string_append_printf (md, "- Tests run: %" G_GUINT64_FORMAT " (and %" G_GUINT64_FORMAT
+                          " answered from the cache)\n", summary->tests, summary->cache_hits);
+  g_string_append_printf (md, "- Wall time: %d:%02d (%.1f s)\n", seconds / 60, seconds % 60,
+                          summary->seconds);
+  g_string_append_printf (md, "- Algorithm: %s, %u worker%s\n",
+                          options->algorithm == DD_ALGORITHM_DDMIN
+                            ? "ddmin (the original sequential ddmin)"
+                            : "hdd (gestures, then single actions; complement-first)",
+                          reducer->n_workers, reducer->n_workers == 1 ? "" : "s");
+  if (summary->one_minimal)
+    g_string_append (md, "- 1-minimal: verified (removing any one remaining action makes the "
+                         "failure go away)\n");
+  else
+    g_string_append_printf (md, "- 1-minimal: not verified%s\n",
+                            summary->stopped_early ? " (stopped early at a limit)" : "");
+  if (replay_status != 1)
+    g_string_append_printf (md, "\nNote: in the replay for this report the app did not fail "
+                                "(xreplay exit status %d)%s.\n", replay_status,
+                            options->test_argv != NULL
+                              ? "; the --test command is what decides the failure"
+                              : ": the failure may be flaky");
+  return g_string_free (md, FALSE);
+}
+
+/* Writes OUT.report/: the replay's report.md and pictures, then the
+ * reduction's figures; sets summary->report_path. FALSE: there is no
+ * (complete) report, a warning for the caller; or REDUCE_ERROR_INTERRUPTED. */
+static gboolean
+report_write (Reducer *reducer, const char *xreplay, char *const *xreplay_args,
+              char *const *app_argv, ReduceSummary *summary, GError **error)
+{
+  g_autofree char *dir = g_strconcat (reducer->output_path, ".report", NULL);
+  g_autofree char *section = NULL;
+  g_autoptr (Session) best = session_subset (reducer->session, reducer->best, reducer->n_best);
+  g_autoptr (GError) local = NULL;
+  int status = -1;
+
+  if (xreplay == NULL)
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA,
+                   "cannot find the xreplay program beside xreduce or in PATH");
+      return FALSE;
+    }
+  report_remove_pictures (dir);
+  if (!report_replay (reducer, xreplay, xreplay_args, app_argv, dir, &status, error))
+    return FALSE;
+  if (status != 1)
+    {
+      if (reducer->options->test_argv != NULL)
+        g_printerr ("xreduce: note: replayed by xreplay for the report, the app %s; "
+                    "the --test command is what decides the failure\n",
+                    status == 4 ? "could not start" : "did not fail");
+      else
+        g_printerr ("xreduce: warning: replayed for the report, %s no longer reproduces the "
+                    "failure (the app %s): it may be flaky; the report says what happened\n",
+                    reducer->output_path, status == 4 ? "could not start" : "did not fail");
+    }
+  section = describe_reduction (reducer, summary, session_get_n_actions (best), status);
+  if (!report_append_section (dir, "Reduction", section, &local))
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
+      return FALSE;
+    }
+  summary->report_path = g_build_filename (dir, "report.md", NULL);
+  return TRUE;
+}
+
 /* ---- the whole run ---- */
 
 static char *
@@ -441,7 +706,10 @@ on_signal (gpointer data)
   Reducer *reducer = data;
 
   reducer->interrupted = TRUE;
-  runner_cancel (reducer->runner);
+  if (reducer->runner != NULL)
+    runner_cancel (reducer->runner);
+  if (reducer->report_run != NULL)
+    report_run_kill (reducer->report_run);
   return G_SOURCE_CONTINUE;
 }
 
@@ -487,6 +755,8 @@ print_result (Reducer *reducer, ReduceSummary *summary, char **app_argv)
       g_string_append_printf (command, " %s", q);
     }
   g_print ("minimal session: %s\nreplay it: %s\n", reducer->output_path, command->str);
+  if (summary->report_path != NULL)
+    g_print ("report: %s\n", summary->report_path);
 }
 
 gboolean
@@ -616,6 +886,7 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
       goto out;
     }
   reducer->runner = runner;
+  reducer->n_workers = runner_get_n_workers (runner);
   sigint = g_unix_signal_add (SIGINT, on_signal, reducer);
   sigterm = g_unix_signal_add (SIGTERM, on_signal, reducer);
 
@@ -691,6 +962,28 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
   summary->one_minimal = ok && stats.one_minimal_verified;
   summary->stopped_early = stats.hit_limit || reducer->timed_out;
   summary->output_path = g_strdup (reducer->output_path);
+  if (ok && options->report)
+    {
+      g_autoptr (GError) report_error = NULL;
+
+      /* The workers' Xvfbs are done with: the report's replay starts its
+       * own, at the session's screen size. */
+      reducer->runner = NULL;
+      g_clear_pointer (&runner, runner_free);
+      if (!report_write (reducer, xreplay, xreplay_args, app_argv, summary, &report_error))
+        {
+          if (g_error_matches (report_error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED))
+            {
+              g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                           "interrupted while writing the report; the minimal session "
+                           "(%u actions) is in %s", reducer->n_best, reducer->output_path);
+              print_result (reducer, summary, app_argv);
+              ok = FALSE;
+              goto out;
+            }
+          g_printerr ("xreduce: warning: no report: %s\n", report_error->message);
+        }
+    }
   if (ok)
     print_result (reducer, summary, app_argv);
   else if (reducer->interrupted)

@@ -37,7 +37,7 @@ typedef struct
   guint verify_runs;         /* full-session replays before reducing */
   char **xreplay_args;       /* passed to every replay */
   const char *xreplay;       /* path of xreplay; NULL: find it */
-  gboolean report;           /* write OUT.report/ (report.md and pictures) */
+  gboolean report;           /* write OUT.report/ (report.md and pictures); default TRUE */
 } ReduceOptions;
 
 void reduce_options_init (ReduceOptions *options);
@@ -50,12 +50,16 @@ typedef struct
   gboolean one_minimal;
   gboolean stopped_early;    /* a limit was hit */
   char *output_path;
+  char *report_path;         /* OUT.report/report.md, or NULL: not written */
 } ReduceSummary;
 
 void reduce_summary_clear (ReduceSummary *summary);
 
 /* Runs the whole reduction. On REDUCE_ERROR_INTERRUPTED or a limit, the
- * best session found so far is in the output file. */
+ * best session found so far is in the output file. With options->report,
+ * a successful reduction also replays the result once with
+ * `xreplay --report OUT.report` and appends the reduction's figures to
+ * its report.md; a report that cannot be written is a warning only. */
 gboolean reduce_run (const ReduceOptions *options, ReduceSummary *summary,
                      GError **error);
 
