@@ -11,6 +11,8 @@
  * (test_become_subreaper), so whatever the program left running is
  * re-parented to the test, where it can be seen and reaped.
  *
+ * test_remove_tree() removes a test's temporary folder with what is in it.
+ *
  * Header-only: each test program includes it once.
  */
 #pragma once
@@ -24,6 +26,7 @@
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib-unix.h>
+#include <glib/gstdio.h>
 
 typedef struct
 {
@@ -146,4 +149,22 @@ test_orphans_alive (pid_t keep)
         }
     }
   return alive;
+}
+
+/* Removes @path, a folder with files and folders in it. */
+static inline void
+test_remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        test_remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
 }

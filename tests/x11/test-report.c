@@ -1,0 +1,508 @@
+/* test-report.c — the bug-report outputs end to end on the demo app:
+ * `xreplay --report DIR` (report.md, the step pictures, the contact sheet),
+ * the standalone xdotool script of `xreplay --export xdotool`, run against
+ * xdemo on a private Xvfb, and the report `xreduce` writes beside its
+ * minimal session.
+ *
+ * Programs and data come from the environment: XREPLAY, XREDUCE, XDEMO,
+ * XREDUCE_SRCDIR. Synchronisation: Xvfb says when it is ready on
+ * -displayfd, xdemo's window on MapNotify, xdemo's death on a pidfd. No
+ * sleeps. Start reading at main().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <png.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <glib-unix.h>
+#include <X11/Xlib.h>
+
+#include "child.h"
+#include "report.h"
+#include "session.h"
+#include "xvfb-fixture.h"
+
+#define WAIT_MS 20000
+
+typedef struct
+{
+  char *dir;
+  char *session;           /* the minimal print crash, written by the test */
+  TestXvfb xvfb;           /* pid 0: none */
+  Display *dpy;
+  GPid xdemo;              /* 0: none or reaped */
+} Fixture;
+
+/* The minimal session that crashes xdemo --bug print (the end of
+ * tests/data/demo.session): Alt+P opens the Print dialog, a click on its
+ * Print button (40,112 100x32 in the dialog, at +760+120) crashes. */
+static const char min_session[] =
+  "xreduce-session 1\n"
+  "screen 1280x1024\n"
+  "command \"xdemo\"\n"
+  "keymap \"us\"\n"
+  "10247 KeyPress keysym=Alt_L keycode=64 state=0x0 root=520,220 pos=420,120 window=0 class=\"XDemo\" title=\"Editor\"\n"
+  "10310 KeyPress keysym=p keycode=33 state=0x8 root=520,220 pos=420,120 window=0 class=\"XDemo\" title=\"Editor\"\n"
+  "10382 KeyRelease keysym=p keycode=33 state=0x8 root=520,220 pos=420,120 window=0 class=\"XDemo\" title=\"Editor\"\n"
+  "10440 KeyRelease keysym=Alt_L keycode=64 state=0x8 root=520,220 pos=420,120 window=0 class=\"XDemo\" title=\"Editor\"\n"
+  "11021 ButtonPress button=1 state=0x0 root=844,249 pos=84,129 window=1 class=\"XDemo\" title=\"Print\"\n"
+  "11125 ButtonRelease button=1 state=0x100 root=844,249 pos=84,129 window=1 class=\"XDemo\" title=\"Print\"\n"
+  "outcome crashed SIGSEGV\n";
+
+static const char *
+env (const char *name)
+{
+  const char *value = g_getenv (name);
+
+  if (value == NULL)
+    g_error ("%s is not set: run this test with meson test", name);
+  return value;
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  f->dir = g_dir_make_tmp ("test-report-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->session = g_build_filename (f->dir, "print.session", NULL);
+  g_assert_true (g_file_set_contents (f->session, min_session, -1, NULL));
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  if (f->xdemo > 0)
+    {
+      kill (-f->xdemo, SIGKILL);
+      kill (f->xdemo, SIGKILL);
+      waitpid (f->xdemo, NULL, 0);
+    }
+  if (f->dpy != NULL)
+    XCloseDisplay (f->dpy);
+  test_xvfb_stop (&f->xvfb);
+  test_remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->session);
+}
+
+/* Runs @argv to completion; returns its exit status (128+N if killed by
+ * signal N) and what it wrote. stdout is always captured: it would break
+ * the TAP stream. */
+static int
+run (const char *const *argv, const char *const *envp, char **out, char **err)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *own_out = NULL, *own_err = NULL;
+  int status = -1;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, (char **) envp, G_SPAWN_SEARCH_PATH,
+                               NULL, NULL, &own_out, &own_err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s said:\n%s%s", argv[0], own_out, own_err);
+  if (out != NULL)
+    *out = g_steal_pointer (&own_out);
+  if (err != NULL)
+    *err = g_steal_pointer (&own_err);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+static char *
+read_file (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+/* The numbered list under "## Steps" in report.md: the words of each step
+ * in @words, its picture's file name (or "") in @pictures. Checks the
+ * numbering. */
+static void
+parse_steps (const char *md, GPtrArray *words, GPtrArray *pictures)
+{
+  g_autoptr (GRegex) line_re = g_regex_new (
+    "^([0-9]+)\\. (.*?)(?: \\(\\[screen before\\]\\((step-[0-9]+\\.png)\\)\\))?$", 0, 0, NULL);
+  const char *start = strstr (md, "\n## Steps\n\n");
+  g_auto (GStrv) lines = NULL;
+
+  g_assert_nonnull (start);
+  g_assert_null (strstr (start + 1, "\n## Steps\n"));
+  lines = g_strsplit (start + strlen ("\n## Steps\n\n"), "\n", -1);
+  for (guint i = 0; lines[i] != NULL && *lines[i] != '\0'; i++)
+    {
+      g_autoptr (GMatchInfo) match = NULL;
+      g_autofree char *number = NULL;
+
+      if (!g_regex_match (line_re, lines[i], 0, &match))
+        g_error ("not a step line in report.md: '%s'", lines[i]);
+      number = g_match_info_fetch (match, 1);
+      g_assert_cmpuint (g_ascii_strtoull (number, NULL, 10), ==, i + 1);
+      g_ptr_array_add (words, g_match_info_fetch (match, 2));
+      g_ptr_array_add (pictures, g_match_info_fetch (match, 3));
+    }
+}
+
+/* report_step_words() of each user action of the session at @path. */
+static GPtrArray *
+expected_steps (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) session = session_load (path, &error);
+  g_autoptr (GArray) actions = NULL;
+  GPtrArray *words = g_ptr_array_new_with_free_func (g_free);
+
+  g_assert_no_error (error);
+  actions = session_get_actions (session);
+  for (guint i = 0; i < actions->len; i++)
+    g_ptr_array_add (words, report_step_words (session_get_event (session,
+                                                                  g_array_index (actions, guint, i))));
+  return words;
+}
+
+/* Decodes the PNG at @path with libpng; checks its size unless @width is 0. */
+static void
+assert_png (const char *path, int width, int height)
+{
+  png_image image;
+  g_autofree png_bytep pixels = NULL;
+
+  memset (&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file (&image, path))
+    g_error ("%s: %s", path, image.message);
+  image.format = PNG_FORMAT_RGB;
+  pixels = g_malloc (PNG_IMAGE_SIZE (image));
+  if (!png_image_finish_read (&image, NULL, pixels, 0, NULL))
+    g_error ("%s: %s", path, image.message);
+  g_assert_cmpuint (image.width, >, 0);
+  g_assert_cmpuint (image.height, >, 0);
+  if (width > 0)
+    {
+      g_assert_cmpuint (image.width, ==, (guint) width);
+      g_assert_cmpuint (image.height, ==, (guint) height);
+    }
+  png_image_free (&image);
+}
+
+/* ---- xreplay --report ---- */
+
+static void
+test_replay_report (Fixture *f, gconstpointer data)
+{
+  g_autofree char *report = g_build_filename (f->dir, "report", NULL);
+  const char *argv[] = { env ("XREPLAY"), "--max-gap", "100", "--settle", "300", "--report",
+                         report, f->session, "--", env ("XDEMO"), NULL };
+  g_autoptr (GPtrArray) want = expected_steps (f->session);
+  g_autoptr (GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) pictures = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (Session) session = session_load (f->session, NULL);
+  g_autofree char *out = NULL, *md = NULL, *extra = NULL;
+  int width = 0, height = 0;
+
+  g_assert_cmpint (run (argv, NULL, &out, NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "crashed with SIGSEGV"));
+  md = read_file (report, "report.md");
+  g_test_message ("report.md:\n%s", md);
+  g_assert_nonnull (strstr (md, "crashed with SIGSEGV"));
+
+  /* Exactly the session's actions, numbered, in report_step_words(). */
+  parse_steps (md, words, pictures);
+  g_assert_cmpuint (want->len, ==, 6);
+  g_assert_cmpuint (words->len, ==, want->len);
+  for (guint i = 0; i < want->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (words, i), ==, g_ptr_array_index (want, i));
+  g_assert_cmpstr (g_ptr_array_index (words, 0), ==, "Press Alt_L in \"Editor\".");
+
+  /* A picture of the whole screen before each step, and no other. */
+  session_get_screen (session, &width, &height);
+  g_assert_cmpint (width, ==, 1280);
+  g_assert_cmpint (height, ==, 1024);
+  for (guint i = 0; i < words->len; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("step-%02u.png", i + 1);
+      g_autofree char *path = g_build_filename (report, name, NULL);
+
+      g_assert_cmpstr (g_ptr_array_index (pictures, i), ==, name);
+      g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+      assert_png (path, width, height);
+    }
+  extra = g_strdup_printf ("%s/step-%02u.png", report, words->len + 1);
+  g_assert_false (g_file_test (extra, G_FILE_TEST_EXISTS));
+  {
+    g_autofree char *last = g_build_filename (report, "last-screen.png", NULL);
+    g_autofree char *sheet = g_build_filename (report, "steps.png", NULL);
+
+    g_assert_true (g_file_test (last, G_FILE_TEST_IS_REGULAR));
+    assert_png (last, width, height);
+    g_assert_true (g_file_test (sheet, G_FILE_TEST_IS_REGULAR));
+    assert_png (sheet, 0, 0);
+  }
+}
+
+/* ---- the xdotool script ---- */
+
+/* Xvfb and xdemo in groups of their own, and gone with the test even when
+ * an assertion aborts it before the teardown. */
+static void
+child_setup (gpointer data)
+{
+  setpgid (0, 0);
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static void
+xvfb_start (Fixture *f)
+{
+  test_xvfb_start (&f->xvfb, "1280x1024");
+  f->dpy = XOpenDisplay (f->xvfb.display);
+  g_assert_nonnull (f->dpy);
+}
+
+/* Waits up to WAIT_MS for a top-level window titled @title to be mapped;
+ * the root's SubstructureNotify must have been selected before the app
+ * started. */
+static void
+wait_for_map (Fixture *f, const char *title)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * G_TIME_SPAN_MILLISECOND;
+
+  for (;;)
+    {
+      struct pollfd pfd = { ConnectionNumber (f->dpy), POLLIN, 0 };
+      gint64 left = (deadline - g_get_monotonic_time ()) / G_TIME_SPAN_MILLISECOND;
+
+      while (XPending (f->dpy) > 0)
+        {
+          XEvent ev;
+          char *name = NULL;
+          gboolean found;
+
+          XNextEvent (f->dpy, &ev);
+          if (ev.type != MapNotify || ev.xmap.override_redirect)
+            continue;
+          found = XFetchName (f->dpy, ev.xmap.window, &name) && g_strcmp0 (name, title) == 0;
+          if (name != NULL)
+            XFree (name);
+          if (found)
+            return;
+        }
+      if (left <= 0)
+        g_error ("no window \"%s\" was mapped within %d ms", title, WAIT_MS);
+      poll (&pfd, 1, (int) left);
+    }
+}
+
+/* Waits up to WAIT_MS for child @pid to end; FALSE if it is still alive.
+ * *@status is its wait status. */
+static gboolean
+wait_child (GPid pid, int *status)
+{
+  int pidfd = child_pidfd_open (pid);
+
+  if (pidfd >= 0)
+    {
+      struct pollfd pfd = { pidfd, POLLIN, 0 };
+      int n;
+
+      do
+        n = poll (&pfd, 1, WAIT_MS);
+      while (n < 0 && errno == EINTR);
+      close (pidfd);
+      if (n == 0)
+        return FALSE;
+    }
+  g_assert_cmpint (waitpid (pid, status, 0), ==, pid);
+  return TRUE;
+}
+
+/* Runs the script on the fixture's display, in a group of its own, for at
+ * most WAIT_MS (its own sleeps add up to about a second); returns its exit
+ * status and what it said on stderr. */
+static int
+run_script (Fixture *f, const char *script, char *const *envp, char **err)
+{
+  g_autofree char *err_path = g_build_filename (f->dir, "script.err", NULL);
+  const char *argv[] = { "sh", script, NULL };
+  g_autoptr (GError) error = NULL;
+  int err_fd = g_open (err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int status = -1;
+  GPid pid;
+
+  g_assert_cmpint (err_fd, >=, 0);
+  g_assert_true (g_spawn_async_with_pipes_and_fds (NULL, argv, (const char *const *) envp,
+                   G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                   child_setup, NULL, -1, -1, err_fd, NULL, NULL, 0,
+                   &pid, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  close (err_fd);
+  if (!wait_child (pid, &status))
+    {
+      g_autofree char *said = NULL;
+
+      kill (-pid, SIGKILL);
+      kill (pid, SIGKILL);
+      waitpid (pid, NULL, 0);
+      g_file_get_contents (err_path, &said, NULL, NULL);
+      g_error ("the xdotool script did not end within %d ms; it said: %s", WAIT_MS, said);
+    }
+  g_assert_true (g_file_get_contents (err_path, err, NULL, NULL));
+  g_test_message ("the script said:\n%s", *err);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+static void
+test_xdotool_script (Fixture *f, gconstpointer data)
+{
+  g_autofree char *script = g_build_filename (f->dir, "replay-xdotool.sh", NULL);
+  g_autofree char *text = NULL, *err = NULL;
+  g_autofree char *display_env = NULL;
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_auto (GStrv) envp = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *export_argv[] = { env ("XREPLAY"), "--export", "xdotool", f->session, NULL };
+  const char *xdemo_argv[] = { env ("XDEMO"), NULL };
+  int status = -1;
+
+  if (xdotool == NULL)
+    {
+      g_test_skip ("xdotool is not installed");
+      return;
+    }
+  g_assert_cmpint (run (export_argv, NULL, &text, NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (text, "#!/bin/sh\n"));
+  g_assert_true (g_file_set_contents (script, text, -1, NULL));
+
+  xvfb_start (f);
+  envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->xvfb.display, TRUE);
+  /* Watch for xdemo's window before it can appear. */
+  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
+  XSync (f->dpy, False);
+  /* At its default geometry, the one the session was recorded at. */
+  g_assert_true (g_spawn_async (NULL, (char **) xdemo_argv, envp,
+                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                child_setup, NULL, &f->xdemo, &error));
+  g_assert_no_error (error);
+  wait_for_map (f, "Editor");
+
+  g_assert_cmpint (run_script (f, script, envp, &err), ==, 0);
+  /* It found every window it aimed at: no fallback to screen positions. */
+  g_assert_null (strstr (err, "no window"));
+  if (!wait_child (f->xdemo, &status))
+    g_error ("xdemo is still alive %d ms after the script ended", WAIT_MS);
+  f->xdemo = 0;
+  if (!WIFSIGNALED (status))
+    g_error ("xdemo did not crash: wait status 0x%x; the script said: %s", status, err);
+  g_assert_cmpint (WTERMSIG (status), ==, SIGSEGV);
+}
+
+/* ---- xreduce's report ---- */
+
+static void
+test_reduce_report (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "data",
+                                               "demo.session", NULL);
+  g_autofree char *min = g_build_filename (f->dir, "out.min", NULL);
+  g_autofree char *report = g_strconcat (min, ".report", NULL);
+  g_autofree char *report_line = g_strdup_printf ("report: %s/report.md\n", report);
+  const char *reduce_argv[] = { env ("XREDUCE"), "--quiet", "--max-gap", "100", "--settle", "300",
+                                "-o", min, session, "--", env ("XDEMO"), NULL };
+  const char *list_argv[] = { env ("XREPLAY"), "--list", min, NULL };
+  g_autoptr (GPtrArray) want = NULL;
+  g_autoptr (GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) pictures = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *out = NULL, *listed = NULL, *md = NULL, *figures = NULL, *replayed = NULL;
+  g_auto (GStrv) list = NULL;
+  const char *summary, *section;
+  guint before = 0, after = 0, n_list;
+
+  g_assert_cmpint (run (reduce_argv, NULL, &out, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, report_line));
+  summary = strstr (out, " -> ");
+  g_assert_nonnull (summary);
+  g_assert_cmpint (sscanf (out, "%u -> %u actions", &before, &after), ==, 2);
+  g_assert_cmpuint (before, ==, 95);
+  g_assert_cmpuint (after, >, 0);
+
+  md = read_file (report, "report.md");
+  g_test_message ("report.md:\n%s", md);
+  g_assert_nonnull (strstr (md, "crashed with SIGSEGV"));
+
+  /* The steps are the minimal session's actions as `xreplay --list` says
+   * them, up to the crash: only the releases the reducer appended after
+   * the last kept action may come after it, never replayed. */
+  g_assert_cmpint (run (list_argv, NULL, &listed, NULL), ==, 0);
+  list = g_strsplit (g_strchomp (listed), "\n", -1);
+  n_list = g_strv_length (list);
+  want = expected_steps (min);
+  g_assert_cmpuint (want->len, ==, n_list);
+  parse_steps (md, words, pictures);
+  g_assert_cmpuint (words->len, >=, after);
+  g_assert_cmpuint (words->len, <=, n_list);
+  for (guint i = 0; i < words->len; i++)
+    {
+      const char *step = g_ptr_array_index (words, i);
+
+      g_assert_cmpstr (step, ==, g_ptr_array_index (want, i));
+      g_assert_cmpint (g_ascii_strncasecmp (step, list[i], strlen (list[i])), ==, 0);
+    }
+  for (guint i = words->len; i < n_list; i++)
+    g_assert_true (g_str_has_prefix (list[i], "release "));
+  replayed = g_strdup_printf ("after %u of them", words->len);
+  g_assert_nonnull (strstr (md, replayed));
+
+  /* xreduce's figures, after the replay's report. */
+  section = strstr (md, "\n## Reduction\n\n");
+  g_assert_nonnull (section);
+  g_assert_true (section > strstr (md, "\n## Steps\n"));
+  figures = g_strdup_printf ("Actions: %u before, %u after", before, after);
+  g_assert_nonnull (strstr (section, figures));
+  g_assert_nonnull (strstr (section, session));
+  g_assert_nonnull (strstr (section, "Tests run: "));
+  g_assert_nonnull (strstr (section, "Wall time: "));
+  g_assert_nonnull (strstr (section, "Algorithm: hdd"));
+  g_assert_nonnull (strstr (section, "1-minimal: verified"));
+}
+
+/* ---- bad input ---- */
+
+static void
+test_bad_input (Fixture *f, gconstpointer data)
+{
+  const char *report_argv[] = { env ("XREPLAY"), "--report", "/proc/forbidden/x", f->session,
+                                "--", env ("XDEMO"), NULL };
+  const char *export_argv[] = { env ("XREPLAY"), "--export", "bogus", f->session, NULL };
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run (report_argv, NULL, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--report"));
+  g_assert_nonnull (strstr (err, "cannot create the report folder /proc/forbidden/x"));
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (export_argv, NULL, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "unknown format 'bogus'"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  ADD ("/report/bad-input", test_bad_input);
+  ADD ("/report/replay", test_replay_report);
+  ADD ("/report/xdotool-script", test_xdotool_script);
+  ADD ("/report/reduce", test_reduce_report);
+  return g_test_run ();
+}
