@@ -456,10 +456,11 @@ replay_step (Replay *r)
 
   if (r->opts->verbose)
     {
+      g_autofree char *where = matched ? windows_describe (r->windows, match.window) : NULL;
+
       words = session_event_describe (ev);
       replay_note (r, "[%u/%u] %s%s%s", number + 1, r->actions->len, words,
-                   matched ? " -> " : "",
-                   matched ? windows_describe (r->windows, match.window) : "");
+                   matched ? " -> " : "", matched ? where : "");
     }
 
   if (r->opts->on_action != NULL)
@@ -630,7 +631,8 @@ replay_cleanup (Replay *r)
       text = child_get_stderr (r->child, &len);
       len = MIN (len, REPLAY_STDERR_KEEP);
       result->stderr_text = g_malloc (len + 1);
-      memcpy (result->stderr_text, text, len);
+      if (len > 0)
+        memcpy (result->stderr_text, text, len);
       result->stderr_text[len] = '\0';
       result->stderr_len = len;
     }
