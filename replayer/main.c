@@ -310,7 +310,8 @@ main (int argc, char **argv)
           g_printerr ("xreplay: --backtrace: xreduce-crashtrace not found beside xreplay or in PATH\n");
           return EXIT_INFRA;
         }
-      if (g_find_program_in_path ("gdb") == NULL)
+      g_autofree char *gdb = g_find_program_in_path ("gdb");
+      if (gdb == NULL)
         {
           g_printerr ("xreplay: --backtrace: gdb is not installed\n");
           return EXIT_INFRA;

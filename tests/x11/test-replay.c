@@ -246,9 +246,9 @@ static void
 test_backtrace (Fixture *f, gconstpointer data)
 {
   g_autofree char *session = data_path ("demo.session");
-  g_autofree char *out = NULL;
+  g_autofree char *out = NULL, *gdb = g_find_program_in_path ("gdb");
 
-  if (g_find_program_in_path ("gdb") == NULL)
+  if (gdb == NULL)
     {
       g_test_skip ("gdb is not installed");
       return;
