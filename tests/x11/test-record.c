@@ -44,16 +44,6 @@ typedef struct
   int app_pid;
 } Fixture;
 
-static const char *
-env (const char *name)
-{
-  const char *value = g_getenv (name);
-
-  if (value == NULL)
-    g_error ("%s is not set: run this test with meson test", name);
-  return value;
-}
-
 /* ---- a private Xvfb (xvfb-fixture.h) ---- */
 
 static void

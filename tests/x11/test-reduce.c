@@ -25,22 +25,6 @@ typedef struct
  * real apps. */
 static const char *const fast[] = { "--quiet", "--max-gap", "100", "--settle", "300", NULL };
 
-static const char *
-env (const char *name)
-{
-  const char *value = g_getenv (name);
-
-  if (value == NULL)
-    g_error ("%s is not set: run this test with meson test", name);
-  return value;
-}
-
-static char *
-data_path (const char *name)
-{
-  return g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "data", name, NULL);
-}
-
 static void
 fixture_setup (Fixture *fixture, gconstpointer data)
 {

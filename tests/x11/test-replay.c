@@ -31,22 +31,6 @@ typedef struct
   char *dir;
 } Fixture;
 
-static const char *
-env (const char *name)
-{
-  const char *value = g_getenv (name);
-
-  if (value == NULL)
-    g_error ("%s is not set: run this test with meson test", name);
-  return value;
-}
-
-static char *
-data_path (const char *name)
-{
-  return g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "data", name, NULL);
-}
-
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {

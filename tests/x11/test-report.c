@@ -55,16 +55,6 @@ static const char min_session[] =
   "11125 ButtonRelease button=1 state=0x100 root=844,249 pos=84,129 window=1 class=\"XDemo\" title=\"Print\"\n"
   "outcome crashed SIGSEGV\n";
 
-static const char *
-env (const char *name)
-{
-  const char *value = g_getenv (name);
-
-  if (value == NULL)
-    g_error ("%s is not set: run this test with meson test", name);
-  return value;
-}
-
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {

@@ -11,7 +11,9 @@
  * (test_become_subreaper), so whatever the program left running is
  * re-parented to the test, where it can be seen and reaped.
  *
- * test_remove_tree() removes a test's temporary folder with what is in it.
+ * test_remove_tree() removes a test's temporary folder with what is in it;
+ * env() and data_path() find the programs and data meson passes to every
+ * X11 test in its environment (XREPLAY, XDEMO, ..., XREDUCE_SRCDIR).
  *
  * Header-only: each test program includes it once.
  */
@@ -27,6 +29,23 @@
 #include <glib.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
+
+static inline const char *
+env (const char *name)
+{
+  const char *value = g_getenv (name);
+
+  if (value == NULL)
+    g_error ("%s is not set: run this test with meson test", name);
+  return value;
+}
+
+/* tests/data/@name in the source tree. */
+static inline char *
+data_path (const char *name)
+{
+  return g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "data", name, NULL);
+}
 
 typedef struct
 {
