@@ -62,6 +62,7 @@ typedef struct
   guint next;                /* the next action number */
   guint64 last_time_ms;      /* recorded time of the previous action */
   GHashTable *last_pos;      /* owned: window identity -> last recorded pos (x | y << 32) */
+  GHashTable *given_up;      /* owned: identities already waited for in vain */
 
   Phase phase;
   guint timer;               /* the phase's timeout, or 0 */
@@ -418,14 +419,22 @@ replay_step (Replay *r)
   const SessionEvent *ev = session_get_event (r->session, g_array_index (r->actions, guint, number));
   WindowsMatch match = { 0 };
   gboolean aimed = ev->window >= 0;
-  gboolean matched = FALSE;
+  gboolean matched = FALSE, known_absent = FALSE;
   g_autofree char *words = NULL;
 
   if (r->phase != PHASE_ACTING)
     return;
   if (aimed)
     {
+      g_autofree char *identity = identity_key (ev);
+
       matched = windows_match (r->windows, ev->window, ev->wm_class, ev->wm_name, &match);
+      /* A window waited for in vain is not waited for again (a candidate
+       * without the action that opens a dialog would wait at every action
+       * aimed at it); if it shows up later, it matches by title. */
+      if (match.kind != WINDOWS_MATCH_TITLE && match.kind != WINDOWS_MATCH_ALIAS
+          && !r->wait_over && g_hash_table_contains (r->given_up, identity))
+        r->wait_over = known_absent = TRUE;
       if (match.kind != WINDOWS_MATCH_TITLE && match.kind != WINDOWS_MATCH_ALIAS
           && !r->wait_over)
         {
@@ -443,13 +452,14 @@ replay_step (Replay *r)
       if (r->wait_timer != 0)
         g_source_remove (r->wait_timer);
       r->wait_timer = 0;
-      if (r->wait_over)
+      if (r->wait_over && !known_absent)
         {
           replay_note (r, "action %u: no window \"%s\" after %u ms, using %s", number + 1,
                        ev->wm_name != NULL ? ev->wm_name : "", r->opts->window_wait_ms,
                        match_kind_names[match.kind]);
           if (matched)
             windows_add_alias (r->windows, ev->wm_class, ev->wm_name, match.window);
+          g_hash_table_add (r->given_up, g_steal_pointer (&identity));
         }
     }
   r->waiting = r->wait_over = FALSE;
@@ -784,6 +794,7 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
   r->phase = PHASE_STARTING;
   r->actions = session_get_actions (session);
   r->last_pos = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  r->given_up = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (r->actions->len > 0)
     {
       const SessionEvent *first = session_get_event (session, g_array_index (r->actions, guint, 0));
@@ -802,6 +813,7 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
           g_propagate_error (error, g_steal_pointer (&local));
           g_array_unref (r->actions);
           g_hash_table_unref (r->last_pos);
+          g_hash_table_unref (r->given_up);
           return FALSE;
         }
       close (fd);
@@ -843,6 +855,7 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
     }
   g_array_unref (r->actions);
   g_hash_table_unref (r->last_pos);
+  g_hash_table_unref (r->given_up);
   result->total_ms = now_ms () - t_start;
   if (!ok)
     {
