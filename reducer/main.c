@@ -43,7 +43,7 @@ main (int argc, char **argv)
   int dashdash = -1;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the minimal session to OUT (default: SESSION.min)", "OUT" },
-    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel workers, each with its own Xvfb (default: the number of cores)", "N" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel workers, each with its own Xvfb (default: twice the number of cores: replays mostly wait)", "N" },
     { "algorithm", 0, 0, G_OPTION_ARG_STRING, &algorithm, "hdd (default: gestures then single actions, complement-first, parallel) or ddmin (the original sequential ddmin, a fresh Xvfb per test: the baseline)", "ALGO" },
     { "signal", 0, 0, G_OPTION_ARG_STRING, &signal_name, "The failure is a crash with this signal (default: the outcome recorded in the session)", "SIG" },
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &stderr_match, "The failure requires the app's stderr to match REGEX", "REGEX" },

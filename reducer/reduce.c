@@ -50,6 +50,7 @@ typedef struct
   DdStats last_stats;
   guint repeats;             /* confirm_passes, shown in messages */
   guint n_workers;
+  guint64 suffix_tests;      /* tests of try_suffixes(), before dd_reduce()'s */
   ReportRun *report_run;     /* the report's replay while it runs, or NULL */
 } Reducer;
 
@@ -221,6 +222,7 @@ on_progress (const DdStats *stats, gpointer data)
   Reducer *reducer = data;
 
   reducer->last_stats = *stats;
+  reducer->last_stats.tests += reducer->suffix_tests;
   progress_line (reducer, FALSE);
 }
 
@@ -313,6 +315,84 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
     {
       outcomes[i] = !done[i] ? DD_CANCELLED : failed[i] ? DD_FAIL : DD_PASS;
       run_result_clear (&results[i]);
+    }
+  return TRUE;
+}
+
+/* ---- the suffix pass ---- */
+
+static gint
+compare_guint (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* What crashes an app is most often what the user did last. Before the
+ * search proper, one batch tries the session's last 1, 2, 4, 8, ...
+ * gestures (up to the crash point), shortest first, in parallel; the
+ * shortest that still fails is where the search starts, and the units
+ * before it are dropped from @units. A failure that needs an early action
+ * costs one batch of mostly short replays, whose passes are then known.
+ * Only with the hierarchical algorithm: the baseline is ddmin as published. */
+static gboolean
+try_suffixes (Reducer *reducer, GPtrArray *units, GError **error)
+{
+  g_autoptr (GArray) nonempty = g_array_new (FALSE, FALSE, sizeof (guint));  /* unit indices */
+  g_autoptr (GPtrArray) elems = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) cands = g_array_new (FALSE, FALSE, sizeof (DdCandidate));
+  g_autofree DdOutcome *outcomes = NULL;
+  g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n;
+
+  for (guint u = 0; u < units->len; u++)
+    if (((GArray *) g_ptr_array_index (units, u))->len > 0)
+      g_array_append_val (nonempty, u);
+  n = nonempty->len;
+  for (guint k = 1; k < n; k *= 2)
+    {
+      GArray *set = g_array_new (FALSE, FALSE, sizeof (guint));
+      DdCandidate cand;
+
+      for (guint i = n - k; i < n; i++)
+        {
+          GArray *unit = g_ptr_array_index (units, g_array_index (nonempty, guint, i));
+          g_array_append_vals (set, unit->data, unit->len);
+        }
+      g_array_sort (set, (GCompareFunc) compare_guint);
+      cand.n_elems = set->len;
+      cand.elems = (const guint *) g_array_free (set, FALSE);
+      g_ptr_array_add (elems, (gpointer) cand.elems);
+      g_array_append_val (cands, cand);
+      g_array_append_val (sizes, k);
+    }
+  if (cands->len == 0)
+    return TRUE;
+
+  outcomes = g_new (DdOutcome, cands->len);
+  for (guint i = 0; i < cands->len; i++)
+    outcomes[i] = DD_CANCELLED;
+  if (!test_candidates ((const DdCandidate *) cands->data, cands->len, outcomes, reducer, error))
+    return FALSE;
+  for (guint i = 0; i < cands->len; i++)
+    {
+      const DdCandidate *cand = &g_array_index (cands, DdCandidate, i);
+      guint k = g_array_index (sizes, guint, i);
+
+      if (outcomes[i] != DD_CANCELLED)
+        reducer->suffix_tests++;
+      if (outcomes[i] != DD_FAIL)
+        continue;
+      /* Drop the units before the failing suffix. */
+      for (guint j = 0; j < n - k; j++)
+        g_array_set_size (g_ptr_array_index (units, g_array_index (nonempty, guint, j)), 0);
+      reducer->last_stats.tests = reducer->suffix_tests;
+      on_improved (cand->elems, cand->n_elems, reducer);
+      if (!reducer->options->quiet)
+        g_printerr ("xreduce: the last %u gesture%s still fail%s: starting from %u actions\n",
+                    k, k == 1 ? "" : "s", k == 1 ? "s" : "", cand->n_elems);
+      break;
     }
   return TRUE;
 }
@@ -870,8 +950,10 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
       return FALSE;
     }
 
+  /* Two workers a core by default: a replay mostly waits (on the recorded
+   * gaps, on the app), using a few per cent of a core. */
   runner_options.workers = options->algorithm == DD_ALGORITHM_DDMIN ? 1
-                           : options->jobs > 0 ? options->jobs : g_get_num_processors ();
+                           : options->jobs > 0 ? options->jobs : 2 * g_get_num_processors ();
   runner_options.fresh_server = options->algorithm == DD_ALGORITHM_DDMIN;
   session_get_screen (session, &runner_options.screen_width, &runner_options.screen_height);
   runner_options.xreplay = xreplay;
@@ -925,6 +1007,17 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
       g_ptr_array_add (units, unit);
     }
 
+  if (options->algorithm == DD_ALGORITHM_HDD && !try_suffixes (reducer, units, &local))
+    {
+      if (g_error_matches (local, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED) && reducer->timed_out)
+        ok = TRUE;   /* --limit-time: a result, just maybe not minimal */
+      else
+        g_propagate_error (error, g_steal_pointer (&local));
+      stats.tests = reducer->suffix_tests;
+      reducer->last_stats = stats;
+      goto summary;
+    }
+
   dd_options_init (&dd_options);
   dd_options.algorithm = options->algorithm;
   dd_options.parallel = options->algorithm == DD_ALGORITHM_DDMIN ? 1 : runner_get_n_workers (runner);
@@ -936,6 +1029,7 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
 
   ok = dd_reduce ((const GArray *const *) units->pdata, units->len, test_candidates, reducer,
                   &dd_options, &result, &n_result, &stats, &local);
+  stats.tests += reducer->suffix_tests;
   reducer->last_stats = stats;
   if (ok)
     {
@@ -953,6 +1047,7 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
   else
     g_propagate_error (error, g_steal_pointer (&local));
 
+summary:
   progress_line (reducer, TRUE);
   summary->n_before = n_actions;
   summary->n_after = reducer->n_best;
