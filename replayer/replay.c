@@ -73,6 +73,7 @@ typedef struct
   Window ping_window;
 
   gint64 t_spawn, t_first_window, t_last_action, t_end_actions;
+  guint n_ever_mapped;       /* the app's windows mapped so far */
   GError *error;             /* owned: why the replay failed (infra, cancelled) */
 } Replay;
 
@@ -411,6 +412,22 @@ static const char *const match_kind_names[] = {
   [WINDOWS_MATCH_MAIN] = "main window",
 };
 
+/* A window of the app has just appeared after an action: how long that
+ * took, measured from the last action injected (a lower bound of the time
+ * from its cause, which is that action or an earlier one). The reducer
+ * learns from it how long a missing window is worth waiting for. */
+static void
+replay_note_latency (Replay *r)
+{
+  gint64 latency;
+
+  if (r->t_last_action == 0)
+    return;
+  latency = now_ms () - r->t_last_action;
+  if (latency > r->result->window_latency_ms)
+    r->result->window_latency_ms = latency;
+}
+
 /* Injects action r->next, or waits for its window. */
 static void
 replay_step (Replay *r)
@@ -449,6 +466,8 @@ replay_step (Replay *r)
             }
           return;
         }
+      if (r->waiting && !r->wait_over)
+        replay_note_latency (r);
       if (r->wait_timer != 0)
         g_source_remove (r->wait_timer);
       r->wait_timer = 0;
@@ -525,6 +544,12 @@ on_windows_changed (Replay *r, XEvent *ev)
 {
   if (!windows_handle_event (r->windows, ev))
     return;
+  if (windows_get_n_ever_mapped (r->windows) > r->n_ever_mapped)
+    {
+      r->n_ever_mapped = windows_get_n_ever_mapped (r->windows);
+      if (r->phase == PHASE_ACTING || r->phase == PHASE_SETTLING)
+        replay_note_latency (r);
+    }
   if (r->phase == PHASE_STARTING && windows_get_n_ever_mapped (r->windows) > 0)
     {
       Window first = windows_get_main (r->windows);
@@ -750,6 +775,7 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
   memset (result, 0, sizeof *result);
   result->outcome = REPLAY_INFRA_ERROR;
   result->exit_status = -1;
+  result->window_latency_ms = -1;
   result->n_actions = session_get_n_actions (session);
   g_return_val_if_fail (opts->speed > 0, FALSE);
 
@@ -973,6 +999,11 @@ replay_result_to_json (const ReplayResult *result)
                           ", \"total_ms\": %" G_GINT64_FORMAT,
                           result->server_ms, result->first_window_ms, result->replay_ms,
                           result->settle_ms, result->total_ms);
+  if (result->window_latency_ms >= 0)
+    g_string_append_printf (out, ", \"window_latency_ms\": %" G_GINT64_FORMAT,
+                            result->window_latency_ms);
+  else
+    g_string_append (out, ", \"window_latency_ms\": null");
   g_string_append (out, ", \"detail\": ");
   if (result->detail != NULL)
     json_append_string (out, result->detail);

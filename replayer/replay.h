@@ -77,6 +77,9 @@ struct ReplayResult
   gint64 replay_ms;          /* from the first window to the last action (or the end) */
   gint64 settle_ms;          /* after the last action: settle time and ping */
   gint64 total_ms;           /* everything, cleanup included */
+  gint64 window_latency_ms;  /* the longest time from an action to a window of
+                              * the app appearing (mapped, or matching an
+                              * action waiting for it), or -1 if none did */
   char *stderr_text;         /* owned: the app's last REPLAY_STDERR_KEEP bytes of stderr */
   gsize stderr_len;
   char *detail;              /* owned, or NULL: why COULD_NOT_START or INFRA_ERROR */
@@ -103,7 +106,7 @@ char *replay_outcome_describe (const ReplayResult *result);
 /* One JSON object (no newline): outcome, signal, signal_number,
  * exit_status, stderr_matched, actions, actions_replayed,
  * server_start_ms, time_to_first_window_ms, replay_ms, settle_ms,
- * total_ms, stderr_tail (the last 2 KiB), backtrace (an array of function
+ * total_ms, window_latency_ms (or null), stderr_tail (the last 2 KiB), backtrace (an array of function
  * names, or null). */
 char *replay_result_to_json (const ReplayResult *result);
 
