@@ -10,6 +10,11 @@
  * to the DdTestFunc in chunks of options.parallel, re-tests passes when
  * confirm_passes > 1, counts tests and enforces limit_tests.
  *
+ * Speculation (HDD): a step has n candidates, often fewer than the oracle
+ * runs at once. add_speculative() fills the idle slots with what the next
+ * steps would test if this one finds no failure; their outcomes only feed
+ * the cache, so the result is the same as without them.
+ *
  * No X here: the oracle is whatever the caller passes (the replayer, or a fake
  * predicate in tests/unit/test-dd.c).
  */
@@ -33,6 +38,8 @@ typedef struct {
   GArray *current;     /* guint, ascending: the smallest known failing set; owned */
   DdStats stats;
   gboolean stopped;    /* limit_tests reached: unwind and return what we have */
+  guint n_real;        /* in the batch being run: candidates before this index are
+                          the step's own, the others speculative */
 } Dd;
 
 void
@@ -151,6 +158,18 @@ key_for (GArray *set)
   return g_bytes_new (set->data, set->len * sizeof (guint));
 }
 
+/* Oracle runs @entry still needs before it is decided: 0 if it failed or
+ * has passed often enough. */
+static guint
+runs_needed (Dd *dd, const CacheEntry *entry)
+{
+  if (entry == NULL)
+    return dd->opts.confirm_passes;
+  if (entry->failed || entry->passes >= dd->opts.confirm_passes)
+    return 0;
+  return dd->opts.confirm_passes - entry->passes;
+}
+
 static CacheEntry *
 cache_lookup (Dd *dd, GArray *set, gboolean *existed)
 {
@@ -229,6 +248,8 @@ dd_call_oracle (Dd *dd, GPtrArray *cands, CacheEntry **entries,
           return FALSE;
         }
       dd->stats.tests++;
+      if (req[k] >= dd->n_real)
+        dd->stats.speculative++;
     }
   /* Anything after the first failure is ignored, as the contract says. */
 
@@ -242,9 +263,11 @@ dd_call_oracle (Dd *dd, GPtrArray *cands, CacheEntry **entries,
  * candidate that does not fail is decided once it has passed
  * confirm_passes times; the first failing candidate only wins once every
  * earlier one is decided.  If limit_tests stops it first, dd->stopped is set
- * and *first_fail is the first candidate known to fail, if any. */
+ * and *first_fail is the first candidate known to fail, if any.
+ * Candidates from @n_real on are speculative: they are tested in the same
+ * batch, after the others, but are never the batch's failure. */
 static gboolean
-dd_run_batch (Dd *dd, GPtrArray *cands, gint *first_fail, GError **error)
+dd_run_batch (Dd *dd, GPtrArray *cands, guint n_real, gint *first_fail, GError **error)
 {
   guint n = cands->len;
   guint confirm = dd->opts.confirm_passes;
@@ -255,6 +278,7 @@ dd_run_batch (Dd *dd, GPtrArray *cands, gint *first_fail, GError **error)
   g_autoptr(GArray) req = uint_array_new ();
 
   *first_fail = -1;
+  dd->n_real = n_real;
   for (guint i = 0; i < n; i++)
     {
       entries[i] = cache_lookup (dd, g_ptr_array_index (cands, i), &cached[i]);
@@ -287,7 +311,7 @@ dd_run_batch (Dd *dd, GPtrArray *cands, gint *first_fail, GError **error)
         }
       if (req->len == 0)
         {
-          *first_fail = fail_at;
+          *first_fail = fail_at < (gint) n_real ? fail_at : -1;
           return TRUE;
         }
 
@@ -303,7 +327,7 @@ dd_run_batch (Dd *dd, GPtrArray *cands, gint *first_fail, GError **error)
                 {
                   dd->stopped = TRUE;
                   dd->stats.hit_limit = TRUE;
-                  for (guint i = 0; i < n; i++)
+                  for (guint i = 0; i < n_real; i++)
                     if (entries[i]->failed)
                       {
                         *first_fail = i;
@@ -319,6 +343,62 @@ dd_run_batch (Dd *dd, GPtrArray *cands, gint *first_fail, GError **error)
           if (saw_fail)
             break;
           off += size;
+        }
+    }
+}
+
+/* Appends to @cands (the candidates of the step at granularity @n, the
+ * complements if @complement) what the following steps of dd_level()
+ * would test if this one finds no failure, in their order: the subsets at
+ * @n (but at 2, where they are the complements), then the complements and
+ * the subsets at 2n, and so on, as long as the batch has idle slots (of
+ * opts.parallel) and skipping what the cache has decided. */
+static void
+add_speculative (Dd *dd, GPtrArray *parts, guint n, gboolean complement, GPtrArray *cands)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                                      (GDestroyNotify) g_bytes_unref, NULL);
+  guint len = parts->len, slots = dd->opts.parallel;
+
+  for (guint i = 0; i < cands->len; i++)
+    {
+      GBytes *key = key_for (g_ptr_array_index (cands, i));
+      guint need = runs_needed (dd, g_hash_table_lookup (dd->cache, key));
+
+      if (g_hash_table_add (seen, key))
+        slots -= MIN (slots, need);
+    }
+  while (slots > 0)
+    {
+      if (complement && n > 2)
+        complement = FALSE;
+      else if (n >= len)
+        return;
+      else
+        {
+          n = MIN (2 * n, len);
+          complement = TRUE;
+        }
+      for (guint i = 0; i < n; i++)
+        {
+          GArray *set = union_of (parts, i * len / n, (i + 1) * len / n, complement);
+          GBytes *key = key_for (set);
+          guint need = runs_needed (dd, g_hash_table_lookup (dd->cache, key));
+
+          if (set->len == 0 || need == 0 || !g_hash_table_add (seen, key))
+            {
+              if (set->len == 0 || need == 0)
+                g_bytes_unref (key);
+              g_array_unref (set);
+              continue;
+            }
+          if (need > slots)
+            {
+              g_array_unref (set);
+              return;
+            }
+          g_ptr_array_add (cands, set);
+          slots -= need;
         }
     }
 }
@@ -347,6 +427,7 @@ dd_level (Dd *dd, GPtrArray **parts_inout, GError **error)
         {
           gboolean complement = classic ? pass == 1 : pass == 0;
           g_autoptr(GPtrArray) cands = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+          guint n_real;
           gint f = -1;
 
           /* At n == 1 the subset is the whole set; at n == 2 HDD's subsets
@@ -355,7 +436,10 @@ dd_level (Dd *dd, GPtrArray **parts_inout, GError **error)
             continue;
           for (guint i = 0; i < n; i++)
             g_ptr_array_add (cands, union_of (parts, i * len / n, (i + 1) * len / n, complement));
-          if (!dd_run_batch (dd, cands, &f, error))
+          n_real = cands->len;
+          if (!classic)
+            add_speculative (dd, parts, n, complement, cands);
+          if (!dd_run_batch (dd, cands, n_real, &f, error))
             return FALSE;
           if (f < 0)
             continue;
@@ -393,7 +477,7 @@ dd_verify (Dd *dd, gboolean *found, GError **error)
       g_array_append_vals (set, &g_array_index (cur, guint, i + 1), cur->len - i - 1);
       g_ptr_array_add (cands, set);
     }
-  if (!dd_run_batch (dd, cands, &f, error))
+  if (!dd_run_batch (dd, cands, cands->len, &f, error))
     return FALSE;
   *found = f >= 0;
   if (f >= 0)

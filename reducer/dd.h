@@ -83,6 +83,8 @@ typedef struct {
   guint64 tests;          /* oracle evaluations (DD_CANCELLED ones and cache hits excluded) */
   guint64 cache_hits;     /* candidates answered by the cache */
   guint64 batches;        /* DdTestFunc calls */
+  guint64 speculative;    /* of the tests, those run speculatively in otherwise idle
+                             slots of a batch (HDD): see dd.c */
   guint n_initial;        /* elements in the input */
   guint n_current;        /* elements in the current failing set */
   gboolean hit_limit;     /* stopped early because of limit_tests */

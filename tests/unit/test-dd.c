@@ -702,10 +702,14 @@ test_hdd_beats_ddmin_95 (void)
   g_assert_cmpuint (tests[0], <, tests[1]);
 }
 
-/* Batches of 1, 2, 4: the same result and the same tests, fewer calls. */
+/* Batches of 1, 2, 4: the same result and the same tests, fewer calls.
+ * The same tests even where idle slots of a batch test what the next
+ * steps would (speculation): those tests are the next steps' own. */
 static void
 test_parallel_same (void)
 {
+  guint64 speculative[3] = { 0 };
+
   for (guint seed = 1; seed <= 30; seed++)
     {
       g_autoptr(GRand) rand = g_rand_new_with_seed (seed * 131);
@@ -734,6 +738,7 @@ test_parallel_same (void)
             {
               assert_set_eq (run.result, reference);
               g_assert_cmpuint (run.stats.tests, ==, ref_tests);
+              speculative[p] += run.stats.speculative;
             }
           g_assert_cmpuint (run.stats.batches, <=, prev_batches);
           prev_batches = run.stats.batches;
@@ -741,6 +746,11 @@ test_parallel_same (void)
           fake_clear (&fake);
         }
     }
+  /* Batches of 1 have no idle slot; batches of 4 do at n == 2. */
+  g_assert_cmpuint (speculative[0], ==, 0);
+  g_assert_cmpuint (speculative[2], >, 0);
+  g_test_message ("speculative tests over 30 seeds: %" G_GUINT64_FORMAT " in batches of 2, %"
+                  G_GUINT64_FORMAT " in batches of 4", speculative[1], speculative[2]);
 }
 
 /* The hidden set makes the failure happen only 70% of the time.  With
