@@ -31,6 +31,7 @@ struct XServer
   char *display;             /* ":N" */
   gboolean running;
   int log_fd;                /* owned: the server's stdout and stderr */
+  int ready_fd;              /* owned until ready: where it writes its display, or -1 */
 };
 
 G_DEFINE_QUARK (xserver-error-quark, xserver_error)
@@ -128,6 +129,29 @@ xserver_read_display (XServer *server, int fd, guint timeout_ms, GError **error)
 XServer *
 xserver_start (int width, int height, GError **error)
 {
+  g_autoptr (XServer) server = xserver_spawn (width, height, error);
+
+  if (server == NULL || !xserver_wait_ready (server, error))
+    return NULL;
+  return g_steal_pointer (&server);
+}
+
+gboolean
+xserver_wait_ready (XServer *server, GError **error)
+{
+  gboolean ok;
+
+  if (server->ready_fd < 0)
+    return server->display != NULL;
+  ok = xserver_read_display (server, server->ready_fd, XSERVER_START_TIMEOUT_MS, error);
+  close (server->ready_fd);
+  server->ready_fd = -1;
+  return ok;
+}
+
+XServer *
+xserver_spawn (int width, int height, GError **error)
+{
   g_autoptr (XServer) server = g_new0 (XServer, 1);
   g_autoptr (GError) local = NULL;
   g_autofree char *screen = NULL;
@@ -139,6 +163,7 @@ xserver_start (int width, int height, GError **error)
 
   server->pidfd = -1;
   server->log_fd = -1;
+  server->ready_fd = -1;
   if (width <= 0 || height <= 0 || width > 32767 || height > 32767)
     {
       g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_FAILED,
@@ -194,10 +219,7 @@ xserver_start (int width, int height, GError **error)
   setpgid (pid, pid);
   server->pidfd = child_pidfd_open (pid);   /* -1: waits fall back to polling */
 
-  ok = xserver_read_display (server, fds[0], XSERVER_START_TIMEOUT_MS, error);
-  close (fds[0]);
-  if (!ok)
-    return NULL;   /* xserver_free stops it */
+  server->ready_fd = fds[0];
   return g_steal_pointer (&server);
 }
 
@@ -251,6 +273,8 @@ xserver_free (XServer *server)
   if (server == NULL)
     return;
   xserver_stop (server);
+  if (server->ready_fd >= 0)
+    close (server->ready_fd);
   if (server->log_fd >= 0)
     close (server->log_fd);
   g_free (server->display);

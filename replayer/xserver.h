@@ -39,6 +39,11 @@ typedef struct XServer XServer;
 /* Starts Xvfb with one screen of @width x @height at depth 24. Blocks until
  * the server is ready (at most XSERVER_START_TIMEOUT_MS). */
 XServer *xserver_start (int width, int height, GError **error);
+/* xserver_start() in two halves, to start several servers at once: spawn
+ * each, then wait for each to be ready (xserver_free() stops one that is
+ * not). */
+XServer *xserver_spawn (int width, int height, GError **error);
+gboolean xserver_wait_ready (XServer *server, GError **error);
 
 /* ":N", valid until xserver_free(). */
 const char *xserver_get_display (const XServer *server);
