@@ -43,7 +43,7 @@ main (int argc, char **argv)
   int dashdash = -1;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the minimal session to OUT (default: SESSION.min)", "OUT" },
-    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel workers, each with its own Xvfb (default: twice the number of cores: replays mostly wait)", "N" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel workers, each with its own Xvfb (default: three times the number of cores: replays mostly wait)", "N" },
     { "algorithm", 0, 0, G_OPTION_ARG_STRING, &algorithm, "hdd (default: gestures then single actions, complement-first, parallel) or ddmin (the original sequential ddmin, a fresh Xvfb per test: the baseline)", "ALGO" },
     { "signal", 0, 0, G_OPTION_ARG_STRING, &signal_name, "The failure is a crash with this signal (default: the outcome recorded in the session)", "SIG" },
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &stderr_match, "The failure requires the app's stderr to match REGEX", "REGEX" },
@@ -57,7 +57,7 @@ main (int argc, char **argv)
     { "max-gap", 0, 0, G_OPTION_ARG_STRING, &max_gap, "Longest wait between two actions in a replay (see xreplay)", "MS" },
     { "settle", 0, 0, G_OPTION_ARG_STRING, &settle, "Time the app gets after the last action (see xreplay)", "MS" },
     { "timeout", 0, 0, G_OPTION_ARG_STRING, &timeout, "Hang detection timeout (see xreplay)", "MS" },
-    { "window-wait", 0, 0, G_OPTION_ARG_STRING, &window_wait, "Longest wait for an action's window (see xreplay)", "MS" },
+    { "window-wait", 0, 0, G_OPTION_ARG_STRING, &window_wait, "Longest wait for an action's window (see xreplay; default: learned from the full session's replays, at most 2000)", "MS" },
     { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &start_timeout, "Longest wait for the app's first window (see xreplay)", "MS" },
     { "report", 0, 0, G_OPTION_ARG_NONE, &report, "Write the bug-report folder OUT.report/: report.md with the steps in words, a picture before each, an xdotool script, the reduction's figures (the default)", NULL },
     { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &report, "Do not write OUT.report/", NULL },
@@ -210,6 +210,7 @@ main (int argc, char **argv)
           g_strv_builder_add (xreplay_args, pass[i].value);
         }
   }
+  options.window_wait_given = window_wait != NULL;
   replay_args = g_strv_builder_end (xreplay_args);
   options.xreplay_args = replay_args;
 

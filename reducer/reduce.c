@@ -31,6 +31,25 @@ G_DEFINE_QUARK (xreduce-reduce-error-quark, reduce_error)
 
 typedef struct ReportRun ReportRun;
 
+/* The verification's replays so far (see verification_start). */
+typedef struct
+{
+  guint runs;                /* full-session replays queued */
+  guint pending;             /* replays queued or running */
+  guint fails, max_replayed, n_full_done;
+  char *empty_seen;          /* what the empty session did, if it failed */
+  char *full_seen;           /* what the first full replay did */
+  char *full_tail;           /* the end of its stderr */
+  GError *error;             /* a replay broke, or was interrupted */
+  gboolean judged;           /* verification_judge() said DONE */
+} Verification;
+
+/* Internal: the search restarts on new premises (verification_poll); the
+ * code is 1 if the crash point cut the best set. */
+static GQuark restart_error_quark (void);
+G_DEFINE_QUARK (xreduce-restart-quark, restart_error)
+#define RESTART_ERROR (restart_error_quark ())
+
 typedef struct
 {
   const ReduceOptions *options;
@@ -48,9 +67,16 @@ typedef struct
   guint *best;               /* best failing action set so far */
   guint n_best;
   DdStats last_stats;
-  guint repeats;             /* confirm_passes, shown in messages */
   guint n_workers;
-  guint64 suffix_tests;      /* tests of try_suffixes(), before dd_reduce()'s */
+  guint64 earlier_tests;     /* tests before this dd_reduce() (suffix passes, restarts) */
+  guint64 earlier_cache_hits;
+  Verification verification;
+  guint crash_point;         /* once judged: actions up to the crash (else all) */
+  guint confirm;             /* once judged: runs a pass needs (else 1) */
+  gboolean saved;            /* the output file holds a failing session */
+  gboolean learn_wait;       /* learn --window-wait from the replays */
+  gint64 window_latency_ms;  /* longest window latency seen so far, or -1 */
+  guint window_wait_ms;      /* the learned wait in force, or 0 */
   ReportRun *report_run;     /* the report's replay while it runs, or NULL */
 } Reducer;
 
@@ -222,7 +248,8 @@ on_progress (const DdStats *stats, gpointer data)
   Reducer *reducer = data;
 
   reducer->last_stats = *stats;
-  reducer->last_stats.tests += reducer->suffix_tests;
+  reducer->last_stats.tests += reducer->earlier_tests;
+  reducer->last_stats.cache_hits += reducer->earlier_cache_hits;
   progress_line (reducer, FALSE);
 }
 
@@ -246,7 +273,10 @@ save_best (Reducer *reducer, GError **error)
   if (reducer->options->test_argv == NULL
       && reducer->target.kind != SESSION_OUTCOME_NONE)
     session_set_outcome (best, reducer->target, FALSE);
-  return session_save (best, reducer->output_path, error);
+  if (!session_save (best, reducer->output_path, error))
+    return FALSE;
+  reducer->saved = TRUE;
+  return TRUE;
 }
 
 static void
@@ -266,7 +296,64 @@ on_improved (const guint *elems, guint n, gpointer data)
   progress_line (reducer, FALSE);
 }
 
+/* ---- how long a missing window is worth waiting for ---- */
+
+/* xreplay's default --window-wait. */
+#define REDUCE_WINDOW_WAIT_MS 2000
+/* The learned wait: the longest latency seen (from an action to a window
+ * of the app appearing), times the factor, plus the floor; at most
+ * REDUCE_WINDOW_WAIT_MS. */
+#define REDUCE_WINDOW_WAIT_FACTOR 4
+#define REDUCE_WINDOW_WAIT_FLOOR_MS 250
+
+/* A candidate without the action that opens a dialog waits for the dialog
+ * in vain, for the whole --window-wait, and most candidates that pass do.
+ * The replays of the full session show how fast this app, on these
+ * servers, under this load, maps its windows after an action; waiting four
+ * times that (plus a quarter second) is as good as waiting 2 s, and makes
+ * passing candidates several times faster. Every later replay refines the
+ * figure (it only grows). Not with --window-wait, nor for the baseline. */
+static void
+learn_window_wait (Reducer *reducer, const RunResult *results, const gboolean *done, guint n)
+{
+  gboolean first = reducer->window_wait_ms == 0;
+  guint wait;
+
+  if (!reducer->learn_wait)
+    return;
+  for (guint i = 0; i < n; i++)
+    if (done[i] && results[i].window_latency_ms > reducer->window_latency_ms)
+      reducer->window_latency_ms = results[i].window_latency_ms;
+  /* Nothing learnt until a window has appeared after an action, or a
+   * full replay has shown that none does. */
+  if (reducer->window_latency_ms < 0 && reducer->verification.n_full_done == 0)
+    return;
+  wait = (guint) MIN ((gint64) REDUCE_WINDOW_WAIT_MS,
+                      REDUCE_WINDOW_WAIT_FLOOR_MS
+                        + REDUCE_WINDOW_WAIT_FACTOR * MAX (reducer->window_latency_ms, 0));
+  if (wait == reducer->window_wait_ms)
+    return;
+  g_debug ("window latency %" G_GINT64_FORMAT " ms: window wait %u ms",
+           reducer->window_latency_ms, wait);
+  if (first && !reducer->options->quiet)
+    {
+      if (reducer->tty)
+        g_printerr ("\r\033[K");
+      if (reducer->window_latency_ms >= 0)
+        g_printerr ("xreduce: the app's windows appear within %" G_GINT64_FORMAT " ms of an "
+                    "action: a missing window is waited for %u ms (--window-wait to choose)\n",
+                    reducer->window_latency_ms, wait);
+      else
+        g_printerr ("xreduce: the app maps no window after an action: a missing window is "
+                    "waited for %u ms (--window-wait to choose)\n", wait);
+    }
+  reducer->window_wait_ms = wait;
+  runner_set_window_wait (reducer->runner, wait);
+}
+
 /* ---- the oracle ---- */
+
+static gboolean verification_poll (Reducer *reducer, GError **error);
 
 static gboolean
 test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
@@ -287,6 +374,8 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
                    "time limit of %.0f s reached", reducer->options->limit_time);
       return FALSE;
     }
+  if (!verification_poll (reducer, error))
+    return FALSE;
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (sessions, session_subset (reducer->session, cands[i].elems,
                                                cands[i].n_elems));
@@ -297,7 +386,7 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
     {
       g_clear_error (&local);
       ok = runner_run_batch (reducer->runner, (Session *const *) sessions->pdata, n,
-                             still_fails, reducer, TRUE, results, failed, done, &local);
+                             still_fails, reducer, 0, results, failed, done, &local);
       if (!ok && g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
         break;
     }
@@ -311,6 +400,7 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
         run_result_clear (&results[i]);
       return FALSE;
     }
+  learn_window_wait (reducer, results, done, n);
   for (guint i = 0; i < n; i++)
     {
       outcomes[i] = !done[i] ? DD_CANCELLED : failed[i] ? DD_FAIL : DD_PASS;
@@ -335,21 +425,43 @@ compare_guint (gconstpointer a, gconstpointer b)
  * shortest that still fails is where the search starts, and the units
  * before it are dropped from @units. A failure that needs an early action
  * costs one batch of mostly short replays, whose passes are then known.
- * Only with the hierarchical algorithm: the baseline is ddmin as published. */
-static gboolean
-try_suffixes (Reducer *reducer, GPtrArray *units, GError **error)
+ * Only with the hierarchical algorithm: the baseline is ddmin as published.
+ *
+ * When the crash point is not known yet, the batch runs together with the
+ * verification's replays (verify()): suffixes_new() makes the candidates,
+ * suffixes_apply() takes the shortest that failed. */
+typedef struct
 {
-  g_autoptr (GArray) nonempty = g_array_new (FALSE, FALSE, sizeof (guint));  /* unit indices */
-  g_autoptr (GPtrArray) elems = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GArray) cands = g_array_new (FALSE, FALSE, sizeof (DdCandidate));
-  g_autofree DdOutcome *outcomes = NULL;
-  g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *nonempty;          /* unit indices */
+  GArray *cands;             /* of DdCandidate, shortest first; elems owned */
+  GArray *sizes;             /* of guint: gestures in each candidate */
+} Suffixes;
+
+static void
+suffixes_free (Suffixes *suffixes)
+{
+  for (guint i = 0; i < suffixes->cands->len; i++)
+    g_free ((gpointer) g_array_index (suffixes->cands, DdCandidate, i).elems);
+  g_array_unref (suffixes->cands);
+  g_array_unref (suffixes->sizes);
+  g_array_unref (suffixes->nonempty);
+  g_free (suffixes);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Suffixes, suffixes_free)
+
+static Suffixes *
+suffixes_new (GPtrArray *units)
+{
+  Suffixes *suffixes = g_new0 (Suffixes, 1);
   guint n;
 
+  suffixes->nonempty = g_array_new (FALSE, FALSE, sizeof (guint));
+  suffixes->cands = g_array_new (FALSE, FALSE, sizeof (DdCandidate));
+  suffixes->sizes = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint u = 0; u < units->len; u++)
     if (((GArray *) g_ptr_array_index (units, u))->len > 0)
-      g_array_append_val (nonempty, u);
-  n = nonempty->len;
+      g_array_append_val (suffixes->nonempty, u);
+  n = suffixes->nonempty->len;
   for (guint k = 1; k < n; k *= 2)
     {
       GArray *set = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -357,147 +469,218 @@ try_suffixes (Reducer *reducer, GPtrArray *units, GError **error)
 
       for (guint i = n - k; i < n; i++)
         {
-          GArray *unit = g_ptr_array_index (units, g_array_index (nonempty, guint, i));
+          GArray *unit = g_ptr_array_index (units, g_array_index (suffixes->nonempty, guint, i));
           g_array_append_vals (set, unit->data, unit->len);
         }
       g_array_sort (set, (GCompareFunc) compare_guint);
       cand.n_elems = set->len;
       cand.elems = (const guint *) g_array_free (set, FALSE);
-      g_ptr_array_add (elems, (gpointer) cand.elems);
-      g_array_append_val (cands, cand);
-      g_array_append_val (sizes, k);
+      g_array_append_val (suffixes->cands, cand);
+      g_array_append_val (suffixes->sizes, k);
     }
-  if (cands->len == 0)
-    return TRUE;
+  return suffixes;
+}
 
-  outcomes = g_new (DdOutcome, cands->len);
-  for (guint i = 0; i < cands->len; i++)
-    outcomes[i] = DD_CANCELLED;
-  if (!test_candidates ((const DdCandidate *) cands->data, cands->len, outcomes, reducer, error))
-    return FALSE;
-  for (guint i = 0; i < cands->len; i++)
+/* Counts the suffix tests that ran; drops the units before the shortest
+ * suffix that failed, if any, and makes it the best so far. */
+static void
+suffixes_apply (Reducer *reducer, Suffixes *suffixes, GPtrArray *units,
+                const DdOutcome *outcomes)
+{
+  guint n = suffixes->nonempty->len;
+
+  for (guint i = 0; i < suffixes->cands->len; i++)
+    if (outcomes[i] != DD_CANCELLED)
+      reducer->earlier_tests++;
+  for (guint i = 0; i < suffixes->cands->len; i++)
     {
-      const DdCandidate *cand = &g_array_index (cands, DdCandidate, i);
-      guint k = g_array_index (sizes, guint, i);
+      const DdCandidate *cand = &g_array_index (suffixes->cands, DdCandidate, i);
+      guint k = g_array_index (suffixes->sizes, guint, i);
 
-      if (outcomes[i] != DD_CANCELLED)
-        reducer->suffix_tests++;
       if (outcomes[i] != DD_FAIL)
         continue;
-      /* Drop the units before the failing suffix. */
       for (guint j = 0; j < n - k; j++)
-        g_array_set_size (g_ptr_array_index (units, g_array_index (nonempty, guint, j)), 0);
-      reducer->last_stats.tests = reducer->suffix_tests;
+        g_array_set_size (g_ptr_array_index (units, g_array_index (suffixes->nonempty, guint, j)), 0);
+      reducer->last_stats.tests = reducer->earlier_tests;
       on_improved (cand->elems, cand->n_elems, reducer);
       if (!reducer->options->quiet)
         g_printerr ("xreduce: the last %u gesture%s still fail%s: starting from %u actions\n",
                     k, k == 1 ? "" : "s", k == 1 ? "s" : "", cand->n_elems);
       break;
     }
+}
+
+/* The suffix pass on its own batch (the crash point cut the units). */
+static gboolean
+try_suffixes (Reducer *reducer, GPtrArray *units, GError **error)
+{
+  g_autoptr (Suffixes) suffixes = suffixes_new (units);
+  g_autofree DdOutcome *outcomes = NULL;
+  guint n = suffixes->cands->len;
+
+  if (n == 0)
+    return TRUE;
+  outcomes = g_new (DdOutcome, n);
+  for (guint i = 0; i < n; i++)
+    outcomes[i] = DD_CANCELLED;
+  if (!test_candidates ((const DdCandidate *) suffixes->cands->data, n, outcomes, reducer, error))
+    return FALSE;
+  suffixes_apply (reducer, suffixes, units, outcomes);
   return TRUE;
 }
 
 /* ---- verification ---- */
 
-/* Replays @n_full copies of the full session (and, with @with_empty, the
- * empty session first) and counts the failures. */
-static gboolean
-verify_round (Reducer *reducer, gboolean with_empty, guint n_full, guint *fails,
-              guint *max_replayed, GError **error)
+/* The verification's replays (the empty session, the full one several
+ * times) run as background tests (runner.h). The baseline waits for them
+ * before it starts; the hierarchical search starts beside them on the
+ * other workers, and its oracle looks at them before every batch
+ * (verification_poll): a verdict that changes the search's premises (the
+ * session fails only sometimes, or crashes early) restarts the search
+ * from the best failing set known. */
+static void
+verification_learn (Reducer *reducer, RunResult *result)
 {
+  gboolean done = TRUE;
+
+  learn_window_wait (reducer, result, &done, 1);
+}
+
+static void
+on_empty_done (RunResult *result, gboolean failed, const GError *error, gpointer data)
+{
+  Reducer *reducer = data;
+  Verification *v = &reducer->verification;
+
+  v->pending--;
+  if (error != NULL)
+    {
+      if (v->error == NULL)
+        v->error = g_error_copy (error);
+      return;
+    }
+  if (failed && v->empty_seen == NULL)
+    v->empty_seen = describe_result (result);
+  verification_learn (reducer, result);
+}
+
+static void
+on_full_done (RunResult *result, gboolean failed, const GError *error, gpointer data)
+{
+  Reducer *reducer = data;
+  Verification *v = &reducer->verification;
+
+  v->pending--;
+  if (error != NULL)
+    {
+      if (v->error == NULL)
+        v->error = g_error_copy (error);
+      return;
+    }
+  v->n_full_done++;
+  if (v->full_seen == NULL)
+    {
+      v->full_seen = describe_result (result);
+      v->full_tail = g_strdup (result->stderr_tail != NULL ? result->stderr_tail : "");
+      g_strstrip (v->full_tail);
+    }
+  if (failed)
+    {
+      v->fails++;
+      v->max_replayed = MAX (v->max_replayed, result->actions_replayed);
+      if (reducer->options->same_crash && reducer->reference_frames == NULL)
+        reducer->reference_frames = g_steal_pointer (&result->backtrace);
+    }
+  verification_learn (reducer, result);
+}
+
+/* Queues the empty session (with @with_empty) and @n_full replays of the
+ * full session as background tests. */
+static void
+verification_start (Reducer *reducer, gboolean with_empty, guint n_full)
+{
+  Verification *v = &reducer->verification;
   guint n_actions = session_get_n_actions (reducer->session);
-  g_autoptr (GPtrArray) sessions = g_ptr_array_new_with_free_func ((GDestroyNotify) session_free);
   g_autofree guint *all = g_new (guint, n_actions);
-  g_autofree RunResult *results = NULL;
-  g_autofree gboolean *failed = NULL, *done = NULL;
-  g_autoptr (GError) local = NULL;
-  guint n, first = with_empty ? 1 : 0;
-  gboolean ok = TRUE;
 
   for (guint i = 0; i < n_actions; i++)
     all[i] = i;
   if (with_empty)
-    g_ptr_array_add (sessions, session_subset (reducer->session, NULL, 0));
+    {
+      v->pending++;
+      runner_start_background (reducer->runner, session_subset (reducer->session, NULL, 0),
+                               still_fails, reducer, on_empty_done, reducer);
+    }
   for (guint i = 0; i < n_full; i++)
-    g_ptr_array_add (sessions, session_subset (reducer->session, all, n_actions));
-  n = sessions->len;
-  results = g_new0 (RunResult, n);
-  failed = g_new0 (gboolean, n);
-  done = g_new0 (gboolean, n);
-  if (!runner_run_batch (reducer->runner, (Session *const *) sessions->pdata, n,
-                         still_fails, reducer, FALSE, results, failed, done, &local))
     {
-      if (g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
-        g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
-      else
-        g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
-      ok = FALSE;
-      goto out;
+      v->pending++;
+      v->runs++;
+      runner_start_background (reducer->runner, session_subset (reducer->session, all, n_actions),
+                               still_fails, reducer, on_full_done, reducer);
     }
-  if (with_empty && failed[0])
-    {
-      g_autofree char *seen = describe_result (&results[0]);
-      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
-                   "the app fails even with no user action at all (%s): nothing to "
-                   "reduce; check the command line and the target failure", seen);
-      ok = FALSE;
-      goto out;
-    }
-  for (guint i = first; i < n; i++)
-    if (failed[i])
-      {
-        (*fails)++;
-        *max_replayed = MAX (*max_replayed, results[i].actions_replayed);
-        if (reducer->options->same_crash && reducer->reference_frames == NULL)
-          reducer->reference_frames = g_strdupv (results[i].backtrace);
-      }
-  if (*fails == 0)
-    {
-      RunResult *seen_result = &results[first];
-      g_autofree char *seen = describe_result (seen_result);
-      g_autofree char *want = describe_target (reducer);
-      g_autofree char *tail = g_strdup (seen_result->stderr_tail != NULL ? seen_result->stderr_tail : "");
-
-      g_strstrip (tail);
-      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
-                   "the full session does not fail: in %u replays the app %s, expected: %s%s%s",
-                   n_full, seen, want, *tail ? "; its stderr ends with: " : "", tail);
-      ok = FALSE;
-    }
-out:
-  for (guint i = 0; i < n; i++)
-    run_result_clear (&results[i]);
-  return ok;
 }
 
-static gboolean
-verify (Reducer *reducer, guint *crash_point, guint *confirm, GError **error)
+typedef enum
+{
+  VERDICT_ERROR,
+  VERDICT_MORE,              /* flaky: more runs queued to measure the rate */
+  VERDICT_DONE,
+} Verdict;
+
+/* Once every queued replay is done: the verdict, with the crash point and
+ * the confirmations a pass needs (reducer->crash_point, ->confirm). */
+static Verdict
+verification_judge (Reducer *reducer, GError **error)
 {
   const ReduceOptions *options = reducer->options;
+  Verification *v = &reducer->verification;
   guint n_actions = session_get_n_actions (reducer->session);
-  guint runs = MAX (options->verify_runs, 1);
-  guint fails = 0, max_replayed = 0;
 
-  if (!verify_round (reducer, TRUE, runs, &fails, &max_replayed, error))
-    return FALSE;
-  if (fails < runs)
+  g_assert (v->pending == 0);
+  if (v->error != NULL)
+    {
+      if (g_error_matches (v->error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
+        g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+      else
+        g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", v->error->message);
+      return VERDICT_ERROR;
+    }
+  if (v->empty_seen != NULL)
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
+                   "the app fails even with no user action at all (%s): nothing to "
+                   "reduce; check the command line and the target failure", v->empty_seen);
+      return VERDICT_ERROR;
+    }
+  if (v->fails == 0)
+    {
+      g_autofree char *want = describe_target (reducer);
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
+                   "the full session does not fail: in %u replays the app %s, expected: %s%s%s",
+                   v->runs, v->full_seen, want, *v->full_tail ? "; its stderr ends with: " : "",
+                   v->full_tail);
+      return VERDICT_ERROR;
+    }
+  if (v->fails < v->runs && v->runs == MAX (options->verify_runs, 1))
     {
       /* Flaky: measure the failure rate more precisely. */
-      guint more = 3 * runs;
-      if (!verify_round (reducer, FALSE, more, &fails, &max_replayed, error))
-        return FALSE;
-      runs += more;
+      verification_start (reducer, FALSE, 3 * v->runs);
+      return VERDICT_MORE;
     }
-  *confirm = dd_confirmations_for ((double) fails / runs, 0.95);
-  if (fails < runs && !options->quiet)
-    g_printerr ("xreduce: the full session fails in %u of %u replays: every candidate "
-                "that passes is replayed up to %u times, for 95%% confidence that a pass is real\n",
-                fails, runs, *confirm);
+  reducer->confirm = dd_confirmations_for ((double) v->fails / v->runs, 0.95);
+  if (v->fails < v->runs && !options->quiet)
+    {
+      if (reducer->tty)
+        g_printerr ("\r\033[K");
+      g_printerr ("xreduce: the full session fails in %u of %u replays: every candidate "
+                  "that passes is replayed up to %u times, for 95%% confidence that a pass is real\n",
+                  v->fails, v->runs, reducer->confirm);
+    }
   if (options->same_crash && reducer->reference_frames == NULL)
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
                    "--same-crash: no backtrace could be taken of the crash (is gdb installed?)");
-      return FALSE;
+      return VERDICT_ERROR;
     }
   if (options->same_crash && !options->quiet)
     {
@@ -506,10 +689,101 @@ verify (Reducer *reducer, guint *crash_point, guint *confirm, GError **error)
     }
   /* The crash point: actions replayed when the failure was seen. The
    * replayer stops the moment the app dies, so nothing after it matters. */
-  *crash_point = (max_replayed > 0 && max_replayed < n_actions
-                  && reducer->target.kind == SESSION_OUTCOME_CRASHED
-                  && options->test_argv == NULL) ? max_replayed : n_actions;
+  reducer->crash_point = (v->max_replayed > 0 && v->max_replayed < n_actions
+                          && reducer->target.kind == SESSION_OUTCOME_CRASHED
+                          && options->test_argv == NULL) ? v->max_replayed : n_actions;
+  v->judged = TRUE;
+  return VERDICT_DONE;
+}
+
+/* Waits for the verification's replays and judges them. */
+static gboolean
+verification_wait (Reducer *reducer, GError **error)
+{
+  for (;;)
+    {
+      g_autoptr (GError) local = NULL;
+      Verdict verdict;
+
+      if (!runner_wait_background (reducer->runner, &local))
+        {
+          g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+          return FALSE;
+        }
+      verdict = verification_judge (reducer, error);
+      if (verdict != VERDICT_MORE)
+        return verdict == VERDICT_DONE;
+    }
+}
+
+/* Does what the search knows so far still hold after the verdict? Not if
+ * the session fails only sometimes (passes so far were trusted after one
+ * run), nor if the crash point cuts the best set known. */
+static gboolean
+verification_restarts (Reducer *reducer)
+{
+  return reducer->confirm > 1 || reducer->crash_point < reducer->n_best;
+}
+
+/* After the verdict: the best set becomes the actions up to the crash
+ * point if that is smaller (*@cut), and the output file gets the best
+ * set if it has nothing yet. */
+static gboolean
+verification_adopt (Reducer *reducer, gboolean *cut, GError **error)
+{
+  guint n_actions = session_get_n_actions (reducer->session);
+
+  *cut = reducer->crash_point < reducer->n_best;
+  if (*cut)
+    {
+      g_free (reducer->best);
+      reducer->best = g_new (guint, reducer->crash_point);
+      reducer->n_best = reducer->crash_point;
+      for (guint i = 0; i < reducer->crash_point; i++)
+        reducer->best[i] = i;
+      reducer->saved = FALSE;
+      if (!reducer->options->quiet)
+        {
+          if (reducer->tty)
+            g_printerr ("\r\033[K");
+          g_printerr ("xreduce: the app crashed after action %u: the %u actions after it "
+                      "are dropped\n", reducer->crash_point, n_actions - reducer->crash_point);
+        }
+    }
+  return reducer->saved || save_best (reducer, error);
+}
+
+/* From the oracle, before every batch: if the verification is over (or
+ * needs more runs: then it waits), judges it; FALSE with an error to
+ * abort the search, or RESTART_ERROR to restart it on the new premises. */
+static gboolean
+verification_poll (Reducer *reducer, GError **error)
+{
+  Verification *v = &reducer->verification;
+  gboolean restart, cut;
+
+  if (v->judged || v->pending > 0)
+    return TRUE;
+  if (!verification_wait (reducer, error))
+    return FALSE;
+  restart = verification_restarts (reducer);
+  if (!verification_adopt (reducer, &cut, error))
+    return FALSE;
+  if (restart)
+    {
+      g_set_error_literal (error, RESTART_ERROR, cut, "restart");
+      return FALSE;
+    }
   return TRUE;
+}
+
+static void
+verification_clear (Verification *v)
+{
+  g_clear_pointer (&v->empty_seen, g_free);
+  g_clear_pointer (&v->full_seen, g_free);
+  g_clear_pointer (&v->full_tail, g_free);
+  g_clear_error (&v->error);
 }
 
 /* ---- the bug-report folder ---- */
@@ -761,6 +1035,28 @@ report_write (Reducer *reducer, const char *xreplay, char *const *xreplay_args,
 
 /* ---- the whole run ---- */
 
+/* The search's units: the gestures, each cut to the actions in @best. */
+static GPtrArray *
+units_of (GPtrArray *gestures, const guint *best, guint n_best, guint n_actions)
+{
+  g_autofree gboolean *in = g_new0 (gboolean, n_actions);
+  GPtrArray *units = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
+  for (guint i = 0; i < n_best; i++)
+    in[best[i]] = TRUE;
+  for (guint g = 0; g < gestures->len; g++)
+    {
+      SessionGesture *gesture = g_ptr_array_index (gestures, g);
+      GArray *unit = g_array_new (FALSE, FALSE, sizeof (guint));
+
+      for (guint a = 0; a < gesture->actions->len; a++)
+        if (in[g_array_index (gesture->actions, guint, a)])
+          g_array_append_val (unit, g_array_index (gesture->actions, guint, a));
+      g_ptr_array_add (units, unit);
+    }
+  return units;
+}
+
 static char *
 find_xreplay (void)
 {
@@ -846,7 +1142,6 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
   Reducer *reducer = &reducer_;
   g_autoptr (Session) session = NULL;
   g_autoptr (Runner) runner = NULL;
-  g_autoptr (GPtrArray) units = NULL;
   g_autoptr (GPtrArray) gestures = NULL;
   g_auto (GStrv) app_argv = NULL;
   g_auto (GStrv) xreplay_args = NULL;
@@ -857,9 +1152,9 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
   RunnerOptions runner_options = { 0 };
   DdOptions dd_options;
   DdStats stats = { 0 };
-  guint n_result = 0, crash_point = 0, confirm = 1, sigint = 0, sigterm = 0;
+  guint n_result = 0, sigint = 0, sigterm = 0;
   guint n_actions;
-  gboolean ok = FALSE;
+  gboolean ok = FALSE, with_suffixes;
   GStrvBuilder *builder;
 
   memset (summary, 0, sizeof *summary);
@@ -950,10 +1245,12 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
       return FALSE;
     }
 
-  /* Two workers a core by default: a replay mostly waits (on the recorded
-   * gaps, on the app), using a few per cent of a core. */
+  /* Three workers a core by default: a replay mostly waits (on the
+   * recorded gaps, on the app), using a few per cent of a core; the
+   * verification's replays take some of them at first (see
+   * verification_start), the search the others. */
   runner_options.workers = options->algorithm == DD_ALGORITHM_DDMIN ? 1
-                           : options->jobs > 0 ? options->jobs : 2 * g_get_num_processors ();
+                           : options->jobs > 0 ? options->jobs : 3 * g_get_num_processors ();
   runner_options.fresh_server = options->algorithm == DD_ALGORITHM_DDMIN;
   session_get_screen (session, &runner_options.screen_width, &runner_options.screen_height);
   runner_options.xreplay = xreplay;
@@ -978,76 +1275,115 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
       g_printerr ("xreduce: %u actions; reducing for: %s; %u worker%s\n", n_actions, want,
                   runner_get_n_workers (runner), runner_get_n_workers (runner) == 1 ? "" : "s");
     }
-  if (!verify (reducer, &crash_point, &confirm, error))
-    goto out;
-  reducer->repeats = confirm;
-
-  /* Start from the actions up to the crash point. */
+  /* The verification starts; the baseline, and --same-crash (whose
+   * oracle needs the original crash's frames), wait for its verdict, the
+   * hierarchical search starts beside it. Until then the best set is the
+   * whole session, not written anywhere: it may not fail. */
+  reducer->learn_wait = options->algorithm == DD_ALGORITHM_HDD && !options->window_wait_given
+                        && options->test_argv == NULL;
+  reducer->window_latency_ms = -1;
+  reducer->confirm = 1;
+  reducer->crash_point = n_actions;
   reducer->n_before = n_actions;
-  reducer->best = g_new (guint, crash_point);
-  reducer->n_best = crash_point;
-  for (guint i = 0; i < crash_point; i++)
+  reducer->best = g_new (guint, n_actions);
+  reducer->n_best = n_actions;
+  for (guint i = 0; i < n_actions; i++)
     reducer->best[i] = i;
-  if (!save_best (reducer, error))
-    goto out;
-  if (crash_point < n_actions && !options->quiet)
-    g_printerr ("xreduce: the app crashed after action %u: the %u actions after it are dropped\n",
-                crash_point, n_actions - crash_point);
+  verification_start (reducer, TRUE, MAX (options->verify_runs, 1));
+  if (options->algorithm == DD_ALGORITHM_DDMIN || options->same_crash)
+    {
+      gboolean cut;
+      if (!verification_wait (reducer, error) || !verification_adopt (reducer, &cut, error))
+        goto out;
+    }
 
-  /* Units: the gestures (cut at the crash point). */
   gestures = session_get_gestures (session);
-  units = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  for (guint g = 0; g < gestures->len; g++)
+  with_suffixes = options->algorithm == DD_ALGORITHM_HDD;
+  for (;;)
     {
-      SessionGesture *gesture = g_ptr_array_index (gestures, g);
-      GArray *unit = g_array_new (FALSE, FALSE, sizeof (guint));
-      for (guint a = 0; a < gesture->actions->len; a++)
-        if (g_array_index (gesture->actions, guint, a) < crash_point)
-          g_array_append_val (unit, g_array_index (gesture->actions, guint, a));
-      g_ptr_array_add (units, unit);
-    }
+      g_autoptr (GPtrArray) units = units_of (gestures, reducer->best, reducer->n_best, n_actions);
+      gboolean restart = FALSE;
 
-  if (options->algorithm == DD_ALGORITHM_HDD && !try_suffixes (reducer, units, &local))
-    {
-      if (g_error_matches (local, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED) && reducer->timed_out)
-        ok = TRUE;   /* --limit-time: a result, just maybe not minimal */
+      g_clear_error (&local);
+      if (with_suffixes && !try_suffixes (reducer, units, &local))
+        ok = FALSE;
       else
-        g_propagate_error (error, g_steal_pointer (&local));
-      stats.tests = reducer->suffix_tests;
-      reducer->last_stats = stats;
-      goto summary;
-    }
-
-  dd_options_init (&dd_options);
-  dd_options.algorithm = options->algorithm;
-  dd_options.parallel = options->algorithm == DD_ALGORITHM_DDMIN ? 1 : runner_get_n_workers (runner);
-  dd_options.confirm_passes = confirm;
-  dd_options.limit_tests = options->limit_tests;
-  dd_options.progress = on_progress;
-  dd_options.improved = on_improved;
-  dd_options.user_data = reducer;
-
-  ok = dd_reduce ((const GArray *const *) units->pdata, units->len, test_candidates, reducer,
-                  &dd_options, &result, &n_result, &stats, &local);
-  stats.tests += reducer->suffix_tests;
-  reducer->last_stats = stats;
-  if (ok)
-    {
-      g_free (reducer->best);
-      reducer->best = g_steal_pointer (&result);
-      reducer->n_best = n_result;
-      if (!save_best (reducer, error))
         {
-          ok = FALSE;
-          goto out;
-        }
-    }
-  else if (g_error_matches (local, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED) && reducer->timed_out)
-    ok = TRUE;   /* --limit-time: a result, just maybe not minimal */
-  else
-    g_propagate_error (error, g_steal_pointer (&local));
+          dd_options_init (&dd_options);
+          dd_options.algorithm = options->algorithm;
+          dd_options.parallel = options->algorithm == DD_ALGORITHM_DDMIN
+                                  ? 1 : runner_get_n_workers (runner);
+          dd_options.confirm_passes = reducer->confirm;
+          if (options->limit_tests > 0)
+            dd_options.limit_tests = options->limit_tests > reducer->earlier_tests
+                                       ? options->limit_tests - reducer->earlier_tests : 1;
+          dd_options.progress = on_progress;
+          dd_options.improved = on_improved;
+          dd_options.user_data = reducer;
+          memset (&stats, 0, sizeof stats);
+          ok = dd_reduce ((const GArray *const *) units->pdata, units->len, test_candidates,
+                          reducer, &dd_options, &result, &n_result, &stats, &local);
+          reducer->earlier_tests += stats.tests;
+          reducer->earlier_cache_hits += stats.cache_hits;
+          if (ok)
+            {
+              g_free (reducer->best);
+              reducer->best = g_steal_pointer (&result);
+              reducer->n_best = n_result;
+              /* Done before the verdict: wait for it, it may change the
+               * premises. */
+              if (!reducer->verification.judged)
+                {
+                  gboolean cut = FALSE;
 
-summary:
+                  if (!verification_wait (reducer, &local))
+                    ok = FALSE;
+                  else
+                    {
+                      restart = verification_restarts (reducer);
+                      if (!verification_adopt (reducer, &cut, &local))
+                        ok = FALSE;
+                      with_suffixes = cut;
+                    }
+                }
+              if (ok && !restart && !save_best (reducer, &local))
+                ok = FALSE;
+            }
+        }
+      if (!ok && g_error_matches (local, RESTART_ERROR, 0))
+        restart = TRUE, with_suffixes = FALSE;
+      else if (!ok && g_error_matches (local, RESTART_ERROR, 1))
+        restart = TRUE, with_suffixes = TRUE;
+      if (restart)
+        {
+          if (!options->quiet)
+            {
+              if (reducer->tty)
+                g_printerr ("\r\033[K");
+              g_printerr ("xreduce: the search starts again from %u actions, on the "
+                          "verification's findings\n", reducer->n_best);
+            }
+          continue;
+        }
+      if (!ok && g_error_matches (local, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED)
+          && reducer->timed_out)
+        ok = TRUE;   /* --limit-time: a result, just maybe not minimal */
+      else if (!ok)
+        g_propagate_error (error, g_steal_pointer (&local));
+      break;
+    }
+  stats.tests = reducer->earlier_tests;
+  stats.cache_hits = reducer->earlier_cache_hits;
+  reducer->last_stats = stats;
+  if (ok && !reducer->verification.judged)
+    {
+      /* --limit-time before the verdict: the verdict still decides
+       * whether there is a result at all. */
+      gboolean cut;
+      if (!verification_wait (reducer, error) || !verification_adopt (reducer, &cut, error))
+        ok = FALSE;
+    }
+
   progress_line (reducer, TRUE);
   summary->n_before = n_actions;
   summary->n_after = reducer->n_best;
@@ -1081,9 +1417,12 @@ summary:
     }
   if (ok)
     print_result (reducer, summary, app_argv);
-  else if (reducer->interrupted)
+  else if (reducer->interrupted && reducer->saved)
     g_printerr ("xreduce: interrupted; the best session so far (%u actions) is in %s\n",
                 reducer->n_best, reducer->output_path);
+  else if (reducer->interrupted)
+    g_printerr ("xreduce: interrupted before the verification was over: nothing written "
+                "to %s\n", reducer->output_path);
 
 out:
   if (sigint != 0)
@@ -1093,6 +1432,7 @@ out:
   /* Stops every test, app and Xvfb before the files go. */
   g_clear_pointer (&runner, runner_free);
   remove_dir (workdir);
+  verification_clear (&reducer->verification);
   g_strfreev (reducer->reference_frames);
   g_free (reducer->best);
   g_free (reducer->output_path);

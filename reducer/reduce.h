@@ -36,6 +36,7 @@ typedef struct
   guint64 limit_tests;
   guint verify_runs;         /* full-session replays before reducing */
   char **xreplay_args;       /* passed to every replay */
+  gboolean window_wait_given; /* --window-wait is in xreplay_args: do not learn it */
   const char *xreplay;       /* path of xreplay; NULL: find it */
   gboolean report;           /* write OUT.report/ (report.md and pictures); default TRUE */
 } ReduceOptions;

@@ -32,7 +32,25 @@ typedef struct
   char *path;                /* candidate file of the running test */
   gboolean killed;           /* we killed it: ignore its result */
   gint64 started_us;
+  struct Background *background;  /* owned: the running test is a background one, or NULL */
 } Worker;
+
+/* A background test (runner_start_background). */
+typedef struct Background
+{
+  Session *session;          /* owned */
+  RunnerPredicate predicate;
+  gpointer predicate_data;
+  RunnerDoneFunc done;
+  gpointer done_data;
+} Background;
+
+static void
+background_free (Background *bg)
+{
+  session_free (bg->session);
+  g_free (bg);
+}
 
 struct Runner
 {
@@ -43,6 +61,9 @@ struct Runner
   GPtrArray *workers;        /* of Worker* */
   gboolean cancelled;
   guint64 serial;
+  guint window_wait_ms;      /* runner_set_window_wait(), or 0 */
+  GQueue background;         /* of Background*: queued, not started yet */
+  guint n_background;        /* queued or running */
 
   /* The batch being run (valid inside runner_run_batch). */
   RunnerPredicate predicate;
@@ -72,6 +93,7 @@ worker_free (Worker *worker)
     }
   if (worker->server != NULL)
     xserver_free (worker->server);
+  g_clear_pointer (&worker->background, background_free);
   g_free (worker->path);
   g_free (worker);
 }
@@ -99,6 +121,7 @@ runner_new (const RunnerOptions *options, GError **error)
   runner->test_argv = g_strdupv (options->test_argv);
   runner->workdir = g_strdup (options->workdir);
   runner->workers = g_ptr_array_new_with_free_func ((GDestroyNotify) worker_free);
+  /* The workers' servers start all at once, then are waited for. */
   for (guint i = 0; i < MAX (options->workers, 1); i++)
     {
       Worker *worker = g_new0 (Worker, 1);
@@ -107,7 +130,16 @@ runner_new (const RunnerOptions *options, GError **error)
       worker->id = i;
       worker->index = -1;
       g_ptr_array_add (runner->workers, worker);
-      if (!worker_start_server (runner, worker, error))
+      if (options->fresh_server && options->test_argv == NULL)
+        continue;
+      worker->server = xserver_spawn (options->screen_width, options->screen_height, error);
+      if (worker->server == NULL)
+        return NULL;
+    }
+  for (guint i = 0; i < runner->workers->len; i++)
+    {
+      Worker *worker = g_ptr_array_index (runner->workers, i);
+      if (worker->server != NULL && !xserver_wait_ready (worker->server, error))
         return NULL;
     }
   return g_steal_pointer (&runner);
@@ -120,6 +152,7 @@ runner_free (Runner *runner)
     return;
   /* Kill every running test and stop every Xvfb. */
   g_ptr_array_unref (runner->workers);
+  g_queue_clear_full (&runner->background, (GDestroyNotify) background_free);
   g_free (runner->xreplay);
   g_strfreev (runner->xreplay_args);
   g_strfreev (runner->app_argv);
@@ -133,6 +166,12 @@ guint
 runner_get_n_workers (const Runner *runner)
 {
   return runner->workers->len;
+}
+
+void
+runner_set_window_wait (Runner *runner, guint ms)
+{
+  runner->window_wait_ms = ms;
 }
 
 static void
@@ -198,6 +237,10 @@ parse_replay_json (const char *text, RunResult *result, GError **error)
   result->actions = (guint) json_object_get_int_member_with_default (object, "actions", 0);
   result->actions_replayed = (guint) json_object_get_int_member_with_default (object, "actions_replayed", 0);
   result->stderr_tail = g_strdup (json_object_get_string_member_with_default (object, "stderr_tail", ""));
+  result->window_latency_ms = -1;
+  if (json_object_has_member (object, "window_latency_ms")
+      && !json_object_get_null_member (object, "window_latency_ms"))
+    result->window_latency_ms = json_object_get_int_member (object, "window_latency_ms");
   if (json_object_has_member (object, "backtrace"))
     {
       JsonNode *node = json_object_get_member (object, "backtrace");
@@ -221,6 +264,45 @@ parse_replay_json (const char *text, RunResult *result, GError **error)
 static void launch_pending (Runner *runner, Session *const *sessions, guint n,
                             guint *next);
 
+/* What a finished test said: FALSE with RUNNER_ERROR_INFRA if xreplay
+ * broke or answered nonsense. */
+static gboolean
+collect_result (Runner *runner, GSubprocess *process, const char *out, char *err,
+                RunResult *result, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (runner->test_argv != NULL)
+    {
+      gboolean still_fails = g_subprocess_get_if_exited (process)
+                             && g_subprocess_get_exit_status (process) == 0;
+      result->outcome = g_strdup (still_fails ? "test-failed" : "test-passed");
+      result->exit_status = g_subprocess_get_if_exited (process)
+                              ? g_subprocess_get_exit_status (process) : -1;
+      result->stderr_tail = g_strdup (err != NULL ? err : "");
+      result->window_latency_ms = -1;
+      return TRUE;
+    }
+
+  int status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
+  if (status == 2 || status == 3 || status < 0
+      || !parse_replay_json (out != NULL ? out : "", result, &local))
+    {
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "xreplay failed (exit status %d)%s%s",
+                   status, err != NULL && *err ? ": " : "", err != NULL ? g_strstrip (err) : "");
+      run_result_clear (result);
+      return FALSE;
+    }
+  if (g_strcmp0 (result->outcome, "infrastructure-error") == 0)
+    {
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "replay infrastructure error: %s",
+                   err != NULL ? g_strstrip (err) : "");
+      run_result_clear (result);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 on_test_done (GObject *source, GAsyncResult *res, gpointer data)
 {
@@ -229,6 +311,8 @@ on_test_done (GObject *source, GAsyncResult *res, gpointer data)
   GSubprocess *process = G_SUBPROCESS (source);
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) finished = g_steal_pointer (&worker->process);
+  Background *bg = g_steal_pointer (&worker->background);
   gint index = worker->index;
   gboolean killed = worker->killed;
   RunResult result = { 0 };
@@ -242,52 +326,40 @@ on_test_done (GObject *source, GAsyncResult *res, gpointer data)
   result.elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
   worker->index = -1;
   worker->killed = FALSE;
-  g_clear_object (&worker->process);
+
+  if (bg != NULL)
+    {
+      gboolean failed = FALSE;
+
+      runner->n_background--;
+      if (killed)
+        g_set_error_literal (&error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED, "interrupted");
+      else if (error == NULL && collect_result (runner, process, out, err, &result, &error))
+        failed = bg->predicate (&result, bg->predicate_data);
+      if (error == NULL)
+        g_debug ("worker %u: background test (%u actions): %s%s after %" G_GINT64_FORMAT " ms",
+                 worker->id, result.actions, result.outcome, failed ? " (fails)" : "",
+                 result.elapsed_ms);
+      bg->done (error == NULL ? &result : NULL, failed, error, bg->done_data);
+      run_result_clear (&result);
+      background_free (bg);
+      return;
+    }
 
   if (killed || index < 0 || runner->results == NULL)
     return;   /* no longer matters */
 
-  if (error != NULL)
+  if (error != NULL || !collect_result (runner, process, out, err, &result, &error))
     {
       if (runner->batch_error == NULL)
         runner->batch_error = g_steal_pointer (&error);
       return;
     }
-
-  if (runner->test_argv != NULL)
-    {
-      gboolean still_fails = g_subprocess_get_if_exited (process)
-                             && g_subprocess_get_exit_status (process) == 0;
-      result.outcome = g_strdup (still_fails ? "test-failed" : "test-passed");
-      result.exit_status = g_subprocess_get_if_exited (process)
-                             ? g_subprocess_get_exit_status (process) : -1;
-      result.stderr_tail = g_strdup (err != NULL ? err : "");
-    }
-  else
-    {
-      int status = g_subprocess_get_if_exited (process)
-                     ? g_subprocess_get_exit_status (process) : -1;
-      if (status == 2 || status == 3 || status < 0
-          || !parse_replay_json (out != NULL ? out : "", &result, &error))
-        {
-          if (runner->batch_error == NULL)
-            g_set_error (&runner->batch_error, RUNNER_ERROR, RUNNER_ERROR_INFRA,
-                         "xreplay failed (exit status %d)%s%s", status,
-                         err != NULL && *err ? ": " : "", err != NULL ? g_strstrip (err) : "");
-          run_result_clear (&result);
-          return;
-        }
-      if (g_strcmp0 (result.outcome, "infrastructure-error") == 0)
-        {
-          if (runner->batch_error == NULL)
-            g_set_error (&runner->batch_error, RUNNER_ERROR, RUNNER_ERROR_INFRA,
-                         "replay infrastructure error: %s", err != NULL ? g_strstrip (err) : "");
-          run_result_clear (&result);
-          return;
-        }
-    }
   runner->results[index] = result;
   runner->failed[index] = runner->predicate (&runner->results[index], runner->predicate_data);
+  g_debug ("worker %u: candidate %d (%u actions): %s%s after %" G_GINT64_FORMAT " ms",
+           worker->id, index, result.actions, result.outcome,
+           runner->failed[index] ? " (fails)" : "", result.elapsed_ms);
   runner->done[index] = TRUE;
 }
 
@@ -299,6 +371,7 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *path = NULL;
   const char *display = worker->server != NULL ? xserver_get_display (worker->server) : NULL;
+  char window_wait[32];
 
   path = g_strdup_printf ("%s/candidate-%u-%" G_GUINT64_FORMAT ".log",
                           runner->workdir, worker->id, runner->serial++);
@@ -317,6 +390,12 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
       g_ptr_array_add (argv, (char *) "--json");
       for (char **a = runner->xreplay_args; a != NULL && *a != NULL; a++)
         g_ptr_array_add (argv, *a);
+      if (runner->window_wait_ms > 0)
+        {
+          /* After the user's options: the last one counts. */
+          g_snprintf (window_wait, sizeof window_wait, "--window-wait=%u", runner->window_wait_ms);
+          g_ptr_array_add (argv, window_wait);
+        }
       if (display != NULL)
         {
           g_ptr_array_add (argv, (char *) "--display");
@@ -346,14 +425,80 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   worker->killed = FALSE;
   worker->path = g_steal_pointer (&path);
   worker->started_us = g_get_monotonic_time ();
+  g_debug ("worker %u: candidate %d (%u actions) started", worker->id, index,
+           session_get_n_actions (session));
   g_subprocess_communicate_utf8_async (worker->process, NULL, NULL,
                                        on_test_done, worker);
+  return TRUE;
+}
+
+/* Starts queued background tests on idle workers. */
+static void
+launch_background (Runner *runner)
+{
+  for (guint w = 0; w < runner->workers->len && !g_queue_is_empty (&runner->background); w++)
+    {
+      Worker *worker = g_ptr_array_index (runner->workers, w);
+      Background *bg;
+      g_autoptr (GError) error = NULL;
+
+      if (worker->process != NULL)
+        continue;
+      bg = g_queue_pop_head (&runner->background);
+      if (!launch_test (runner, worker, bg->session, -1, &error))
+        {
+          runner->n_background--;
+          bg->done (NULL, FALSE, error, bg->done_data);
+          background_free (bg);
+          continue;
+        }
+      worker->background = bg;
+    }
+}
+
+void
+runner_start_background (Runner *runner, Session *session, RunnerPredicate predicate,
+                         gpointer predicate_data, RunnerDoneFunc done, gpointer done_data)
+{
+  Background *bg = g_new0 (Background, 1);
+
+  bg->session = session;
+  bg->predicate = predicate;
+  bg->predicate_data = predicate_data;
+  bg->done = done;
+  bg->done_data = done_data;
+  g_queue_push_tail (&runner->background, bg);
+  runner->n_background++;
+  if (!runner->cancelled)
+    launch_background (runner);
+}
+
+guint
+runner_get_n_background (const Runner *runner)
+{
+  return runner->n_background;
+}
+
+gboolean
+runner_wait_background (Runner *runner, GError **error)
+{
+  while (runner->n_background > 0 && !runner->cancelled)
+    {
+      launch_background (runner);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  if (runner->cancelled)
+    {
+      g_set_error_literal (error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED, "interrupted");
+      return FALSE;
+    }
   return TRUE;
 }
 
 static void
 launch_pending (Runner *runner, Session *const *sessions, guint n, guint *next)
 {
+  launch_background (runner);
   for (guint w = 0; w < runner->workers->len && *next < n; w++)
     {
       Worker *worker = g_ptr_array_index (runner->workers, w);
@@ -367,12 +512,15 @@ launch_pending (Runner *runner, Session *const *sessions, guint n, guint *next)
     }
 }
 
-/* The index of the first failing candidate such that every candidate
- * before it is done, or -1. */
+/* The index of the first failing candidate from @from on such that every
+ * candidate before it is done, or -1. */
 static gint
-decided_failure (Runner *runner, guint n)
+decided_failure (Runner *runner, guint from, guint n)
 {
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < from; i++)
+    if (!runner->done[i])
+      return -1;
+  for (guint i = from; i < n; i++)
     {
       if (!runner->done[i])
         return -1;
@@ -385,7 +533,7 @@ decided_failure (Runner *runner, guint n)
 gboolean
 runner_run_batch (Runner *runner, Session *const *sessions, guint n,
                   RunnerPredicate predicate, gpointer predicate_data,
-                  gboolean stop_at_failure,
+                  guint n_always,
                   RunResult *results, gboolean *failed, gboolean *done,
                   GError **error)
 {
@@ -411,10 +559,10 @@ runner_run_batch (Runner *runner, Session *const *sessions, guint n,
 
       if (!runner->cancelled && runner->batch_error == NULL)
         launch_pending (runner, sessions, n, &next);
-      if (stop_at_failure)
+      if (n_always < n)
         {
           /* Kill what comes after any failure: it cannot matter. */
-          for (guint i = 0; i < n; i++)
+          for (guint i = n_always; i < n; i++)
             if (done[i] && failed[i])
               {
                 for (guint w = 0; w < runner->workers->len; w++)
@@ -423,25 +571,32 @@ runner_run_batch (Runner *runner, Session *const *sessions, guint n,
                     if (worker->index > (gint) i)
                       worker_kill (worker);
                   }
-                if (next > i + 1)
-                  next = n;  /* start nothing more */
+                next = n;  /* start nothing more: all before i have started */
                 break;
               }
-          first_failure = decided_failure (runner, n);
+          first_failure = decided_failure (runner, n_always, n);
         }
       for (guint i = 0; i < n; i++)
         all_done += done[i];
 
+      /* Background tests are not the batch's: they run on. */
       busy = FALSE;
       for (guint w = 0; w < runner->workers->len; w++)
-        busy |= ((Worker *) g_ptr_array_index (runner->workers, w))->process != NULL;
+        {
+          Worker *worker = g_ptr_array_index (runner->workers, w);
+          busy |= worker->process != NULL && worker->background == NULL;
+        }
 
       if (runner->cancelled || runner->batch_error != NULL
           || first_failure >= 0 || all_done == n)
         {
           if (runner->cancelled || runner->batch_error != NULL || first_failure >= 0)
             for (guint w = 0; w < runner->workers->len; w++)
-              worker_kill (g_ptr_array_index (runner->workers, w));
+              {
+                Worker *worker = g_ptr_array_index (runner->workers, w);
+                if (worker->background == NULL)
+                  worker_kill (worker);
+              }
           if (!busy)
             break;
         }
@@ -466,7 +621,8 @@ runner_run_batch (Runner *runner, Session *const *sessions, guint n,
       for (guint w = 0; w < runner->workers->len; w++)
         {
           Worker *worker = g_ptr_array_index (runner->workers, w);
-          if (worker->server != NULL && !xserver_is_alive (worker->server))
+          if (worker->process == NULL && worker->server != NULL
+              && !xserver_is_alive (worker->server))
             worker_start_server (runner, worker, NULL);
         }
       return FALSE;

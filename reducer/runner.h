@@ -45,6 +45,7 @@ typedef struct
   guint actions, actions_replayed;
   char **backtrace;          /* top frames when the replayer took them, or NULL */
   char *stderr_tail;
+  gint64 window_latency_ms;  /* longest wait for a window of the app, or -1 */
   gint64 elapsed_ms;
 } RunResult;
 
@@ -59,20 +60,44 @@ Runner *runner_new (const RunnerOptions *options, GError **error);
 void runner_free (Runner *runner);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Runner, runner_free)
 
-/* Runs @n sessions (in parallel on the workers) and fills @results and
- * @failed for those that ran; @done[i] says whether candidate i ran to its
- * end. Stops at the first failing candidate in index order: every
- * candidate before it has run, the ones after it are killed or never
- * started. With @stop_at_failure FALSE, every candidate runs. */
+/* Runs @n sessions (in parallel on the workers, in index order) and fills
+ * @results and @failed for those that ran; @done[i] says whether candidate
+ * i ran to its end. The first @n_always candidates always run to their
+ * end; among the others, the batch stops at the first failing candidate
+ * in index order: every candidate before it has run, the ones after it
+ * are killed or never started. With @n_always = @n, every candidate runs. */
 gboolean runner_run_batch (Runner *runner, Session *const *sessions, guint n,
                            RunnerPredicate predicate, gpointer predicate_data,
-                           gboolean stop_at_failure,
+                           guint n_always,
                            RunResult *results, gboolean *failed, gboolean *done,
                            GError **error);
+
+/* Called when a background test has run: @result (the callee may steal
+ * its strings) and whether it @failed, or @error (RUNNER_ERROR_INFRA, or
+ * RUNNER_ERROR_CANCELLED if runner_cancel() killed it). */
+typedef void (*RunnerDoneFunc) (RunResult *result, gboolean failed, const GError *error,
+                                gpointer user_data);
+
+/* Queues @session as a background test: it starts on the first idle
+ * worker, before any batch candidate that is not running yet, and runs
+ * while runner_run_batch() uses the other workers (a batch never kills
+ * it). @done is called from the main context, inside runner_run_batch()
+ * or runner_wait_background(). */
+void runner_start_background (Runner *runner, Session *session,
+                              RunnerPredicate predicate, gpointer predicate_data,
+                              RunnerDoneFunc done, gpointer done_data);
+/* Background tests queued or running. */
+guint runner_get_n_background (const Runner *runner);
+/* Runs the main context until no background test is left; FALSE with
+ * RUNNER_ERROR_CANCELLED after runner_cancel(). */
+gboolean runner_wait_background (Runner *runner, GError **error);
 
 /* From a signal handler's main-loop callback: kills every running test and
  * makes runner_run_batch return RUNNER_ERROR_CANCELLED. */
 void runner_cancel (Runner *runner);
 guint runner_get_n_workers (const Runner *runner);
+/* From now on, xreplay waits at most @ms for the window an action aims at
+ * (--window-wait); 0: as the xreplay options say. */
+void runner_set_window_wait (Runner *runner, guint ms);
 
 G_END_DECLS
