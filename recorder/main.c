@@ -62,7 +62,7 @@ main (int argc, char **argv)
       "-- APP [ARGS...]" },
     { NULL },
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("-- APP [ARGS...]");
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (Recorder) recorder = NULL;
   RecorderOptions options = { .width = 1280, .height = 1024 };

@@ -560,6 +560,82 @@ test_record_headless_stop_key (Fixture *f, gconstpointer data)
   g_assert_cmpuint (session_get_n_actions (session), ==, 3);
 }
 
+/* The default on a desktop: a nested Xephyr window on $DISPLAY (here the
+ * fixture's Xvfb) of the --screen size, the app inside it; the user works
+ * in the Xephyr window. Xephyr goes with xrecord. */
+static void
+test_record_nested (Fixture *f, gconstpointer data)
+{
+  const char *const options[] = { "--screen", "800x600", "--stop-key", "Pause", NULL };
+  const char *const app_args[] = { "--bug", "none", NULL };
+  g_autoptr (Session) session = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *saved = g_strdup (g_getenv ("DISPLAY"));
+  g_autofree char *xephyr = g_find_program_in_path ("Xephyr");
+  const char *on;
+  Display *dpy;
+  int width, height, status;
+
+  if (xephyr == NULL)
+    {
+      g_test_skip ("Xephyr is not installed (xserver-xephyr)");
+      return;
+    }
+  g_setenv ("DISPLAY", f->display, TRUE);
+  xrecord_start (f, options, app_args);
+  if (saved != NULL)
+    g_setenv ("DISPLAY", saved, TRUE);
+  else
+    g_unsetenv ("DISPLAY");
+
+  /* The app is on the nested server, which is a client of ours. */
+  on = strstr (f->err->str, " on :");
+  g_assert_nonnull (on);
+  name = g_strndup (on + 4, strcspn (on + 4, "\n"));
+  g_assert_cmpstr (name, !=, f->display);
+  dpy = XOpenDisplay (name);
+  g_assert_nonnull (dpy);
+  g_assert_cmpint (DisplayWidth (dpy, DefaultScreen (dpy)), ==, 800);
+  g_assert_cmpint (DisplayHeight (dpy, DefaultScreen (dpy)), ==, 600);
+  {
+    Window root, parent, *children = NULL;
+    unsigned int n = 0;
+    gboolean nested_window = FALSE;
+
+    /* Xephyr's window on the outer display, the size of its screen. */
+    g_assert_true (XQueryTree (f->dpy, DefaultRootWindow (f->dpy), &root, &parent,
+                               &children, &n));
+    for (unsigned int i = 0; i < n; i++)
+      {
+        XWindowAttributes attrs;
+        if (XGetWindowAttributes (f->dpy, children[i], &attrs)
+            && attrs.map_state == IsViewable && attrs.width == 800 && attrs.height == 600)
+          nested_window = TRUE;
+      }
+    XFree (children);
+    g_assert_true (nested_window);
+  }
+
+  XTestFakeMotionEvent (dpy, 0, 300, 200, CurrentTime);
+  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_y), True, CurrentTime);
+  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_y), False, CurrentTime);
+  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Pause), True, CurrentTime);
+  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Pause), False, CurrentTime);
+  XCloseDisplay (dpy);
+  status = xrecord_wait (f);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+
+  session = load_log (f);
+  session_get_screen (session, &width, &height);
+  g_assert_cmpint (width, ==, 800);
+  g_assert_cmpint (height, ==, 600);
+  g_assert_true (log_has_keysym (session, "y"));
+  g_assert_false (log_has_keysym (session, "Pause"));
+  g_assert_cmpuint (session_get_n_actions (session), ==, 3);
+  /* The nested server is gone with xrecord. */
+  g_assert_null (XOpenDisplay (name));
+}
+
 static void
 test_record_bad_input (Fixture *f, gconstpointer data)
 {
@@ -613,6 +689,7 @@ main (int argc, char **argv)
   ADD ("/record/focus-elsewhere", test_record_focus_elsewhere);
   ADD ("/record/sigkill", test_record_sigkill);
   ADD ("/record/headless-stop-key", test_record_headless_stop_key);
+  ADD ("/record/nested-xephyr", test_record_nested);
   ADD ("/record/bad-input", test_record_bad_input);
   return g_test_run ();
 }
