@@ -43,7 +43,7 @@ field () {
 }
 field server_start_ms "Xvfb start"
 field time_to_first_window_ms "app to first window"
-field replay_ms "replay (95 actions)"
+field replay_ms "replay (all actions)"
 field settle_ms "settle + ping"
 field total_ms "total"
 crashed=$(grep -c '"outcome": "crashed"' "$tmp/runs.json" || true)

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""make-demo-session.py - writes the bundled demo sessions for xdemo.
+"""make-demo-session.py - writes the demo sessions' script for xdemo.
 
 The demo session is what a user's ~10 s with the demo editor
 (tests/apps/xdemo.c) would look like in xrecord's log format
 (docs/session-format.md): 95 user actions, in the spirit of the 95-action
 Mozilla log of Zeller and Hildebrandt's study, interleaved with the server
 events the app receives (maps, exposures, crossings, property changes,
-pings).  The file is generated, not recorded, so that the positions follow
-xdemo's layout exactly and the output is the same on every run (standard
-library only, no randomness but a fixed LCG).
+pings).  The output is generated, not recorded, so that the positions
+follow xdemo's layout exactly and the output is the same on every run
+(standard library only, no randomness but a fixed LCG).
 
-    tests/data/make-demo-session.py                     > tests/data/demo.session
+The bundled tests/data/demo.session is not this output but its recording:
+tests/data/record-demo-session.sh has xdotool perform the print variant's
+actions at its pace while xrecord records xdemo (91 actions: the pointer's
+moves over the bare desktop are not the app's). The abort and drag
+sessions are this script's output.
+
+    tests/data/make-demo-session.py                     > print.session   # the script
     tests/data/make-demo-session.py --variant abort     > tests/data/demo-abort.session
     tests/data/make-demo-session.py --variant drag      > tests/data/demo-drag.session
 

@@ -1,11 +1,21 @@
 #!/bin/bash
 # record-demo-session.sh — records a demo session for real: xrecord
-# records xdemo on a private Xvfb while xdotool performs, one by one, the
-# user actions of the session that make-demo-session.py describes (~95 for
-# the print variant). The result is what xrecord writes for that user: the
-# same actions, with the server events, window ids and timing of a real
-# run. It is the recorded counterpart of the generated demo.session, and a
-# check that the recorder and the generator agree.
+# records xdemo on a private Xvfb while xdotool performs, one by one and
+# with the script's pauses between them, the user actions of the script
+# that make-demo-session.py writes (95 for the print variant). The result
+# is what xrecord writes for that user: the same actions (but the pointer
+# moves over the bare desktop, which are not aimed at the app), with the
+# server events, window ids and timing of a real run.
+#
+# The bundled tests/data/demo.session is this script's output for the
+# print variant:
+#
+#   tests/data/record-demo-session.sh -o tests/data/demo.session
+#
+# xdemo is run from PATH, so the session records the command "xdemo" (give
+# the path after `--` when replaying). The abort and drag variants stay
+# generated (make-demo-session.py): they check the replayer against the
+# generator's exact positions.
 #
 # Synchronisation: xrecord prints a line once it records and xdemo has a
 # window; before an action aimed at a window, the script waits (xdotool
@@ -14,8 +24,7 @@
 #
 # Usage: tests/data/record-demo-session.sh [-o OUT] [--variant print|abort|drag]
 #                                          [BUILD_DIR]
-#   OUT defaults to tests/data/demo-VARIANT.recorded.session (the bundled
-#   tests/data/demo*.session files stay generated: see make-demo-session.py).
+#   OUT defaults to tests/data/demo-VARIANT.recorded.session.
 #   BUILD_DIR defaults to build/, then build-record/.
 set -u
 
@@ -79,8 +88,12 @@ export DISPLAY=:$display_number
 xdotool mousemove 1000 700
 
 mkfifo "$tmp/err"
-"$xrecord" -o "$tmp/out.session" --display "$DISPLAY" -- "$xdemo" --bug "$bug" \
-  >"$tmp/xdemo.out" 2>"$tmp/err" &
+# xdemo from PATH: the session records the command "xdemo" (and the bug
+# only if it is not the default one, print).
+bug_args=()
+[ "$bug" = print ] || bug_args=(--bug "$bug")
+PATH=$(dirname "$xdemo"):$PATH "$xrecord" -o "$tmp/out.session" --display "$DISPLAY" \
+  -- xdemo "${bug_args[@]}" >"$tmp/xdemo.out" 2>"$tmp/err" &
 xrecord_pid=$!
 exec 4<"$tmp/err"
 while read -r line <&4; do
@@ -92,7 +105,8 @@ grep -q "^xrecord: recording " "$tmp/xrecord.err" \
 cat <&4 >>"$tmp/xrecord.err" &   # keeps xrecord's stderr drained
 drain_pid=$!
 
-# The user actions as "TITLE|xdotool words" (as check-demo-session.sh does).
+# The user actions as "TIME|TITLE|xdotool words" (as check-demo-session.sh
+# does), TIME in ms from the script's start.
 actions () {
   awk '
     /^[0-9]+ (KeyPress|KeyRelease|ButtonPress|ButtonRelease|MotionNotify) / {
@@ -110,14 +124,18 @@ actions () {
       else if ($2 == "ButtonRelease") cmd = "mousemove " root " mouseup " button
       else if ($2 == "KeyPress") cmd = (root != "" ? "mousemove " root " " : "") "keydown " keysym
       else cmd = (root != "" ? "mousemove " root " " : "") "keyup " keysym
-      print title "|" cmd
+      print $1 "|" title "|" cmd
     }' "$1"
 }
 
 sent=0
 total=$(actions "$tmp/script.session" | wc -l)
-while IFS="|" read -r title cmd; do
+prev=
+while IFS="|" read -r time title cmd; do
   kill -0 "$xrecord_pid" 2>/dev/null || break
+  # The script's pause before this action (the user's pace).
+  [ -n "$prev" ] && sleep "$(awk -v a="$prev" -v b="$time" 'BEGIN { printf "%.3f", (b - a) / 1000 }')"
+  prev=$time
   if [ -n "$title" ] && ! timeout 5 xdotool search --sync --onlyvisible --name "^$title\$" \
        >/dev/null 2>&1; then
     echo "$0: no window \"$title\" for action $((sent + 1))" >&2
@@ -138,11 +156,23 @@ wait "$xrecord_pid"
 status=$?
 xrecord_pid=
 wait "$drain_pid"
-cp "$tmp/out.session" "$out"
+{
+  echo "# Recorded by tests/data/record-demo-session.sh --variant $variant: xrecord"
+  echo "# recorded xdemo on a private Xvfb while xdotool performed, at the script's"
+  echo "# pace, the user actions make-demo-session.py writes for this variant."
+  echo "# Do not edit by hand: record it again."
+  case $variant in
+    print) echo "# It ends with a click on Print: xdemo --bug print (the default), twin and"
+           echo "# flaky crash there, --bug hang hangs; --bug order crashes earlier, at F5." ;;
+    abort) echo "# xdemo --bug abort aborts at the Options dialog's OK, with Bold checked." ;;
+    drag) echo "# xdemo --bug drag crashes at the drop on Trash." ;;
+  esac
+  cat "$tmp/out.session"
+} >"$out"
 recorded=$(grep -c -E '^[0-9]+ (KeyPress|KeyRelease|ButtonPress|ButtonRelease|MotionNotify) ' "$out")
 # Motion over the bare root is not aimed at xdemo: xrecord keeps motion
 # over the app's windows only, the generator writes it with window -1.
-expected=$(actions "$tmp/script.session" | grep -c -v '^|')
+expected=$(actions "$tmp/script.session" | grep -c -v '^[0-9]*||')
 echo "$0: $sent of $total actions performed, $recorded recorded" \
      "($expected aimed at xdemo's windows), $(tail -n 1 "$out") -> $out"
 [ "$status" -eq 0 ] && [ "$recorded" -eq "$expected" ]

@@ -120,9 +120,12 @@ test_crash_every_time (Fixture *f, gconstpointer data)
     {
       g_autofree char *out = NULL;
 
+      g_autofree char *want = g_strdup_printf ("crashed with SIGSEGV (%u of %u actions",
+                                               DEMO_ACTIONS, DEMO_ACTIONS);
+
       g_assert_cmpint (run_xreplay (&out, NULL, FAST, session, "--", env ("XDEMO"), NULL),
                        ==, 1);
-      g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV (95 of 95 actions"));
+      g_assert_true (g_str_has_prefix (out, want));
     }
 }
 
@@ -137,11 +140,13 @@ test_without_trigger_passes (Fixture *f, gconstpointer data)
   g_autoptr (Session) cut = NULL;
   g_autofree char *out = NULL;
   g_autofree guint *keep = NULL;
+  g_autofree char *want = g_strdup_printf ("passed (%u of %u actions", DEMO_ACTIONS - 2,
+                                           DEMO_ACTIONS - 2);
   guint n;
 
   g_assert_no_error (error);
   n = session_get_n_actions (session);
-  g_assert_cmpuint (n, ==, 95);
+  g_assert_cmpuint (n, ==, DEMO_ACTIONS);
   keep = g_new (guint, n);
   for (guint i = 0; i < n; i++)
     keep[i] = i;
@@ -150,7 +155,7 @@ test_without_trigger_passes (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
 
   g_assert_cmpint (run_xreplay (&out, NULL, FAST, path, "--", env ("XDEMO"), NULL), ==, 0);
-  g_assert_true (g_str_has_prefix (out, "passed (93 of 93 actions"));
+  g_assert_true (g_str_has_prefix (out, want));
 }
 
 /* Re-anchoring: the main window (and the dialogs with it) elsewhere. */
@@ -299,6 +304,7 @@ test_sigterm_mid_replay (Fixture *f, gconstpointer data)
   pid_t app, xvfb;
   FILE *stream;
   char line[1024];
+  g_autofree char *fifth = g_strdup_printf ("[5/%u]", DEMO_ACTIONS);
 
   g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
                                            G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
@@ -309,7 +315,7 @@ test_sigterm_mid_replay (Fixture *f, gconstpointer data)
   while (fgets (line, sizeof line, stream) != NULL)
     {
       g_string_append (err, line);
-      if (strstr (line, "[5/95]") != NULL)
+      if (strstr (line, fifth) != NULL)
         break;
     }
   g_test_message ("xreplay said:\n%s", err->str);
@@ -342,11 +348,11 @@ test_list (Fixture *f, gconstpointer data)
 
   g_assert_cmpint (run_xreplay (&out, NULL, "--list", session, NULL), ==, 0);
   lines = g_strsplit (out, "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 95 + 1);   /* and the empty tail */
-  g_assert_cmpstr (lines[0], ==, "move to 864,591");
-  g_assert_cmpstr (lines[1], ==, "move to 628,382 in \"Editor\"");
-  g_assert_cmpstr (lines[93], ==, "press button 1 at 84,129 in \"Print\"");
-  g_assert_cmpstr (lines[94], ==, "release button 1 at 84,129 in \"Print\"");
+  g_assert_cmpuint (g_strv_length (lines), ==, DEMO_ACTIONS + 1);   /* and the empty tail */
+  g_assert_cmpstr (lines[0], ==, "move to 628,382 in \"Editor\"");
+  g_assert_cmpstr (lines[1], ==, "move to 492,273 in \"Editor\"");
+  g_assert_cmpstr (lines[DEMO_ACTIONS - 2], ==, "press button 1 at 84,129 in \"Print\"");
+  g_assert_cmpstr (lines[DEMO_ACTIONS - 1], ==, "release button 1 at 84,129 in \"Print\"");
 }
 
 /* Every bad input: a clear message and exit status 2, before any X. */

@@ -423,7 +423,7 @@ test_reduce_report (Fixture *f, gconstpointer data)
   summary = strstr (out, " -> ");
   g_assert_nonnull (summary);
   g_assert_cmpint (sscanf (out, "%u -> %u actions", &before, &after), ==, 2);
-  g_assert_cmpuint (before, ==, 95);
+  g_assert_cmpuint (before, ==, DEMO_ACTIONS);
   g_assert_cmpuint (after, >, 0);
 
   md = read_file (report, "report.md");
