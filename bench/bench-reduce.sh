@@ -23,7 +23,7 @@ run () {
   start=$(date +%s.%N)
   "$xreduce" --quiet -o "$tmp/$label.min" "$@" "$session" -- "$xdemo" > "$tmp/$label.out"
   end=$(date +%s.%N)
-  line=$(head -n 1 "$tmp/$label.out")   # "95 -> 3 actions in 41 tests, 23 s"
+  line=$(head -n 1 "$tmp/$label.out")   # "91 -> 3 actions in 41 tests, 23 s"
   before=$(echo "$line" | awk '{print $1}')
   after=$(echo "$line" | awk '{print $3}')
   tests=$(echo "$line" | awk '{print $6}')
