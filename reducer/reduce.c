@@ -291,8 +291,9 @@ on_improved (const guint *elems, guint n, gpointer data)
   if (!save_best (reducer, &error))
     g_printerr ("\nxreduce: cannot save the best session so far: %s\n", error->message);
   if (!reducer->options->quiet && !reducer->tty)
-    g_printerr ("xreduce: %u -> %u actions after %" G_GUINT64_FORMAT " tests, %.0f s\n",
-                reducer->n_before, n, reducer->last_stats.tests, elapsed_s (reducer));
+    g_printerr ("xreduce: %u -> %u action%s after %" G_GUINT64_FORMAT " tests, %.0f s\n",
+                reducer->n_before, n, n == 1 ? "" : "s", reducer->last_stats.tests,
+                elapsed_s (reducer));
   progress_line (reducer, FALSE);
 }
 
@@ -966,6 +967,13 @@ describe_reduction (Reducer *reducer, const ReduceSummary *summary, guint n_in_f
                             "stays pressed)", n_in_file - summary->n_after,
                             n_in_file - summary->n_after == 1 ? "" : "s");
   g_string_append_printf (md, "\n- Failure kept: %s\n", want);
+  g_string_append_printf (md, "- Verification: the full session failed in %u of %u replays, "
+                          "the empty session passed", reducer->verification.fails,
+                          reducer->verification.runs);
+  if (reducer->confirm > 1)
+    g_string_append_printf (md, "; flaky: every pass confirmed %u times (95%% confidence)",
+                            reducer->confirm);
+  g_string_append (md, "\n");
   g_string_append_printf (md, "- Tests run: %" G_GUINT64_FORMAT " (and %" G_GUINT64_FORMAT
                           " answered from the cache)\n", summary->tests, summary->cache_hits);
   g_string_append_printf (md, "- Wall time: %d:%02d (%.1f s)\n", seconds / 60, seconds % 60,
@@ -975,6 +983,11 @@ describe_reduction (Reducer *reducer, const ReduceSummary *summary, guint n_in_f
                             ? "ddmin (the original sequential ddmin)"
                             : "hdd (gestures, then single actions; complement-first)",
                           reducer->n_workers, reducer->n_workers == 1 ? "" : "s");
+  if (reducer->window_wait_ms > 0)
+    g_string_append_printf (md, "- Window wait: %u ms, learnt from the replays (the app's windows "
+                            "appeared within %" G_GINT64_FORMAT " ms of an action); this report's "
+                            "replay waited the full --window-wait\n", reducer->window_wait_ms,
+                            MAX (reducer->window_latency_ms, 0));
   if (summary->one_minimal)
     g_string_append (md, "- 1-minimal: verified (removing any one remaining action makes the "
                          "failure go away)\n");
@@ -1360,8 +1373,9 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
             {
               if (reducer->tty)
                 g_printerr ("\r\033[K");
-              g_printerr ("xreduce: the search starts again from %u actions, on the "
-                          "verification's findings\n", reducer->n_best);
+              g_printerr ("xreduce: the search starts again from %u action%s, on the "
+                          "verification's findings\n", reducer->n_best,
+                          reducer->n_best == 1 ? "" : "s");
             }
           continue;
         }
