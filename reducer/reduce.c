@@ -37,6 +37,7 @@ typedef struct
   guint runs;                /* full-session replays queued */
   guint pending;             /* replays queued or running */
   guint fails, max_replayed, n_full_done;
+  guint n_full_started;      /* full replays in which the app started */
   char *empty_seen;          /* what the empty session did, if it failed */
   char *full_seen;           /* what the first full replay did */
   char *full_tail;           /* the end of its stderr */
@@ -169,6 +170,10 @@ describe_result (const RunResult *result)
     }
   if (g_strcmp0 (result->outcome, "exited") == 0)
     return g_strdup_printf ("exited with status %d", result->exit_status);
+  if (g_strcmp0 (result->outcome, "could-not-start") == 0)
+    return g_strdup_printf ("could not start%s%s%s", result->detail != NULL ? " (" : "",
+                            result->detail != NULL ? result->detail : "",
+                            result->detail != NULL ? ")" : "");
   if (g_strcmp0 (result->outcome, "test-failed") == 0)
     return g_strdup ("the --test command said it still fails (exit 0)");
   if (g_strcmp0 (result->outcome, "test-passed") == 0)
@@ -327,7 +332,7 @@ learn_window_wait (Reducer *reducer, const RunResult *results, const gboolean *d
       reducer->window_latency_ms = results[i].window_latency_ms;
   /* Nothing learnt until a window has appeared after an action, or a
    * full replay has shown that none does. */
-  if (reducer->window_latency_ms < 0 && reducer->verification.n_full_done == 0)
+  if (reducer->window_latency_ms < 0 && reducer->verification.n_full_started == 0)
     return;
   wait = (guint) MIN ((gint64) REDUCE_WINDOW_WAIT_MS,
                       REDUCE_WINDOW_WAIT_FLOOR_MS
@@ -592,6 +597,8 @@ on_full_done (RunResult *result, gboolean failed, const GError *error, gpointer 
       if (reducer->options->same_crash && reducer->reference_frames == NULL)
         reducer->reference_frames = g_steal_pointer (&result->backtrace);
     }
+  if (g_strcmp0 (result->outcome, "could-not-start") != 0)
+    v->n_full_started++;
   verification_learn (reducer, result);
 }
 

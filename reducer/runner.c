@@ -33,6 +33,8 @@ typedef struct
   gboolean killed;           /* we killed it: ignore its result */
   gint64 started_us;
   struct Background *background;  /* owned: the running test is a background one, or NULL */
+  Session *session;          /* the running test's (borrowed), for a retry */
+  gboolean retried;          /* the running test is a retry */
 } Worker;
 
 /* A background test (runner_start_background). */
@@ -79,6 +81,7 @@ run_result_clear (RunResult *result)
   g_clear_pointer (&result->outcome, g_free);
   g_clear_pointer (&result->backtrace, g_strfreev);
   g_clear_pointer (&result->stderr_tail, g_free);
+  g_clear_pointer (&result->detail, g_free);
 }
 
 static void
@@ -237,6 +240,8 @@ parse_replay_json (const char *text, RunResult *result, GError **error)
   result->actions = (guint) json_object_get_int_member_with_default (object, "actions", 0);
   result->actions_replayed = (guint) json_object_get_int_member_with_default (object, "actions_replayed", 0);
   result->stderr_tail = g_strdup (json_object_get_string_member_with_default (object, "stderr_tail", ""));
+  if (json_object_has_member (object, "detail") && !json_object_get_null_member (object, "detail"))
+    result->detail = g_strdup (json_object_get_string_member (object, "detail"));
   result->window_latency_ms = -1;
   if (json_object_has_member (object, "window_latency_ms")
       && !json_object_get_null_member (object, "window_latency_ms"))
@@ -303,6 +308,31 @@ collect_result (Runner *runner, GSubprocess *process, const char *out, char *err
   return TRUE;
 }
 
+static gboolean launch_test (Runner *runner, Worker *worker, Session *session, gint index,
+                             GError **error);
+
+/* An app that could not start (no window before --start-timeout, or it
+ * died first) is most often an app starting slowly beside the other
+ * workers' replays: such a test runs once more on the same worker before
+ * its result counts (a pass, for the search). Returns TRUE if it was
+ * started again. */
+static gboolean
+retry_if_not_started (Runner *runner, Worker *worker, const RunResult *result, gint index,
+                      gboolean retried, Background *bg)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (retried || runner->cancelled || runner->test_argv != NULL
+      || g_strcmp0 (result->outcome, "could-not-start") != 0)
+    return FALSE;
+  if (!launch_test (runner, worker, worker->session, index, &error))
+    return FALSE;
+  g_debug ("worker %u: the app could not start; once more", worker->id);
+  worker->retried = TRUE;
+  worker->background = bg;
+  return TRUE;
+}
+
 static void
 on_test_done (GObject *source, GAsyncResult *res, gpointer data)
 {
@@ -314,7 +344,7 @@ on_test_done (GObject *source, GAsyncResult *res, gpointer data)
   g_autoptr (GSubprocess) finished = g_steal_pointer (&worker->process);
   Background *bg = g_steal_pointer (&worker->background);
   gint index = worker->index;
-  gboolean killed = worker->killed;
+  gboolean killed = worker->killed, retried = worker->retried;
   RunResult result = { 0 };
 
   g_subprocess_communicate_utf8_finish (process, res, &out, &err, &error);
@@ -335,7 +365,15 @@ on_test_done (GObject *source, GAsyncResult *res, gpointer data)
       if (killed)
         g_set_error_literal (&error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED, "interrupted");
       else if (error == NULL && collect_result (runner, process, out, err, &result, &error))
-        failed = bg->predicate (&result, bg->predicate_data);
+        {
+          if (retry_if_not_started (runner, worker, &result, index, retried, bg))
+            {
+              run_result_clear (&result);
+              runner->n_background++;
+              return;
+            }
+          failed = bg->predicate (&result, bg->predicate_data);
+        }
       if (error == NULL)
         g_debug ("worker %u: background test (%u actions): %s%s after %" G_GINT64_FORMAT " ms",
                  worker->id, result.actions, result.outcome, failed ? " (fails)" : "",
@@ -353,6 +391,11 @@ on_test_done (GObject *source, GAsyncResult *res, gpointer data)
     {
       if (runner->batch_error == NULL)
         runner->batch_error = g_steal_pointer (&error);
+      return;
+    }
+  if (retry_if_not_started (runner, worker, &result, index, retried, NULL))
+    {
+      run_result_clear (&result);
       return;
     }
   runner->results[index] = result;
@@ -422,6 +465,8 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   if (worker->process == NULL)
     return FALSE;
   worker->index = index;
+  worker->session = session;
+  worker->retried = FALSE;
   worker->killed = FALSE;
   worker->path = g_steal_pointer (&path);
   worker->started_us = g_get_monotonic_time ();

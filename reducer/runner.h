@@ -45,6 +45,7 @@ typedef struct
   guint actions, actions_replayed;
   char **backtrace;          /* top frames when the replayer took them, or NULL */
   char *stderr_tail;
+  char *detail;              /* why the app could not start, or NULL */
   gint64 window_latency_ms;  /* longest wait for a window of the app, or -1 */
   gint64 elapsed_ms;
 } RunResult;

@@ -444,6 +444,57 @@ test_flaky_verdict (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (md, "every pass confirmed 2 times"));
 }
 
+/* An app that sometimes fails to start (here: its first four launches,
+ * the verification's, die at once) is given a second chance, not taken
+ * for a pass: the reduction goes on as if it had started every time. */
+static void
+test_slow_start (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *wrapper = g_build_filename (fixture->dir, "app.sh", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "#!/bin/sh\n"
+    "for i in 1 2 3 4; do\n"
+    "  mkdir '%s/launch-'$i 2>/dev/null && exit 1\n"
+    "done\n"
+    "exec '%s' \"$@\"\n", fixture->dir, env ("XDEMO"));
+  g_autofree char *out = NULL, *err = NULL, *words = NULL;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  g_assert_true (g_file_set_contents (wrapper, text, -1, NULL));
+  g_assert_cmpint (g_chmod (wrapper, 0755), ==, 0);
+  g_ptr_array_add (argv, (char *) env ("XREDUCE"));
+  for (const char *const *a = fast; *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, (char *) "--no-report");
+  g_ptr_array_add (argv, (char *) "-o");
+  g_ptr_array_add (argv, fixture->out);
+  g_ptr_array_add (argv, session);
+  g_ptr_array_add (argv, (char *) "--");
+  g_ptr_array_add (argv, wrapper);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("xreduce said:\n%s%s", out, err);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  /* The four failed launches happened, and no verdict saw them. */
+  for (int i = 1; i <= 4; i++)
+    {
+      g_autofree char *marker = g_strdup_printf ("%s/launch-%d", fixture->dir, i);
+      g_assert_true (g_file_test (marker, G_FILE_TEST_IS_DIR));
+    }
+  g_assert_null (strstr (err, "replays:"));
+  g_assert_null (strstr (err, "does not fail"));
+  words = actions_in_words (fixture->out);
+  g_assert_nonnull (strstr (words, "press Alt_L\n"));
+  g_assert_nonnull (strstr (words, "in \"Print\""));
+  g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -458,6 +509,7 @@ main (int argc, char **argv)
   ADD ("/reduce/not-failing", test_not_failing);
   ADD ("/reduce/oracle-command", test_oracle_command);
   ADD ("/reduce/flaky-verdict", test_flaky_verdict);
+  ADD ("/reduce/slow-start", test_slow_start);
   ADD ("/reduce/interrupt", test_interrupt);
   ADD ("/reduce/interrupt-early", test_interrupt_early);
   return g_test_run ();
