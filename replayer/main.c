@@ -192,7 +192,7 @@ main (int argc, char **argv)
     { "speed", 0, 0, G_OPTION_ARG_STRING, &speed, "Divide the recorded gaps between actions by F (default 1)", "F" },
     { "max-gap", 0, 0, G_OPTION_ARG_STRING, &max_gap, "Wait at most MS between two actions (default 1000)", "MS" },
     { "min-gap", 0, 0, G_OPTION_ARG_STRING, &min_gap, "Wait at least MS between two actions (default 5)", "MS" },
-    { "settle", 0, 0, G_OPTION_ARG_STRING, &settle, "Time the app gets after the last action to crash (default 500)", "MS" },
+    { "settle", 0, 0, G_OPTION_ARG_STRING, &settle, "Time the app gets after the last action to crash (default 500); more, up to --timeout, while its processes are busy", "MS" },
     { "timeout", 0, 0, G_OPTION_ARG_STRING, &timeout, "An app that does not answer a ping within MS has hung (default 5000)", "MS" },
     { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &start_timeout, "Wait at most MS for the app's first window (default 10000)", "MS" },
     { "window-wait", 0, 0, G_OPTION_ARG_STRING, &window_wait, "Wait at most MS for the window an action aims at (default 2000)", "MS" },

@@ -7,7 +7,8 @@
  *   ACTING     one timer per action; an action aimed at a window that is
  *              not there yet waits for it (MapNotify/ConfigureNotify/
  *              PropertyNotify, bounded by window_wait_ms)
- *   SETTLING   settle_ms after the last action
+ *   SETTLING   settle_ms after the last action, and more (up to
+ *              timeout_ms more) while the app's process tree is busy
  *   PINGING    _NET_WM_PING to the main window, timeout_ms for the answer
  *
  * and ends as soon as the verdict is known: the app's death (pidfd) ends
@@ -20,6 +21,7 @@
 #include "replay.h"
 #include "child.h"
 #include "injector.h"
+#include "proctree.h"
 #include "windows.h"
 #include "xconn.h"
 #include "xserver.h"
@@ -34,6 +36,14 @@
 
 /* How long the app gets to exit after SIGTERM before SIGKILL. */
 #define REPLAY_KILL_GRACE_MS 300
+
+/* Settling: every REPLAY_QUIET_SAMPLE_MS, the CPU the app's process tree
+ * has used; it is busy while it used more than REPLAY_BUSY_PERCENT of a
+ * core over the last REPLAY_QUIET_WINDOW_MS. */
+#define REPLAY_QUIET_SAMPLE_MS 100
+#define REPLAY_QUIET_WINDOW_MS 200
+#define REPLAY_QUIET_SAMPLES (REPLAY_QUIET_WINDOW_MS / REPLAY_QUIET_SAMPLE_MS)
+#define REPLAY_BUSY_PERCENT 10
 
 typedef enum
 {
@@ -73,6 +83,10 @@ typedef struct
   Window ping_window;
 
   gint64 t_spawn, t_first_window, t_last_action, t_end_actions;
+  gint64 quiet_at[REPLAY_QUIET_SAMPLES];     /* settling: the last CPU samples, */
+  guint64 quiet_ticks[REPLAY_QUIET_SAMPLES]; /* a ring, oldest at quiet_next */
+  guint quiet_n, quiet_next;
+  gboolean noted_busy;
   guint n_ever_mapped;       /* the app's windows mapped so far */
   GError *error;             /* owned: why the replay failed (infra, cancelled) */
 } Replay;
@@ -275,11 +289,48 @@ replay_ping (Replay *r)
   r->timer = g_timeout_add (r->opts->timeout_ms, on_ping_timeout, r);
 }
 
+/* Settling. The actions are delivered, but the app may not have done
+ * what they ask yet: under the load of parallel replays a terminal's
+ * shell may still be starting when the last key is typed, a browser's
+ * content process still loading. So the settle time lasts at least
+ * settle_ms, and then as long as the app's process tree (its children in
+ * other groups and sessions too) is busy, up to timeout_ms more: a
+ * process of it running or waiting for a core or the disk, or more than
+ * REPLAY_BUSY_PERCENT of a core used over the window. An idle app is
+ * pinged at settle_ms as before. */
 static gboolean
-on_settled (gpointer user_data)
+on_settle_sample (gpointer user_data)
 {
   Replay *r = user_data;
+  gint64 now = now_ms (), elapsed = now - r->t_end_actions;
+  guint n_active = 0;
+  guint64 ticks = proctree_cpu_ticks (child_get_pid (r->child), &n_active);
+  guint oldest = r->quiet_n < REPLAY_QUIET_SAMPLES ? 0 : r->quiet_next;
+  gint64 span = r->quiet_n > 0 ? now - r->quiet_at[oldest] : 0;
+  double used_ms = r->quiet_n > 0
+                     ? (double) (ticks - MIN (ticks, r->quiet_ticks[oldest])) * 1000.0
+                         / proctree_ticks_per_second ()
+                     : 0.0;
+  gboolean busy = n_active > 0
+                  || (span > 0 && used_ms * 100.0 > (double) span * REPLAY_BUSY_PERCENT);
 
+  r->quiet_at[r->quiet_next] = now;
+  r->quiet_ticks[r->quiet_next] = ticks;
+  r->quiet_next = (r->quiet_next + 1) % REPLAY_QUIET_SAMPLES;
+  r->quiet_n = MIN (r->quiet_n + 1, REPLAY_QUIET_SAMPLES);
+  if (elapsed + REPLAY_QUIET_SAMPLE_MS / 2 < (gint64) r->opts->settle_ms)
+    return G_SOURCE_CONTINUE;
+  if (busy && elapsed < (gint64) r->opts->settle_ms + r->opts->timeout_ms)
+    {
+      if (!r->noted_busy)
+        replay_note (r, "the app is busy (%.0f ms of CPU in the last %" G_GINT64_FORMAT
+                     " ms, %u of its processes running): settling on", used_ms, span, n_active);
+      r->noted_busy = TRUE;
+      return G_SOURCE_CONTINUE;
+    }
+  if (r->noted_busy)
+    replay_note (r, "the app %s after %" G_GINT64_FORMAT " ms", busy ? "is still busy" : "is idle",
+                 elapsed);
   r->timer = 0;
   replay_ping (r);
   return G_SOURCE_REMOVE;
@@ -292,7 +343,17 @@ replay_settle (Replay *r)
   r->phase = PHASE_SETTLING;
   replay_note (r, "all %u actions replayed; settling %u ms", r->actions->len,
                r->opts->settle_ms);
-  r->timer = g_timeout_add (r->opts->settle_ms, on_settled, r);
+  if (r->opts->settle_ms == 0)
+    {
+      replay_ping (r);
+      return;
+    }
+  /* The first sample, the others every REPLAY_QUIET_SAMPLE_MS. */
+  r->quiet_at[0] = r->t_end_actions;
+  r->quiet_ticks[0] = proctree_cpu_ticks (child_get_pid (r->child), NULL);
+  r->quiet_n = r->quiet_next = 1;
+  r->timer = g_timeout_add (MIN (REPLAY_QUIET_SAMPLE_MS, r->opts->settle_ms),
+                            on_settle_sample, r);
 }
 
 /* ---- the actions ---- */

@@ -31,7 +31,8 @@ typedef struct
   double speed;              /* > 0; recorded gaps are divided by it (1.0) */
   guint max_gap_ms;          /* gaps are capped at this (1000) */
   guint min_gap_ms;          /* and at least this (5) */
-  guint settle_ms;           /* after the last action, for a late crash (500) */
+  guint settle_ms;           /* after the last action, for a late crash (500); more,
+                              * up to timeout_ms, while the app's processes are busy */
   guint timeout_ms;          /* for the app to answer a ping (5000) */
   guint start_timeout_ms;    /* for the app's first window (10000) */
   guint window_wait_ms;      /* for an action's window to appear (2000) */

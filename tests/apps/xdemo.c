@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,12 +68,13 @@ enum { WIN_MAIN, WIN_MENU, WIN_PRINT, WIN_OPTIONS, N_WINS };
 
 typedef enum {
   BUG_NONE, BUG_PRINT, BUG_TWIN, BUG_ORDER, BUG_ABORT, BUG_HANG, BUG_DRAG, BUG_FLAKY,
+  BUG_CHILD,
 } Bug;
 
 static const char *const bug_names[] = {
   [BUG_NONE] = "none", [BUG_PRINT] = "print", [BUG_TWIN] = "twin",
   [BUG_ORDER] = "order", [BUG_ABORT] = "abort", [BUG_HANG] = "hang",
-  [BUG_DRAG] = "drag", [BUG_FLAKY] = "flaky",
+  [BUG_DRAG] = "drag", [BUG_FLAKY] = "flaky", [BUG_CHILD] = "child",
 };
 
 typedef enum {
@@ -565,6 +567,30 @@ set_text (App *app, const char *text)
   draw_window (app, WIN_MAIN);
 }
 
+/* --bug child: printing is left to a helper process, which works for
+ * CHILD_WORK_MS of its own CPU time and then kills xdemo with SIGSEGV, as a
+ * command typed into a terminal kills the terminal: the crash comes from
+ * elsewhere, after the action, while xdemo itself stays idle. */
+#define CHILD_WORK_MS 800
+
+static void
+print_in_child (void)
+{
+  pid_t pid = fork ();
+
+  if (pid != 0)
+    return;   /* xdemo, or fork failed */
+  for (;;)
+    {
+      struct timespec used;
+      clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &used);
+      if (used.tv_sec * 1000 + used.tv_nsec / 1000000 >= CHILD_WORK_MS)
+        break;
+    }
+  kill (getppid (), SIGSEGV);
+  _exit (0);
+}
+
 /* The Print dialog's Print button: where most bugs live. */
 static void
 do_print (App *app)
@@ -588,6 +614,9 @@ do_print (App *app)
     case BUG_FLAKY:
       if (rng_next (app) % 1000000u < (unsigned int) (app->opt.probability * 1000000.0))
         print_document (&doc);
+      break;
+    case BUG_CHILD:
+      print_in_child ();
       break;
     default:
       break;
@@ -920,6 +949,8 @@ usage (FILE *out)
          "                     hang   Print dialog > Print loops forever\n"
          "                     drag   drag from the text field to Trash (SIGSEGV)\n"
          "                     flaky  like print, with probability P\n"
+         "                     child  Print starts a helper that kills xdemo with SIGSEGV\n"
+         "                            after 0.8 s of CPU work\n"
          "                     none   no bug\n"
          "  --probability P    for --bug flaky, 0 to 1 (default 0.5); the seed is\n"
          "                     $XDEMO_SEED, or the time\n"

@@ -1,0 +1,107 @@
+/* proctree.c — see proctree.h. */
+#define G_LOG_DOMAIN "xreduce-replayer"
+
+#include "proctree.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct
+{
+  pid_t pid, ppid;
+  guint64 ticks;             /* utime + stime + cutime + cstime */
+  gboolean active;           /* state R (running or runnable) or D (disk) */
+} ProcStat;
+
+/* Reads /proc/@pid/stat: the parent and the CPU ticks. FALSE if the
+ * process is gone or the line is not understood. */
+static gboolean
+read_stat (pid_t pid, ProcStat *stat)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) fields = NULL;
+  const char *after;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return FALSE;
+  /* "pid (comm) state ppid ...": comm may hold spaces and parentheses. */
+  after = strrchr (text, ')');
+  if (after == NULL)
+    return FALSE;
+  fields = g_strsplit (after + 2, " ", 16);
+  /* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
+   * utime stime cutime cstime */
+  if (g_strv_length (fields) < 15)
+    return FALSE;
+  stat->pid = pid;
+  stat->active = fields[0][0] == 'R' || fields[0][0] == 'D';
+  stat->ppid = (pid_t) g_ascii_strtoll (fields[1], NULL, 10);
+  stat->ticks = 0;
+  for (int i = 11; i <= 14; i++)
+    stat->ticks += g_ascii_strtoull (fields[i], NULL, 10);
+  return TRUE;
+}
+
+guint64
+proctree_cpu_ticks (pid_t root, guint *n_active)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc", 0, NULL);
+  g_autoptr (GArray) procs = g_array_new (FALSE, FALSE, sizeof (ProcStat));
+  g_autoptr (GHashTable) tree = g_hash_table_new (NULL, NULL);
+  const char *name;
+  guint64 ticks = 0;
+  gboolean grew = TRUE;
+
+  if (n_active != NULL)
+    *n_active = 0;
+  if (dir == NULL || root <= 0)
+    return 0;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      char *end = NULL;
+      gint64 pid = g_ascii_strtoll (name, &end, 10);
+      ProcStat stat;
+
+      if (end == name || *end != '\0' || pid <= 0)
+        continue;
+      if (read_stat ((pid_t) pid, &stat))
+        g_array_append_val (procs, stat);
+    }
+  /* The tree: @root, then whoever's parent is in it, until nothing joins
+   * (parents are not always listed before their children). */
+  g_hash_table_add (tree, GINT_TO_POINTER ((int) root));
+  while (grew)
+    {
+      grew = FALSE;
+      for (guint i = 0; i < procs->len; i++)
+        {
+          const ProcStat *p = &g_array_index (procs, ProcStat, i);
+          if (!g_hash_table_contains (tree, GINT_TO_POINTER ((int) p->pid))
+              && g_hash_table_contains (tree, GINT_TO_POINTER ((int) p->ppid)))
+            {
+              g_hash_table_add (tree, GINT_TO_POINTER ((int) p->pid));
+              grew = TRUE;
+            }
+        }
+    }
+  for (guint i = 0; i < procs->len; i++)
+    {
+      const ProcStat *p = &g_array_index (procs, ProcStat, i);
+      if (!g_hash_table_contains (tree, GINT_TO_POINTER ((int) p->pid)))
+        continue;
+      ticks += p->ticks;
+      if (n_active != NULL && p->active)
+        (*n_active)++;
+    }
+  return ticks;
+}
+
+guint
+proctree_ticks_per_second (void)
+{
+  long hz = sysconf (_SC_CLK_TCK);
+
+  return hz > 0 ? (guint) hz : 100;
+}
