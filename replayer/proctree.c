@@ -44,20 +44,18 @@ read_stat (pid_t pid, ProcStat *stat)
   return TRUE;
 }
 
-guint64
-proctree_cpu_ticks (pid_t root, guint *n_active)
+void
+proctree_sample (pid_t root, ProcTreeSample *sample)
 {
   g_autoptr (GDir) dir = g_dir_open ("/proc", 0, NULL);
   g_autoptr (GArray) procs = g_array_new (FALSE, FALSE, sizeof (ProcStat));
   g_autoptr (GHashTable) tree = g_hash_table_new (NULL, NULL);
   const char *name;
-  guint64 ticks = 0;
   gboolean grew = TRUE;
 
-  if (n_active != NULL)
-    *n_active = 0;
+  memset (sample, 0, sizeof *sample);
   if (dir == NULL || root <= 0)
-    return 0;
+    return;
   while ((name = g_dir_read_name (dir)) != NULL)
     {
       char *end = NULL;
@@ -91,11 +89,11 @@ proctree_cpu_ticks (pid_t root, guint *n_active)
       const ProcStat *p = &g_array_index (procs, ProcStat, i);
       if (!g_hash_table_contains (tree, GINT_TO_POINTER ((int) p->pid)))
         continue;
-      ticks += p->ticks;
-      if (n_active != NULL && p->active)
-        (*n_active)++;
+      sample->ticks += p->ticks;
+      sample->n_active += p->active ? 1 : 0;
+      sample->n_procs++;
+      sample->pid_sum += (guint64) p->pid;
     }
-  return ticks;
 }
 
 guint

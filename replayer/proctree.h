@@ -14,12 +14,19 @@
 
 G_BEGIN_DECLS
 
-/* The CPU time (user and system, in clock ticks) used so far by @root and
- * by every live descendant of it, found by their parent ids in /proc
- * (whatever their process group or session); 0 if @root is gone. With
- * @n_active, also how many of them are running or waiting to run, or in
- * an uninterruptible (disk) wait: busy even when they get no CPU. */
-guint64 proctree_cpu_ticks (pid_t root, guint *n_active);
+/* What @root and every live descendant of it (found by their parent ids
+ * in /proc, whatever their process group or session) are doing. */
+typedef struct
+{
+  guint64 ticks;             /* CPU time used so far, user and system, in clock ticks */
+  guint n_active;            /* processes running or waiting to run, or in a disk wait:
+                              * busy even when they get no CPU */
+  guint n_procs;             /* processes in the tree (0: @root is gone) */
+  guint64 pid_sum;           /* the sum of their pids: with n_procs, changes when one
+                              * starts or ends (a retry loop running `sleep`) */
+} ProcTreeSample;
+
+void proctree_sample (pid_t root, ProcTreeSample *sample);
 
 /* Clock ticks a second (sysconf (_SC_CLK_TCK)). */
 guint proctree_ticks_per_second (void);

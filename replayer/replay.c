@@ -83,15 +83,19 @@ typedef struct
   Window ping_window;
 
   gint64 t_spawn, t_first_window, t_last_action, t_end_actions;
-  gint64 quiet_at[REPLAY_QUIET_SAMPLES];     /* settling: the last CPU samples, */
-  guint64 quiet_ticks[REPLAY_QUIET_SAMPLES]; /* a ring, oldest at quiet_next */
+  gint64 quiet_at[REPLAY_QUIET_SAMPLES];     /* settling: the last samples of */
+  ProcTreeSample quiet[REPLAY_QUIET_SAMPLES]; /* the app's tree, oldest at quiet_next */
   guint quiet_n, quiet_next;
+  guint quiet_timer;         /* settling and pinging: the CPU sampler, or 0 */
+  gboolean busy;             /* the app's process tree, at the last sample */
+  gboolean answered;         /* the app answered the ping (or cannot be pinged) */
   gboolean noted_busy;
   guint n_ever_mapped;       /* the app's windows mapped so far */
   GError *error;             /* owned: why the replay failed (infra, cancelled) */
 } Replay;
 
 static void replay_schedule_next (Replay *r);
+static void replay_answered (Replay *r);
 static void replay_step (Replay *r);
 
 void
@@ -149,7 +153,9 @@ replay_clear_timers (Replay *r)
     g_source_remove (r->timer);
   if (r->wait_timer != 0)
     g_source_remove (r->wait_timer);
-  r->timer = r->wait_timer = 0;
+  if (r->quiet_timer != 0)
+    g_source_remove (r->quiet_timer);
+  r->timer = r->wait_timer = r->quiet_timer = 0;
 }
 
 /* The verdict: stop everything and leave the loop. */
@@ -266,7 +272,7 @@ replay_ping (Replay *r)
     {
       replay_note (r, "the app has %s: it cannot be pinged",
                    main_window == None ? "no window mapped" : "no _NET_WM_PING");
-      replay_finish (r, REPLAY_PASSED);
+      replay_answered (r);
       return;
     }
   memset (&ev, 0, sizeof ev);
@@ -292,45 +298,81 @@ replay_ping (Replay *r)
 /* Settling. The actions are delivered, but the app may not have done
  * what they ask yet: under the load of parallel replays a terminal's
  * shell may still be starting when the last key is typed, a browser's
- * content process still loading. So the settle time lasts at least
- * settle_ms, and then as long as the app's process tree (its children in
- * other groups and sessions too) is busy, up to timeout_ms more: a
- * process of it running or waiting for a core or the disk, or more than
- * REPLAY_BUSY_PERCENT of a core used over the window. An idle app is
- * pinged at settle_ms as before. */
+ * content process still loading. So the app is pinged at settle_ms as
+ * before (no answer within timeout_ms: hung), but it has passed only once
+ * it has answered and its process tree (its children in other groups and
+ * sessions too) is no longer busy, or timeout_ms after settle_ms. Busy: a
+ * process of it running or waiting for a core or the disk, a process
+ * started or ended, or more than REPLAY_BUSY_PERCENT of a core used, over
+ * the last REPLAY_QUIET_WINDOW_MS (a shell waiting in a retry loop for a
+ * lock another replay's shell holds uses no CPU, but runs `sleep`).
+ * An idle app passes when it answers, as before. */
+static void
+replay_answered (Replay *r)
+{
+  gint64 elapsed = now_ms () - r->t_end_actions;
+
+  r->answered = TRUE;
+  if (r->timer != 0)
+    g_source_remove (r->timer);   /* the ping's timeout */
+  r->timer = 0;
+  if (!r->busy || elapsed >= (gint64) r->opts->settle_ms + r->opts->timeout_ms)
+    {
+      if (r->noted_busy)
+        replay_note (r, "the app %s after %" G_GINT64_FORMAT " ms",
+                     r->busy ? "is still busy" : "is idle", elapsed);
+      replay_finish (r, REPLAY_PASSED);
+    }
+}
+
 static gboolean
-on_settle_sample (gpointer user_data)
+on_quiet_sample (gpointer user_data)
 {
   Replay *r = user_data;
   gint64 now = now_ms (), elapsed = now - r->t_end_actions;
-  guint n_active = 0;
-  guint64 ticks = proctree_cpu_ticks (child_get_pid (r->child), &n_active);
+  ProcTreeSample sample;
   guint oldest = r->quiet_n < REPLAY_QUIET_SAMPLES ? 0 : r->quiet_next;
-  gint64 span = r->quiet_n > 0 ? now - r->quiet_at[oldest] : 0;
-  double used_ms = r->quiet_n > 0
-                     ? (double) (ticks - MIN (ticks, r->quiet_ticks[oldest])) * 1000.0
-                         / proctree_ticks_per_second ()
-                     : 0.0;
-  gboolean busy = n_active > 0
-                  || (span > 0 && used_ms * 100.0 > (double) span * REPLAY_BUSY_PERCENT);
+  const ProcTreeSample *then = &r->quiet[oldest];
+  gint64 span = now - r->quiet_at[oldest];
+  double used_ms;
+  gboolean forked;
 
+  proctree_sample (child_get_pid (r->child), &sample);
+  used_ms = (double) (sample.ticks - MIN (sample.ticks, then->ticks)) * 1000.0
+            / proctree_ticks_per_second ();
+  forked = sample.n_procs != then->n_procs || sample.pid_sum != then->pid_sum;
+  r->busy = sample.n_active > 0 || forked
+            || (span > 0 && used_ms * 100.0 > (double) span * REPLAY_BUSY_PERCENT);
   r->quiet_at[r->quiet_next] = now;
-  r->quiet_ticks[r->quiet_next] = ticks;
+  r->quiet[r->quiet_next] = sample;
   r->quiet_next = (r->quiet_next + 1) % REPLAY_QUIET_SAMPLES;
   r->quiet_n = MIN (r->quiet_n + 1, REPLAY_QUIET_SAMPLES);
-  if (elapsed + REPLAY_QUIET_SAMPLE_MS / 2 < (gint64) r->opts->settle_ms)
-    return G_SOURCE_CONTINUE;
-  if (busy && elapsed < (gint64) r->opts->settle_ms + r->opts->timeout_ms)
+  if (r->busy && !r->noted_busy && elapsed + REPLAY_QUIET_SAMPLE_MS / 2 >= (gint64) r->opts->settle_ms)
     {
-      if (!r->noted_busy)
-        replay_note (r, "the app is busy (%.0f ms of CPU in the last %" G_GINT64_FORMAT
-                     " ms, %u of its processes running): settling on", used_ms, span, n_active);
+      replay_note (r, "the app is busy (%.0f ms of CPU in the last %" G_GINT64_FORMAT
+                   " ms, %u of its %u processes running%s): it gets more time", used_ms, span,
+                   sample.n_active, sample.n_procs, forked ? ", processes started or ended" : "");
       r->noted_busy = TRUE;
-      return G_SOURCE_CONTINUE;
     }
-  if (r->noted_busy)
-    replay_note (r, "the app %s after %" G_GINT64_FORMAT " ms", busy ? "is still busy" : "is idle",
-                 elapsed);
+  if (r->answered)
+    {
+      /* replay_finish() must not remove this source from inside it. */
+      guint id = r->quiet_timer;
+
+      r->quiet_timer = 0;
+      replay_answered (r);
+      if (r->phase == PHASE_DONE)
+        return G_SOURCE_REMOVE;
+      r->quiet_timer = id;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_settled (gpointer user_data)
+{
+  Replay *r = user_data;
+
   r->timer = 0;
   replay_ping (r);
   return G_SOURCE_REMOVE;
@@ -343,17 +385,15 @@ replay_settle (Replay *r)
   r->phase = PHASE_SETTLING;
   replay_note (r, "all %u actions replayed; settling %u ms", r->actions->len,
                r->opts->settle_ms);
-  if (r->opts->settle_ms == 0)
-    {
-      replay_ping (r);
-      return;
-    }
-  /* The first sample, the others every REPLAY_QUIET_SAMPLE_MS. */
+  /* The first CPU sample now, the others every REPLAY_QUIET_SAMPLE_MS. */
   r->quiet_at[0] = r->t_end_actions;
-  r->quiet_ticks[0] = proctree_cpu_ticks (child_get_pid (r->child), NULL);
+  proctree_sample (child_get_pid (r->child), &r->quiet[0]);
   r->quiet_n = r->quiet_next = 1;
-  r->timer = g_timeout_add (MIN (REPLAY_QUIET_SAMPLE_MS, r->opts->settle_ms),
-                            on_settle_sample, r);
+  r->quiet_timer = g_timeout_add (REPLAY_QUIET_SAMPLE_MS, on_quiet_sample, r);
+  if (r->opts->settle_ms == 0)
+    replay_ping (r);
+  else
+    r->timer = g_timeout_add (r->opts->settle_ms, on_settled, r);
 }
 
 /* ---- the actions ---- */
@@ -638,7 +678,7 @@ on_client_message (Replay *r, XEvent *ev)
       && ev->xclient.data.l[1] == r->ping_stamp)
     {
       replay_note (r, "the app answered the ping");
-      replay_finish (r, REPLAY_PASSED);
+      replay_answered (r);
     }
 }
 

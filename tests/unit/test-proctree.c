@@ -5,12 +5,16 @@
  * terminal starts its shell), which works for WORK_MS of its own CPU time
  * and says so on a pipe, then waits. The child's tree must show that CPU
  * (and this test's tree too, through the child); a tree whose root is gone
- * shows none. Synchronisation: the pipe, and waitpid. No sleeps.
+ * shows none. Synchronisation: the pipe, the grandchild's state in /proc
+ * (sleeping in pause()), and waitpid. Both die with their parent, should
+ * an assertion end the test first.
  */
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <string.h>
 #include <glib.h>
 
 #include "proctree.h"
@@ -42,10 +46,12 @@ start_tree (pid_t *grandchild)
   g_assert_cmpint (child, >=, 0);
   if (child == 0)
     {
+      prctl (PR_SET_PDEATHSIG, SIGKILL);
       if (fork () == 0)
         {
           pid_t self = getpid ();
 
+          prctl (PR_SET_PDEATHSIG, SIGKILL);
           setsid ();
           burn_cpu ();
           if (write (fds[1], &self, sizeof self) != sizeof self)
@@ -62,28 +68,57 @@ start_tree (pid_t *grandchild)
   return child;
 }
 
+/* Waits until @pid sleeps (state S in /proc/PID/stat). */
+static void
+wait_sleeping (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  for (;;)
+    {
+      g_autofree char *text = NULL;
+      const char *after;
+
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      after = strrchr (text, ')');
+      g_assert_nonnull (after);
+      if (after[2] == 'S')
+        return;
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (1000);   /* polling a process state: nothing to block on */
+    }
+}
+
 static void
 test_tree_cpu (void)
 {
   guint hz = proctree_ticks_per_second ();
-  guint64 before = proctree_cpu_ticks (getpid (), NULL);
-  pid_t grandchild = 0;
-  pid_t child = start_tree (&grandchild);
-  guint n_active = 99;
-  guint64 child_ticks = proctree_cpu_ticks (child, &n_active);
-  guint64 own_ticks = proctree_cpu_ticks (getpid (), NULL);
+  ProcTreeSample before, child_tree, own_tree, gone;
+  pid_t grandchild = 0, child;
   /* Tick counting is coarse: at least two thirds of the work. */
   guint64 work = (guint64) WORK_MS * hz / 1000 * 2 / 3;
 
+  proctree_sample (getpid (), &before);
+  g_assert_cmpuint (before.n_procs, ==, 1);
+  child = start_tree (&grandchild);
+  wait_sleeping (grandchild);
+  wait_sleeping (child);
+  proctree_sample (child, &child_tree);
+  proctree_sample (getpid (), &own_tree);
+
   g_test_message ("%u ticks a second; the child's tree used %" G_GUINT64_FORMAT
                   ", this test's %" G_GUINT64_FORMAT " (before: %" G_GUINT64_FORMAT ")",
-                  hz, child_ticks, own_ticks, before);
+                  hz, child_tree.ticks, own_tree.ticks, before.ticks);
   g_assert_cmpuint (hz, >, 0);
   /* The grandchild is in another session: still the child's tree. */
-  g_assert_cmpuint (child_ticks, >=, work);
-  g_assert_cmpuint (own_ticks, >=, before + work);
+  g_assert_cmpuint (child_tree.n_procs, ==, 2);
+  g_assert_cmpuint (child_tree.pid_sum, ==, (guint64) child + (guint64) grandchild);
+  g_assert_cmpuint (child_tree.ticks, >=, work);
+  g_assert_cmpuint (own_tree.n_procs, ==, 3);
+  g_assert_cmpuint (own_tree.ticks, >=, before.ticks + work);
   /* Both wait in pause(): neither runs. */
-  g_assert_cmpuint (n_active, ==, 0);
+  g_assert_cmpuint (child_tree.n_active, ==, 0);
 
   /* The grandchild is in a session of its own: killed by its pid (init
    * reaps it), then the child. */
@@ -92,20 +127,24 @@ test_tree_cpu (void)
   kill (child, SIGKILL);
   g_assert_cmpint (waitpid (child, NULL, 0), ==, child);
   /* A tree whose root is gone. */
-  g_assert_cmpuint (proctree_cpu_ticks (child, &n_active), ==, 0);
-  g_assert_cmpuint (n_active, ==, 0);
-  g_assert_cmpuint (proctree_cpu_ticks (0, NULL), ==, 0);
+  proctree_sample (child, &gone);
+  g_assert_cmpuint (gone.n_procs, ==, 0);
+  g_assert_cmpuint (gone.ticks, ==, 0);
+  g_assert_cmpuint (gone.n_active, ==, 0);
+  proctree_sample (0, &gone);
+  g_assert_cmpuint (gone.n_procs, ==, 0);
 }
 
 /* A running process counts as active. */
 static void
 test_active (void)
 {
-  guint n_active = 0;
+  ProcTreeSample sample;
 
   /* This test itself is running while it reads /proc. */
-  proctree_cpu_ticks (getpid (), &n_active);
-  g_assert_cmpuint (n_active, >=, 1);
+  proctree_sample (getpid (), &sample);
+  g_assert_cmpuint (sample.n_active, ==, 1);
+  g_assert_cmpuint (sample.n_procs, ==, 1);
 }
 
 int
