@@ -552,19 +552,25 @@ verification_learn (Reducer *reducer, RunResult *result)
   learn_window_wait (reducer, result, &done, 1);
 }
 
+/* One of the verification's replays is over: FALSE if it broke (the
+ * first error is kept for the verdict). */
+static gboolean
+verification_count (Verification *v, const GError *error)
+{
+  v->pending--;
+  if (error != NULL && v->error == NULL)
+    v->error = g_error_copy (error);
+  return error == NULL;
+}
+
 static void
 on_empty_done (RunResult *result, gboolean failed, const GError *error, gpointer data)
 {
   Reducer *reducer = data;
   Verification *v = &reducer->verification;
 
-  v->pending--;
-  if (error != NULL)
-    {
-      if (v->error == NULL)
-        v->error = g_error_copy (error);
-      return;
-    }
+  if (!verification_count (v, error))
+    return;
   if (failed && v->empty_seen == NULL)
     v->empty_seen = describe_result (result);
   verification_learn (reducer, result);
@@ -576,13 +582,8 @@ on_full_done (RunResult *result, gboolean failed, const GError *error, gpointer 
   Reducer *reducer = data;
   Verification *v = &reducer->verification;
 
-  v->pending--;
-  if (error != NULL)
-    {
-      if (v->error == NULL)
-        v->error = g_error_copy (error);
-      return;
-    }
+  if (!verification_count (v, error))
+    return;
   v->n_full_done++;
   if (v->full_seen == NULL)
     {
