@@ -45,12 +45,12 @@ fixture_teardown (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (test_orphans_alive (0), ==, 0);
 }
 
-/* Runs xreduce [--quiet] SESSION -o OUT EXTRA... -- xdemo APP_ARGS...;
- * returns the exit status and the output. */
+/* Runs xreduce [--quiet] SESSION -o OUT EXTRA... -- APP APP_ARGS...
+ * (APP NULL: xdemo); returns the exit status and the output. */
 static int
 run_xreduce_talking (Fixture *fixture, gboolean quiet, const char *session,
-                     const char *const *extra, const char *const *app_args, char **out,
-                     char **err)
+                     const char *const *extra, const char *app, const char *const *app_args,
+                     char **out, char **err)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
@@ -67,7 +67,7 @@ run_xreduce_talking (Fixture *fixture, gboolean quiet, const char *session,
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, (char *) session);
   g_ptr_array_add (argv, (char *) "--");
-  g_ptr_array_add (argv, (char *) env ("XDEMO"));
+  g_ptr_array_add (argv, (char *) (app != NULL ? app : env ("XDEMO")));
   for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
@@ -82,7 +82,7 @@ static int
 run_xreduce (Fixture *fixture, const char *session, const char *const *extra,
              const char *const *app_args, char **out, char **err)
 {
-  return run_xreduce_talking (fixture, TRUE, session, extra, app_args, out, err);
+  return run_xreduce_talking (fixture, TRUE, session, extra, NULL, app_args, out, err);
 }
 
 /* The remaining actions in words, one per line. */
@@ -300,38 +300,51 @@ test_bad_input (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (err, "unknown signal 'SIGNOPE'"));
 }
 
-static void
-test_interrupt (Fixture *fixture, gconstpointer data)
+/* Starts xreduce on the demo session (not --quiet), reads its stderr into
+ * @seen until it says @what, sends SIGINT, reads the rest; returns its
+ * wait status. */
+static int
+interrupt_xreduce_at (Fixture *fixture, const char *what, GString *seen)
 {
   g_autofree char *session = data_path ("demo.session");
   g_autoptr (GError) error = NULL;
-  g_autoptr (Session) kept = NULL;
   const char *argv[] = { env ("XREDUCE"), "-o", fixture->out, "--max-gap", "100",
                          "--settle", "300", session, "--", env ("XDEMO"), NULL };
   int err_fd = -1, status = -1;
   GPid pid;
-  g_autoptr (GString) seen = g_string_new (NULL);
-  g_autofree char *improved = g_strdup_printf ("xreduce: %u -> ", DEMO_ACTIONS);
   char buf[512];
 
   g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
                                            | G_SPAWN_STDOUT_TO_DEV_NULL,
                                            NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
   g_assert_no_error (error);
-  /* Wait for the reduction to have improved once (the best-so-far file
-   * written): xreduce says so on stderr when it is not a terminal. */
-  while (strstr (seen->str, improved) == NULL)
+  while (strstr (seen->str, what) == NULL)
     {
       ssize_t n = read (err_fd, buf, sizeof buf);
       g_assert_cmpint (n, >, 0);
       g_string_append_len (seen, buf, n);
     }
   kill (pid, SIGINT);
-  while (read (err_fd, buf, sizeof buf) > 0)
-    ;
+  for (ssize_t n; (n = read (err_fd, buf, sizeof buf)) > 0;)
+    g_string_append_len (seen, buf, n);
   close (err_fd);
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   g_spawn_close_pid (pid);
+  g_test_message ("xreduce said:\n%s", seen->str);
+  return status;
+}
+
+static void
+test_interrupt (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) kept = NULL;
+  g_autoptr (GString) seen = g_string_new (NULL);
+  g_autofree char *improved = g_strdup_printf ("xreduce: %u -> ", DEMO_ACTIONS);
+  /* Once the reduction has improved (the best-so-far file written):
+   * xreduce says so on stderr when it is not a terminal. */
+  int status = interrupt_xreduce_at (fixture, improved, seen);
+
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 130);
   kept = session_load (fixture->out, &error);
@@ -347,33 +360,10 @@ test_interrupt (Fixture *fixture, gconstpointer data)
 static void
 test_interrupt_early (Fixture *fixture, gconstpointer data)
 {
-  g_autofree char *session = data_path ("demo.session");
-  g_autoptr (GError) error = NULL;
-  const char *argv[] = { env ("XREDUCE"), "-o", fixture->out, "--max-gap", "100",
-                         "--settle", "300", session, "--", env ("XDEMO"), NULL };
-  int err_fd = -1, status = -1;
-  GPid pid;
   g_autoptr (GString) seen = g_string_new (NULL);
-  char buf[512];
-
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
   /* Its first line: the workers are up, the verification starts. */
-  while (strstr (seen->str, " workers\n") == NULL)
-    {
-      ssize_t n = read (err_fd, buf, sizeof buf);
-      g_assert_cmpint (n, >, 0);
-      g_string_append_len (seen, buf, n);
-    }
-  kill (pid, SIGINT);
-  for (ssize_t n; (n = read (err_fd, buf, sizeof buf)) > 0;)
-    g_string_append_len (seen, buf, n);
-  close (err_fd);
-  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
-  g_spawn_close_pid (pid);
-  g_test_message ("xreduce said:\n%s", seen->str);
+  int status = interrupt_xreduce_at (fixture, " workers\n", seen);
+
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 130);
   g_assert_nonnull (strstr (seen->str, "nothing written to"));
@@ -429,7 +419,7 @@ test_flaky_verdict (Fixture *fixture, gconstpointer data)
   g_autofree char *out = NULL, *err = NULL, *words = NULL, *report = NULL, *md = NULL;
 
   g_assert_true (g_file_set_contents (script, text, -1, NULL));
-  g_assert_cmpint (run_xreduce_talking (fixture, FALSE, session, extra, NULL, &out, &err), ==, 0);
+  g_assert_cmpint (run_xreduce_talking (fixture, FALSE, session, extra, NULL, NULL, &out, &err), ==, 0);
   g_assert_nonnull (strstr (err, "the full session fails in 11 of 12 replays"));
   g_assert_nonnull (strstr (err, "replayed up to 2 times"));
   g_assert_nonnull (strstr (err, "the search starts again from 1 action,"));
@@ -458,29 +448,13 @@ test_slow_start (Fixture *fixture, gconstpointer data)
     "  mkdir '%s/launch-'$i 2>/dev/null && exit 1\n"
     "done\n"
     "exec '%s' \"$@\"\n", fixture->dir, env ("XDEMO"));
+  const char *const extra[] = { "--no-report", NULL };
   g_autofree char *out = NULL, *err = NULL, *words = NULL;
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  int status = -1;
 
   g_assert_true (g_file_set_contents (wrapper, text, -1, NULL));
   g_assert_cmpint (g_chmod (wrapper, 0755), ==, 0);
-  g_ptr_array_add (argv, (char *) env ("XREDUCE"));
-  for (const char *const *a = fast; *a != NULL; a++)
-    g_ptr_array_add (argv, (char *) *a);
-  g_ptr_array_add (argv, (char *) "--no-report");
-  g_ptr_array_add (argv, (char *) "-o");
-  g_ptr_array_add (argv, fixture->out);
-  g_ptr_array_add (argv, session);
-  g_ptr_array_add (argv, (char *) "--");
-  g_ptr_array_add (argv, wrapper);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("xreduce said:\n%s%s", out, err);
-  g_assert_true (WIFEXITED (status));
-  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_cmpint (run_xreduce_talking (fixture, FALSE, session, extra, wrapper, NULL, &out,
+                                        &err), ==, 0);
   /* The four failed launches happened, and no verdict saw them. */
   for (int i = 1; i <= 4; i++)
     {
