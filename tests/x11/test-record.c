@@ -519,6 +519,34 @@ test_record_sigkill (Fixture *f, gconstpointer data)
   g_assert_cmpint (kill (f->app_pid, 0), ==, -1);
 }
 
+/* The display xrecord runs the app on, as its ready line names it. */
+static char *
+recorded_display (Fixture *f)
+{
+  const char *on = strstr (f->err->str, " on :");
+
+  g_assert_nonnull (on);
+  return g_strndup (on + 4, strcspn (on + 4, "\n"));
+}
+
+/* On @dpy (closed here): the pointer into the app, a tap of @sym, then
+ * the stop key Pause; waits for xrecord to end well. */
+static void
+tap_then_stop (Fixture *f, Display *dpy, KeySym sym)
+{
+  int status;
+
+  XTestFakeMotionEvent (dpy, 0, 300, 200, CurrentTime);
+  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, sym), True, CurrentTime);
+  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, sym), False, CurrentTime);
+  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Pause), True, CurrentTime);
+  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Pause), False, CurrentTime);
+  /* Closed before xrecord stops its server (XCloseDisplay syncs). */
+  XCloseDisplay (dpy);
+  status = xrecord_wait (f);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+}
+
 static void
 test_record_headless_stop_key (Fixture *f, gconstpointer data)
 {
@@ -526,29 +554,16 @@ test_record_headless_stop_key (Fixture *f, gconstpointer data)
                                   "--stop-key", "Pause", NULL };
   const char *const app_args[] = { "--bug", "none", NULL };
   g_autoptr (Session) session = NULL;
-  const char *on;
+  g_autofree char *name = NULL;
   Display *dpy;
-  int width, height, status;
+  int width, height;
 
   xrecord_start (f, options, app_args);
-  /* Drive xrecord's private Xvfb: the ready line names it. */
-  on = strstr (f->err->str, " on :");
-  g_assert_nonnull (on);
-  {
-    g_autofree char *name = g_strndup (on + 4, strcspn (on + 4, "\n"));
-
-    dpy = XOpenDisplay (name);
-    g_assert_nonnull (dpy);
-  }
-  XTestFakeMotionEvent (dpy, 0, 300, 200, CurrentTime);
-  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_x), True, CurrentTime);
-  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_x), False, CurrentTime);
-  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Pause), True, CurrentTime);
-  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Pause), False, CurrentTime);
-  /* Closed before xrecord stops its server (XCloseDisplay syncs). */
-  XCloseDisplay (dpy);
-  status = xrecord_wait (f);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  /* Drive xrecord's private Xvfb. */
+  name = recorded_display (f);
+  dpy = XOpenDisplay (name);
+  g_assert_nonnull (dpy);
+  tap_then_stop (f, dpy, XK_x);
 
   session = load_log (f);
   session_get_screen (session, &width, &height);
@@ -572,9 +587,8 @@ test_record_nested (Fixture *f, gconstpointer data)
   g_autofree char *name = NULL;
   g_autofree char *saved = g_strdup (g_getenv ("DISPLAY"));
   g_autofree char *xephyr = g_find_program_in_path ("Xephyr");
-  const char *on;
   Display *dpy;
-  int width, height, status;
+  int width, height;
 
   if (xephyr == NULL)
     {
@@ -589,9 +603,7 @@ test_record_nested (Fixture *f, gconstpointer data)
     g_unsetenv ("DISPLAY");
 
   /* The app is on the nested server, which is a client of ours. */
-  on = strstr (f->err->str, " on :");
-  g_assert_nonnull (on);
-  name = g_strndup (on + 4, strcspn (on + 4, "\n"));
+  name = recorded_display (f);
   g_assert_cmpstr (name, !=, f->display);
   dpy = XOpenDisplay (name);
   g_assert_nonnull (dpy);
@@ -616,14 +628,7 @@ test_record_nested (Fixture *f, gconstpointer data)
     g_assert_true (nested_window);
   }
 
-  XTestFakeMotionEvent (dpy, 0, 300, 200, CurrentTime);
-  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_y), True, CurrentTime);
-  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_y), False, CurrentTime);
-  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Pause), True, CurrentTime);
-  XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Pause), False, CurrentTime);
-  XCloseDisplay (dpy);
-  status = xrecord_wait (f);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  tap_then_stop (f, dpy, XK_y);
 
   session = load_log (f);
   session_get_screen (session, &width, &height);
