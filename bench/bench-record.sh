@@ -28,19 +28,14 @@ xvfb_pid=
 xrecord_pid=
 cleanup () {
   [ -n "$xrecord_pid" ] && kill -KILL "$xrecord_pid" 2>/dev/null
-  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null
+  xvfb_stop
   rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# A private Xvfb: it writes its display number to the pipe when ready.
-mkfifo "$tmp/displayfd"
-Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp -noreset 3>"$tmp/displayfd" \
-  >"$tmp/xvfb.log" 2>&1 &
-xvfb_pid=$!
-read -r display_number <"$tmp/displayfd"
-export DISPLAY=:$display_number
+. "$top/scripts/xvfb.sh"
+xvfb_start "$tmp"
 
 # xrecord: wait for its "recording" line (on stderr, through a fifo).
 mkfifo "$tmp/err"

@@ -26,7 +26,8 @@
 #include <X11/extensions/record.h>
 
 #include "capture.h"
-#include "servers.h"
+#include "proc.h"
+#include "xserver.h"
 #include "toplevels.h"
 #include "translate.h"
 #include "xerror.h"
@@ -40,6 +41,8 @@ G_DEFINE_QUARK (recorder-error-quark, recorder_error)
 /* How long the app gets to exit after SIGTERM, before SIGKILL. */
 #define APP_TERM_TIMEOUT_MS 2000
 #define ENABLE_TIMEOUT_MS 10000
+/* Long enough for a loaded CI machine to start an X server. */
+#define SERVER_START_TIMEOUT_MS 20000
 
 struct Recorder
 {
@@ -51,7 +54,7 @@ struct Recorder
   int width, height;
   KeySym stop_key;
 
-  RecordServer *server;    /* the Xephyr or Xvfb we started, or NULL */
+  XServer *server;         /* the Xephyr or Xvfb we started, or NULL */
   char *display;           /* where the app runs */
   Display *tracker;        /* owned: watches the windows, reads properties */
   GSource *tracker_source;
@@ -62,8 +65,8 @@ struct Recorder
   SessionWriter *writer;
   GMainLoop *loop;
 
+  ProcChild *app;          /* owned, or NULL */
   GPid app_pid;
-  guint app_watch;
   gboolean app_exited;
   int app_status;          /* wait status */
 
@@ -175,13 +178,7 @@ recorder_free (Recorder *recorder)
       g_source_remove (recorder->signal_sources[i]);
   if (recorder->drain_timeout != 0)
     g_source_remove (recorder->drain_timeout);
-  if (recorder->app_watch != 0)
-    g_source_remove (recorder->app_watch);
-  if (recorder->app_pid > 0 && !recorder->app_exited)
-    {
-      kill (-recorder->app_pid, SIGKILL);
-      waitpid (recorder->app_pid, NULL, 0);
-    }
+  g_clear_pointer (&recorder->app, proc_child_free);
   session_writer_free (recorder->writer);
   translator_free (recorder->translator);
   toplevels_free (recorder->tops);
@@ -193,7 +190,7 @@ recorder_free (Recorder *recorder)
     }
   if (recorder->tracker != NULL)
     XCloseDisplay (recorder->tracker);
-  server_free (recorder->server);
+  xserver_free (recorder->server);
   g_clear_error (&recorder->write_error);
   g_clear_pointer (&recorder->loop, g_main_loop_unref);
   g_free (recorder->display);
@@ -251,11 +248,10 @@ begin_stop (Recorder *recorder, const char *why)
 }
 
 static void
-on_app_exit (GPid pid, int status, gpointer user_data)
+on_app_exit (ProcChild *app, int status, gpointer user_data)
 {
   Recorder *recorder = user_data;
 
-  recorder->app_watch = 0;
   recorder->app_exited = TRUE;
   recorder->app_status = status;
   if (!recorder->outcome_known)
@@ -303,13 +299,13 @@ stop_app (Recorder *recorder)
 {
   int sig[2] = { SIGTERM, SIGKILL };
 
-  if (recorder->app_pid <= 0)
+  if (recorder->app == NULL)
     return;
   for (int i = 0; i < 2 && !recorder->app_exited; i++)
     {
       guint timeout;
 
-      kill (-recorder->app_pid, sig[i]);
+      proc_child_signal (recorder->app, sig[i]);
       timeout = g_timeout_add (APP_TERM_TIMEOUT_MS, on_app_term_timeout, recorder);
       while (!recorder->app_exited && g_main_context_iteration (NULL, TRUE))
         if (g_main_context_find_source_by_id (NULL, timeout) == NULL)
@@ -318,7 +314,7 @@ stop_app (Recorder *recorder)
         g_source_remove (timeout);
     }
   /* Whatever the app left in its group. */
-  kill (-recorder->app_pid, SIGKILL);
+  proc_child_kill (recorder->app, 0);
 }
 
 /* ---- what was recorded ---- */
@@ -536,17 +532,22 @@ open_display (Recorder *recorder, GError **error)
       {
         g_autofree char *title = g_strdup_printf ("xrecord: %s", recorder->argv[0]);
 
-        recorder->server = server_start (recorder->where == RECORDER_NESTED
-                                         ? SERVER_XEPHYR : SERVER_XVFB,
-                                         recorder->width, recorder->height,
-                                         title, &local_error);
+        XServerOptions server_options = {
+          .kind = recorder->where == RECORDER_NESTED ? XSERVER_XEPHYR : XSERVER_XVFB,
+          .width = recorder->width,
+          .height = recorder->height,
+          .title = title,
+        };
+
+        recorder->server = xserver_start (&server_options, SERVER_START_TIMEOUT_MS,
+                                          &local_error);
         if (recorder->server == NULL)
           {
             g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_INFRA, "%s",
                          local_error->message);
             return FALSE;
           }
-        recorder->display = g_strdup (server_get_display (recorder->server));
+        recorder->display = g_strdup (xserver_get_display (recorder->server));
       }
       break;
     case RECORDER_EXISTING:
@@ -660,20 +661,26 @@ start_app (Recorder *recorder, GError **error)
   g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "DISPLAY",
                                          recorder->display, TRUE);
   g_autoptr (GError) local_error = NULL;
+  ProcSpawnOptions spawn;
 
-  if (!g_spawn_async (NULL, recorder->argv, env,
-                      G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
-                      | G_SPAWN_CHILD_INHERITS_STDIN,
-                      server_child_setup, NULL, &recorder->app_pid, &local_error))
+  proc_spawn_options_init (&spawn);
+  spawn.argv = (const char *const *) recorder->argv;
+  spawn.envp = (const char *const *) env;
+  spawn.stdin_inherit = TRUE;
+  spawn.out = spawn.err = PROC_OUTPUT_INHERIT;
+  spawn.on_exit = on_app_exit;
+  spawn.user_data = recorder;
+  recorder->app = proc_spawn (&spawn, &local_error);
+  if (recorder->app == NULL)
     {
       g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_APP, "cannot start %s: %s",
                    recorder->argv[0], local_error->message);
       return FALSE;
     }
+  recorder->app_pid = proc_child_get_pid (recorder->app);
   /* The group leader is the app: _NET_WM_PID of any process in the group
    * marks the app's windows. */
   toplevels_set_app (recorder->tops, recorder->app_pid);
-  recorder->app_watch = g_child_watch_add (recorder->app_pid, on_app_exit, recorder);
   return TRUE;
 }
 
@@ -691,7 +698,7 @@ close_display (Recorder *recorder)
     }
   /* (On a broken connection, Xlib only frees.) */
   g_clear_pointer (&recorder->tracker, XCloseDisplay);
-  server_free (g_steal_pointer (&recorder->server));
+  xserver_free (g_steal_pointer (&recorder->server));
 }
 
 gboolean

@@ -23,6 +23,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "proc.h"
 #include "session.h"
 
 /* Frames that are the crash machinery, not the crash. */
@@ -76,112 +77,51 @@ die_like (int signum)
   _exit (128 + signum);
 }
 
-int
-main (int argc, char **argv)
+/* gdb's command line: run the app (@app, NULL-terminated), log to the
+ * file of @log_cmd, stop only on the signals that kill, backtrace. */
+static GPtrArray *
+gdb_argv (const char *log_cmd, char **app)
 {
-  g_autofree char *frames_file = NULL;
-  gint n_frames = 8;
-  GOptionEntry entries[] = {
-    { "frames-file", 0, 0, G_OPTION_ARG_FILENAME, &frames_file, "Write the crash's top frames here", "FILE" },
-    { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Frames to write (default 8)", "N" },
-    { NULL }
+  GPtrArray *gdb = g_ptr_array_new ();
+  const char *commands[] = {
+    "set pagination off", "set confirm off", "set startup-with-shell off",
+    log_cmd, "set logging overwrite on", "set logging redirect on",
+    "set logging enabled on",
+    "handle SIGPIPE SIGUSR1 SIGUSR2 SIGALRM SIGCHLD SIGWINCH SIGPROF SIGIO "
+    "SIGURG SIGHUP SIGTERM SIGINT SIGCONT SIGTSTP SIGTTIN SIGTTOU SIGVTALRM "
+    "SIGXCPU SIGPWR nostop noprint pass",
+    "run", "bt 32",
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("-- APP [ARGS...]");
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) gdb = g_ptr_array_new ();
-  g_autofree char *log_path = NULL;
-  g_autofree char *log_cmd = NULL;
-  g_autofree char *log = NULL;
-  g_autoptr (GMatchInfo) match = NULL;
-  g_autoptr (GRegex) received = NULL;
-  int dashdash = -1, status = 0, fd;
-  pid_t pid;
-
-  for (int i = 1; i < argc; i++)
-    if (strcmp (argv[i], "--") == 0)
-      {
-        dashdash = i;
-        break;
-      }
-  g_option_context_add_main_entries (context, entries, NULL);
-  {
-    int opt_argc = dashdash >= 0 ? dashdash : argc;
-    if (!g_option_context_parse (context, &opt_argc, &argv, &error)
-        || dashdash < 0 || argv[dashdash + 1] == NULL || frames_file == NULL)
-      {
-        g_printerr ("xreduce-crashtrace: %s\nUsage: xreduce-crashtrace --frames-file F -- APP [ARGS...]\n",
-                    error != NULL ? error->message : "missing --frames-file or APP");
-        return 2;
-      }
-  }
-
-  fd = g_file_open_tmp ("xreduce-gdb-XXXXXX.log", &log_path, &error);
-  if (fd < 0)
-    {
-      g_printerr ("xreduce-crashtrace: %s\n", error->message);
-      return 3;
-    }
-  close (fd);
-  log_cmd = g_strdup_printf ("set logging file %s", log_path);
 
   g_ptr_array_add (gdb, (char *) "gdb");
   g_ptr_array_add (gdb, (char *) "-nx");
   g_ptr_array_add (gdb, (char *) "-q");
   g_ptr_array_add (gdb, (char *) "-batch");
-  {
-    const char *commands[] = {
-      "set pagination off", "set confirm off", "set startup-with-shell off",
-      log_cmd, "set logging overwrite on", "set logging redirect on",
-      "set logging enabled on",
-      /* Stop only on the signals that kill: everything else passes. */
-      "handle SIGPIPE SIGUSR1 SIGUSR2 SIGALRM SIGCHLD SIGWINCH SIGPROF SIGIO "
-      "SIGURG SIGHUP SIGTERM SIGINT SIGCONT SIGTSTP SIGTTIN SIGTTOU SIGVTALRM "
-      "SIGXCPU SIGPWR nostop noprint pass",
-      "run", "bt 32",
-    };
-    for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-      {
-        g_ptr_array_add (gdb, (char *) "-ex");
-        g_ptr_array_add (gdb, (char *) commands[i]);
-      }
-  }
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_ptr_array_add (gdb, (char *) "-ex");
+      g_ptr_array_add (gdb, (char *) commands[i]);
+    }
   g_ptr_array_add (gdb, (char *) "--args");
-  for (int i = dashdash + 1; i < argc; i++)
-    g_ptr_array_add (gdb, argv[i]);
+  for (char **a = app; *a != NULL; a++)
+    g_ptr_array_add (gdb, *a);
   g_ptr_array_add (gdb, NULL);
+  return gdb;
+}
 
-  pid = fork ();
-  if (pid < 0)
-    {
-      g_printerr ("xreduce-crashtrace: fork: %s\n", g_strerror (errno));
-      return 3;
-    }
-  if (pid == 0)
-    {
-      execvp ("gdb", (char **) gdb->pdata);
-      fprintf (stderr, "xreduce-crashtrace: cannot run gdb: %s\n", strerror (errno));
-      _exit (127);
-    }
-  /* The app runs as gdb's child; a SIGTERM to our process group reaches
-   * gdb, which kills the app and exits. */
-  while (waitpid (pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return 3;
-
-  g_file_get_contents (log_path, &log, NULL, NULL);
-  g_unlink (log_path);
-  if (WIFSIGNALED (status))
-    die_like (WTERMSIG (status));
-  if (WIFEXITED (status) && WEXITSTATUS (status) == 127 && (log == NULL || *log == '\0'))
-    return 127;
-  if (log == NULL)
-    log = g_strdup ("");
+/* What gdb's @log says the app did, done the same way: a crash (its top
+ * @n_frames frames written to @frames_file first), a kill, an exit status. */
+static int
+die_as_the_app (const char *log, const char *frames_file, guint n_frames)
+{
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autoptr (GRegex) received = NULL;
 
   received = g_regex_new ("^Program received signal (SIG[A-Z0-9]+)", G_REGEX_MULTILINE, 0, NULL);
   if (g_regex_match (received, log, 0, &match))
     {
       g_autofree char *name = g_match_info_fetch (match, 1);
-      g_autoptr (GPtrArray) frames = parse_frames (log, (guint) MAX (n_frames, 1));
+      g_autoptr (GPtrArray) frames = parse_frames (log, n_frames);
       g_autoptr (GString) text = g_string_new (NULL);
       int signum = session_signal_from_name (name);
 
@@ -216,4 +156,81 @@ main (int argc, char **argv)
     return 0;
   g_printerr ("xreduce-crashtrace: gdb could not run the app:\n%s", log);
   return 127;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *frames_file = NULL;
+  gint n_frames = 8;
+  GOptionEntry entries[] = {
+    { "frames-file", 0, 0, G_OPTION_ARG_FILENAME, &frames_file, "Write the crash's top frames here", "FILE" },
+    { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Frames to write (default 8)", "N" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("-- APP [ARGS...]");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) gdb = NULL;
+  g_autofree char *log_path = NULL;
+  g_autofree char *log_cmd = NULL;
+  g_autofree char *log = NULL;
+  g_autoptr (ProcChild) child = NULL;
+  ProcSpawnOptions spawn;
+  int dashdash = -1, status = 0, fd;
+
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--") == 0)
+      {
+        dashdash = i;
+        break;
+      }
+  g_option_context_add_main_entries (context, entries, NULL);
+  {
+    int opt_argc = dashdash >= 0 ? dashdash : argc;
+    if (!g_option_context_parse (context, &opt_argc, &argv, &error)
+        || dashdash < 0 || argv[dashdash + 1] == NULL || frames_file == NULL)
+      {
+        g_printerr ("xreduce-crashtrace: %s\nUsage: xreduce-crashtrace --frames-file F -- APP [ARGS...]\n",
+                    error != NULL ? error->message : "missing --frames-file or APP");
+        return 2;
+      }
+  }
+
+  fd = g_file_open_tmp ("xreduce-gdb-XXXXXX.log", &log_path, &error);
+  if (fd < 0)
+    {
+      g_printerr ("xreduce-crashtrace: %s\n", error->message);
+      return 3;
+    }
+  close (fd);
+  log_cmd = g_strdup_printf ("set logging file %s", log_path);
+
+  gdb = gdb_argv (log_cmd, argv + dashdash + 1);
+
+  /* gdb stays in our process group: a kill of the group (the replayer
+   * stopping the app) reaches gdb, which kills the app and exits. */
+  proc_spawn_options_init (&spawn);
+  spawn.argv = (const char *const *) gdb->pdata;
+  spawn.out = spawn.err = PROC_OUTPUT_INHERIT;
+  spawn.our_group = TRUE;
+  child = proc_spawn (&spawn, &error);
+  if (child == NULL)
+    {
+      g_printerr ("xreduce-crashtrace: cannot run gdb: %s\n", error->message);
+      return 127;
+    }
+  while (!proc_child_wait (child, G_MAXINT))
+    ;
+  status = proc_child_get_wait_status (child);
+
+  g_file_get_contents (log_path, &log, NULL, NULL);
+  g_unlink (log_path);
+  if (WIFSIGNALED (status))
+    die_like (WTERMSIG (status));
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 127 && (log == NULL || *log == '\0'))
+    return 127;
+  if (log == NULL)
+    log = g_strdup ("");
+
+  return die_as_the_app (log, frames_file, (guint) MAX (n_frames, 1));
 }

@@ -40,20 +40,14 @@ app_pid=
 runner_pid=
 cleanup () {
   [ -n "$app_pid" ] && kill -KILL "$app_pid" 2>/dev/null
-  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null
+  xvfb_stop
   rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# A private Xvfb: it writes its display number to the pipe when it is ready.
-mkfifo "$tmp/displayfd"
-Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$tmp/displayfd" \
-  >"$tmp/xvfb.log" 2>&1 &
-xvfb_pid=$!
-read -r display_number <"$tmp/displayfd" || true
-[ -n "${display_number:-}" ] || { echo "$0: Xvfb did not start:" >&2; cat "$tmp/xvfb.log" >&2; exit 3; }
-export DISPLAY=:$display_number
+. "$here/../../scripts/xvfb.sh"
+xvfb_start "$tmp"
 
 failures=0
 checks=0

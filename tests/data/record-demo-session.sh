@@ -67,7 +67,7 @@ xvfb_pid=
 xrecord_pid=
 cleanup () {
   [ -n "$xrecord_pid" ] && kill -KILL "$xrecord_pid" 2>/dev/null
-  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null
+  xvfb_stop
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -76,14 +76,8 @@ trap 'exit 130' INT TERM
 python3 "$here/make-demo-session.py" --variant "$variant" >"$tmp/script.session" \
   || { echo "$0: make-demo-session.py failed" >&2; exit 3; }
 
-# A private Xvfb: it writes its display number to the pipe when it is ready.
-mkfifo "$tmp/displayfd"
-Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp -noreset 3>"$tmp/displayfd" \
-  >"$tmp/xvfb.log" 2>&1 &
-xvfb_pid=$!
-read -r display_number <"$tmp/displayfd" || true
-[ -n "${display_number:-}" ] || { echo "$0: Xvfb did not start" >&2; exit 3; }
-export DISPLAY=:$display_number
+. "$here/../../scripts/xvfb.sh"
+xvfb_start "$tmp"
 # Where the generated user's pointer rests before the first action.
 xdotool mousemove 1000 700
 

@@ -1,6 +1,6 @@
 /* xvfb-fixture.h — a private Xvfb for one X11 test, and process checks.
  *
- * test_xvfb_start() runs `Xvfb -displayfd` in a group of its own and
+ * test_xvfb_start() runs `Xvfb -displayfd` (proc/xserver.h) in a group of its own and
  * returns once the server has written its display number, i.e. once it
  * accepts clients: no fixed display numbers, no sleeps. The server dies
  * with the test even when an assertion aborts it before its teardown
@@ -30,6 +30,8 @@
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 
+#include "xserver.h"
+
 static inline const char *
 env (const char *name)
 {
@@ -54,66 +56,29 @@ data_path (const char *name)
 
 typedef struct
 {
+  XServer *server;         /* proc/xserver.h: the one way this project starts X servers */
   GPid pid;
   char *display;           /* ":N" */
 } TestXvfb;
 
-static void
-test_xvfb_child_setup (gpointer data)
-{
-  setpgid (0, 0);
-  prctl (PR_SET_PDEATHSIG, SIGTERM);
-}
-
 static inline void
 test_xvfb_start (TestXvfb *x, const char *screen)
 {
-  g_autofree char *spec = g_strdup_printf ("%sx24", screen);
-  const char *argv[] = { "Xvfb", "-displayfd", "3", "-screen", "0", spec,
-                         "-nolisten", "tcp", "-noreset", NULL };
+  XServerOptions options = { .kind = XSERVER_XVFB };
   g_autoptr (GError) error = NULL;
-  int fds[2];
-  int target = 3;
-  char buf[32] = "";
-  gsize len = 0;
 
-  g_assert_true (g_unix_open_pipe (fds, FD_CLOEXEC, NULL));
-  g_assert_true (g_spawn_async_with_pipes_and_fds (NULL, argv, NULL,
-                   G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
-                   | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                   test_xvfb_child_setup, NULL, -1, -1, -1, &fds[1], &target, 1,
-                   &x->pid, NULL, NULL, NULL, &error));
+  g_assert_cmpint (sscanf (screen, "%dx%d", &options.width, &options.height), ==, 2);
+  x->server = xserver_start (&options, 20000, &error);
   g_assert_no_error (error);
-  close (fds[1]);
-  /* Xvfb writes its display number when it is ready. */
-  while (len < sizeof buf - 1)
-    {
-      ssize_t n = read (fds[0], buf + len, sizeof buf - 1 - len);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      len += (gsize) n;
-      if (memchr (buf, '\n', len) != NULL)
-        break;
-    }
-  close (fds[0]);
-  buf[len] = '\0';
-  g_strstrip (buf);
-  g_assert_cmpstr (buf, !=, "");
-  x->display = g_strdup_printf (":%s", buf);
+  x->pid = xserver_get_pid (x->server);
+  x->display = g_strdup (xserver_get_display (x->server));
 }
 
 static inline void
 test_xvfb_stop (TestXvfb *x)
 {
-  if (x->pid > 0)
-    {
-      kill (-x->pid, SIGTERM);
-      waitpid (x->pid, NULL, 0);
-      x->pid = 0;
-    }
+  g_clear_pointer (&x->server, xserver_free);
+  x->pid = 0;
   g_clear_pointer (&x->display, g_free);
 }
 

@@ -22,6 +22,7 @@ typedef struct
   guint n_active;            /* processes running or waiting to run, or in a disk wait:
                               * busy even when they get no CPU */
   guint n_procs;             /* processes in the tree (0: @root is gone) */
+  guint64 rss_kb;            /* resident memory, summed (shared pages count in each) */
   guint64 pid_sum;           /* the sum of their pids: with n_procs, changes when one
                               * starts or ends (a retry loop running `sleep`) */
 } ProcTreeSample;

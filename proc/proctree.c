@@ -1,5 +1,5 @@
 /* proctree.c — see proctree.h. */
-#define G_LOG_DOMAIN "xreduce-replayer"
+#define G_LOG_DOMAIN "xreduce-proc"
 
 #include "proctree.h"
 
@@ -11,6 +11,7 @@ typedef struct
 {
   pid_t pid, ppid;
   guint64 ticks;             /* utime + stime + cutime + cstime */
+  guint64 rss_pages;         /* resident set size */
   gboolean active;           /* state R (running or runnable) or D (disk) */
 } ProcStat;
 
@@ -30,10 +31,11 @@ read_stat (pid_t pid, ProcStat *stat)
   after = strrchr (text, ')');
   if (after == NULL)
     return FALSE;
-  fields = g_strsplit (after + 2, " ", 16);
+  fields = g_strsplit (after + 2, " ", 24);
   /* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
-   * utime stime cutime cstime */
-  if (g_strv_length (fields) < 15)
+   * utime stime cutime cstime priority nice num_threads itrealvalue
+   * starttime vsize rss */
+  if (g_strv_length (fields) < 23)
     return FALSE;
   stat->pid = pid;
   stat->active = fields[0][0] == 'R' || fields[0][0] == 'D';
@@ -41,6 +43,7 @@ read_stat (pid_t pid, ProcStat *stat)
   stat->ticks = 0;
   for (int i = 11; i <= 14; i++)
     stat->ticks += g_ascii_strtoull (fields[i], NULL, 10);
+  stat->rss_pages = g_ascii_strtoull (fields[21], NULL, 10);
   return TRUE;
 }
 
@@ -52,6 +55,7 @@ proctree_sample (pid_t root, ProcTreeSample *sample)
   g_autoptr (GHashTable) tree = g_hash_table_new (NULL, NULL);
   const char *name;
   gboolean grew = TRUE;
+  guint64 page_kb = (guint64) MAX (sysconf (_SC_PAGESIZE), 1024) / 1024;
 
   memset (sample, 0, sizeof *sample);
   if (dir == NULL || root <= 0)
@@ -93,6 +97,7 @@ proctree_sample (pid_t root, ProcTreeSample *sample)
       sample->n_active += p->active ? 1 : 0;
       sample->n_procs++;
       sample->pid_sum += (guint64) p->pid;
+      sample->rss_kb += p->rss_pages * page_kb;
     }
 }
 

@@ -1,0 +1,659 @@
+/* proc.c — spawning, watching and stopping children (see proc.h).
+ *
+ * Start reading at proc_spawn(). The exit is watched with a pidfd rather
+ * than g_child_watch_add(): GLib's child watch reaps from its worker
+ * thread, and proc_child_kill() has to wait for the child synchronously
+ * (bounded) after the main loop has stopped; with a pidfd both the
+ * asynchronous watch and the bounded wait are a poll() on the same
+ * descriptor, and the one waitpid() is ours.
+ */
+#define G_LOG_DOMAIN "xreduce-proc"
+#define _GNU_SOURCE 1   /* sigabbrev_np */
+
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <glib-unix.h>
+#include <glib/gstdio.h>
+
+G_DEFINE_QUARK (xreduce-proc-error-quark, proc_error)
+
+#define PROC_STDERR_KEEP_DEFAULT (64 * 1024)
+
+typedef struct
+{
+  int fd;                    /* owned, -1 at EOF */
+  guint source;
+  GByteArray *buf;
+  gsize keep;                /* 0: everything */
+  gboolean echo;
+} Capture;
+
+struct ProcChild
+{
+  pid_t pid;                 /* also the process group id, unless our_group */
+  gboolean own_group;
+  int pidfd;                 /* owned, -1 once closed */
+  guint pidfd_source;
+  gboolean exited;
+  int wait_status;
+  ProcExitFunc on_exit;
+  gpointer user_data;
+  Capture out, err;
+};
+
+void
+proc_spawn_options_init (ProcSpawnOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->stdin_fd = -1;
+  options->output_fd = -1;
+  options->pass_fd = -1;
+}
+
+typedef struct
+{
+  pid_t parent;
+  int death_signal;
+  gboolean outlive;
+  gboolean our_group;
+} Setup;
+
+/* Runs in the child between fork and exec: async-signal-safe calls only. */
+static void
+child_setup (gpointer user_data)
+{
+  const Setup *setup = user_data;
+
+  if (!setup->our_group)
+    setpgid (0, 0);
+  if (setup->outlive)
+    return;
+  prctl (PR_SET_PDEATHSIG, setup->death_signal);
+  /* The parent may have died before prctl: then nobody would kill us. */
+  if (getppid () != setup->parent)
+    _exit (127);
+}
+
+static int
+pidfd_open (pid_t pid)
+{
+#ifdef SYS_pidfd_open
+  return (int) syscall (SYS_pidfd_open, pid, 0);
+#else
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+/* ---- captured output ---- */
+
+static void
+capture_append (Capture *cap, const guint8 *data, gsize len)
+{
+  if (cap->echo)
+    {
+      /* Best effort; a closed stderr is no reason to stop. */
+      if (write (STDERR_FILENO, data, len) < 0)
+        {
+        }
+    }
+  g_byte_array_append (cap->buf, data, (guint) len);
+  if (cap->keep > 0 && cap->buf->len > 2 * cap->keep)
+    g_byte_array_remove_range (cap->buf, 0, cap->buf->len - (guint) cap->keep);
+}
+
+/* Reads what is available; FALSE at EOF or on error. */
+static gboolean
+capture_read (Capture *cap)
+{
+  guint8 buf[8192];
+
+  while (cap->fd >= 0)
+    {
+      ssize_t n = read (cap->fd, buf, sizeof buf);
+
+      if (n > 0)
+        capture_append (cap, buf, (gsize) n);
+      else if (n < 0 && errno == EINTR)
+        continue;
+      else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        return TRUE;
+      else
+        return FALSE;
+    }
+  return FALSE;
+}
+
+static void
+capture_close (Capture *cap)
+{
+  if (cap->source != 0)
+    g_source_remove (cap->source);
+  cap->source = 0;
+  if (cap->fd >= 0)
+    close (cap->fd);
+  cap->fd = -1;
+}
+
+static gboolean
+on_capture (int fd, GIOCondition condition, gpointer user_data)
+{
+  Capture *cap = user_data;
+
+  if (capture_read (cap))
+    return G_SOURCE_CONTINUE;
+  cap->source = 0;           /* returning REMOVE destroys it */
+  capture_close (cap);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+capture_start (Capture *cap, int fd, gsize keep, gboolean echo)
+{
+  cap->fd = fd;
+  cap->keep = keep;
+  cap->echo = echo;
+  if (fd < 0)
+    return;
+  g_unix_set_fd_nonblocking (fd, TRUE, NULL);
+  cap->source = g_unix_fd_add (fd, G_IO_IN | G_IO_HUP | G_IO_ERR, on_capture, cap);
+}
+
+static const char *
+capture_get (const Capture *cap, gsize *len)
+{
+  gsize skip = cap->keep > 0 && cap->buf->len > cap->keep ? cap->buf->len - cap->keep : 0;
+
+  *len = cap->buf->len - skip;
+  return cap->buf->len > 0 ? (const char *) cap->buf->data + skip : "";
+}
+
+void
+proc_child_drain (ProcChild *child)
+{
+  if (!capture_read (&child->out))
+    capture_close (&child->out);
+  if (!capture_read (&child->err))
+    capture_close (&child->err);
+}
+
+/* ---- exit ---- */
+
+static void
+note_exit (ProcChild *child, int status)
+{
+  child->exited = TRUE;
+  child->wait_status = status;
+  if (child->pidfd_source != 0)
+    g_source_remove (child->pidfd_source);
+  child->pidfd_source = 0;
+  if (child->pidfd >= 0)
+    close (child->pidfd);
+  child->pidfd = -1;
+}
+
+/* Reaps the child if it has exited; TRUE then. */
+static gboolean
+try_reap (ProcChild *child)
+{
+  int status = 0;
+  pid_t r;
+
+  if (child->exited)
+    return TRUE;
+  do
+    r = waitpid (child->pid, &status, WNOHANG);
+  while (r < 0 && errno == EINTR);
+  if (r == 0)
+    return FALSE;
+  note_exit (child, r == child->pid ? status : 0);
+  return TRUE;
+}
+
+static gboolean
+on_pidfd (int fd, GIOCondition condition, gpointer user_data)
+{
+  ProcChild *child = user_data;
+
+  child->pidfd_source = 0;   /* returning REMOVE destroys it */
+  if (!try_reap (child))
+    {
+      /* Spurious: watch again. */
+      child->pidfd_source = g_unix_fd_add (child->pidfd, G_IO_IN, on_pidfd, child);
+      return G_SOURCE_REMOVE;
+    }
+  proc_child_drain (child);
+  if (child->on_exit != NULL)
+    child->on_exit (child, child->wait_status, child->user_data);
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+proc_child_wait (ProcChild *child, guint timeout_ms)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  for (;;)
+    {
+      gint64 left;
+
+      if (try_reap (child))
+        return TRUE;
+      left = (deadline - g_get_monotonic_time ()) / 1000;
+      if (left <= 0)
+        return FALSE;
+      if (child->pidfd >= 0)
+        {
+          struct pollfd p = { .fd = child->pidfd, .events = POLLIN };
+          poll (&p, 1, (int) MIN (left, 1000));
+        }
+      else
+        g_usleep (MIN (left, 5) * 1000);
+    }
+}
+
+/* ---- spawning ---- */
+
+static int
+output_fd (ProcOutput mode, int fd, int ours, int *pipe_read, GError **error)
+{
+  int fds[2];
+
+  switch (mode)
+    {
+    case PROC_OUTPUT_INHERIT:
+      return dup (ours);
+    case PROC_OUTPUT_TO_STDERR:
+      return dup (STDERR_FILENO);
+    case PROC_OUTPUT_FD:
+      return dup (fd);
+    case PROC_OUTPUT_CAPTURE:
+      if (!g_unix_open_pipe (fds, FD_CLOEXEC, error))
+        return -2;
+      *pipe_read = fds[0];
+      return fds[1];
+    case PROC_OUTPUT_NULL:
+    default:
+      return open ("/dev/null", O_WRONLY | O_CLOEXEC);
+    }
+}
+
+ProcChild *
+proc_spawn (const ProcSpawnOptions *options, GError **error)
+{
+  g_autoptr (ProcChild) child = g_new0 (ProcChild, 1);
+  g_autoptr (GError) local = NULL;
+  Setup setup = {
+    .parent = getpid (),
+    .death_signal = options->death_signal > 0 ? options->death_signal : SIGKILL,
+    .outlive = options->outlive,
+    .our_group = options->our_group,
+  };
+  int out_fd, err_fd, in_fd, out_read = -1, err_read = -1;
+  int target_fd = 3;
+  GPid pid = 0;
+  gboolean ok;
+
+  child->pidfd = -1;
+  child->out.fd = child->err.fd = -1;
+  child->out.buf = g_byte_array_new ();
+  child->err.buf = g_byte_array_new ();
+  child->on_exit = options->on_exit;
+  child->user_data = options->user_data;
+
+  if (options->argv == NULL || options->argv[0] == NULL || options->argv[0][0] == '\0')
+    {
+      g_set_error (error, PROC_ERROR, PROC_ERROR_NOT_FOUND, "no program to run");
+      return NULL;
+    }
+  out_fd = output_fd (options->out, options->output_fd, STDOUT_FILENO, &out_read, error);
+  if (out_fd == -2)
+    return NULL;
+  err_fd = output_fd (options->err, options->output_fd, STDERR_FILENO, &err_read, error);
+  if (err_fd == -2)
+    {
+      close (out_fd);
+      if (out_read >= 0)
+        close (out_read);
+      return NULL;
+    }
+  in_fd = options->stdin_inherit ? dup (STDIN_FILENO)
+          : options->stdin_fd >= 0 ? dup (options->stdin_fd)
+          : open ("/dev/null", O_RDONLY | O_CLOEXEC);
+
+  ok = g_spawn_async_with_pipes_and_fds (NULL, options->argv, options->envp,
+                                         G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_SEARCH_PATH,
+                                         child_setup, &setup,
+                                         in_fd, out_fd, err_fd,
+                                         options->pass_fd >= 0 ? &options->pass_fd : NULL,
+                                         options->pass_fd >= 0 ? &target_fd : NULL,
+                                         options->pass_fd >= 0 ? 1 : 0,
+                                         &pid, NULL, NULL, NULL, &local);
+  if (in_fd >= 0)
+    close (in_fd);
+  if (out_fd >= 0)
+    close (out_fd);
+  if (err_fd >= 0)
+    close (err_fd);
+  if (!ok)
+    {
+      if (out_read >= 0)
+        close (out_read);
+      if (err_read >= 0)
+        close (err_read);
+      g_set_error (error, PROC_ERROR,
+                   g_error_matches (local, G_SPAWN_ERROR, G_SPAWN_ERROR_NOENT)
+                     ? PROC_ERROR_NOT_FOUND
+                     : local->domain == G_SPAWN_ERROR ? PROC_ERROR_EXEC : PROC_ERROR_FAILED,
+                   "%s", local->message);
+      return NULL;
+    }
+  child->pid = pid;
+  child->own_group = !options->our_group;
+  /* Also from here: the child may not have run setpgid yet. */
+  if (child->own_group)
+    setpgid (pid, pid);
+  capture_start (&child->out, out_read, 0, FALSE);
+  capture_start (&child->err, err_read,
+                 options->stderr_keep > 0 ? options->stderr_keep : PROC_STDERR_KEEP_DEFAULT,
+                 options->echo_stderr);
+
+  child->pidfd = pidfd_open (pid);
+  if (child->pidfd < 0)
+    {
+      int saved = errno;
+
+      proc_child_kill (child, 0);
+      g_set_error (error, PROC_ERROR, PROC_ERROR_FAILED,
+                   "cannot watch %s (pidfd_open needs Linux 5.3): %s",
+                   options->argv[0], g_strerror (saved));
+      return NULL;
+    }
+  child->pidfd_source = g_unix_fd_add (child->pidfd, G_IO_IN, on_pidfd, child);
+  return g_steal_pointer (&child);
+}
+
+/* ---- accessors ---- */
+
+pid_t
+proc_child_get_pid (const ProcChild *child)
+{
+  return child->pid;
+}
+
+gboolean
+proc_child_has_exited (const ProcChild *child)
+{
+  return child->exited;
+}
+
+int
+proc_child_get_wait_status (const ProcChild *child)
+{
+  return child->wait_status;
+}
+
+const char *
+proc_child_get_stdout (const ProcChild *child, gsize *len)
+{
+  return capture_get (&child->out, len);
+}
+
+const char *
+proc_child_get_stderr (const ProcChild *child, gsize *len)
+{
+  return capture_get (&child->err, len);
+}
+
+/* ---- stopping ---- */
+
+static void
+signal_group (ProcChild *child, int signum)
+{
+  if (child->own_group)
+    kill (-child->pid, signum);
+}
+
+void
+proc_child_signal (ProcChild *child, int signum)
+{
+  if (child->pid <= 0 || child->exited)
+    return;
+  kill (child->pid, signum);   /* in case setpgid lost a race */
+  signal_group (child, signum);
+}
+
+void
+proc_child_kill (ProcChild *child, guint grace_ms)
+{
+  if (child->pid <= 0)
+    return;
+  if (!try_reap (child))
+    {
+      proc_child_signal (child, SIGTERM);
+      if (!proc_child_wait (child, grace_ms))
+        {
+          proc_child_signal (child, SIGKILL);
+          /* SIGKILL cannot be ignored; the bound only guards against a
+           * process stuck in the kernel. */
+          if (!proc_child_wait (child, 5000))
+            g_warning ("process %d did not die of SIGKILL", (int) child->pid);
+        }
+    }
+  /* Whatever the child left in its group (helpers, a gdb) goes too. */
+  signal_group (child, SIGKILL);
+}
+
+void
+proc_child_free (ProcChild *child)
+{
+  if (child == NULL)
+    return;
+  proc_child_kill (child, 200);
+  capture_close (&child->out);
+  capture_close (&child->err);
+  if (child->pidfd_source != 0)
+    g_source_remove (child->pidfd_source);
+  if (child->pidfd >= 0)
+    close (child->pidfd);
+  g_byte_array_unref (child->out.buf);
+  g_byte_array_unref (child->err.buf);
+  g_free (child);
+}
+
+/* ---- small helpers ---- */
+
+char *
+proc_read_line (int fd, guint timeout_ms, gsize max, GError **error)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  g_autoptr (GString) line = g_string_new (NULL);
+
+  while (line->len < max)
+    {
+      struct pollfd p = { .fd = fd, .events = POLLIN };
+      gint64 left = (deadline - g_get_monotonic_time ()) / 1000;
+      char buf[256];
+      char *nl;
+      ssize_t n;
+      int r;
+
+      if (left <= 0)
+        {
+          g_set_error (error, PROC_ERROR, PROC_ERROR_TIMED_OUT,
+                       "no answer within %u ms", timeout_ms);
+          return NULL;
+        }
+      r = poll (&p, 1, (int) left);
+      if (r <= 0)
+        continue;   /* EINTR, or the deadline check reports the timeout */
+      /* One byte short of the buffer: a line is read up to its newline,
+       * never past it (what follows is not ours to take). */
+      n = read (fd, buf, MIN (sizeof buf - 1, max - line->len));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          g_set_error (error, PROC_ERROR, PROC_ERROR_FAILED, "it exited before it was ready");
+          return NULL;
+        }
+      buf[n] = '\0';
+      nl = memchr (buf, '\n', (size_t) n);
+      g_string_append_len (line, buf, nl != NULL ? nl - buf : n);
+      if (nl != NULL)
+        return g_string_free (g_steal_pointer (&line), FALSE);
+    }
+  g_set_error (error, PROC_ERROR, PROC_ERROR_FAILED, "it wrote more than %" G_GSIZE_FORMAT
+               " bytes without a newline", max);
+  return NULL;
+}
+
+char *
+proc_describe_wait_status (int wait_status)
+{
+  if (WIFSIGNALED (wait_status))
+    {
+      const char *name = sigabbrev_np (WTERMSIG (wait_status));
+      return name != NULL
+        ? g_strdup_printf ("was killed by signal %d (SIG%s)", WTERMSIG (wait_status), name)
+        : g_strdup_printf ("was killed by signal %d", WTERMSIG (wait_status));
+    }
+  return g_strdup_printf ("exited with status %d", WEXITSTATUS (wait_status));
+}
+
+gboolean
+proc_run (const char *const *argv, guint timeout_ms, GError **error)
+{
+  g_autoptr (ProcChild) child = NULL;
+  g_autoptr (GError) local = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *said = NULL;
+  g_autofree char *how = NULL;
+  ProcSpawnOptions spawn;
+  char buf[1024];
+  struct stat st;
+  ssize_t n = 0;
+  int log_fd;
+
+  /* Its stderr goes to an unlinked file, not a pipe: nobody reads a pipe
+   * while we wait, and a full one would stall it. */
+  log_fd = g_file_open_tmp ("xreduce-run-XXXXXX.log", &path, error);
+  if (log_fd < 0)
+    return FALSE;
+  g_unlink (path);
+  proc_spawn_options_init (&spawn);
+  spawn.argv = argv;
+  spawn.err = PROC_OUTPUT_FD;
+  spawn.output_fd = log_fd;
+  child = proc_spawn (&spawn, error);
+  if (child == NULL)
+    {
+      close (log_fd);
+      return FALSE;
+    }
+  if (!proc_child_wait (child, timeout_ms))
+    {
+      close (log_fd);
+      g_set_error (error, PROC_ERROR, PROC_ERROR_TIMED_OUT, "%s did not finish within %u s",
+                   argv[0], timeout_ms / 1000);
+      return FALSE;
+    }
+  if (WIFEXITED (proc_child_get_wait_status (child))
+      && WEXITSTATUS (proc_child_get_wait_status (child)) == 0)
+    {
+      close (log_fd);
+      return TRUE;
+    }
+  if (fstat (log_fd, &st) == 0)
+    n = pread (log_fd, buf, sizeof buf - 1,
+               st.st_size > (off_t) sizeof buf - 1 ? st.st_size - (off_t) sizeof buf + 1 : 0);
+  close (log_fd);
+  said = g_strstrip (g_utf8_make_valid (buf, MAX (n, 0)));
+  how = proc_describe_wait_status (proc_child_get_wait_status (child));
+  g_set_error (error, PROC_ERROR, PROC_ERROR_FAILED, "%s %s%s%s", argv[0], how,
+               *said ? ": " : "", said);
+  return FALSE;
+}
+
+/* ---- temporary directories ---- */
+
+/* How long removing a directory may take (a browser profile). */
+#define PROC_CLEAN_TIMEOUT_MS 30000
+
+struct ProcTempDir
+{
+  char *path;
+  ProcChild *cleaner;        /* sh: waits for EOF on its stdin, then rm -rf path */
+  int pipe;                  /* the write end; closing it (or dying) starts the cleaning */
+};
+
+ProcTempDir *
+proc_tempdir_new (const char *tmpl, GError **error)
+{
+  g_autoptr (ProcTempDir) dir = g_new0 (ProcTempDir, 1);
+  ProcSpawnOptions spawn;
+  int fds[2];
+
+  dir->pipe = -1;
+  dir->path = g_dir_make_tmp (tmpl, error);
+  if (dir->path == NULL)
+    return NULL;
+  if (!g_unix_open_pipe (fds, FD_CLOEXEC, error))
+    {
+      g_rmdir (dir->path);
+      return NULL;
+    }
+  /* The cleaner outlives us on purpose, in a process group of its own
+   * (a Ctrl-C to ours does not stop it first). The path is an argument,
+   * never part of the script. */
+  {
+    const char *argv[] = { "sh", "-c", "read -r _; exec rm -rf -- \"$1\"",
+                           "xreduce-cleaner", dir->path, NULL };
+
+    proc_spawn_options_init (&spawn);
+    spawn.argv = argv;
+    spawn.stdin_fd = fds[0];
+    spawn.err = PROC_OUTPUT_INHERIT;
+    spawn.outlive = TRUE;
+    dir->cleaner = proc_spawn (&spawn, error);
+  }
+  close (fds[0]);
+  if (dir->cleaner == NULL)
+    {
+      close (fds[1]);
+      g_rmdir (dir->path);
+      return NULL;
+    }
+  dir->pipe = fds[1];
+  return g_steal_pointer (&dir);
+}
+
+const char *
+proc_tempdir_get_path (const ProcTempDir *dir)
+{
+  return dir->path;
+}
+
+void
+proc_tempdir_free (ProcTempDir *dir)
+{
+  if (dir == NULL)
+    return;
+  if (dir->pipe >= 0)
+    close (dir->pipe);
+  if (dir->cleaner != NULL && !proc_child_wait (dir->cleaner, PROC_CLEAN_TIMEOUT_MS))
+    g_warning ("%s is still being removed", dir->path);
+  g_clear_pointer (&dir->cleaner, proc_child_free);
+  g_free (dir->path);
+  g_free (dir);
+}

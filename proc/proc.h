@@ -1,0 +1,128 @@
+/* proc.h — the one place that starts, watches and stops child processes.
+ *
+ * Every program of xreduce starts its children here: the app under test,
+ * X servers, dbus-daemon, xreplay under xreduce, a --test oracle, gdb.
+ * Each child
+ *   - runs in a process group of its own (setpgid in the child and in the
+ *     parent), so that killing the group takes whatever it started along;
+ *   - dies with the thread that spawned it (PR_SET_PDEATHSIG), and exits at
+ *     once if that parent was already gone before prctl took effect: a
+ *     SIGKILLed xreduce or xreplay leaves nothing running;
+ *   - is watched through a pidfd in the main loop (the exit callback runs
+ *     the moment it dies), and can be waited for synchronously, bounded;
+ *   - may have its stdout and stderr captured (stderr: the last N bytes).
+ *
+ * X-free, on the ground floor beside sessions/. Start reading at
+ * proc_spawn() in proc.c.
+ */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+#define PROC_ERROR (proc_error_quark ())
+GQuark proc_error_quark (void);
+
+typedef enum
+{
+  PROC_ERROR_NOT_FOUND,      /* no such program */
+  PROC_ERROR_EXEC,           /* the program could not be run (not executable, ...) */
+  PROC_ERROR_FAILED,         /* fork/exec/pidfd failed, or a child did not say what it should */
+  PROC_ERROR_TIMED_OUT,      /* a child did not answer in time */
+} ProcError;
+
+typedef enum
+{
+  PROC_OUTPUT_NULL,          /* /dev/null (the default) */
+  PROC_OUTPUT_INHERIT,       /* our own stdout/stderr */
+  PROC_OUTPUT_CAPTURE,       /* read into a buffer */
+  PROC_OUTPUT_TO_STDERR,     /* stdout only: to our stderr (verbose modes) */
+  PROC_OUTPUT_FD,            /* to ProcSpawnOptions.output_fd */
+} ProcOutput;
+
+typedef struct ProcChild ProcChild;
+
+/* Called once, from the main loop, when the child has exited and been
+ * reaped (and what was left in its pipes read); @wait_status is
+ * waitpid()'s. */
+typedef void (*ProcExitFunc) (ProcChild *child, int wait_status, gpointer user_data);
+
+typedef struct
+{
+  const char *const *argv;   /* argv[0] is looked up in PATH */
+  const char *const *envp;   /* NULL: ours */
+  int stdin_fd;              /* -1: /dev/null; else dup'ed as the child's stdin */
+  gboolean stdin_inherit;    /* our stdin instead (xrecord's app) */
+  ProcOutput out, err;       /* stdout, stderr */
+  int output_fd;             /* for PROC_OUTPUT_FD */
+  gboolean echo_stderr;      /* with err == CAPTURE: also copied to our stderr */
+  gsize stderr_keep;         /* with err == CAPTURE: bytes kept, the last ones (0: 64 KiB) */
+  int pass_fd;               /* -1, or a descriptor the child gets as fd 3 (-displayfd 3) */
+  int death_signal;          /* sent when we die; 0: SIGKILL. X servers want SIGTERM
+                              * (they remove their lock file) */
+  gboolean outlive;          /* no death signal: it outlives us (only the sandbox's
+                              * cleaner, which exists to run after our death) */
+  gboolean our_group;        /* stay in our process group, so that a kill of our group
+                              * reaches it (a wrapper's child: gdb under crashtrace) */
+  ProcExitFunc on_exit;      /* or NULL */
+  gpointer user_data;
+} ProcSpawnOptions;
+
+void proc_spawn_options_init (ProcSpawnOptions *options);
+
+/* Starts a child; a missing program is PROC_ERROR_NOT_FOUND. */
+ProcChild *proc_spawn (const ProcSpawnOptions *options, GError **error);
+
+pid_t proc_child_get_pid (const ProcChild *child);
+gboolean proc_child_has_exited (const ProcChild *child);
+/* waitpid() status; only meaningful once proc_child_has_exited(). */
+int proc_child_get_wait_status (const ProcChild *child);
+/* Reads what is left in the captured pipes without blocking. */
+void proc_child_drain (ProcChild *child);
+/* The captured output (not NUL-terminated), owned by @child. */
+const char *proc_child_get_stdout (const ProcChild *child, gsize *len);
+const char *proc_child_get_stderr (const ProcChild *child, gsize *len);
+
+/* Sends @signum to the child and its group (not once it has been reaped:
+ * its pid may be someone else's by then). Asynchronous. */
+void proc_child_signal (ProcChild *child, int signum);
+/* Waits up to @timeout_ms for the child to exit and reaps it (without
+ * running the exit callback). TRUE once it has exited. */
+gboolean proc_child_wait (ProcChild *child, guint timeout_ms);
+/* SIGTERM to the group, SIGKILL if the child has not exited within
+ * @grace_ms, reap; then SIGKILL to the group whatever is left in it.
+ * Synchronous and bounded. Does not run the exit callback. */
+void proc_child_kill (ProcChild *child, guint grace_ms);
+/* Kills (as proc_child_kill with a short grace) if needed, then frees. */
+void proc_child_free (ProcChild *child);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcChild, proc_child_free)
+
+/* Reads one line ("...\n", without it) that a child writes on @fd within
+ * @timeout_ms: how X servers (-displayfd) and dbus-daemon
+ * (--print-address) say they are ready. EOF before a newline (the child
+ * died) is PROC_ERROR_FAILED, the deadline PROC_ERROR_TIMED_OUT. */
+char *proc_read_line (int fd, guint timeout_ms, gsize max, GError **error);
+
+/* "exited with status 3", "was killed by signal 11 (SIGSEGV)". */
+char *proc_describe_wait_status (int wait_status);
+
+/* Runs @argv to its end (at most @timeout_ms, then it is killed), its
+ * stdout to /dev/null: TRUE if it exited with status 0, else
+ * PROC_ERROR_FAILED (or _NOT_FOUND, _TIMED_OUT) whose message ends with
+ * the last lines of its stderr. For short jobs (copying a directory). */
+gboolean proc_run (const char *const *argv, guint timeout_ms, GError **error);
+
+/* A temporary directory (0700, from a g_dir_make_tmp() template) that is
+ * removed with all in it when freed, and also when its owner dies however
+ * it dies: a small cleaner process, started before anything is put in it,
+ * waits for EOF on a pipe whose only write end is the owner's, then
+ * removes the directory. */
+typedef struct ProcTempDir ProcTempDir;
+
+ProcTempDir *proc_tempdir_new (const char *tmpl, GError **error);
+const char *proc_tempdir_get_path (const ProcTempDir *dir);
+void proc_tempdir_free (ProcTempDir *dir);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcTempDir, proc_tempdir_free)
+G_END_DECLS

@@ -1,0 +1,244 @@
+/* xserver.c — starting and stopping a private X server (see xserver.h).
+ *
+ * Start reading at xserver_spawn(). Readiness is the server's own signal:
+ * with -displayfd it writes the display number it chose once it accepts
+ * connections. If it dies first the pipe reaches EOF (we hold no copy of
+ * the write end), so a missing keymap compiler or a full /tmp is reported
+ * at once, with the tail of the server's own messages, which go to an
+ * unlinked temporary file (a pipe nobody reads could fill and stall a
+ * long-lived server).
+ */
+#define G_LOG_DOMAIN "xreduce-proc"
+
+#include "xserver.h"
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <glib-unix.h>
+#include <glib/gstdio.h>
+
+G_DEFINE_QUARK (xserver-error-quark, xserver_error)
+
+/* How long a stopping server gets after SIGTERM. */
+#define XSERVER_STOP_GRACE_MS 3000
+
+struct XServer
+{
+  const char *name;          /* "Xvfb", "Xephyr" */
+  ProcChild *child;          /* owned */
+  char *display;             /* ":N" once ready */
+  int log_fd;                /* owned: the server's stdout and stderr */
+  int ready_fd;              /* owned until ready: where it writes its display, or -1 */
+};
+
+/* The last @max bytes of the server's messages, for error messages. */
+static char *
+log_tail (XServer *server, gsize max)
+{
+  struct stat st;
+  g_autofree char *buf = NULL;
+  off_t start;
+  ssize_t n;
+
+  if (server->log_fd < 0 || fstat (server->log_fd, &st) != 0 || st.st_size == 0)
+    return g_strdup ("");
+  start = st.st_size > (off_t) max ? st.st_size - (off_t) max : 0;
+  buf = g_malloc0 (max + 1);
+  n = pread (server->log_fd, buf, max, start);
+  if (n <= 0)
+    return g_strdup ("");
+  return g_strstrip (g_utf8_make_valid (buf, n));
+}
+
+XServer *
+xserver_spawn (const XServerOptions *options, GError **error)
+{
+  g_autoptr (XServer) server = g_new0 (XServer, 1);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) local = NULL;
+  g_autofree char *log_path = NULL;
+  ProcSpawnOptions spawn;
+  int fds[2];
+
+  server->log_fd = -1;
+  server->ready_fd = -1;
+  server->name = options->kind == XSERVER_XEPHYR ? "Xephyr" : "Xvfb";
+  if (options->width <= 0 || options->height <= 0
+      || options->width > 32767 || options->height > 32767)
+    {
+      g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_FAILED,
+                   "bad screen size %dx%d", options->width, options->height);
+      return NULL;
+    }
+  g_ptr_array_add (argv, g_strdup (server->name));
+  g_ptr_array_add (argv, g_strdup ("-displayfd"));
+  g_ptr_array_add (argv, g_strdup ("3"));
+  g_ptr_array_add (argv, g_strdup ("-nolisten"));
+  g_ptr_array_add (argv, g_strdup ("tcp"));
+  g_ptr_array_add (argv, g_strdup ("-noreset"));
+  if (options->no_autorepeat)
+    g_ptr_array_add (argv, g_strdup ("-r"));
+  if (options->kind == XSERVER_XEPHYR)
+    {
+      g_ptr_array_add (argv, g_strdup ("-screen"));
+      g_ptr_array_add (argv, g_strdup_printf ("%dx%d", options->width, options->height));
+      /* The user's keyboard stays the user's: no grab on the host. */
+      g_ptr_array_add (argv, g_strdup ("-no-host-grab"));
+      if (options->title != NULL)
+        {
+          g_ptr_array_add (argv, g_strdup ("-title"));
+          g_ptr_array_add (argv, g_strdup (options->title));
+        }
+    }
+  else
+    {
+      g_ptr_array_add (argv, g_strdup ("-screen"));
+      g_ptr_array_add (argv, g_strdup ("0"));
+      g_ptr_array_add (argv, g_strdup_printf ("%dx%dx24", options->width, options->height));
+    }
+  g_ptr_array_add (argv, NULL);
+
+  server->log_fd = g_file_open_tmp ("xreduce-xserver-XXXXXX.log", &log_path, &local);
+  if (server->log_fd < 0 || !g_unix_open_pipe (fds, FD_CLOEXEC, &local))
+    {
+      g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_FAILED, "cannot start %s: %s",
+                   server->name, local->message);
+      return NULL;
+    }
+  g_unlink (log_path);
+
+  proc_spawn_options_init (&spawn);
+  spawn.argv = (const char *const *) argv->pdata;
+  spawn.out = spawn.err = PROC_OUTPUT_FD;
+  spawn.output_fd = server->log_fd;
+  spawn.pass_fd = fds[1];
+  spawn.death_signal = SIGTERM;
+  server->child = proc_spawn (&spawn, &local);
+  close (fds[1]);
+  if (server->child == NULL)
+    {
+      close (fds[0]);
+      if (g_error_matches (local, PROC_ERROR, PROC_ERROR_NOT_FOUND))
+        g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_NOT_FOUND,
+                     "%s is not installed (Debian: apt install %s)", server->name,
+                     options->kind == XSERVER_XEPHYR ? "xserver-xephyr" : "xvfb");
+      else
+        g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_FAILED, "cannot start %s: %s",
+                     server->name, local->message);
+      return NULL;
+    }
+  server->ready_fd = fds[0];
+  return g_steal_pointer (&server);
+}
+
+gboolean
+xserver_wait_ready (XServer *server, guint timeout_ms, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *line = NULL;
+  char *end = NULL;
+  guint64 number;
+
+  if (server->ready_fd < 0)
+    {
+      if (server->display == NULL)
+        g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_FAILED, "%s is not running",
+                     server->name);
+      return server->display != NULL;
+    }
+  line = proc_read_line (server->ready_fd, timeout_ms, 32, &local);
+  close (server->ready_fd);
+  server->ready_fd = -1;
+  if (line == NULL && g_error_matches (local, PROC_ERROR, PROC_ERROR_TIMED_OUT))
+    {
+      g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_FAILED,
+                   "%s did not report its display within %u ms", server->name, timeout_ms);
+      return FALSE;
+    }
+  if (line == NULL)
+    {
+      g_autofree char *tail = NULL;
+      g_autofree char *how = NULL;
+
+      /* EOF: the server is gone (or closed the pipe and is going). */
+      proc_child_wait (server->child, 2000);
+      how = proc_child_has_exited (server->child)
+              ? proc_describe_wait_status (proc_child_get_wait_status (server->child))
+              : g_strdup ("closed its -displayfd pipe");
+      tail = log_tail (server, 600);
+      g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_FAILED, "%s %s before it was ready%s%s",
+                   server->name, how, *tail ? ": " : "", tail);
+      return FALSE;
+    }
+  g_strstrip (line);
+  number = g_ascii_strtoull (line, &end, 10);
+  if (end == line || *end != '\0')
+    {
+      g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_FAILED,
+                   "%s wrote something that is not a display number: '%s'", server->name,
+                   line);
+      return FALSE;
+    }
+  server->display = g_strdup_printf (":%" G_GUINT64_FORMAT, number);
+  g_debug ("%s (pid %d) on %s", server->name, (int) xserver_get_pid (server), server->display);
+  return TRUE;
+}
+
+XServer *
+xserver_start (const XServerOptions *options, guint timeout_ms, GError **error)
+{
+  g_autoptr (XServer) server = xserver_spawn (options, error);
+
+  if (server == NULL || !xserver_wait_ready (server, timeout_ms, error))
+    return NULL;
+  return g_steal_pointer (&server);
+}
+
+const char *
+xserver_get_display (const XServer *server)
+{
+  return server->display;
+}
+
+pid_t
+xserver_get_pid (const XServer *server)
+{
+  return server->child != NULL ? proc_child_get_pid (server->child) : 0;
+}
+
+gboolean
+xserver_is_alive (XServer *server)
+{
+  if (server->child == NULL)
+    return FALSE;
+  proc_child_wait (server->child, 0);
+  return !proc_child_has_exited (server->child);
+}
+
+void
+xserver_stop (XServer *server)
+{
+  if (server->child != NULL)
+    proc_child_kill (server->child, XSERVER_STOP_GRACE_MS);
+}
+
+void
+xserver_free (XServer *server)
+{
+  if (server == NULL)
+    return;
+  if (server->child != NULL)
+    proc_child_kill (server->child, XSERVER_STOP_GRACE_MS);
+  g_clear_pointer (&server->child, proc_child_free);
+  if (server->ready_fd >= 0)
+    close (server->ready_fd);
+  if (server->log_fd >= 0)
+    close (server->log_fd);
+  g_free (server->display);
+  g_free (server);
+}

@@ -1,0 +1,65 @@
+/* xserver.h — a private X server: Xvfb (replays, headless recordings) or
+ * a nested Xephyr window (recordings on the user's desktop).
+ *
+ * xserver_start() runs the server with `-displayfd 3 -nolisten tcp
+ * -noreset` in a process group of its own (proc.h) and returns once the
+ * server has written its display number on that pipe, i.e. once it
+ * accepts clients: no fixed display numbers, no sleeping. Xvfb's keymap is
+ * its built-in default (XKB rules evdev, model pc105, layout us), the same
+ * on every Debian-like system. The server gets SIGTERM when its owner dies
+ * (even SIGKILLed), so it removes its lock file and socket on the way out.
+ * The death signal follows the *thread* that spawned it: call this from a
+ * thread that outlives the server (the main thread).
+ */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+#define XSERVER_ERROR (xserver_error_quark ())
+GQuark xserver_error_quark (void);
+
+typedef enum
+{
+  XSERVER_ERROR_NOT_FOUND,   /* the server program is not installed */
+  XSERVER_ERROR_FAILED,      /* it died, or did not become ready in time */
+} XServerError;
+
+typedef enum
+{
+  XSERVER_XVFB,
+  XSERVER_XEPHYR,
+} XServerKind;
+
+typedef struct
+{
+  XServerKind kind;
+  int width, height;         /* the screen (Xvfb at depth 24) */
+  gboolean no_autorepeat;    /* -r: a key held through a long gap is not typed twice */
+  const char *title;         /* Xephyr's window title, or NULL */
+} XServerOptions;
+
+typedef struct XServer XServer;
+
+/* Starts the server and waits up to @timeout_ms until it is ready. */
+XServer *xserver_start (const XServerOptions *options, guint timeout_ms, GError **error);
+/* The same in two halves, to start several servers at once: spawn each,
+ * then wait for each (xserver_free() stops one that is not ready). */
+XServer *xserver_spawn (const XServerOptions *options, GError **error);
+gboolean xserver_wait_ready (XServer *server, guint timeout_ms, GError **error);
+
+/* ":N", valid until xserver_free(), once ready. */
+const char *xserver_get_display (const XServer *server);
+pid_t xserver_get_pid (const XServer *server);
+/* FALSE once the server has exited (it is then reaped). */
+gboolean xserver_is_alive (XServer *server);
+
+/* SIGTERM to the server's process group, SIGKILL if it has not exited
+ * after a bounded wait, and reap it. Idempotent. */
+void xserver_stop (XServer *server);
+void xserver_free (XServer *server);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XServer, xserver_free)
+
+G_END_DECLS

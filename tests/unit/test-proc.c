@@ -1,0 +1,406 @@
+/* test-proc.c — proc/: children, their groups and deaths, X-free helpers,
+ * and the sandbox (a fresh HOME and a private session bus). No display.
+ *
+ * The "owner dies" cases need a process that starts children through
+ * proc/ and then dies by SIGKILL: this test program itself, run again as
+ * `test-proc --owner spawn|sandbox` (see owner_main). It prints what it
+ * started on stdout, one line, then kills itself. The test synchronises on
+ * that line, on the owner's end (waitpid), and on /proc: a process is
+ * gone when its /proc entry says so; only the last step polls, bounded.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <gio/gio.h>
+#include <glib.h>
+#include <glib-unix.h>
+#include <glib/gstdio.h>
+
+#include "proc.h"
+#include "sandbox.h"
+
+/* How long a killed process may take to be gone. */
+#define GONE_MS 10000
+
+static gboolean
+pid_alive (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *stat = NULL;
+  const char *p;
+
+  if (pid <= 0 || !g_file_get_contents (path, &stat, NULL, NULL))
+    return FALSE;
+  p = strrchr (stat, ')');
+  return p != NULL && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/* Polls (bounded) until @pid is gone and @path (or NULL) no longer exists. */
+static gboolean
+wait_gone (pid_t pid, const char *path)
+{
+  gint64 deadline = g_get_monotonic_time () + GONE_MS * 1000;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      if (!pid_alive (pid) && (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS)))
+        return TRUE;
+      g_usleep (20 * 1000);
+    }
+  return FALSE;
+}
+
+static void
+on_exit_quit (ProcChild *child, int status, gpointer data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static ProcChild *
+spawn_sh (const char *script, ProcExitFunc on_exit, gpointer data)
+{
+  const char *argv[] = { "sh", "-c", script, NULL };
+  g_autoptr (GError) error = NULL;
+  ProcSpawnOptions spawn;
+  ProcChild *child;
+
+  proc_spawn_options_init (&spawn);
+  spawn.argv = argv;
+  spawn.out = PROC_OUTPUT_CAPTURE;
+  spawn.err = PROC_OUTPUT_CAPTURE;
+  spawn.on_exit = on_exit;
+  spawn.user_data = data;
+  child = proc_spawn (&spawn, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (child);
+  return child;
+}
+
+/* The exit callback runs from the main loop with the status and all that
+ * the child wrote. */
+static void
+test_capture (void)
+{
+  gboolean exited = FALSE;
+  g_autoptr (ProcChild) child = spawn_sh ("echo out; echo err >&2; exit 3", on_exit_quit, &exited);
+  gsize len = 0;
+  const char *text;
+
+  while (!exited)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (proc_child_has_exited (child));
+  g_assert_true (WIFEXITED (proc_child_get_wait_status (child)));
+  g_assert_cmpint (WEXITSTATUS (proc_child_get_wait_status (child)), ==, 3);
+  text = proc_child_get_stdout (child, &len);
+  g_assert_cmpmem (text, len, "out\n", 4);
+  text = proc_child_get_stderr (child, &len);
+  g_assert_cmpmem (text, len, "err\n", 4);
+}
+
+/* A missing program is NOT_FOUND, not a child that exits 127. */
+static void
+test_not_found (void)
+{
+  const char *argv[] = { "/nonexistent/program", NULL };
+  g_autoptr (GError) error = NULL;
+  ProcSpawnOptions spawn;
+
+  proc_spawn_options_init (&spawn);
+  spawn.argv = argv;
+  g_assert_null (proc_spawn (&spawn, &error));
+  g_assert_error (error, PROC_ERROR, PROC_ERROR_NOT_FOUND);
+}
+
+/* Killing a child takes what it started along (its process group), even
+ * a grandchild that ignores SIGTERM. */
+static void
+test_group_kill (void)
+{
+  g_autoptr (ProcChild) child =
+    spawn_sh ("sh -c 'trap \"\" TERM; echo $$; exec sleep 100' & wait", NULL, NULL);
+  g_autofree char *line = NULL;
+  gsize len = 0;
+  pid_t grandchild;
+
+  /* Its first line is the grandchild's pid. */
+  for (;;)
+    {
+      const char *out = proc_child_get_stdout (child, &len);
+
+      line = g_strndup (out, len);
+      if (strchr (line, '\n') != NULL)
+        break;
+      g_clear_pointer (&line, g_free);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  grandchild = (pid_t) g_ascii_strtoll (line, NULL, 10);
+  g_assert_true (pid_alive (grandchild));
+  proc_child_kill (child, 100);
+  g_assert_true (proc_child_has_exited (child));
+  g_assert_true (wait_gone (grandchild, NULL));
+}
+
+static void
+test_read_line (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *line = NULL;
+  int fds[2];
+
+  g_assert_true (g_unix_open_pipe (fds, FD_CLOEXEC, NULL));
+  g_assert_cmpint (write (fds[1], "42\nmore", 7), ==, 7);
+  line = proc_read_line (fds[0], 1000, 32, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (line, ==, "42");
+  g_clear_pointer (&line, g_free);
+
+  /* Nothing more before the deadline. */
+  line = proc_read_line (fds[0], 50, 32, &error);
+  g_assert_error (error, PROC_ERROR, PROC_ERROR_TIMED_OUT);
+  g_clear_error (&error);
+
+  /* EOF before a newline: the writer died. */
+  close (fds[1]);
+  line = proc_read_line (fds[0], 1000, 32, &error);
+  g_assert_null (line);
+  g_assert_error (error, PROC_ERROR, PROC_ERROR_FAILED);
+  close (fds[0]);
+}
+
+static void
+test_run (void)
+{
+  const char *ok[] = { "true", NULL };
+  const char *fails[] = { "sh", "-c", "echo 'it broke' >&2; exit 2", NULL };
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (proc_run (ok, 5000, &error));
+  g_assert_no_error (error);
+  g_assert_false (proc_run (fails, 5000, &error));
+  g_assert_error (error, PROC_ERROR, PROC_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "exited with status 2: it broke"));
+}
+
+/* ---- the owner dies ---- */
+
+/* Runs this program as `--owner WHAT`: returns its first line of output
+ * (what it started) once it has died of SIGKILL. */
+static char *
+run_owner (const char *what)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  const char *argv[] = { self, "--owner", what, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFSIGNALED (status));
+  g_assert_cmpint (WTERMSIG (status), ==, SIGKILL);
+  return g_strstrip (g_steal_pointer (&out));
+}
+
+static int
+owner_main (const char *what)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (g_str_equal (what, "spawn"))
+    {
+      const char *argv[] = { "sleep", "100", NULL };
+      ProcSpawnOptions spawn;
+      ProcChild *child;
+
+      proc_spawn_options_init (&spawn);
+      spawn.argv = argv;
+      child = proc_spawn (&spawn, &error);
+      if (child == NULL)
+        return 1;
+      g_print ("%d\n", (int) proc_child_get_pid (child));
+    }
+  else
+    {
+      SandboxOptions options = { 0 };
+      Sandbox *sandbox = sandbox_new (&options, &error);
+      g_auto (GStrv) envp = NULL;
+
+      if (sandbox == NULL)
+        {
+          g_printerr ("%s\n", error->message);
+          return 1;
+        }
+      envp = sandbox_apply (sandbox, g_new0 (char *, 1));
+      g_print ("%s\n", g_environ_getenv (envp, "HOME"));
+    }
+  fflush (stdout);
+  kill (getpid (), SIGKILL);
+  return 1;
+}
+
+/* A child dies with its owner, even a SIGKILLed one. */
+static void
+test_owner_killed (void)
+{
+  g_autofree char *line = run_owner ("spawn");
+  pid_t pid = (pid_t) g_ascii_strtoll (line, NULL, 10);
+
+  g_assert_cmpint (pid, >, 0);
+  g_assert_true (wait_gone (pid, NULL));
+}
+
+/* The sandbox's directory goes when its owner is SIGKILLed, and its bus
+ * with it. */
+static void
+test_sandbox_owner_killed (void)
+{
+  g_autofree char *home = run_owner ("sandbox");
+  g_autofree char *root = g_path_get_dirname (home);
+
+  g_assert_true (g_str_has_suffix (home, "/home"));
+  g_assert_true (wait_gone (0, root));
+}
+
+/* ---- the sandbox ---- */
+
+static void
+assert_dir_mode (const char *path, mode_t mode)
+{
+  struct stat st;
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_true (S_ISDIR (st.st_mode));
+  g_assert_cmpint (st.st_mode & 0777, ==, mode);
+}
+
+static void
+test_sandbox (void)
+{
+  SandboxOptions options = { 0 };
+  g_autoptr (GError) error = NULL;
+  Sandbox *sandbox = sandbox_new (&options, &error);
+  g_auto (GStrv) envp = NULL;
+  g_autofree char *root = NULL;
+  g_autoptr (GDBusConnection) bus = NULL;
+  g_autoptr (GVariant) reply = NULL;
+  g_autofree char *lock = NULL;
+  const char *home;
+
+  g_assert_no_error (error);
+  envp = sandbox_apply (sandbox, g_environ_setenv (NULL, "HOME", "/root-of-the-user", TRUE));
+  home = g_environ_getenv (envp, "HOME");
+  g_assert_cmpstr (home, ==, sandbox_get_home (sandbox));
+  root = g_path_get_dirname (home);
+  assert_dir_mode (root, 0700);
+  assert_dir_mode (g_environ_getenv (envp, "XDG_RUNTIME_DIR"), 0700);
+  for (const char *const *v = (const char *const[]) { "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+                                                      "XDG_DATA_HOME", "XDG_STATE_HOME",
+                                                      "TMPDIR", NULL }; *v != NULL; v++)
+    {
+      const char *dir = g_environ_getenv (envp, *v);
+      g_assert_nonnull (dir);
+      g_assert_true (g_str_has_prefix (dir, root));
+      g_assert_true (g_file_test (dir, G_FILE_TEST_IS_DIR));
+    }
+  g_assert_cmpstr (g_environ_getenv (envp, "NO_AT_BRIDGE"), ==, "1");
+
+  /* The private bus answers, at the address given. */
+  bus = g_dbus_connection_new_for_address_sync (g_environ_getenv (envp, "DBUS_SESSION_BUS_ADDRESS"),
+                                                G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT
+                                                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                                NULL, NULL, &error);
+  g_assert_no_error (error);
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "GetId", NULL, NULL,
+                                       G_DBUS_CALL_FLAGS_NONE, 5000, NULL, &error);
+  g_assert_no_error (error);
+  g_dbus_connection_close_sync (bus, NULL, NULL);
+
+  /* What the app left in it goes too. */
+  lock = g_build_filename (g_environ_getenv (envp, "XDG_CONFIG_HOME"), "lock", NULL);
+  g_assert_true (g_file_set_contents (lock, "1", -1, NULL));
+  sandbox_free (sandbox);
+  g_assert_false (g_file_test (root, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_sandbox_seed (void)
+{
+  g_autofree char *seed = g_dir_make_tmp ("test-proc-seed-XXXXXX", NULL);
+  g_autofree char *sub = g_build_filename (seed, "profile", NULL);
+  g_autofree char *file = g_build_filename (sub, "prefs.js", NULL);
+  g_autofree char *copied = NULL, *text = NULL;
+  SandboxOptions options = { .home_seed = seed };
+  g_autoptr (GError) error = NULL;
+  Sandbox *sandbox;
+
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (file, "user_pref(1);", -1, NULL));
+  sandbox = sandbox_new (&options, &error);
+  g_assert_no_error (error);
+  copied = g_build_filename (sandbox_get_home (sandbox), "profile", "prefs.js", NULL);
+  g_assert_true (g_file_get_contents (copied, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "user_pref(1);");
+  sandbox_free (sandbox);
+  /* The seed itself is untouched. */
+  g_assert_true (g_file_test (file, G_FILE_TEST_EXISTS));
+  g_unlink (file);
+  g_rmdir (sub);
+  g_rmdir (seed);
+}
+
+/* A seed that is missing, a file, or unreadable is the user's mistake. */
+static void
+test_sandbox_bad_seed (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-proc-seed-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "a-file", NULL);
+  g_autofree char *locked = g_build_filename (dir, "locked", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing", NULL);
+  const char *seeds[] = { missing, file, locked };
+
+  g_assert_true (g_file_set_contents (file, "", -1, NULL));
+  g_assert_cmpint (g_mkdir (locked, 0), ==, 0);
+  for (gsize i = 0; i < G_N_ELEMENTS (seeds); i++)
+    {
+      SandboxOptions options = { .home_seed = seeds[i] };
+      g_autoptr (GError) error = NULL;
+
+      /* root reads a 0000 directory: that one is only checked as a user. */
+      if (i == 2 && geteuid () == 0)
+        continue;
+      g_assert_false (sandbox_check_home_seed (seeds[i], &error));
+      g_assert_error (error, SANDBOX_ERROR, SANDBOX_ERROR_BAD_HOME);
+      g_clear_error (&error);
+      g_assert_null (sandbox_new (&options, &error));
+      g_assert_error (error, SANDBOX_ERROR, SANDBOX_ERROR_BAD_HOME);
+      g_assert_nonnull (strstr (error->message, seeds[i]));
+    }
+  g_rmdir (locked);
+  g_unlink (file);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc == 3 && g_str_equal (argv[1], "--owner"))
+    return owner_main (argv[2]);
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/proc/capture", test_capture);
+  g_test_add_func ("/proc/not-found", test_not_found);
+  g_test_add_func ("/proc/group-kill", test_group_kill);
+  g_test_add_func ("/proc/read-line", test_read_line);
+  g_test_add_func ("/proc/run", test_run);
+  g_test_add_func ("/proc/owner-killed", test_owner_killed);
+  g_test_add_func ("/sandbox/owner-killed", test_sandbox_owner_killed);
+  g_test_add_func ("/sandbox/env-and-bus", test_sandbox);
+  g_test_add_func ("/sandbox/seed", test_sandbox_seed);
+  g_test_add_func ("/sandbox/bad-seed", test_sandbox_bad_seed);
+  return g_test_run ();
+}
