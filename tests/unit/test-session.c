@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 
 #include "session.h"
+#include "verdict.h"
 
 static const char sample[] =
   "# xreduce session, recorded by a test\n"
@@ -603,6 +604,82 @@ test_export_xdotool (void)
   g_unlink (path);
 }
 
+/* ---- the typed verdict (verdict.h) ---- */
+
+static JsonObject *
+verdict_round_trip (const Verdict *in, JsonParser *parser)
+{
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+
+  json_builder_begin_object (builder);
+  verdict_to_json (in, builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static void
+test_verdict_json (void)
+{
+  const Verdict cases[] = {
+    { VERDICT_PASSED, 0, -1, NULL },
+    { VERDICT_CRASHED, SIGSEGV, -1, NULL },
+    { VERDICT_EXITED, 0, 3, NULL },
+    { VERDICT_HUNG, 0, -1, NULL },
+    { VERDICT_COULD_NOT_START, 0, 1, (char *) "the app exited with status 1\n\"quoted\"" },
+    { VERDICT_UNRESOLVED, 0, -1, (char *) "no window \"Print\" came" },
+    { VERDICT_INFRA_ERROR, 0, -1, (char *) "Xvfb died" },
+  };
+  const char *words[] = { "passed", "crashed with SIGSEGV", "exited with status 3", "hung",
+                          "could not start: the app exited with status 1\n\"quoted\"",
+                          "unresolved: no window \"Print\" came",
+                          "infrastructure error: Xvfb died" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_autoptr (GError) error = NULL;
+      g_autofree char *said = verdict_describe (&cases[i]);
+      JsonObject *object = verdict_round_trip (&cases[i], parser);
+      Verdict back;
+
+      g_assert_cmpstr (said, ==, words[i]);
+      g_assert_true (verdict_from_json (object, &back, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (back.kind, ==, cases[i].kind);
+      g_assert_cmpint (back.signal, ==, cases[i].signal);
+      g_assert_cmpint (back.exit_status, ==, cases[i].exit_status);
+      g_assert_cmpstr (back.detail, ==, cases[i].detail);
+      verdict_clear (&back);
+    }
+}
+
+static void
+test_verdict_bad_json (void)
+{
+  const char *texts[] = { "{}", "{\"outcome\": \"exploded\"}", "{\"outcome\": 3}" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_autoptr (GError) error = NULL;
+      Verdict verdict;
+
+      g_assert_true (json_parser_load_from_data (parser, texts[i], -1, NULL));
+      g_assert_false (verdict_from_json (json_node_get_object (json_parser_get_root (parser)),
+                                         &verdict, &error));
+      g_assert_error (error, SESSION_ERROR, SESSION_ERROR_PARSE);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -628,5 +705,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/bad-input/long-line", test_long_line);
   g_test_add_func ("/session/bad-input/huge-file", test_huge_file);
   g_test_add_func ("/session/bad-input/missing-file", test_missing_file);
+  g_test_add_func ("/verdict/json", test_verdict_json);
+  g_test_add_func ("/verdict/bad-json", test_verdict_bad_json);
   return g_test_run ();
 }

@@ -1,0 +1,53 @@
+/* verdict.h — what became of the app in one run, typed: the verdict
+ * xreplay prints (as JSON, with json-glib) and the reducer reads back.
+ * X-free. Its words ("crashed with SIGSEGV") and its JSON members are
+ * written here once.
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  VERDICT_PASSED,            /* alive (and answering pings) at the end */
+  VERDICT_CRASHED,           /* killed by a signal */
+  VERDICT_EXITED,            /* exited by itself, with exit_status */
+  VERDICT_HUNG,              /* did not answer a ping in time */
+  VERDICT_COULD_NOT_START,   /* no program, died or no window before its first window */
+  VERDICT_UNRESOLVED,        /* the replay could not do what the session says (a window
+                              * an action aims at never came): neither pass nor fail */
+  VERDICT_INFRA_ERROR,       /* Xvfb, the X connection or the sandbox failed */
+} VerdictKind;
+
+typedef struct
+{
+  VerdictKind kind;
+  int signal;                /* CRASHED (or died of it before starting), else 0 */
+  int exit_status;           /* EXITED (or exited before starting), else -1 */
+  char *detail;              /* owned, or NULL: why COULD_NOT_START, UNRESOLVED, INFRA_ERROR */
+} Verdict;
+
+/* A verdict of @kind with no signal, no status, no detail. */
+void verdict_init (Verdict *verdict, VerdictKind kind);
+void verdict_clear (Verdict *verdict);
+void verdict_copy (Verdict *dest, const Verdict *src);
+
+/* "passed", "crashed", "exited", "hung", "could-not-start", "unresolved",
+ * "infrastructure-error": the JSON "outcome". */
+const char *verdict_kind_to_string (VerdictKind kind);
+gboolean verdict_kind_from_string (const char *text, VerdictKind *kind);
+
+/* "crashed with SIGSEGV", "exited with status 3", "hung", "passed",
+ * "could not start: ...", "unresolved: ...", "infrastructure error: ...". */
+char *verdict_describe (const Verdict *verdict);
+
+/* Adds the members "outcome", "signal" (name or null), "signal_number",
+ * "exit_status", "detail" to the object being built. */
+void verdict_to_json (const Verdict *verdict, JsonBuilder *builder);
+/* Reads them back; an unknown or missing outcome is an error. */
+gboolean verdict_from_json (JsonObject *object, Verdict *verdict, GError **error);
+
+G_END_DECLS
