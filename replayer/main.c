@@ -22,6 +22,7 @@
 #include <gio/gio.h>
 
 #include "replay.h"
+#include "sandbox.h"
 #include "report.h"
 #include "session.h"
 
@@ -39,12 +40,19 @@ static const char usage_description[] =
   "(default: the command recorded in SESSION) on a private Xvfb, and prints\n"
   "what happened: crashed, exited, hung or passed.\n"
   "\n"
+  "Each replay runs the app in a sandbox of its own: a fresh temporary HOME\n"
+  "(XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, XDG_STATE_HOME in it), a\n"
+  "private XDG_RUNTIME_DIR and TMPDIR, and a private D-Bus session bus, all\n"
+  "removed afterwards, so that parallel replays and a crash's leftovers cannot\n"
+  "change what the app does. --home DIR seeds HOME with a copy of DIR;\n"
+  "--share-home turns the sandbox off.\n"
+  "\n"
   "Exit status:\n"
   "  0  passed (or the app exited with status 0)\n"
   "  1  the app crashed, hung or exited non-zero\n"
   "     (with --stderr-match: its stderr matched, whatever the outcome)\n"
   "  2  usage or bad input (e.g. a malformed session)\n"
-  "  3  infrastructure error (Xvfb, the X connection)\n"
+  "  3  infrastructure error (Xvfb, the X connection, dbus-daemon)\n"
   "  4  the app could not start (no such program, died or no window)\n"
   "  128+N  interrupted by signal N; the app and Xvfb are gone";
 
@@ -160,7 +168,7 @@ on_report_action (Display *dpy, guint number, const SessionEvent *ev, int x, int
 static void
 on_report_end (Display *dpy, const ReplayResult *result, gpointer data)
 {
-  report_take_last_pictures (data, dpy, result->outcome == REPLAY_PASSED);
+  report_take_last_pictures (data, dpy, result->verdict.kind == VERDICT_PASSED);
 }
 
 int
@@ -172,7 +180,8 @@ main (int argc, char **argv)
   g_autofree char *max_gap = NULL, *min_gap = NULL, *settle = NULL, *timeout = NULL;
   g_autofree char *start_timeout = NULL, *window_wait = NULL;
   g_autofree char *export_format = NULL, *report_dir = NULL;
-  g_autofree char *crashtrace = NULL;
+  g_autofree char *crashtrace = NULL, *home_seed = NULL;
+  gboolean share_home = FALSE;
   g_autoptr (GRegex) regex = NULL;
   g_autoptr (Session) session = NULL;
   g_autoptr (Report) report = NULL;
@@ -204,6 +213,8 @@ main (int argc, char **argv)
     { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, "Print the session as a standalone xdotool script or as JSON, and exit", "xdotool|json" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors (and --json)", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Say what is replayed where; pass the app's output through", NULL },
+    { "home", 0, 0, G_OPTION_ARG_FILENAME, &home_seed, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs)", "DIR" },
+    { "share-home", 0, 0, G_OPTION_ARG_NONE, &share_home, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox", NULL },
     { NULL }
   };
 
@@ -276,6 +287,16 @@ main (int argc, char **argv)
           return EXIT_USAGE;
         }
     }
+  if (home_seed != NULL && share_home)
+    {
+      g_printerr ("xreplay: --home and --share-home exclude each other\n");
+      return EXIT_USAGE;
+    }
+  if (home_seed != NULL && !sandbox_check_home_seed (home_seed, &error))
+    {
+      g_printerr ("xreplay: %s\n", error->message);
+      return EXIT_USAGE;
+    }
   if (display != NULL && *display == '\0')
     {
       g_printerr ("xreplay: --display: empty display name\n");
@@ -332,6 +353,8 @@ main (int argc, char **argv)
     }
 
   opts.display = display;
+  opts.home_seed = home_seed;
+  opts.share_home = share_home;
   opts.stderr_match = regex;
   opts.verbose = verbose;
   opts.cancellable = cancellable;
@@ -356,7 +379,7 @@ main (int argc, char **argv)
     }
   else if (!quiet || !ok)
     {
-      g_autofree char *words = replay_outcome_describe (&result);
+      g_autofree char *words = verdict_describe (&result.verdict);
       const char *matched = regex == NULL ? ""
                             : result.stderr_matched ? ", and stderr matched"
                             : ", stderr did not match";
@@ -369,7 +392,7 @@ main (int argc, char **argv)
 
   if (report != NULL)
     {
-      g_autofree char *words = replay_outcome_describe (&result);
+      g_autofree char *words = verdict_describe (&result.verdict);
       g_autoptr (GError) report_error = NULL;
       if (!report_finish (report, words, result.stderr_text, result.backtrace,
                           result.n_replayed, &report_error))
@@ -379,22 +402,23 @@ main (int argc, char **argv)
     }
 
   if (!ok)
-    return EXIT_INFRA;
-  switch (result.outcome)
+    return g_error_matches (error, SANDBOX_ERROR, SANDBOX_ERROR_BAD_HOME) ? EXIT_USAGE
+                                                                          : EXIT_INFRA;
+  switch (result.verdict.kind)
     {
-    case REPLAY_PASSED:
+    case VERDICT_PASSED:
       status = EXIT_PASSED;
       break;
-    case REPLAY_EXITED:
-      status = result.exit_status == 0 ? EXIT_PASSED : EXIT_FAILED;
+    case VERDICT_EXITED:
+      status = result.verdict.exit_status == 0 ? EXIT_PASSED : EXIT_FAILED;
       break;
-    case REPLAY_CRASHED:
-    case REPLAY_HUNG:
+    case VERDICT_CRASHED:
+    case VERDICT_HUNG:
       status = EXIT_FAILED;
       break;
-    case REPLAY_COULD_NOT_START:
+    case VERDICT_COULD_NOT_START:
       return EXIT_NOT_STARTED;
-    case REPLAY_INFRA_ERROR:
+    case VERDICT_INFRA_ERROR:
     default:
       return EXIT_INFRA;
     }

@@ -19,9 +19,10 @@
 #define G_LOG_DOMAIN "xreduce-replayer"
 
 #include "replay.h"
-#include "child.h"
 #include "injector.h"
+#include "proc.h"
 #include "proctree.h"
+#include "sandbox.h"
 #include "windows.h"
 #include "xconn.h"
 #include "xserver.h"
@@ -33,6 +34,13 @@
 #include <sys/wait.h>
 #include <glib/gstdio.h>
 #include <X11/Xlib.h>
+#include <json-glib/json-glib.h>
+
+/* How often the app's CPU and memory are sampled. */
+#define REPLAY_USAGE_SAMPLE_MS 250
+
+/* How long a private Xvfb may take to start. */
+#define REPLAY_SERVER_TIMEOUT_MS 10000
 
 /* How long the app gets to exit after SIGTERM before SIGKILL. */
 #define REPLAY_KILL_GRACE_MS 300
@@ -65,7 +73,8 @@ typedef struct
   Display *dpy;              /* conn's */
   Windows *windows;          /* owned */
   Injector *injector;        /* owned */
-  Child *child;              /* owned */
+  ProcChild *child;          /* owned */
+  Sandbox *sandbox;          /* owned, or NULL: the app shares our HOME and bus */
   Atom wm_protocols, net_wm_ping;
 
   GArray *actions;           /* owned, of guint: event indices */
@@ -87,6 +96,7 @@ typedef struct
   ProcTreeSample quiet[REPLAY_QUIET_SAMPLES]; /* the app's tree, oldest at quiet_next */
   guint quiet_n, quiet_next;
   guint quiet_timer;         /* settling and pinging: the CPU sampler, or 0 */
+  guint usage_timer;         /* from the app's start: its CPU and memory, or 0 */
   gboolean busy;             /* the app's process tree, at the last sample */
   gboolean answered;         /* the app answered the ping (or cannot be pinged) */
   gboolean noted_busy;
@@ -115,7 +125,7 @@ void
 replay_result_clear (ReplayResult *result)
 {
   g_clear_pointer (&result->stderr_text, g_free);
-  g_clear_pointer (&result->detail, g_free);
+  g_clear_pointer (&result->verdict.detail, g_free);
   g_clear_pointer (&result->backtrace, g_strfreev);
   result->stderr_len = 0;
 }
@@ -155,19 +165,21 @@ replay_clear_timers (Replay *r)
     g_source_remove (r->wait_timer);
   if (r->quiet_timer != 0)
     g_source_remove (r->quiet_timer);
-  r->timer = r->wait_timer = r->quiet_timer = 0;
+  if (r->usage_timer != 0)
+    g_source_remove (r->usage_timer);
+  r->timer = r->wait_timer = r->quiet_timer = r->usage_timer = 0;
 }
 
 /* The verdict: stop everything and leave the loop. */
 static void
-replay_finish (Replay *r, ReplayOutcome outcome)
+replay_finish (Replay *r, VerdictKind outcome)
 {
   if (r->phase == PHASE_DONE)
     return;
   if (r->phase == PHASE_ACTING || r->phase == PHASE_STARTING)
     r->t_end_actions = now_ms ();
   r->phase = PHASE_DONE;
-  r->result->outcome = outcome;
+  r->result->verdict.kind = outcome;
   replay_clear_timers (r);
   g_main_loop_quit (r->loop);
 }
@@ -183,8 +195,8 @@ replay_fail (Replay *r, GError *error)
   g_clear_error (&r->error);
   r->error = error;
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    r->result->detail = g_strdup (error->message);
-  replay_finish (r, REPLAY_INFRA_ERROR);
+    r->result->verdict.detail = g_strdup (error->message);
+  replay_finish (r, VERDICT_INFRA_ERROR);
 }
 
 static void
@@ -209,7 +221,7 @@ describe_death (int status)
 }
 
 static void
-on_child_exit (Child *child, int status, gpointer user_data)
+on_child_exit (ProcChild *child, int status, gpointer user_data)
 {
   Replay *r = user_data;
   g_autofree char *how = describe_death (status);
@@ -224,16 +236,16 @@ on_child_exit (Child *child, int status, gpointer user_data)
       return;
     }
   if (WIFSIGNALED (status))
-    r->result->signal = WTERMSIG (status);
+    r->result->verdict.signal = WTERMSIG (status);
   else
-    r->result->exit_status = WEXITSTATUS (status);
+    r->result->verdict.exit_status = WEXITSTATUS (status);
   if (r->phase == PHASE_STARTING)
     {
-      r->result->detail = g_strdup_printf ("the app %s before it mapped a window", how);
-      replay_finish (r, REPLAY_COULD_NOT_START);
+      r->result->verdict.detail = g_strdup_printf ("the app %s before it mapped a window", how);
+      replay_finish (r, VERDICT_COULD_NOT_START);
     }
   else
-    replay_finish (r, WIFSIGNALED (status) ? REPLAY_CRASHED : REPLAY_EXITED);
+    replay_finish (r, WIFSIGNALED (status) ? VERDICT_CRASHED : VERDICT_EXITED);
 }
 
 static gboolean
@@ -242,9 +254,9 @@ on_start_timeout (gpointer user_data)
   Replay *r = user_data;
 
   r->timer = 0;
-  r->result->detail = g_strdup_printf ("the app mapped no window within %u ms",
+  r->result->verdict.detail = g_strdup_printf ("the app mapped no window within %u ms",
                                        r->opts->start_timeout_ms);
-  replay_finish (r, REPLAY_COULD_NOT_START);
+  replay_finish (r, VERDICT_COULD_NOT_START);
   return G_SOURCE_REMOVE;
 }
 
@@ -257,7 +269,7 @@ on_ping_timeout (gpointer user_data)
 
   r->timer = 0;
   replay_note (r, "no answer to _NET_WM_PING within %u ms", r->opts->timeout_ms);
-  replay_finish (r, REPLAY_HUNG);
+  replay_finish (r, VERDICT_HUNG);
   return G_SOURCE_REMOVE;
 }
 
@@ -321,8 +333,33 @@ replay_answered (Replay *r)
       if (r->noted_busy)
         replay_note (r, "the app %s after %" G_GINT64_FORMAT " ms",
                      r->busy ? "is still busy" : "is idle", elapsed);
-      replay_finish (r, REPLAY_PASSED);
+      replay_finish (r, VERDICT_PASSED);
     }
+}
+
+/* What the app's process tree has used so far (xreduce sizes its pool of
+ * workers by it): the CPU time of the tree as last seen (it includes the
+ * children it has reaped) and the most resident memory at any sample. */
+static void
+replay_note_usage (Replay *r, const ProcTreeSample *sample)
+{
+  gint64 cpu_ms = (gint64) (sample->ticks * 1000 / proctree_ticks_per_second ());
+
+  if (sample->n_procs == 0)
+    return;
+  r->result->app_cpu_ms = MAX (r->result->app_cpu_ms, cpu_ms);
+  r->result->app_peak_rss_kb = MAX (r->result->app_peak_rss_kb, (gint64) sample->rss_kb);
+}
+
+static gboolean
+on_usage_sample (gpointer user_data)
+{
+  Replay *r = user_data;
+  ProcTreeSample sample;
+
+  proctree_sample (proc_child_get_pid (r->child), &sample);
+  replay_note_usage (r, &sample);
+  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
@@ -337,7 +374,8 @@ on_quiet_sample (gpointer user_data)
   double used_ms;
   gboolean forked;
 
-  proctree_sample (child_get_pid (r->child), &sample);
+  proctree_sample (proc_child_get_pid (r->child), &sample);
+  replay_note_usage (r, &sample);
   used_ms = (double) (sample.ticks - MIN (sample.ticks, then->ticks)) * 1000.0
             / proctree_ticks_per_second ();
   forked = sample.n_procs != then->n_procs || sample.pid_sum != then->pid_sum;
@@ -387,7 +425,7 @@ replay_settle (Replay *r)
                r->opts->settle_ms);
   /* The first CPU sample now, the others every REPLAY_QUIET_SAMPLE_MS. */
   r->quiet_at[0] = r->t_end_actions;
-  proctree_sample (child_get_pid (r->child), &r->quiet[0]);
+  proctree_sample (proc_child_get_pid (r->child), &r->quiet[0]);
   r->quiet_n = r->quiet_next = 1;
   r->quiet_timer = g_timeout_add (REPLAY_QUIET_SAMPLE_MS, on_quiet_sample, r);
   if (r->opts->settle_ms == 0)
@@ -762,9 +800,9 @@ replay_cleanup (Replay *r)
     }
   if (r->child != NULL)
     {
-      child_kill (r->child, REPLAY_KILL_GRACE_MS);
-      child_drain_stderr (r->child);
-      text = child_get_stderr (r->child, &len);
+      proc_child_kill (r->child, REPLAY_KILL_GRACE_MS);
+      proc_child_drain (r->child);
+      text = proc_child_get_stderr (r->child, &len);
       len = MIN (len, REPLAY_STDERR_KEEP);
       result->stderr_text = g_malloc (len + 1);
       if (len > 0)
@@ -772,7 +810,7 @@ replay_cleanup (Replay *r)
       result->stderr_text[len] = '\0';
       result->stderr_len = len;
     }
-  g_clear_pointer (&r->child, child_free);
+  g_clear_pointer (&r->child, proc_child_free);
   g_clear_pointer (&r->injector, injector_free);
   g_clear_pointer (&r->windows, windows_free);
   g_clear_pointer (&r->conn, xconn_free);
@@ -792,6 +830,29 @@ replay_stderr_matches (const ReplayResult *result, GRegex *regex)
   return g_regex_match (regex, valid, 0, NULL);
 }
 
+/* The app, in its own process group, with DISPLAY and the sandbox's
+ * HOME and bus; its stderr captured (and echoed when verbose). */
+static ProcChild *
+replay_spawn_app (Replay *r, const char *const *argv, GError **error)
+{
+  g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), "DISPLAY",
+                                          DisplayString (r->dpy), TRUE);
+  ProcSpawnOptions spawn;
+
+  if (r->sandbox != NULL)
+    envp = sandbox_apply (r->sandbox, envp);
+  proc_spawn_options_init (&spawn);
+  spawn.argv = argv;
+  spawn.envp = (const char *const *) envp;
+  spawn.out = r->opts->verbose ? PROC_OUTPUT_TO_STDERR : PROC_OUTPUT_NULL;
+  spawn.err = PROC_OUTPUT_CAPTURE;
+  spawn.echo_stderr = r->opts->verbose;
+  spawn.stderr_keep = REPLAY_STDERR_KEEP;
+  spawn.on_exit = on_child_exit;
+  spawn.user_data = r;
+  return proc_spawn (&spawn, error);
+}
+
 /* Everything between the connection and the verdict; FALSE with
  * r->error set on an infrastructure error. */
 static gboolean
@@ -804,7 +865,7 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   r->conn = xconn_open (display, &local);
   if (r->conn == NULL)
     {
-      r->result->detail = g_strdup (local->message);
+      r->result->verdict.detail = g_strdup (local->message);
       r->error = g_steal_pointer (&local);
       return FALSE;
     }
@@ -824,24 +885,25 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
     }
 
   r->t_spawn = now_ms ();
-  r->child = child_spawn (argv, DisplayString (r->dpy), r->opts->verbose, on_child_exit, r,
-                          &local);
+  r->child = replay_spawn_app (r, argv, &local);
   if (r->child == NULL)
     {
-      if (local->domain != G_SPAWN_ERROR)
+      if (!g_error_matches (local, PROC_ERROR, PROC_ERROR_NOT_FOUND)
+          && !g_error_matches (local, PROC_ERROR, PROC_ERROR_EXEC))
         {
-          r->result->detail = g_strdup (local->message);
+          r->result->verdict.detail = g_strdup (local->message);
           r->error = g_steal_pointer (&local);
           return FALSE;
         }
-      r->result->outcome = REPLAY_COULD_NOT_START;
-      r->result->detail = g_strdup (local->message);
+      r->result->verdict.kind = VERDICT_COULD_NOT_START;
+      r->result->verdict.detail = g_strdup (local->message);
       r->phase = PHASE_DONE;
       return TRUE;
     }
-  replay_note (r, "app pid %d: %s", (int) child_get_pid (r->child), argv[0]);
-  windows_set_app (r->windows, child_get_pid (r->child));
+  replay_note (r, "app pid %d: %s", (int) proc_child_get_pid (r->child), argv[0]);
+  windows_set_app (r->windows, proc_child_get_pid (r->child));
   xconn_watch (r->conn, on_x_event, on_x_dead, r);
+  r->usage_timer = g_timeout_add (REPLAY_USAGE_SAMPLE_MS, on_usage_sample, r);
 
   r->phase = PHASE_STARTING;
   r->timer = g_timeout_add (r->opts->start_timeout_ms, on_start_timeout, r);
@@ -874,9 +936,10 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
   gboolean ok;
 
   memset (result, 0, sizeof *result);
-  result->outcome = REPLAY_INFRA_ERROR;
-  result->exit_status = -1;
+  result->verdict.kind = VERDICT_INFRA_ERROR;
+  result->verdict.exit_status = -1;
   result->window_latency_ms = -1;
+  result->app_cpu_ms = result->app_peak_rss_kb = -1;
   result->n_actions = session_get_n_actions (session);
   g_return_val_if_fail (opts->speed > 0, FALSE);
 
@@ -884,27 +947,44 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
     argv = session_get_command (session);
   if (argv == NULL || argv[0] == NULL)
     {
-      result->outcome = REPLAY_COULD_NOT_START;
-      result->detail = g_strdup ("no command to run (none given, none recorded)");
+      result->verdict.kind = VERDICT_COULD_NOT_START;
+      result->verdict.detail = g_strdup ("no command to run (none given, none recorded)");
       result->total_ms = now_ms () - t_start;
       return TRUE;
     }
   if (g_cancellable_set_error_if_cancelled (opts->cancellable, error))
     return FALSE;
 
-  if (display == NULL)
+  /* The sandbox first: a --home that cannot be copied is the user's
+   * mistake, said before any server starts. */
+  if (!opts->share_home)
     {
-      int width = 0, height = 0;
+      SandboxOptions sandbox_options = { .home_seed = opts->home_seed };
       g_autoptr (GError) local = NULL;
 
-      session_get_screen (session, &width, &height);
-      server = xserver_start (width, height, &local);
+      r->sandbox = sandbox_new (&sandbox_options, &local);
+      if (r->sandbox == NULL)
+        {
+          result->verdict.detail = g_strdup (local->message);
+          result->total_ms = now_ms () - t_start;
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+    }
+  if (display == NULL)
+    {
+      XServerOptions server_options = { .kind = XSERVER_XVFB, .no_autorepeat = TRUE };
+      g_autoptr (GError) local = NULL;
+
+      session_get_screen (session, &server_options.width, &server_options.height);
+      server = xserver_start (&server_options, REPLAY_SERVER_TIMEOUT_MS, &local);
       result->server_ms = now_ms () - t_start;
       if (server == NULL)
         {
-          result->detail = g_strdup (local->message);
+          result->verdict.detail = g_strdup (local->message);
           result->total_ms = now_ms () - t_start;
           g_propagate_error (error, g_steal_pointer (&local));
+          g_clear_pointer (&r->sandbox, sandbox_free);
           return FALSE;
         }
       display = xserver_get_display (server);
@@ -936,11 +1016,12 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
       int fd = g_file_open_tmp ("xreplay-frames-XXXXXX", &frames_path, &local);
       if (fd < 0)
         {
-          result->detail = g_strdup (local->message);
+          result->verdict.detail = g_strdup (local->message);
           g_propagate_error (error, g_steal_pointer (&local));
           g_array_unref (r->actions);
           g_hash_table_unref (r->last_pos);
           g_hash_table_unref (r->given_up);
+          g_clear_pointer (&r->sandbox, sandbox_free);
           return FALSE;
         }
       close (fd);
@@ -969,10 +1050,12 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
   if (ok)
     result->stderr_matched = replay_stderr_matches (result, opts->stderr_match);
   g_clear_pointer (&server, xserver_free);
+  /* Last: the app and everything it started are gone by now. */
+  g_clear_pointer (&r->sandbox, sandbox_free);
   if (frames_path != NULL)
     {
       g_autofree char *frames = NULL;
-      if (result->outcome == REPLAY_CRASHED
+      if (result->verdict.kind == VERDICT_CRASHED
           && g_file_get_contents (frames_path, &frames, NULL, NULL) && *frames != '\0')
         {
           g_strchomp (frames);
@@ -986,157 +1069,72 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
   result->total_ms = now_ms () - t_start;
   if (!ok)
     {
-      result->outcome = REPLAY_INFRA_ERROR;
+      result->verdict.kind = VERDICT_INFRA_ERROR;
       g_propagate_error (error, g_steal_pointer (&r->error));
       return FALSE;
     }
   return TRUE;
 }
 
-/* ---- describing results ---- */
-
-const char *
-replay_outcome_to_string (ReplayOutcome outcome)
-{
-  switch (outcome)
-    {
-    case REPLAY_PASSED: return "passed";
-    case REPLAY_CRASHED: return "crashed";
-    case REPLAY_EXITED: return "exited";
-    case REPLAY_HUNG: return "hung";
-    case REPLAY_COULD_NOT_START: return "could-not-start";
-    case REPLAY_INFRA_ERROR: return "infrastructure-error";
-    default: return "unknown";
-    }
-}
-
-char *
-replay_outcome_describe (const ReplayResult *result)
-{
-  const char *name;
-
-  switch (result->outcome)
-    {
-    case REPLAY_PASSED:
-      return g_strdup ("passed");
-    case REPLAY_CRASHED:
-      name = session_signal_name (result->signal);
-      return name != NULL ? g_strdup_printf ("crashed with %s", name)
-                          : g_strdup_printf ("crashed with signal %d", result->signal);
-    case REPLAY_EXITED:
-      return g_strdup_printf ("exited with status %d", result->exit_status);
-    case REPLAY_HUNG:
-      return g_strdup ("hung");
-    case REPLAY_COULD_NOT_START:
-      return g_strdup_printf ("could not start: %s",
-                              result->detail != NULL ? result->detail : "unknown reason");
-    case REPLAY_INFRA_ERROR:
-    default:
-      return g_strdup_printf ("infrastructure error: %s",
-                              result->detail != NULL ? result->detail : "unknown reason");
-    }
-}
+/* ---- the result as JSON ---- */
 
 static void
-json_append_string (GString *out, const char *text)
+json_add_int (JsonBuilder *builder, const char *name, gint64 value, gboolean known)
 {
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-      switch (c)
-        {
-        case '"': g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:
-          if (c < 0x20 || c == 0x7f)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_unichar (out, c);
-        }
-    }
-  g_string_append_c (out, '"');
+  json_builder_set_member_name (builder, name);
+  if (known)
+    json_builder_add_int_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
 }
 
 char *
 replay_result_to_json (const ReplayResult *result)
 {
-  GString *out = g_string_new ("{");
-  const char *signame = result->outcome == REPLAY_CRASHED || result->signal != 0
-                          ? session_signal_name (result->signal) : NULL;
-  gboolean has_signal = result->signal != 0;
-  gboolean has_status = !has_signal && result->exit_status >= 0
-                        && (result->outcome == REPLAY_EXITED
-                            || result->outcome == REPLAY_COULD_NOT_START);
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
   g_autofree char *valid = NULL;
   const char *tail;
 
-  g_string_append (out, "\"outcome\": ");
-  json_append_string (out, replay_outcome_to_string (result->outcome));
-  g_string_append (out, ", \"signal\": ");
-  if (has_signal && signame != NULL)
-    json_append_string (out, signame);
-  else if (has_signal)
-    g_string_append_printf (out, "\"%d\"", result->signal);
-  else
-    g_string_append (out, "null");
-  if (has_signal)
-    g_string_append_printf (out, ", \"signal_number\": %d", result->signal);
-  else
-    g_string_append (out, ", \"signal_number\": null");
-  if (has_status)
-    g_string_append_printf (out, ", \"exit_status\": %d", result->exit_status);
-  else
-    g_string_append (out, ", \"exit_status\": null");
-  g_string_append_printf (out, ", \"stderr_matched\": %s", result->stderr_matched ? "true" : "false");
-  g_string_append_printf (out, ", \"actions\": %u, \"actions_replayed\": %u",
-                          result->n_actions, result->n_replayed);
-  g_string_append_printf (out, ", \"server_start_ms\": %" G_GINT64_FORMAT
-                          ", \"time_to_first_window_ms\": %" G_GINT64_FORMAT
-                          ", \"replay_ms\": %" G_GINT64_FORMAT ", \"settle_ms\": %" G_GINT64_FORMAT
-                          ", \"total_ms\": %" G_GINT64_FORMAT,
-                          result->server_ms, result->first_window_ms, result->replay_ms,
-                          result->settle_ms, result->total_ms);
-  if (result->window_latency_ms >= 0)
-    g_string_append_printf (out, ", \"window_latency_ms\": %" G_GINT64_FORMAT,
-                            result->window_latency_ms);
-  else
-    g_string_append (out, ", \"window_latency_ms\": null");
-  g_string_append (out, ", \"detail\": ");
-  if (result->detail != NULL)
-    json_append_string (out, result->detail);
-  else
-    g_string_append (out, "null");
+  json_builder_begin_object (builder);
+  verdict_to_json (&result->verdict, builder);
+  json_builder_set_member_name (builder, "stderr_matched");
+  json_builder_add_boolean_value (builder, result->stderr_matched);
+  json_add_int (builder, "actions", result->n_actions, TRUE);
+  json_add_int (builder, "actions_replayed", result->n_replayed, TRUE);
+  json_add_int (builder, "server_start_ms", result->server_ms, TRUE);
+  json_add_int (builder, "time_to_first_window_ms", result->first_window_ms, TRUE);
+  json_add_int (builder, "replay_ms", result->replay_ms, TRUE);
+  json_add_int (builder, "settle_ms", result->settle_ms, TRUE);
+  json_add_int (builder, "total_ms", result->total_ms, TRUE);
+  json_add_int (builder, "window_latency_ms", result->window_latency_ms,
+                result->window_latency_ms >= 0);
+  json_add_int (builder, "app_cpu_ms", result->app_cpu_ms, result->app_cpu_ms >= 0);
+  json_add_int (builder, "app_peak_rss_kb", result->app_peak_rss_kb,
+                result->app_peak_rss_kb >= 0);
 
   /* The last 2 KiB, cut at a character boundary. */
   valid = g_utf8_make_valid (result->stderr_text != NULL ? result->stderr_text : "",
                              (gssize) result->stderr_len);
   tail = valid;
   if (strlen (valid) > 2048)
-    {
-      tail = valid + strlen (valid) - 2048;
-      while ((*tail & 0xc0) == 0x80)
-        tail++;
-    }
-  g_string_append (out, ", \"stderr_tail\": ");
-  json_append_string (out, tail);
-  g_string_append (out, ", \"backtrace\": ");
+    tail = g_utf8_find_next_char (valid + strlen (valid) - 2049, NULL);
+  json_builder_set_member_name (builder, "stderr_tail");
+  json_builder_add_string_value (builder, tail);
+  json_builder_set_member_name (builder, "backtrace");
   if (result->backtrace != NULL)
     {
-      g_string_append_c (out, '[');
+      json_builder_begin_array (builder);
       for (guint i = 0; result->backtrace[i] != NULL; i++)
-        {
-          if (i > 0)
-            g_string_append (out, ", ");
-          json_append_string (out, result->backtrace[i]);
-        }
-      g_string_append_c (out, ']');
+        json_builder_add_string_value (builder, result->backtrace[i]);
+      json_builder_end_array (builder);
     }
   else
-    g_string_append (out, "null");
-  g_string_append_c (out, '}');
-  return g_string_free (out, FALSE);
+    json_builder_add_null_value (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  return json_generator_to_data (generator, NULL);
 }

@@ -20,6 +20,7 @@
 #include <glib.h>
 #include <gio/gio.h>
 #include "session.h"
+#include "verdict.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,8 @@ typedef struct
   guint window_wait_ms;      /* for an action's window to appear (2000) */
   GRegex *stderr_match;      /* or NULL; not owned */
   gboolean verbose;          /* notes on stderr; the app's output passed through */
+  gboolean share_home;       /* run the app with our HOME and session bus, no sandbox */
+  const char *home_seed;     /* or NULL: the sandbox's HOME starts as a copy of this */
   GCancellable *cancellable; /* or NULL; cancelling aborts the replay (and cleans up) */
   const char *crashtrace;    /* or NULL: path of xreduce-crashtrace, to run the app
                               * under gdb and fill ReplayResult.backtrace */
@@ -52,24 +55,13 @@ typedef struct
 
 void replay_options_init (ReplayOptions *opts);
 
-typedef enum
-{
-  REPLAY_PASSED,             /* alive (and answering pings) at the end */
-  REPLAY_CRASHED,            /* killed by a signal */
-  REPLAY_EXITED,             /* exited by itself, with exit_status */
-  REPLAY_HUNG,               /* did not answer _NET_WM_PING within timeout_ms */
-  REPLAY_COULD_NOT_START,    /* no program, died or no window before its first window */
-  REPLAY_INFRA_ERROR,        /* Xvfb or the X connection failed */
-} ReplayOutcome;
 
 /* Bytes of the app's stderr kept in ReplayResult. */
 #define REPLAY_STDERR_KEEP (64 * 1024)
 
 struct ReplayResult
 {
-  ReplayOutcome outcome;
-  int signal;                /* CRASHED (or died of it before starting): signal number, else 0 */
-  int exit_status;           /* EXITED (or before starting): status, else -1 */
+  Verdict verdict;           /* what became of the app */
   gboolean stderr_matched;   /* opts->stderr_match matched the captured stderr */
   guint n_actions;           /* user actions in the session */
   guint n_replayed;          /* actions injected (or skipped) before the end */
@@ -78,12 +70,13 @@ struct ReplayResult
   gint64 replay_ms;          /* from the first window to the last action (or the end) */
   gint64 settle_ms;          /* after the last action: settle time and ping */
   gint64 total_ms;           /* everything, cleanup included */
+  gint64 app_cpu_ms;         /* CPU time the app's process tree used (sampled), or -1 */
+  gint64 app_peak_rss_kb;    /* the most resident memory it held at a sample, or -1 */
   gint64 window_latency_ms;  /* the longest time from an action to a window of
                               * the app appearing (mapped, or matching an
                               * action waiting for it), or -1 if none did */
   char *stderr_text;         /* owned: the app's last REPLAY_STDERR_KEEP bytes of stderr */
   gsize stderr_len;
-  char *detail;              /* owned, or NULL: why COULD_NOT_START or INFRA_ERROR */
   char **backtrace;          /* owned, or NULL: the crash's top frames (opts->crashtrace) */
 };
 
@@ -92,23 +85,18 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReplayResult, replay_result_clear)
 
 /* Replays @session's user actions against @argv (NULL: the recorded
  * command). Fills @result (to be cleared with replay_result_clear) in
- * every case. FALSE only for infrastructure errors (@result->outcome is
- * then REPLAY_INFRA_ERROR) and when @opts->cancellable was cancelled
+ * every case. FALSE only for infrastructure errors (@result->verdict.kind is
+ * then VERDICT_INFRA_ERROR) and when @opts->cancellable was cancelled
  * (G_IO_ERROR_CANCELLED); an app that cannot start is a result. */
 gboolean replay_run (const Session *session, const char *const *argv,
                      const ReplayOptions *opts, ReplayResult *result, GError **error);
 
-/* "crashed", "exited", "hung", "passed", "could-not-start",
- * "infrastructure-error". */
-const char *replay_outcome_to_string (ReplayOutcome outcome);
-/* "crashed with SIGSEGV", "exited with status 3", "hung", "passed",
- * "could not start: ...", "infrastructure error: ...". */
-char *replay_outcome_describe (const ReplayResult *result);
-/* One JSON object (no newline): outcome, signal, signal_number,
- * exit_status, stderr_matched, actions, actions_replayed,
+/* One JSON object (no newline), written with json-glib: the verdict's
+ * members (verdict.h), then stderr_matched, actions, actions_replayed,
  * server_start_ms, time_to_first_window_ms, replay_ms, settle_ms,
- * total_ms, window_latency_ms (or null), stderr_tail (the last 2 KiB), backtrace (an array of function
- * names, or null). */
+ * total_ms, window_latency_ms (or null), app_cpu_ms, app_peak_rss_kb,
+ * stderr_tail (the last 2 KiB), backtrace (an array of function names, or
+ * null). */
 char *replay_result_to_json (const ReplayResult *result);
 
 G_END_DECLS

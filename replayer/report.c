@@ -253,15 +253,3 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
   return g_file_set_contents (md_path, md->str, (gssize) md->len, error);
 }
 
-gboolean
-report_append_section (const char *dir, const char *title, const char *markdown, GError **error)
-{
-  g_autofree char *path = g_build_filename (dir, "report.md", NULL);
-  g_autofree char *old = NULL;
-  g_autofree char *text = NULL;
-
-  if (!g_file_get_contents (path, &old, NULL, error))
-    return FALSE;
-  text = g_strdup_printf ("%s\n## %s\n\n%s", old, title, markdown);
-  return g_file_set_contents (path, text, -1, error);
-}

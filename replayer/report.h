@@ -4,8 +4,8 @@
  * the xdotool script that replays it without xreduce.
  *
  * The replayer calls report_step() before each action it injects and
- * report_finish() at the end; xreduce appends its figures with
- * report_append_section().
+ * report_finish() at the end; xreduce appends its figures to report.md
+ * (reducer/summary.c).
  */
 #pragma once
 
@@ -39,10 +39,6 @@ void report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive
  * script. */
 gboolean report_finish (Report *report, const char *outcome, const char *stderr_tail,
                         char *const *backtrace, guint replayed, GError **error);
-
-/* Appends "## @title" and @markdown to DIR/report.md. */
-gboolean report_append_section (const char *dir, const char *title, const char *markdown,
-                                GError **error);
 
 /* "Press Alt_L in "Editor"", "Press button 1 at 40,12 in "Print"". */
 char *report_step_words (const SessionEvent *ev);
