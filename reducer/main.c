@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include "reduce.h"
+#include "sandbox.h"
 #include "session.h"
 
 enum
@@ -30,14 +31,14 @@ main (int argc, char **argv)
   g_autofree char *output = NULL, *algorithm = NULL, *signal_name = NULL;
   g_autofree char *stderr_match = NULL, *test_cmd = NULL;
   g_autofree char *speed = NULL, *max_gap = NULL, *settle = NULL, *timeout = NULL;
-  g_autofree char *window_wait = NULL, *start_timeout = NULL;
+  g_autofree char *window_wait = NULL, *start_timeout = NULL, *home = NULL;
   g_auto (GStrv) test_argv = NULL;
   g_autoptr (GStrvBuilder) xreplay_args = g_strv_builder_new ();
   g_auto (GStrv) replay_args = NULL;
   gint jobs = 0, frames = 3, verify_runs = 3;
   gint64 limit_tests = 0;
   gdouble limit_time = 0;
-  gboolean quiet = FALSE, same_crash = FALSE, report = TRUE;
+  gboolean quiet = FALSE, same_crash = FALSE, report = TRUE, share_home = FALSE;
   ReduceOptions options;
   ReduceSummary summary = { 0 };
   int dashdash = -1;
@@ -61,6 +62,8 @@ main (int argc, char **argv)
     { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &start_timeout, "Longest wait for the app's first window (see xreplay)", "MS" },
     { "report", 0, 0, G_OPTION_ARG_NONE, &report, "Write the bug-report folder OUT.report/: report.md with the steps in words, a picture before each, an xdotool script, the reduction's figures (the default)", NULL },
     { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &report, "Do not write OUT.report/", NULL },
+    { "home", 0, 0, G_OPTION_ARG_FILENAME, &home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
+    { "share-home", 0, 0, G_OPTION_ARG_NONE, &share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress line", NULL },
     { NULL }
   };
@@ -81,12 +84,15 @@ main (int argc, char **argv)
     "any one remaining action makes the failure go away.");
   g_option_context_set_description (context,
     "Without APP, the command recorded in the session is used.\n\n"
+    "Every replay runs the app in a sandbox of its own: a fresh HOME and XDG\n"
+    "directories, a private D-Bus session bus (see xreplay --help).\n\n"
     "Exit status:\n"
     "  0    reduced; the minimal session is in OUT, its bug report in OUT.report/\n"
     "       (a report that cannot be written is only a warning)\n"
     "  2    usage error or bad input (the session file, an option)\n"
     "  3    infrastructure error (Xvfb or xreplay failed)\n"
-    "  4    nothing to reduce: the full session does not fail, or the empty one does\n"
+    "  4    nothing to reduce: the full session does not fail, or the empty one does,\n"
+    "       or the app cannot start\n"
     "  130  interrupted (Ctrl-C); the best session so far is in OUT\n\n"
     "Example:\n"
     "  xreduce crash.log -- gedit\n"
@@ -188,6 +194,25 @@ main (int argc, char **argv)
   options.limit_tests = (guint64) limit_tests;
   options.quiet = quiet;
   options.report = report;
+  if (home != NULL && share_home)
+    {
+      g_printerr ("xreduce: --home and --share-home exclude each other\n");
+      return EXIT_USAGE;
+    }
+  if (home != NULL && !sandbox_check_home_seed (home, &error))
+    {
+      g_printerr ("xreduce: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+  options.home_seed = home;
+  options.share_home = share_home;
+  if (home != NULL)
+    {
+      g_strv_builder_add (xreplay_args, "--home");
+      g_strv_builder_add (xreplay_args, home);
+    }
+  if (share_home)
+    g_strv_builder_add (xreplay_args, "--share-home");
 
   {
     const struct { const char *name; const char *value; } pass[] = {
@@ -211,6 +236,7 @@ main (int argc, char **argv)
         }
   }
   options.window_wait_given = window_wait != NULL;
+  options.start_timeout_given = start_timeout != NULL;
   replay_args = g_strv_builder_end (xreplay_args);
   options.xreplay_args = replay_args;
 

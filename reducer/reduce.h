@@ -1,6 +1,9 @@
-/* reduce.h — the reducer's driver: verify the session fails, pick the
- * target failure, run the search (dd.h) with replays (runner.h) as the
- * oracle, keep the best result on disk, report.
+/* reduce.h — the reducer's driver: verify the session fails (verify.h),
+ * pick the target failure (target.h), run the search (dd.h, suffix.h)
+ * with replays (runner.h) as the oracle on a pool that fits the app
+ * (pool.h), keep the best result on disk, report (summary.h).
+ *
+ * To understand the reducer, start reading at reduce_run() in reduce.c.
  */
 #pragma once
 
@@ -37,8 +40,11 @@ typedef struct
   guint verify_runs;         /* full-session replays before reducing */
   char **xreplay_args;       /* passed to every replay */
   gboolean window_wait_given; /* --window-wait is in xreplay_args: do not learn it */
+  gboolean start_timeout_given; /* --start-timeout is in xreplay_args: do not learn it */
   const char *xreplay;       /* path of xreplay; NULL: find it */
   gboolean report;           /* write OUT.report/ (report.md and pictures); default TRUE */
+  const char *home_seed;     /* --home DIR (also in xreplay_args), or NULL */
+  gboolean share_home;       /* --share-home (also in xreplay_args) */
 } ReduceOptions;
 
 void reduce_options_init (ReduceOptions *options);

@@ -2,21 +2,29 @@
  *
  * Start reading at runner_run_batch(): it hands candidates to idle workers
  * in index order, and spins the main context until the batch is decided.
- * Each test is a child process in its own process group (launch_test), so
- * that killing a test that no longer matters takes its whole tree along.
- * xreplay answers with one JSON object (parse_replay_json).
+ * Each test is a child process in its own process group (proc.h,
+ * launch_test), so that killing a test that no longer matters takes its
+ * whole tree along, and that nothing outlives a SIGKILLed xreduce. xreplay
+ * answers with one JSON object (parse_replay_json), whose verdict is typed
+ * (verdict.h).
  */
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include "runner.h"
+#include "proc.h"
 #include "xserver.h"
 
 #include <errno.h>
 #include <string.h>
 #include <signal.h>
 #include <unistd.h>
-#include <gio/gio.h>
+#include <sys/wait.h>
 #include <json-glib/json-glib.h>
+
+/* How long a private Xvfb may take to start. */
+#define RUNNER_SERVER_TIMEOUT_MS 10000
+/* How long xreplay gets to stop its app, bus and Xvfb after SIGTERM. */
+#define RUNNER_KILL_GRACE_MS 3000
 
 G_DEFINE_QUARK (xreduce-runner-error-quark, runner_error)
 
@@ -27,20 +35,23 @@ typedef struct
   Runner *runner;
   guint id;
   XServer *server;           /* owned; NULL with fresh_server */
-  GSubprocess *process;      /* the running test, or NULL when idle */
+  ProcChild *process;        /* the running test, or NULL when idle */
   gint index;                /* candidate index in the current batch, -1 idle */
   char *path;                /* candidate file of the running test */
   gboolean killed;           /* we killed it: ignore its result */
   gint64 started_us;
   struct Background *background;  /* owned: the running test is a background one, or NULL */
   Session *session;          /* the running test's (borrowed), for a retry */
-  gboolean retried;          /* the running test is a retry */
+  guint attempt;             /* the running test's try, from 1 */
+  gboolean by_test;          /* the running test is the --test command, not xreplay */
 } Worker;
 
 /* A background test (runner_start_background). */
 typedef struct Background
 {
   Session *session;          /* owned */
+  char **extra_args;         /* owned, or NULL: more xreplay options */
+  guint attempt;             /* tries so far */
   RunnerPredicate predicate;
   gpointer predicate_data;
   RunnerDoneFunc done;
@@ -51,6 +62,7 @@ static void
 background_free (Background *bg)
 {
   session_free (bg->session);
+  g_strfreev (bg->extra_args);
   g_free (bg);
 }
 
@@ -64,6 +76,12 @@ struct Runner
   gboolean cancelled;
   guint64 serial;
   guint window_wait_ms;      /* runner_set_window_wait(), or 0 */
+  guint start_timeout_ms;    /* runner_set_start_timeout(), or 0 */
+  guint active;              /* workers that may run a test at once */
+  guint ceiling;             /* and never more than this (lowered when an app cannot start) */
+  RunnerObserveFunc observe;
+  gpointer observe_data;
+  GQueue retries;            /* of Retry*: batch tests waiting for a calmer moment */
   GQueue background;         /* of Background*: queued, not started yet */
   guint n_background;        /* queued or running */
 
@@ -78,22 +96,18 @@ struct Runner
 void
 run_result_clear (RunResult *result)
 {
-  g_clear_pointer (&result->outcome, g_free);
+  verdict_clear (&result->verdict);
   g_clear_pointer (&result->backtrace, g_strfreev);
   g_clear_pointer (&result->stderr_tail, g_free);
-  g_clear_pointer (&result->detail, g_free);
 }
 
 static void
 worker_free (Worker *worker)
 {
+  /* runner_free() has asked it to stop already. */
   if (worker->process != NULL)
-    {
-      const char *id = g_subprocess_get_identifier (worker->process);
-      if (id != NULL)
-        kill (-(pid_t) g_ascii_strtoll (id, NULL, 10), SIGKILL);
-      g_clear_object (&worker->process);
-    }
+    proc_child_kill (worker->process, RUNNER_KILL_GRACE_MS);
+  g_clear_pointer (&worker->process, proc_child_free);
   if (worker->server != NULL)
     xserver_free (worker->server);
   g_clear_pointer (&worker->background, background_free);
@@ -107,8 +121,11 @@ worker_start_server (Runner *runner, Worker *worker, GError **error)
   if (runner->options.fresh_server && runner->test_argv == NULL)
     return TRUE;
   g_clear_pointer (&worker->server, xserver_free);
-  worker->server = xserver_start (runner->options.screen_width,
-                                  runner->options.screen_height, error);
+  worker->server = xserver_start (&(XServerOptions) { .kind = XSERVER_XVFB,
+                                                      .width = runner->options.screen_width,
+                                                      .height = runner->options.screen_height,
+                                                      .no_autorepeat = TRUE },
+                                  RUNNER_SERVER_TIMEOUT_MS, error);
   return worker->server != NULL;
 }
 
@@ -135,16 +152,22 @@ runner_new (const RunnerOptions *options, GError **error)
       g_ptr_array_add (runner->workers, worker);
       if (options->fresh_server && options->test_argv == NULL)
         continue;
-      worker->server = xserver_spawn (options->screen_width, options->screen_height, error);
+      worker->server = xserver_spawn (&(XServerOptions) { .kind = XSERVER_XVFB,
+                                                          .width = options->screen_width,
+                                                          .height = options->screen_height,
+                                                          .no_autorepeat = TRUE },
+                                      error);
       if (worker->server == NULL)
         return NULL;
     }
   for (guint i = 0; i < runner->workers->len; i++)
     {
       Worker *worker = g_ptr_array_index (runner->workers, i);
-      if (worker->server != NULL && !xserver_wait_ready (worker->server, error))
+      if (worker->server != NULL
+          && !xserver_wait_ready (worker->server, RUNNER_SERVER_TIMEOUT_MS, error))
         return NULL;
     }
+  runner->active = runner->ceiling = runner->workers->len;
   return g_steal_pointer (&runner);
 }
 
@@ -153,8 +176,16 @@ runner_free (Runner *runner)
 {
   if (runner == NULL)
     return;
-  /* Kill every running test and stop every Xvfb. */
+  /* Every running test is asked to stop at once (xreplay stops its app,
+   * bus and Xvfb on SIGTERM), then waited for, then every Xvfb stops. */
+  for (guint i = 0; i < runner->workers->len; i++)
+    {
+      Worker *worker = g_ptr_array_index (runner->workers, i);
+      if (worker->process != NULL)
+        proc_child_signal (worker->process, SIGTERM);
+    }
   g_ptr_array_unref (runner->workers);
+  g_queue_clear_full (&runner->retries, g_free);
   g_queue_clear_full (&runner->background, (GDestroyNotify) background_free);
   g_free (runner->xreplay);
   g_strfreev (runner->xreplay_args);
@@ -177,30 +208,66 @@ runner_set_window_wait (Runner *runner, guint ms)
   runner->window_wait_ms = ms;
 }
 
-static void
-child_setup (gpointer data)
+void
+runner_set_start_timeout (Runner *runner, guint ms)
 {
-  /* Own process group: a test is killed with everything it started. */
-  setpgid (0, 0);
+  runner->start_timeout_ms = ms;
+}
+
+void
+runner_set_active (Runner *runner, guint n)
+{
+  runner->active = CLAMP (n, 1, runner->ceiling);
+}
+
+void
+runner_set_observer (Runner *runner, RunnerObserveFunc observe, gpointer user_data)
+{
+  runner->observe = observe;
+  runner->observe_data = user_data;
+}
+
+guint
+runner_get_active (const Runner *runner)
+{
+  return runner->active;
+}
+
+/* Workers running a test now. */
+static guint
+n_busy (Runner *runner)
+{
+  guint n = 0;
+
+  for (guint w = 0; w < runner->workers->len; w++)
+    n += ((Worker *) g_ptr_array_index (runner->workers, w))->process != NULL;
+  return n;
+}
+
+/* An idle worker, if the pool may run one more test now. */
+static Worker *
+idle_worker (Runner *runner)
+{
+  if (n_busy (runner) >= runner->active)
+    return NULL;
+  for (guint w = 0; w < runner->workers->len; w++)
+    {
+      Worker *worker = g_ptr_array_index (runner->workers, w);
+      if (worker->process == NULL)
+        return worker;
+    }
+  return NULL;
 }
 
 static void
 worker_kill (Worker *worker)
 {
-  const char *id;
-
   if (worker->process == NULL || worker->killed)
     return;
   worker->killed = TRUE;
-  id = g_subprocess_get_identifier (worker->process);
-  if (id != NULL)
-    {
-      pid_t pid = (pid_t) g_ascii_strtoll (id, NULL, 10);
-      /* xreplay cleans up its app on SIGTERM; the group kill reaches
-       * everything else the test started. */
-      kill (pid, SIGTERM);
-      kill (-pid, SIGTERM);
-    }
+  /* xreplay cleans up its app on SIGTERM; the group kill reaches
+   * everything else the test started. */
+  proc_child_signal (worker->process, SIGTERM);
 }
 
 void
@@ -211,217 +278,281 @@ runner_cancel (Runner *runner)
     worker_kill (g_ptr_array_index (runner->workers, i));
 }
 
+/* An integer member, or -1 when it is missing or null. */
+static gint64
+member_ms (JsonObject *object, const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || json_node_get_value_type (node) != G_TYPE_INT64)
+    return -1;
+  return json_node_get_int (node);
+}
+
 static gboolean
 parse_replay_json (const char *text, RunResult *result, GError **error)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
   JsonObject *object;
-  JsonNode *root;
+  JsonNode *root, *node;
 
   if (!json_parser_load_from_data (parser, text, -1, error))
     return FALSE;
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
-      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA,
-                   "xreplay printed no JSON object");
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "xreplay printed no JSON object");
       return FALSE;
     }
   object = json_node_get_object (root);
-  result->outcome = g_strdup (json_object_get_string_member_with_default (object, "outcome", "unknown"));
-  if (json_object_has_member (object, "signal_number")
-      && !json_object_get_null_member (object, "signal_number"))
-    result->signal = (int) json_object_get_int_member (object, "signal_number");
-  result->exit_status = -1;
-  if (json_object_has_member (object, "exit_status")
-      && !json_object_get_null_member (object, "exit_status"))
-    result->exit_status = (int) json_object_get_int_member (object, "exit_status");
+  if (!verdict_from_json (object, &result->verdict, error))
+    return FALSE;
   result->stderr_matched = json_object_get_boolean_member_with_default (object, "stderr_matched", FALSE);
-  result->actions = (guint) json_object_get_int_member_with_default (object, "actions", 0);
-  result->actions_replayed = (guint) json_object_get_int_member_with_default (object, "actions_replayed", 0);
+  result->actions = (guint) MAX (member_ms (object, "actions"), 0);
+  result->actions_replayed = (guint) MAX (member_ms (object, "actions_replayed"), 0);
   result->stderr_tail = g_strdup (json_object_get_string_member_with_default (object, "stderr_tail", ""));
-  if (json_object_has_member (object, "detail") && !json_object_get_null_member (object, "detail"))
-    result->detail = g_strdup (json_object_get_string_member (object, "detail"));
-  result->window_latency_ms = -1;
-  if (json_object_has_member (object, "window_latency_ms")
-      && !json_object_get_null_member (object, "window_latency_ms"))
-    result->window_latency_ms = json_object_get_int_member (object, "window_latency_ms");
-  if (json_object_has_member (object, "backtrace"))
+  result->window_latency_ms = member_ms (object, "window_latency_ms");
+  result->first_window_ms = member_ms (object, "time_to_first_window_ms");
+  result->replay_ms = member_ms (object, "replay_ms");
+  result->app_cpu_ms = member_ms (object, "app_cpu_ms");
+  result->app_peak_rss_kb = member_ms (object, "app_peak_rss_kb");
+  node = json_object_get_member (object, "backtrace");
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
     {
-      JsonNode *node = json_object_get_member (object, "backtrace");
-      if (JSON_NODE_HOLDS_ARRAY (node))
+      JsonArray *frames = json_node_get_array (node);
+      g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+      for (guint i = 0; i < json_array_get_length (frames); i++)
         {
-          JsonArray *frames = json_node_get_array (node);
-          GStrvBuilder *builder = g_strv_builder_new ();
-          for (guint i = 0; i < json_array_get_length (frames); i++)
-            {
-              JsonNode *frame = json_array_get_element (frames, i);
-              if (JSON_NODE_HOLDS_VALUE (frame) && json_node_get_value_type (frame) == G_TYPE_STRING)
-                g_strv_builder_add (builder, json_node_get_string (frame));
-            }
-          result->backtrace = g_strv_builder_end (builder);
-          g_strv_builder_unref (builder);
+          JsonNode *frame = json_array_get_element (frames, i);
+          if (JSON_NODE_HOLDS_VALUE (frame) && json_node_get_value_type (frame) == G_TYPE_STRING)
+            g_strv_builder_add (builder, json_node_get_string (frame));
         }
+      result->backtrace = g_strv_builder_end (builder);
     }
   return TRUE;
 }
 
-static void launch_pending (Runner *runner, Session *const *sessions, guint n,
-                            guint *next);
-
 /* What a finished test said: FALSE with RUNNER_ERROR_INFRA if xreplay
- * broke or answered nonsense. */
+ * broke or answered nonsense, RUNNER_ERROR_USAGE if it refused its input. */
 static gboolean
-collect_result (Runner *runner, GSubprocess *process, const char *out, char *err,
+collect_result (Runner *runner, gboolean by_test, int status, const char *out, const char *err,
                 RunResult *result, GError **error)
 {
   g_autoptr (GError) local = NULL;
+  g_autofree char *said = g_strstrip (g_strdup (err));
+  int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 
-  if (runner->test_argv != NULL)
+  result->window_latency_ms = result->first_window_ms = result->replay_ms = -1;
+  result->app_cpu_ms = result->app_peak_rss_kb = -1;
+  if (by_test)
     {
-      gboolean still_fails = g_subprocess_get_if_exited (process)
-                             && g_subprocess_get_exit_status (process) == 0;
-      result->outcome = g_strdup (still_fails ? "test-failed" : "test-passed");
-      result->exit_status = g_subprocess_get_if_exited (process)
-                              ? g_subprocess_get_exit_status (process) : -1;
-      result->stderr_tail = g_strdup (err != NULL ? err : "");
-      result->window_latency_ms = -1;
+      verdict_init (&result->verdict, WIFSIGNALED (status) ? VERDICT_CRASHED : VERDICT_EXITED);
+      result->verdict.signal = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
+      result->verdict.exit_status = code;
+      result->by_test = TRUE;
+      result->stderr_tail = g_strdup (err);
       return TRUE;
     }
-
-  int status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
-  if (status == 2 || status == 3 || status < 0
-      || !parse_replay_json (out != NULL ? out : "", result, &local))
+  if (code == 2)
     {
-      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "xreplay failed (exit status %d)%s%s",
-                   status, err != NULL && *err ? ": " : "", err != NULL ? g_strstrip (err) : "");
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_USAGE, "%s", said);
+      return FALSE;
+    }
+  if (code == 3 || code < 0 || !parse_replay_json (out, result, &local))
+    {
+      g_autofree char *how = proc_describe_wait_status (status);
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "xreplay %s%s%s%s%s", how,
+                   *said ? ": " : "", said, local != NULL ? "; " : "",
+                   local != NULL ? local->message : "");
       run_result_clear (result);
       return FALSE;
     }
-  if (g_strcmp0 (result->outcome, "infrastructure-error") == 0)
+  if (result->verdict.kind == VERDICT_INFRA_ERROR)
     {
       g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "replay infrastructure error: %s",
-                   err != NULL ? g_strstrip (err) : "");
+                   result->verdict.detail != NULL ? result->verdict.detail : said);
       run_result_clear (result);
       return FALSE;
+    }
+  return TRUE;
+}
+
+/* A batch test that waits to run again (its app could not start). */
+typedef struct
+{
+  gint index;
+  Session *session;          /* borrowed from the batch */
+  guint attempt;             /* tries so far */
+} Retry;
+
+/* The app could not start: FALSE if it has had all its tries (then
+ * @error says so, with what the app printed), else TRUE: try again, with
+ * one worker fewer from now on. */
+static gboolean
+may_retry (Runner *runner, const RunResult *result, guint attempt, GError **error)
+{
+  g_autofree char *tail = g_strstrip (g_strdup (result->stderr_tail));
+  gsize len = strlen (tail);
+
+  if (attempt >= RUNNER_START_ATTEMPTS)
+    {
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_NOT_STARTED,
+                   "the app could not start in %u tries, with fewer replays beside it each "
+                   "time (%s)%s%s", attempt,
+                   result->verdict.detail != NULL ? result->verdict.detail : "no reason given",
+                   len > 0 ? "; its stderr ends with: " : "",
+                   tail + (len > 600 ? len - 600 : 0));
+      return FALSE;
+    }
+  if (runner->active > 1)
+    {
+      runner->active--;
+      runner->ceiling = runner->active;
+      g_debug ("the app could not start; %u workers from now on", runner->active);
     }
   return TRUE;
 }
 
 static gboolean launch_test (Runner *runner, Worker *worker, Session *session, gint index,
-                             GError **error);
+                             const char *const *extra_args, GError **error);
 
-/* An app that could not start (no window before --start-timeout, or it
- * died first) is most often an app starting slowly beside the other
- * workers' replays: such a test runs once more on the same worker before
- * its result counts (a pass, for the search). Returns TRUE if it was
- * started again. */
-static gboolean
-retry_if_not_started (Runner *runner, Worker *worker, const RunResult *result, gint index,
-                      gboolean retried, Background *bg)
+static void
+on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean killed,
+                    int status, const char *out, const char *err)
 {
   g_autoptr (GError) error = NULL;
+  RunResult result = { 0 };
+  gboolean failed = FALSE;
 
-  if (retried || runner->cancelled || runner->test_argv != NULL
-      || g_strcmp0 (result->outcome, "could-not-start") != 0)
-    return FALSE;
-  if (!launch_test (runner, worker, worker->session, index, &error))
-    return FALSE;
-  g_debug ("worker %u: the app could not start; once more", worker->id);
-  worker->retried = TRUE;
-  worker->background = bg;
-  return TRUE;
+  bg->attempt++;
+  result.elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
+  if (killed)
+    g_set_error_literal (&error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED, "interrupted");
+  else if (collect_result (runner, worker->by_test, status, out, err, &result, &error))
+    {
+      if (runner->observe != NULL)
+        runner->observe (&result, runner->observe_data);
+      if (result.verdict.kind == VERDICT_COULD_NOT_START && !runner->cancelled
+          && may_retry (runner, &result, bg->attempt, &error))
+        {
+          /* Queued again, behind the others: it runs when the replays
+           * beside it are fewer (one worker fewer from now on). */
+          run_result_clear (&result);
+          g_queue_push_tail (&runner->background, bg);
+          return;
+        }
+      if (error != NULL)
+        run_result_clear (&result);
+    }
+  runner->n_background--;
+  if (error == NULL)
+    {
+      failed = bg->predicate != NULL && bg->predicate (&result, bg->predicate_data);
+      g_debug ("worker %u: background test (%u actions): %s%s after %" G_GINT64_FORMAT " ms",
+               worker->id, result.actions, verdict_kind_to_string (result.verdict.kind),
+               failed ? " (fails)" : "", result.elapsed_ms);
+    }
+  bg->done (error == NULL ? &result : NULL, failed, error, bg->done_data);
+  run_result_clear (&result);
+  background_free (bg);
 }
 
 static void
-on_test_done (GObject *source, GAsyncResult *res, gpointer data)
+on_batch_done (Runner *runner, Worker *worker, Session *session, gint index, guint attempt,
+               int status, const char *out, const char *err)
 {
-  Worker *worker = data;
-  Runner *runner = worker->runner;
-  GSubprocess *process = G_SUBPROCESS (source);
-  g_autofree char *out = NULL, *err = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GSubprocess) finished = g_steal_pointer (&worker->process);
-  Background *bg = g_steal_pointer (&worker->background);
-  gint index = worker->index;
-  gboolean killed = worker->killed, retried = worker->retried;
   RunResult result = { 0 };
 
-  g_subprocess_communicate_utf8_finish (process, res, &out, &err, &error);
-  if (worker->path != NULL)
-    {
-      unlink (worker->path);
-      g_clear_pointer (&worker->path, g_free);
-    }
   result.elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
-  worker->index = -1;
-  worker->killed = FALSE;
-
-  if (bg != NULL)
-    {
-      gboolean failed = FALSE;
-
-      runner->n_background--;
-      if (killed)
-        g_set_error_literal (&error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED, "interrupted");
-      else if (error == NULL && collect_result (runner, process, out, err, &result, &error))
-        {
-          if (retry_if_not_started (runner, worker, &result, index, retried, bg))
-            {
-              run_result_clear (&result);
-              runner->n_background++;
-              return;
-            }
-          failed = bg->predicate (&result, bg->predicate_data);
-        }
-      if (error == NULL)
-        g_debug ("worker %u: background test (%u actions): %s%s after %" G_GINT64_FORMAT " ms",
-                 worker->id, result.actions, result.outcome, failed ? " (fails)" : "",
-                 result.elapsed_ms);
-      bg->done (error == NULL ? &result : NULL, failed, error, bg->done_data);
-      run_result_clear (&result);
-      background_free (bg);
-      return;
-    }
-
-  if (killed || index < 0 || runner->results == NULL)
-    return;   /* no longer matters */
-
-  if (error != NULL || !collect_result (runner, process, out, err, &result, &error))
+  if (!collect_result (runner, worker->by_test, status, out, err, &result, &error))
     {
       if (runner->batch_error == NULL)
         runner->batch_error = g_steal_pointer (&error);
       return;
     }
-  if (retry_if_not_started (runner, worker, &result, index, retried, NULL))
+  if (runner->observe != NULL)
+    runner->observe (&result, runner->observe_data);
+  if (result.verdict.kind == VERDICT_COULD_NOT_START && !runner->cancelled)
     {
+      if (!may_retry (runner, &result, attempt, &error))
+        {
+          if (runner->batch_error == NULL)
+            runner->batch_error = g_steal_pointer (&error);
+          run_result_clear (&result);
+          return;
+        }
+      Retry *retry = g_new (Retry, 1);
+      *retry = (Retry) { .index = index, .session = session, .attempt = attempt };
+      g_queue_push_tail (&runner->retries, retry);
       run_result_clear (&result);
       return;
     }
   runner->results[index] = result;
   runner->failed[index] = runner->predicate (&runner->results[index], runner->predicate_data);
   g_debug ("worker %u: candidate %d (%u actions): %s%s after %" G_GINT64_FORMAT " ms",
-           worker->id, index, result.actions, result.outcome,
+           worker->id, index, result.actions, verdict_kind_to_string (result.verdict.kind),
            runner->failed[index] ? " (fails)" : "", result.elapsed_ms);
   runner->done[index] = TRUE;
 }
 
+static void
+on_test_done (ProcChild *process, int status, gpointer data)
+{
+  Worker *worker = data;
+  Runner *runner = worker->runner;
+  Background *bg = g_steal_pointer (&worker->background);
+  gint index = worker->index;
+  gboolean killed = worker->killed;
+  gsize out_len = 0, err_len = 0;
+  const char *out_data = proc_child_get_stdout (process, &out_len);
+  const char *err_data = proc_child_get_stderr (process, &err_len);
+  g_autofree char *out = g_utf8_make_valid (out_data, (gssize) out_len);
+  g_autofree char *err = g_utf8_make_valid (err_data, (gssize) err_len);
+
+  g_clear_pointer (&worker->process, proc_child_free);
+  if (worker->path != NULL)
+    {
+      unlink (worker->path);
+      g_clear_pointer (&worker->path, g_free);
+    }
+  worker->index = -1;
+  worker->killed = FALSE;
+  if (bg != NULL)
+    on_background_done (runner, worker, bg, killed, status, out, err);
+  else if (!killed && index >= 0 && runner->results != NULL)
+    on_batch_done (runner, worker, worker->session, index, worker->attempt, status, out, err);
+}
+
 static gboolean
 launch_test (Runner *runner, Worker *worker, Session *session, gint index,
-             GError **error)
+             const char *const *extra_args, GError **error)
 {
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *path = NULL;
+  g_auto (GStrv) envp = g_get_environ ();
   const char *display = worker->server != NULL ? xserver_get_display (worker->server) : NULL;
-  char window_wait[32];
+  char window_wait[32], start_timeout[32];
+  ProcSpawnOptions spawn;
 
+  /* The --test command decides, but extra xreplay options (the report's
+   * replay) ask for xreplay itself. */
+  gboolean by_test = runner->test_argv != NULL && extra_args == NULL;
+
+  if (!by_test && runner->xreplay == NULL)
+    {
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA,
+                   "cannot find the xreplay program beside xreduce or in PATH");
+      return FALSE;
+    }
   path = g_strdup_printf ("%s/candidate-%u-%" G_GUINT64_FORMAT ".log",
                           runner->workdir, worker->id, runner->serial++);
   if (!session_save (session, path, error))
     return FALSE;
 
-  if (runner->test_argv != NULL)
+  if (by_test)
     {
       for (char **a = runner->test_argv; *a != NULL; a++)
         g_ptr_array_add (argv, *a);
@@ -433,12 +564,20 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
       g_ptr_array_add (argv, (char *) "--json");
       for (char **a = runner->xreplay_args; a != NULL && *a != NULL; a++)
         g_ptr_array_add (argv, *a);
+      /* After the user's options: the last one counts. */
       if (runner->window_wait_ms > 0)
         {
-          /* After the user's options: the last one counts. */
           g_snprintf (window_wait, sizeof window_wait, "--window-wait=%u", runner->window_wait_ms);
           g_ptr_array_add (argv, window_wait);
         }
+      if (runner->start_timeout_ms > 0)
+        {
+          g_snprintf (start_timeout, sizeof start_timeout, "--start-timeout=%u",
+                      runner->start_timeout_ms);
+          g_ptr_array_add (argv, start_timeout);
+        }
+      for (const char *const *a = extra_args; a != NULL && *a != NULL; a++)
+        g_ptr_array_add (argv, (char *) *a);
       if (display != NULL)
         {
           g_ptr_array_add (argv, (char *) "--display");
@@ -450,30 +589,33 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
         g_ptr_array_add (argv, *a);
     }
   g_ptr_array_add (argv, NULL);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
-                                        | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
   if (display != NULL)
     {
-      g_subprocess_launcher_setenv (launcher, "DISPLAY", display, TRUE);
-      g_subprocess_launcher_setenv (launcher, "XREDUCE_DISPLAY", display, TRUE);
+      envp = g_environ_setenv (envp, "DISPLAY", display, TRUE);
+      envp = g_environ_setenv (envp, "XREDUCE_DISPLAY", display, TRUE);
     }
-  worker->process = g_subprocess_launcher_spawnv (launcher,
-                                                  (const char *const *) argv->pdata,
-                                                  error);
+
+  proc_spawn_options_init (&spawn);
+  spawn.argv = (const char *const *) argv->pdata;
+  spawn.envp = (const char *const *) envp;
+  spawn.out = PROC_OUTPUT_CAPTURE;
+  spawn.err = PROC_OUTPUT_CAPTURE;
+  spawn.on_exit = on_test_done;
+  spawn.user_data = worker;
+  worker->process = proc_spawn (&spawn, error);
   if (worker->process == NULL)
-    return FALSE;
+    {
+      unlink (path);
+      return FALSE;
+    }
   worker->index = index;
   worker->session = session;
-  worker->retried = FALSE;
+  worker->by_test = by_test;
   worker->killed = FALSE;
   worker->path = g_steal_pointer (&path);
   worker->started_us = g_get_monotonic_time ();
   g_debug ("worker %u: candidate %d (%u actions) started", worker->id, index,
            session_get_n_actions (session));
-  g_subprocess_communicate_utf8_async (worker->process, NULL, NULL,
-                                       on_test_done, worker);
   return TRUE;
 }
 
@@ -481,16 +623,15 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
 static void
 launch_background (Runner *runner)
 {
-  for (guint w = 0; w < runner->workers->len && !g_queue_is_empty (&runner->background); w++)
+  Worker *worker;
+
+  while (!g_queue_is_empty (&runner->background) && (worker = idle_worker (runner)) != NULL)
     {
-      Worker *worker = g_ptr_array_index (runner->workers, w);
-      Background *bg;
+      Background *bg = g_queue_pop_head (&runner->background);
       g_autoptr (GError) error = NULL;
 
-      if (worker->process != NULL)
-        continue;
-      bg = g_queue_pop_head (&runner->background);
-      if (!launch_test (runner, worker, bg->session, -1, &error))
+      if (!launch_test (runner, worker, bg->session, -1,
+                        (const char *const *) bg->extra_args, &error))
         {
           runner->n_background--;
           bg->done (NULL, FALSE, error, bg->done_data);
@@ -501,13 +642,15 @@ launch_background (Runner *runner)
     }
 }
 
-void
-runner_start_background (Runner *runner, Session *session, RunnerPredicate predicate,
-                         gpointer predicate_data, RunnerDoneFunc done, gpointer done_data)
+static void
+queue_background (Runner *runner, Session *session, char **extra_args,
+                  RunnerPredicate predicate, gpointer predicate_data,
+                  RunnerDoneFunc done, gpointer done_data)
 {
   Background *bg = g_new0 (Background, 1);
 
   bg->session = session;
+  bg->extra_args = extra_args;
   bg->predicate = predicate;
   bg->predicate_data = predicate_data;
   bg->done = done;
@@ -516,6 +659,13 @@ runner_start_background (Runner *runner, Session *session, RunnerPredicate predi
   runner->n_background++;
   if (!runner->cancelled)
     launch_background (runner);
+}
+
+void
+runner_start_background (Runner *runner, Session *session, RunnerPredicate predicate,
+                         gpointer predicate_data, RunnerDoneFunc done, gpointer done_data)
+{
+  queue_background (runner, session, NULL, predicate, predicate_data, done, done_data);
 }
 
 guint
@@ -540,20 +690,121 @@ runner_wait_background (Runner *runner, GError **error)
   return TRUE;
 }
 
+typedef struct
+{
+  gboolean done;
+  RunResult *result;
+  GError *error;
+} Once;
+
+static void
+on_once_done (RunResult *result, gboolean failed, const GError *error, gpointer data)
+{
+  Once *once = data;
+
+  once->done = TRUE;
+  if (error != NULL)
+    once->error = g_error_copy (error);
+  else
+    {
+      /* Taken whole: the caller clears what is left. */
+      *once->result = *result;
+      memset (result, 0, sizeof *result);
+    }
+}
+
+gboolean
+runner_run_once (Runner *runner, Session *session, const char *const *extra_args,
+                 RunResult *result, GError **error)
+{
+  guint n = session_get_n_actions (session);
+  g_autofree guint *all = g_new (guint, MAX (n, 1));
+  Once once = { .result = result };
+
+  memset (result, 0, sizeof *result);
+  for (guint i = 0; i < n; i++)
+    all[i] = i;
+  queue_background (runner, session_subset (session, all, n), g_strdupv ((char **) extra_args),
+                    NULL, NULL, on_once_done, &once);
+  /* Until it is over: on_once_done() writes to this frame. */
+  while (!once.done)
+    {
+      if (runner->cancelled)
+        {
+          /* Never started: nothing will call back. */
+          for (GList *l = runner->background.head; l != NULL; l = l->next)
+            if (((Background *) l->data)->done_data == &once)
+              {
+                background_free (l->data);
+                g_queue_delete_link (&runner->background, l);
+                runner->n_background--;
+                g_set_error_literal (error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED,
+                                     "interrupted");
+                return FALSE;
+              }
+        }
+      else
+        launch_background (runner);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  if (once.error != NULL)
+    {
+      g_propagate_error (error, once.error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Starts what waits, on idle workers: background tests, then the batch's
+ * retries (in index order), then the batch's next candidates. */
 static void
 launch_pending (Runner *runner, Session *const *sessions, guint n, guint *next)
 {
+  Worker *worker;
+
   launch_background (runner);
-  for (guint w = 0; w < runner->workers->len && *next < n; w++)
+  while ((worker = idle_worker (runner)) != NULL)
+    {
+      GError **error = runner->batch_error == NULL ? &runner->batch_error : NULL;
+      Retry *retry = g_queue_pop_head (&runner->retries);
+
+      if (retry != NULL)
+        {
+          gboolean ok = launch_test (runner, worker, retry->session, retry->index, NULL, error);
+
+          worker->attempt = retry->attempt + 1;
+          g_free (retry);
+          if (!ok)
+            return;
+          continue;
+        }
+      if (*next >= n)
+        return;
+      if (!launch_test (runner, worker, sessions[*next], (gint) *next, NULL, error))
+        return;
+      worker->attempt = 1;
+      (*next)++;
+    }
+}
+
+/* After a failure at @index: what comes after it cannot matter. */
+static void
+drop_after (Runner *runner, gint index)
+{
+  for (guint w = 0; w < runner->workers->len; w++)
     {
       Worker *worker = g_ptr_array_index (runner->workers, w);
-
-      if (worker->process != NULL)
-        continue;
-      if (!launch_test (runner, worker, sessions[*next], (gint) *next,
-                        runner->batch_error == NULL ? &runner->batch_error : NULL))
-        return;
-      (*next)++;
+      if (worker->background == NULL && worker->index > index)
+        worker_kill (worker);
+    }
+  for (GList *l = runner->retries.head, *next; l != NULL; l = next)
+    {
+      next = l->next;
+      if (((Retry *) l->data)->index > index)
+        {
+          g_free (l->data);
+          g_queue_delete_link (&runner->retries, l);
+        }
     }
 }
 
@@ -610,12 +861,7 @@ runner_run_batch (Runner *runner, Session *const *sessions, guint n,
           for (guint i = n_always; i < n; i++)
             if (done[i] && failed[i])
               {
-                for (guint w = 0; w < runner->workers->len; w++)
-                  {
-                    Worker *worker = g_ptr_array_index (runner->workers, w);
-                    if (worker->index > (gint) i)
-                      worker_kill (worker);
-                  }
+                drop_after (runner, (gint) i);
                 next = n;  /* start nothing more: all before i have started */
                 break;
               }
@@ -651,6 +897,7 @@ runner_run_batch (Runner *runner, Session *const *sessions, guint n,
   runner->results = NULL;
   runner->failed = NULL;
   runner->done = NULL;
+  g_queue_clear_full (&runner->retries, g_free);
 
   if (runner->cancelled)
     {

@@ -7,11 +7,18 @@
  * user's `--test CMD CANDIDATE`. runner_run_batch() runs an ordered batch
  * with the semantics of dd.h's DdTestFunc: as if in index order, stopping at
  * the first failure; tests that can no longer matter are killed at once.
+ *
+ * An app that could not start is most often one starting slowly beside
+ * the other workers' replays: such a test is never a pass. It runs again
+ * when fewer workers are busy, with one worker fewer from then on; if it
+ * still cannot start after RUNNER_START_ATTEMPTS tries, the batch stops
+ * with RUNNER_ERROR_NOT_STARTED, saying what the app printed.
  */
 #pragma once
 
 #include <glib.h>
 #include "session.h"
+#include "verdict.h"
 
 G_BEGIN_DECLS
 
@@ -21,7 +28,12 @@ typedef enum
 {
   RUNNER_ERROR_INFRA,        /* Xvfb or xreplay broke */
   RUNNER_ERROR_CANCELLED,    /* runner_cancel() was called (Ctrl-C) */
+  RUNNER_ERROR_USAGE,        /* xreplay refused its options or input (exit 2) */
+  RUNNER_ERROR_NOT_STARTED,  /* the app could not start, again and again */
 } RunnerError;
+
+/* Tries a test gets when the app cannot start. */
+#define RUNNER_START_ATTEMPTS 3
 
 typedef struct
 {
@@ -38,15 +50,18 @@ typedef struct
 /* What one test observed. */
 typedef struct
 {
-  char *outcome;             /* "crashed", "passed", ... or "test-failed"/"test-passed" for --test */
-  int signal;                /* or 0 */
-  int exit_status;           /* or -1 */
+  Verdict verdict;           /* for --test: EXITED with the command's status (0: still fails),
+                              * or CRASHED with the signal that killed it */
+  gboolean by_test;          /* the verdict is the --test command's */
   gboolean stderr_matched;
   guint actions, actions_replayed;
   char **backtrace;          /* top frames when the replayer took them, or NULL */
   char *stderr_tail;
-  char *detail;              /* why the app could not start, or NULL */
   gint64 window_latency_ms;  /* longest wait for a window of the app, or -1 */
+  gint64 first_window_ms;    /* from the app's start to its first window, or -1 */
+  gint64 replay_ms;          /* from the first window to the end of the actions, or -1 */
+  gint64 app_cpu_ms;         /* CPU time of the app's process tree, or -1 */
+  gint64 app_peak_rss_kb;    /* its most resident memory, or -1 */
   gint64 elapsed_ms;
 } RunResult;
 
@@ -100,5 +115,21 @@ guint runner_get_n_workers (const Runner *runner);
 /* From now on, xreplay waits at most @ms for the window an action aims at
  * (--window-wait); 0: as the xreplay options say. */
 void runner_set_window_wait (Runner *runner, guint ms);
+/* From now on, xreplay waits at most @ms for the app's first window
+ * (--start-timeout); 0: as the xreplay options say. */
+void runner_set_start_timeout (Runner *runner, guint ms);
+/* How many workers may run a test at once, from now on (1 to the number
+ * of workers, and never more than an app that could not start has left:
+ * see RUNNER_START_ATTEMPTS): the pool that fits the app (pool.h). */
+void runner_set_active (Runner *runner, guint n);
+/* Called with every test's result as it comes (before the predicate). */
+typedef void (*RunnerObserveFunc) (const RunResult *result, gpointer user_data);
+void runner_set_observer (Runner *runner, RunnerObserveFunc observe, gpointer user_data);
+guint runner_get_active (const Runner *runner);
+
+/* Replays @session once with `xreplay @extra_args...` (e.g. --report DIR)
+ * on the first idle worker and waits for it: the bug report's replay. */
+gboolean runner_run_once (Runner *runner, Session *session, const char *const *extra_args,
+                          RunResult *result, GError **error);
 
 G_END_DECLS

@@ -469,6 +469,27 @@ test_slow_start (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);
 }
 
+/* An app that never starts is not "the full session does not fail": after
+ * its tries, xreduce stops with exit 4 and says what the app printed. */
+static void
+test_never_starts (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *wrapper = g_build_filename (fixture->dir, "app.sh", NULL);
+  const char *text = "#!/bin/sh\necho 'app: cannot open its profile' >&2\nexit 1\n";
+  const char *const extra[] = { "--no-report", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_true (g_file_set_contents (wrapper, text, -1, NULL));
+  g_assert_cmpint (g_chmod (wrapper, 0755), ==, 0);
+  g_assert_cmpint (run_xreduce_talking (fixture, FALSE, session, extra, wrapper, NULL, &out,
+                                        &err), ==, 4);
+  g_assert_nonnull (strstr (err, "the app could not start in 3 tries"));
+  g_assert_nonnull (strstr (err, "app: cannot open its profile"));
+  g_assert_null (strstr (err, "does not fail"));
+  g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -484,6 +505,7 @@ main (int argc, char **argv)
   ADD ("/reduce/oracle-command", test_oracle_command);
   ADD ("/reduce/flaky-verdict", test_flaky_verdict);
   ADD ("/reduce/slow-start", test_slow_start);
+  ADD ("/reduce/never-starts", test_never_starts);
   ADD ("/reduce/interrupt", test_interrupt);
   ADD ("/reduce/interrupt-early", test_interrupt_early);
   return g_test_run ();

@@ -1,0 +1,203 @@
+/* summary.c — the result and the bug-report folder (see summary.h).
+ *
+ * Start reading at summary_write_report().
+ */
+#define G_LOG_DOMAIN "xreduce-reducer"
+
+#include "summary.h"
+#include "proc.h"
+#include "reduce.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+char *
+summary_markdown (const Reduction *r, guint n_in_file, const RunResult *replay,
+                  gboolean replay_failed)
+{
+  GString *md = g_string_new (NULL);
+  g_autofree char *want = target_describe (r->target);
+  int seconds = (int) (r->seconds + 0.5);
+
+  g_string_append_printf (md, "- Original session: `%s`, %u user actions\n", r->session_path,
+                          r->n_before);
+  g_string_append_printf (md, "- Minimal session: `%s`, %u user actions\n", r->output_path,
+                          n_in_file);
+  g_string_append_printf (md, "- Actions: %u before, %u after", r->n_before, r->n_after);
+  if (n_in_file > r->n_after)
+    g_string_append_printf (md, " (and %u release%s added at the end, so that nothing "
+                            "stays pressed)", n_in_file - r->n_after,
+                            n_in_file - r->n_after == 1 ? "" : "s");
+  g_string_append_printf (md, "\n- Failure kept: %s\n", want);
+  g_string_append_printf (md, "- Verification: the full session failed in %u of %u replays, "
+                          "the empty session passed", r->verify_fails, r->verify_runs);
+  if (r->confirm > 1)
+    g_string_append_printf (md, "; flaky: every pass confirmed %u times (95%% confidence)",
+                            r->confirm);
+  g_string_append (md, "\n");
+  g_string_append_printf (md, "- Tests run: %" G_GUINT64_FORMAT " (and %" G_GUINT64_FORMAT
+                          " answered from the cache)\n", r->tests, r->cache_hits);
+  g_string_append_printf (md, "- Wall time: %d:%02d (%.1f s)\n", seconds / 60, seconds % 60,
+                          r->seconds);
+  g_string_append_printf (md, "- Algorithm: %s, %u worker%s%s%s\n",
+                          r->ddmin ? "ddmin (the original sequential ddmin)"
+                                   : "hdd (gestures, then single actions; complement-first)",
+                          r->workers, r->workers == 1 ? "" : "s",
+                          r->pool_reason != NULL ? "; at the end " : "",
+                          r->pool_reason != NULL ? r->pool_reason : "");
+  if (r->window_wait_ms > 0)
+    g_string_append_printf (md, "- Window wait: %u ms, learnt from the replays (the app's windows "
+                            "appeared within %" G_GINT64_FORMAT " ms of an action); this report's "
+                            "replay waited the full --window-wait\n", r->window_wait_ms,
+                            MAX (r->window_latency_ms, 0));
+  if (r->one_minimal)
+    g_string_append (md, "- 1-minimal: verified (removing any one remaining action makes the "
+                         "failure go away)\n");
+  else
+    g_string_append_printf (md, "- 1-minimal: not verified%s\n",
+                            r->stopped_early ? " (stopped early at a limit)" : "");
+  if (!replay_failed)
+    {
+      g_autofree char *what = target_describe_result (replay);
+      g_string_append_printf (md, "\nNote: in the replay for this report the app did not fail "
+                                  "(it %s)%s.\n", what,
+                              r->target->by_test
+                                ? "; the --test command is what decides the failure"
+                                : ": the failure may be flaky");
+    }
+  return g_string_free (md, FALSE);
+}
+
+static gboolean
+append_section (const char *dir, const char *title, const char *markdown, GError **error)
+{
+  g_autofree char *path = g_build_filename (dir, "report.md", NULL);
+  g_autofree char *old = NULL;
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (path, &old, NULL, error))
+    return FALSE;
+  text = g_strdup_printf ("%s\n## %s\n\n%s", old, title, markdown);
+  return g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+}
+
+/* Removes a folder tree we wrote (a report), without following links. */
+static void
+remove_tree (const char *path)
+{
+  const char *argv[] = { "rm", "-rf", "--", path, NULL };
+  g_autoptr (GError) error = NULL;
+
+  if (!proc_run (argv, 60000, &error))
+    g_warning ("cannot remove %s: %s", path, error->message);
+}
+
+/* Puts the finished folder @fresh at @dir, in place of what was there. */
+static gboolean
+install_report (const char *fresh, const char *dir, GError **error)
+{
+  g_autofree char *old = g_strdup_printf ("%s.old-%d", dir, (int) getpid ());
+
+  if (g_file_test (dir, G_FILE_TEST_EXISTS) && g_rename (dir, old) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "cannot replace %s: %s", dir,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  if (g_rename (fresh, dir) != 0)
+    {
+      int saved = errno;
+      g_rename (old, dir);
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "cannot write %s: %s", dir,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  if (g_file_test (old, G_FILE_TEST_EXISTS))
+    remove_tree (old);
+  return TRUE;
+}
+
+gboolean
+summary_write_report (Runner *runner, const Session *best, const Reduction *reduction,
+                      char **report_md, GError **error)
+{
+  g_autofree char *dir = g_strconcat (reduction->output_path, ".report", NULL);
+  g_autofree char *fresh = g_strdup_printf ("%s.partial-%d", dir, (int) getpid ());
+  const char *args[] = { "--report", fresh, NULL };
+  g_autofree char *section = NULL;
+  g_autoptr (GError) local = NULL;
+  RunResult replay = { 0 };
+  gboolean failed, ok = FALSE;
+
+  if (g_file_test (fresh, G_FILE_TEST_EXISTS))
+    remove_tree (fresh);
+  if (!runner_run_once (runner, (Session *) best, args, &replay, &local))
+    {
+      if (g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
+        g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+      else
+        g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
+      goto out;
+    }
+  failed = target_still_fails (&replay, (gpointer) reduction->target);
+  if (!failed)
+    {
+      g_autofree char *what = target_describe_result (&replay);
+      if (reduction->target->by_test)
+        g_printerr ("xreduce: note: replayed by xreplay for the report, the app %s; "
+                    "the --test command is what decides the failure\n", what);
+      else
+        g_printerr ("xreduce: warning: replayed for the report, %s no longer reproduces the "
+                    "failure (the app %s): it may be flaky; the report says what happened\n",
+                    reduction->output_path, what);
+    }
+  section = summary_markdown (reduction, session_get_n_actions (best), &replay, failed);
+  if (!append_section (fresh, "Reduction", section, &local)
+      || !install_report (fresh, dir, &local))
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
+      goto out;
+    }
+  *report_md = g_build_filename (dir, "report.md", NULL);
+  ok = TRUE;
+out:
+  run_result_clear (&replay);
+  if (!ok && g_file_test (fresh, G_FILE_TEST_EXISTS))
+    remove_tree (fresh);
+  return ok;
+}
+
+void
+summary_print (const Reduction *reduction, const Session *best, char *const *app_argv,
+               const char *report_md)
+{
+  g_autoptr (GArray) actions = session_get_actions (best);
+  g_autoptr (GString) command = g_string_new ("xreplay ");
+  g_autofree char *quoted = g_shell_quote (reduction->output_path);
+
+  g_print ("%u -> %u actions in %" G_GUINT64_FORMAT " tests, %.0f s%s\n",
+           reduction->n_before, reduction->n_after, reduction->tests, reduction->seconds,
+           reduction->stopped_early ? " (stopped early: the result may not be minimal)" : "");
+  for (guint i = 0; i < actions->len; i++)
+    {
+      const SessionEvent *ev = session_get_event (best, g_array_index (actions, guint, i));
+      g_autofree char *words = session_event_describe (ev);
+      /* session_subset() releases what the kept actions leave pressed,
+       * after the last of them: say so, not to count them as kept. */
+      g_print ("  %2u. %s%s\n", i + 1, words,
+               i >= reduction->n_after ? " (added: released at the end)" : "");
+    }
+  g_string_append (command, quoted);
+  g_string_append (command, " --");
+  for (char *const *a = app_argv; *a != NULL; a++)
+    {
+      g_autofree char *q = g_shell_quote (*a);
+      g_string_append_printf (command, " %s", q);
+    }
+  g_print ("minimal session: %s\nreplay it: %s\n", reduction->output_path, command->str);
+  if (report_md != NULL)
+    g_print ("report: %s\n", report_md);
+}

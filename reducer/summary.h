@@ -1,0 +1,50 @@
+/* summary.h — what a reduction tells its user: the result on stdout, and
+ * the bug-report folder OUT.report/ (one more replay of the result, with
+ * `xreplay --report`, through the runner; then the reduction's figures as
+ * report.md's last section). X-free: the pictures are xreplay's.
+ */
+#pragma once
+
+#include <glib.h>
+#include "runner.h"
+#include "session.h"
+#include "target.h"
+
+G_BEGIN_DECLS
+
+/* The reduction's figures, for report.md and the console. */
+typedef struct
+{
+  const char *session_path, *output_path;
+  guint n_before, n_after;   /* actions (n_after: those kept, without added releases) */
+  guint64 tests, cache_hits;
+  double seconds;
+  gboolean one_minimal, stopped_early;
+  const Target *target;
+  guint verify_fails, verify_runs, confirm;
+  gboolean ddmin;            /* the original algorithm */
+  guint workers;
+  const char *pool_reason;   /* how many workers ran, and why, or NULL */
+  guint window_wait_ms;      /* learnt, or 0 */
+  gint64 window_latency_ms;
+} Reduction;
+
+/* The "Reduction" section of report.md, in Markdown; @replay: what the
+ * report's replay did, and whether it still failed. */
+char *summary_markdown (const Reduction *reduction, guint n_in_file, const RunResult *replay,
+                        gboolean replay_failed);
+
+/* Writes OUT.report/ for @best: replays it with --report into a fresh
+ * folder beside, appends the section, then puts the folder in place of
+ * any earlier one (renamed as a whole: an interrupted report never leaves
+ * a folder without report.md). FALSE: no report, a warning for the
+ * caller; or REDUCE_ERROR_INTERRUPTED. */
+gboolean summary_write_report (Runner *runner, const Session *best, const Reduction *reduction,
+                               char **report_md, GError **error);
+
+/* The result on stdout: the actions kept, in words (terminal-safe), the
+ * minimal session and how to replay it. */
+void summary_print (const Reduction *reduction, const Session *best,
+                    char *const *app_argv, const char *report_md);
+
+G_END_DECLS

@@ -1,0 +1,41 @@
+/* target.h — the failure being reduced, and whether a run shows it.
+ *
+ * The target comes from the options (--signal, --stderr-match, --test,
+ * --same-crash) and the session's recorded outcome; target_still_fails()
+ * is the runner's predicate: it compares typed verdicts, never strings.
+ */
+#pragma once
+
+#include <glib.h>
+#include "runner.h"
+#include "session.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  SessionOutcome outcome;    /* what "still fails" means (kind NONE: only stderr decides) */
+  gboolean by_test;          /* --test: the command's exit status 0 decides */
+  const char *stderr_match;  /* --stderr-match REGEX, or NULL (borrowed) */
+  gboolean same_crash;       /* --same-crash: also the top frames */
+  guint same_crash_frames;
+  char **reference_frames;   /* owned: the original crash's top frames, once known */
+} Target;
+
+/* From @signal (> 0: --signal), the other options and @session's
+ * recorded outcome; FALSE with a usage message when nothing says what
+ * to reduce for. */
+gboolean target_decide (Target *target, const Session *session, const char *session_path,
+                        int signal, GError **error);
+void target_clear (Target *target);
+
+/* A RunnerPredicate: does @result show the target failure? */
+gboolean target_still_fails (const RunResult *result, gpointer target);
+
+/* "crashed with SIGSEGV and stderr matches /x/", "the --test command exits 0". */
+char *target_describe (const Target *target);
+/* What one run did, in words: "crashed with SIGSEGV", "the --test command
+ * said it passes (exit 1)". */
+char *target_describe_result (const RunResult *result);
+
+G_END_DECLS

@@ -1,0 +1,278 @@
+/* verify.c — the verification's replays and their verdict (see verify.h).
+ *
+ * Start reading at verification_start(); on_full_done() and
+ * on_empty_done() count what the replays did, judge() decides once all
+ * are in.
+ */
+#define G_LOG_DOMAIN "xreduce-reducer"
+
+#include "verify.h"
+#include "dd.h"
+#include "reduce.h"
+
+#include <unistd.h>
+
+struct Verification
+{
+  Runner *runner;            /* borrowed */
+  const Session *session;    /* borrowed */
+  Target *target;            /* borrowed */
+  guint verify_runs;
+  gboolean quiet;
+
+  guint runs;                /* full-session replays queued */
+  guint pending;             /* replays queued or running */
+  guint fails, max_replayed;
+  guint n_started;           /* full replays in which the app started */
+  char *empty_seen;          /* what the empty session did, if it failed */
+  char *full_seen;           /* what the first full replay did */
+  char *full_tail;           /* the end of its stderr */
+  GError *error;             /* a replay broke, or was interrupted */
+  GError *verdict_error;     /* FAILED: why */
+  VerificationState state;
+  guint confirm, crash_point;
+};
+
+/* One of the replays is over: FALSE if it broke (the first error is kept
+ * for the verdict). */
+static gboolean
+count (Verification *v, const GError *error)
+{
+  v->pending--;
+  if (error != NULL && v->error == NULL)
+    v->error = g_error_copy (error);
+  return error == NULL;
+}
+
+static void
+on_empty_done (RunResult *result, gboolean failed, const GError *error, gpointer data)
+{
+  Verification *v = data;
+
+  if (count (v, error) && failed && v->empty_seen == NULL)
+    v->empty_seen = target_describe_result (result);
+}
+
+static void
+on_full_done (RunResult *result, gboolean failed, const GError *error, gpointer data)
+{
+  Verification *v = data;
+
+  if (!count (v, error))
+    return;
+  if (v->full_seen == NULL)
+    {
+      v->full_seen = target_describe_result (result);
+      v->full_tail = g_strstrip (g_strdup (result->stderr_tail != NULL ? result->stderr_tail : ""));
+    }
+  if (failed)
+    {
+      v->fails++;
+      v->max_replayed = MAX (v->max_replayed, result->actions_replayed);
+      if (v->target->same_crash && v->target->reference_frames == NULL)
+        v->target->reference_frames = g_steal_pointer (&result->backtrace);
+    }
+  if (result->verdict.kind != VERDICT_COULD_NOT_START)
+    v->n_started++;
+}
+
+static void
+queue (Verification *v, gboolean with_empty, guint n_full)
+{
+  guint n_actions = session_get_n_actions (v->session);
+  g_autofree guint *all = g_new (guint, MAX (n_actions, 1));
+
+  for (guint i = 0; i < n_actions; i++)
+    all[i] = i;
+  if (with_empty)
+    {
+      v->pending++;
+      runner_start_background (v->runner, session_subset (v->session, NULL, 0),
+                               target_still_fails, v->target, on_empty_done, v);
+    }
+  for (guint i = 0; i < n_full; i++)
+    {
+      v->pending++;
+      v->runs++;
+      runner_start_background (v->runner, session_subset (v->session, all, n_actions),
+                               target_still_fails, v->target, on_full_done, v);
+    }
+}
+
+Verification *
+verification_start (Runner *runner, const Session *session, Target *target, guint runs,
+                    gboolean quiet)
+{
+  Verification *v = g_new0 (Verification, 1);
+
+  v->runner = runner;
+  v->session = session;
+  v->target = target;
+  v->verify_runs = MAX (runs, 1);
+  v->quiet = quiet;
+  v->confirm = 1;
+  v->crash_point = session_get_n_actions (session);
+  queue (v, TRUE, v->verify_runs);
+  return v;
+}
+
+void
+verification_free (Verification *v)
+{
+  if (v == NULL)
+    return;
+  g_free (v->empty_seen);
+  g_free (v->full_seen);
+  g_free (v->full_tail);
+  g_clear_error (&v->error);
+  g_clear_error (&v->verdict_error);
+  g_free (v);
+}
+
+static void
+clear_line (void)
+{
+  if (isatty (STDERR_FILENO))
+    g_printerr ("\r\033[K");
+}
+
+/* A replay's error as the reduction's. */
+static void
+set_replay_error (const GError *replay, GError **error)
+{
+  if (g_error_matches (replay, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
+    g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+  else if (g_error_matches (replay, RUNNER_ERROR, RUNNER_ERROR_NOT_STARTED))
+    g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY, "%s", replay->message);
+  else if (g_error_matches (replay, RUNNER_ERROR, RUNNER_ERROR_USAGE))
+    g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", replay->message);
+  else
+    g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", replay->message);
+}
+
+/* Once every queued replay is done: DONE, FAILED, or PENDING again if
+ * more runs were queued to measure a flaky failure's rate. */
+static VerificationState
+judge (Verification *v, GError **error)
+{
+  const Target *target = v->target;
+  guint n_actions = session_get_n_actions (v->session);
+
+  if (v->error != NULL)
+    {
+      set_replay_error (v->error, error);
+      return VERIFICATION_FAILED;
+    }
+  if (v->empty_seen != NULL)
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
+                   "the app fails even with no user action at all (%s): nothing to "
+                   "reduce; check the command line and the target failure", v->empty_seen);
+      return VERIFICATION_FAILED;
+    }
+  if (v->fails == 0)
+    {
+      g_autofree char *want = target_describe (target);
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
+                   "the full session does not fail: in %u replays the app %s, expected: %s%s%s",
+                   v->runs, v->full_seen, want, *v->full_tail ? "; its stderr ends with: " : "",
+                   v->full_tail);
+      return VERIFICATION_FAILED;
+    }
+  if (v->fails < v->runs && v->runs == v->verify_runs)
+    {
+      /* Flaky: measure the failure rate more precisely. */
+      queue (v, FALSE, 3 * v->runs);
+      return VERIFICATION_PENDING;
+    }
+  v->confirm = dd_confirmations_for ((double) v->fails / v->runs, 0.95);
+  if (v->fails < v->runs && !v->quiet)
+    {
+      clear_line ();
+      g_printerr ("xreduce: the full session fails in %u of %u replays: every candidate "
+                  "that passes is replayed up to %u times, for 95%% confidence that a pass is real\n",
+                  v->fails, v->runs, v->confirm);
+    }
+  if (target->same_crash && target->reference_frames == NULL)
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
+                   "--same-crash: no backtrace could be taken of the crash (is gdb installed?)");
+      return VERIFICATION_FAILED;
+    }
+  if (target->same_crash && !v->quiet)
+    {
+      g_autofree char *frames = g_strjoinv (" < ", target->reference_frames);
+      g_printerr ("xreduce: keeping the crash in %s\n", frames);
+    }
+  /* The crash point: actions replayed when the failure was seen. The
+   * replayer stops the moment the app dies, so nothing after it matters. */
+  v->crash_point = (v->max_replayed > 0 && v->max_replayed < n_actions
+                    && target->outcome.kind == SESSION_OUTCOME_CRASHED && !target->by_test)
+                     ? v->max_replayed : n_actions;
+  return VERIFICATION_DONE;
+}
+
+VerificationState
+verification_poll (Verification *v, GError **error)
+{
+  if (v->state == VERIFICATION_PENDING && v->pending == 0)
+    v->state = judge (v, &v->verdict_error);
+  if (v->state == VERIFICATION_FAILED && error != NULL)
+    *error = g_error_copy (v->verdict_error);
+  return v->state;
+}
+
+gboolean
+verification_wait (Verification *v, GError **error)
+{
+  for (;;)
+    {
+      g_autoptr (GError) local = NULL;
+
+      switch (verification_poll (v, error))
+        {
+        case VERIFICATION_DONE:
+          return TRUE;
+        case VERIFICATION_FAILED:
+          return FALSE;
+        case VERIFICATION_PENDING:
+        default:
+          break;
+        }
+      if (!runner_wait_background (v->runner, &local))
+        {
+          g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+          return FALSE;
+        }
+    }
+}
+
+guint
+verification_get_runs (const Verification *v)
+{
+  return v->runs;
+}
+
+guint
+verification_get_fails (const Verification *v)
+{
+  return v->fails;
+}
+
+guint
+verification_get_confirm (const Verification *v)
+{
+  return v->confirm;
+}
+
+guint
+verification_get_crash_point (const Verification *v)
+{
+  return v->crash_point;
+}
+
+guint
+verification_get_n_started (const Verification *v)
+{
+  return v->n_started;
+}

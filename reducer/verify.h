@@ -1,0 +1,50 @@
+/* verify.h — does the full session fail, and the empty one not?
+ *
+ * The verification's replays (the empty session once, the full one
+ * --verify-runs times) run as background tests on the runner, beside the
+ * search. verification_poll() says, without waiting, whether the verdict
+ * is in: PENDING while replays run (or more were queued because the
+ * session fails only sometimes), DONE with the figures the search needs,
+ * or an error that ends the reduction (the full session does not fail,
+ * the empty one does, the app cannot start, Ctrl-C).
+ */
+#pragma once
+
+#include <glib.h>
+#include "runner.h"
+#include "session.h"
+#include "target.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  VERIFICATION_PENDING,
+  VERIFICATION_DONE,
+  VERIFICATION_FAILED,       /* with an error */
+} VerificationState;
+
+typedef struct Verification Verification;
+
+/* Queues the replays at once. @target's reference frames are filled from
+ * the first failing full replay (--same-crash). Borrowed: everything. */
+Verification *verification_start (Runner *runner, const Session *session, Target *target,
+                                  guint runs, gboolean quiet);
+void verification_free (Verification *verification);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Verification, verification_free)
+
+VerificationState verification_poll (Verification *verification, GError **error);
+/* Runs the main context until the verdict is in: TRUE once DONE. */
+gboolean verification_wait (Verification *verification, GError **error);
+
+/* Once DONE: */
+guint verification_get_runs (const Verification *verification);
+guint verification_get_fails (const Verification *verification);
+/* Runs a pass needs to be trusted at 95% (1 unless flaky). */
+guint verification_get_confirm (const Verification *verification);
+/* Actions replayed when the crash came (all, if not a crash or at the end). */
+guint verification_get_crash_point (const Verification *verification);
+/* Full replays in which the app started (so far). */
+guint verification_get_n_started (const Verification *verification);
+
+G_END_DECLS
