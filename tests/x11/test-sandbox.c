@@ -324,6 +324,55 @@ test_sigkill (Fixture *f, gconstpointer data)
       g_error ("a sandbox is left: %s", name);
 }
 
+/* xreplay interrupted by @signum while the app runs (on the test's
+ * display, where its window is seen mapping): nothing of it runs on, and
+ * its sandbox is gone from disk. */
+static void
+interrupt_xreplay (Fixture *f, int signum)
+{
+  g_autofree char *tmp = g_build_filename (f->dir, "tmp", NULL);
+  const char *argv[] = { env ("XREPLAY"), "--settle", "20000", "--display", f->xvfb.display,
+                         f->session, "--", env ("XSINGLE"), NULL };
+  g_auto (GStrv) envp = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) left = NULL;
+  gint64 deadline;
+  guint ours = test_orphans_alive (0);
+  int status;
+  GPid pid;
+
+  g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
+  envp = g_environ_setenv (g_strdupv (f->envp), "TMPDIR", tmp, TRUE);
+  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
+  XSync (f->dpy, False);
+  g_assert_true (g_spawn_async (NULL, (char **) argv, envp,
+                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
+                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  wait_for_map (f);
+  kill (pid, signum);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  if (signum == SIGKILL)
+    g_assert_true (WIFSIGNALED (status));
+  else
+    g_assert_cmpint (WEXITSTATUS (status), ==, 128 + signum);
+  deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+  while (test_orphans_alive (0) > ours && g_get_monotonic_time () < deadline)
+    g_usleep (20 * 1000);
+  g_assert_cmpuint (test_orphans_alive (0), ==, ours);
+  left = g_dir_open (tmp, 0, NULL);
+  g_assert_nonnull (left);
+  for (const char *name; (name = g_dir_read_name (left)) != NULL;)
+    g_error ("%s is left in TMPDIR after signal %d", name, signum);
+}
+
+static void
+test_interrupt_xreplay (Fixture *f, gconstpointer data)
+{
+  record (f);
+  interrupt_xreplay (f, GPOINTER_TO_INT (data));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -333,5 +382,11 @@ main (int argc, char **argv)
   ADD ("/sandbox/share-home-interferes", test_share_home_interferes);
   ADD ("/sandbox/bad-home", test_bad_home);
   ADD ("/sandbox/sigkill", test_sigkill);
+  g_test_add ("/sandbox/xreplay-sigint", Fixture, GINT_TO_POINTER (SIGINT), fixture_setup,
+              test_interrupt_xreplay, fixture_teardown);
+  g_test_add ("/sandbox/xreplay-sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
+              test_interrupt_xreplay, fixture_teardown);
+  g_test_add ("/sandbox/xreplay-sigkill", Fixture, GINT_TO_POINTER (SIGKILL), fixture_setup,
+              test_interrupt_xreplay, fixture_teardown);
   return g_test_run ();
 }
