@@ -176,7 +176,7 @@ main (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *display = NULL, *speed = NULL, *stderr_match = NULL;
+  g_autofree char *display = NULL, *speed = NULL, *stderr_match = NULL, *pace = NULL;
   g_autofree char *max_gap = NULL, *min_gap = NULL, *settle = NULL, *timeout = NULL;
   g_autofree char *start_timeout = NULL, *window_wait = NULL;
   g_autofree char *export_format = NULL, *report_dir = NULL;
@@ -198,7 +198,8 @@ main (int argc, char **argv)
   int dashdash = -1, status;
   GOptionEntry entries[] = {
     { "display", 0, 0, G_OPTION_ARG_STRING, &display, "Replay on this existing display instead of a private Xvfb (e.g. a Xephyr to watch)", "DPY" },
-    { "speed", 0, 0, G_OPTION_ARG_STRING, &speed, "Divide the recorded gaps between actions by F (default 1)", "F" },
+    { "pace", 0, 0, G_OPTION_ARG_STRING, &pace, "app (default): each action once the app has taken the one before; recorded: the recorded gaps (see --speed)", "app|recorded" },
+    { "speed", 0, 0, G_OPTION_ARG_STRING, &speed, "Divide the recorded gaps between actions by F (default 1; the recorded pace, and the timing that means something at the app's pace)", "F" },
     { "max-gap", 0, 0, G_OPTION_ARG_STRING, &max_gap, "Wait at most MS between two actions (default 1000)", "MS" },
     { "min-gap", 0, 0, G_OPTION_ARG_STRING, &min_gap, "Wait at least MS between two actions (default 5)", "MS" },
     { "settle", 0, 0, G_OPTION_ARG_STRING, &settle, "Time the app gets after the last action to crash (default 500); more, up to --timeout, while its processes are busy", "MS" },
@@ -268,6 +269,13 @@ main (int argc, char **argv)
       g_printerr ("xreplay: %s\n", error->message);
       return EXIT_USAGE;
     }
+  if (pace != NULL && !g_str_equal (pace, "app") && !g_str_equal (pace, "recorded"))
+    {
+      g_printerr ("xreplay: --pace: '%s' is not app or recorded\n", pace);
+      return EXIT_USAGE;
+    }
+  opts.pace = pace != NULL && g_str_equal (pace, "recorded") ? REPLAY_PACE_RECORDED
+                                                              : REPLAY_PACE_APP;
   if (speed != NULL)
     {
       char *end = NULL;

@@ -19,12 +19,7 @@
 #define G_LOG_DOMAIN "xreduce-replayer"
 
 #include "replay.h"
-#include "injector.h"
-#include "proc.h"
-#include "proctree.h"
-#include "sandbox.h"
-#include "windows.h"
-#include "xconn.h"
+#include "replay-private.h"
 #include "xserver.h"
 
 #include <signal.h>
@@ -34,7 +29,6 @@
 #include <sys/wait.h>
 #include <glib/gstdio.h>
 #include <X11/Xlib.h>
-#include <json-glib/json-glib.h>
 
 /* How often the app's CPU and memory are sampled. */
 #define REPLAY_USAGE_SAMPLE_MS 250
@@ -45,67 +39,7 @@
 /* How long the app gets to exit after SIGTERM before SIGKILL. */
 #define REPLAY_KILL_GRACE_MS 300
 
-/* Settling: every REPLAY_QUIET_SAMPLE_MS, the CPU the app's process tree
- * has used; it is busy while it used more than REPLAY_BUSY_PERCENT of a
- * core over the last REPLAY_QUIET_WINDOW_MS. */
-#define REPLAY_QUIET_SAMPLE_MS 100
-#define REPLAY_QUIET_WINDOW_MS 200
-#define REPLAY_QUIET_SAMPLES (REPLAY_QUIET_WINDOW_MS / REPLAY_QUIET_SAMPLE_MS)
-#define REPLAY_BUSY_PERCENT 10
-
-typedef enum
-{
-  PHASE_STARTING,
-  PHASE_ACTING,
-  PHASE_SETTLING,
-  PHASE_PINGING,
-  PHASE_DONE,
-} Phase;
-
-typedef struct
-{
-  const Session *session;
-  const ReplayOptions *opts;
-  ReplayResult *result;
-  GMainLoop *loop;
-
-  XConn *conn;               /* owned */
-  Display *dpy;              /* conn's */
-  Windows *windows;          /* owned */
-  Injector *injector;        /* owned */
-  ProcChild *child;          /* owned */
-  Sandbox *sandbox;          /* owned, or NULL: the app shares our HOME and bus */
-  Atom wm_protocols, net_wm_ping;
-
-  GArray *actions;           /* owned, of guint: event indices */
-  guint next;                /* the next action number */
-  guint64 last_time_ms;      /* recorded time of the previous action */
-  GHashTable *last_pos;      /* owned: window identity -> last recorded pos (x | y << 32) */
-  GHashTable *given_up;      /* owned: identities already waited for in vain */
-
-  Phase phase;
-  guint timer;               /* the phase's timeout, or 0 */
-  guint wait_timer;          /* waiting for an action's window, or 0 */
-  gboolean waiting;          /* the current action waits for its window */
-  gboolean wait_over;        /* ... and gave up */
-  long ping_stamp;
-  Window ping_window;
-
-  gint64 t_spawn, t_first_window, t_last_action, t_end_actions;
-  gint64 quiet_at[REPLAY_QUIET_SAMPLES];     /* settling: the last samples of */
-  ProcTreeSample quiet[REPLAY_QUIET_SAMPLES]; /* the app's tree, oldest at quiet_next */
-  guint quiet_n, quiet_next;
-  guint quiet_timer;         /* settling and pinging: the CPU sampler, or 0 */
-  guint usage_timer;         /* from the app's start: its CPU and memory, or 0 */
-  gboolean busy;             /* the app's process tree, at the last sample */
-  gboolean answered;         /* the app answered the ping (or cannot be pinged) */
-  gboolean noted_busy;
-  guint n_ever_mapped;       /* the app's windows mapped so far */
-  GError *error;             /* owned: why the replay failed (infra, cancelled) */
-} Replay;
-
 static void replay_schedule_next (Replay *r);
-static void replay_answered (Replay *r);
 static void replay_step (Replay *r);
 
 void
@@ -127,10 +61,11 @@ replay_result_clear (ReplayResult *result)
   g_clear_pointer (&result->stderr_text, g_free);
   g_clear_pointer (&result->verdict.detail, g_free);
   g_clear_pointer (&result->backtrace, g_strfreev);
+  g_clear_pointer (&result->pace_detail, g_free);
   result->stderr_len = 0;
 }
 
-static void G_GNUC_PRINTF (2, 3)
+void
 replay_note (Replay *r, const char *format, ...)
 {
   g_autofree char *message = NULL;
@@ -150,13 +85,13 @@ injector_note (const char *message, gpointer data)
   replay_note (data, "%s", message);
 }
 
-static gint64
-now_ms (void)
+gint64
+replay_now_ms (void)
 {
   return g_get_monotonic_time () / 1000;
 }
 
-static void
+void
 replay_clear_timers (Replay *r)
 {
   if (r->timer != 0)
@@ -167,17 +102,18 @@ replay_clear_timers (Replay *r)
     g_source_remove (r->quiet_timer);
   if (r->usage_timer != 0)
     g_source_remove (r->usage_timer);
-  r->timer = r->wait_timer = r->quiet_timer = r->usage_timer = 0;
+  if (r->pace_timer != 0)
+    g_source_remove (r->pace_timer);
+  r->timer = r->wait_timer = r->quiet_timer = r->usage_timer = r->pace_timer = 0;
 }
 
-/* The verdict: stop everything and leave the loop. */
-static void
+void
 replay_finish (Replay *r, VerdictKind outcome)
 {
   if (r->phase == PHASE_DONE)
     return;
   if (r->phase == PHASE_ACTING || r->phase == PHASE_STARTING)
-    r->t_end_actions = now_ms ();
+    r->t_end_actions = replay_now_ms ();
   r->phase = PHASE_DONE;
   r->result->verdict.kind = outcome;
   replay_clear_timers (r);
@@ -199,7 +135,7 @@ replay_fail (Replay *r, GError *error)
   replay_finish (r, VERDICT_INFRA_ERROR);
 }
 
-static void
+void
 replay_fail_x (Replay *r)
 {
   replay_fail (r, g_error_new (G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE,
@@ -260,180 +196,6 @@ on_start_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* ---- after the last action ---- */
-
-static gboolean
-on_ping_timeout (gpointer user_data)
-{
-  Replay *r = user_data;
-
-  r->timer = 0;
-  replay_note (r, "no answer to _NET_WM_PING within %u ms", r->opts->timeout_ms);
-  replay_finish (r, VERDICT_HUNG);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-replay_ping (Replay *r)
-{
-  Window main_window = windows_get_main (r->windows);
-  XEvent ev;
-
-  r->phase = PHASE_PINGING;
-  if (main_window == None || !windows_supports_ping (r->windows, main_window))
-    {
-      replay_note (r, "the app has %s: it cannot be pinged",
-                   main_window == None ? "no window mapped" : "no _NET_WM_PING");
-      replay_answered (r);
-      return;
-    }
-  memset (&ev, 0, sizeof ev);
-  r->ping_window = main_window;
-  r->ping_stamp = (long) (now_ms () & 0x7fffffff);
-  ev.xclient.type = ClientMessage;
-  ev.xclient.window = main_window;
-  ev.xclient.message_type = r->wm_protocols;
-  ev.xclient.format = 32;
-  ev.xclient.data.l[0] = (long) r->net_wm_ping;
-  ev.xclient.data.l[1] = r->ping_stamp;
-  ev.xclient.data.l[2] = (long) main_window;
-  XSendEvent (r->dpy, main_window, False, NoEventMask, &ev);
-  if (!xconn_sync (r->conn))
-    {
-      replay_fail_x (r);
-      return;
-    }
-  replay_note (r, "pinging 0x%lx", main_window);
-  r->timer = g_timeout_add (r->opts->timeout_ms, on_ping_timeout, r);
-}
-
-/* Settling. The actions are delivered, but the app may not have done
- * what they ask yet: under the load of parallel replays a terminal's
- * shell may still be starting when the last key is typed, a browser's
- * content process still loading. So the app is pinged at settle_ms as
- * before (no answer within timeout_ms: hung), but it has passed only once
- * it has answered and its process tree (its children in other groups and
- * sessions too) is no longer busy, or timeout_ms after settle_ms. Busy: a
- * process of it running or waiting for a core or the disk, a process
- * started or ended, or more than REPLAY_BUSY_PERCENT of a core used, over
- * the last REPLAY_QUIET_WINDOW_MS (a shell waiting in a retry loop for a
- * lock another replay's shell holds uses no CPU, but runs `sleep`).
- * An idle app passes when it answers, as before. */
-static void
-replay_answered (Replay *r)
-{
-  gint64 elapsed = now_ms () - r->t_end_actions;
-
-  r->answered = TRUE;
-  if (r->timer != 0)
-    g_source_remove (r->timer);   /* the ping's timeout */
-  r->timer = 0;
-  if (!r->busy || elapsed >= (gint64) r->opts->settle_ms + r->opts->timeout_ms)
-    {
-      if (r->noted_busy)
-        replay_note (r, "the app %s after %" G_GINT64_FORMAT " ms",
-                     r->busy ? "is still busy" : "is idle", elapsed);
-      replay_finish (r, VERDICT_PASSED);
-    }
-}
-
-/* What the app's process tree has used so far (xreduce sizes its pool of
- * workers by it): the CPU time of the tree as last seen (it includes the
- * children it has reaped) and the most resident memory at any sample. */
-static void
-replay_note_usage (Replay *r, const ProcTreeSample *sample)
-{
-  gint64 cpu_ms = (gint64) (sample->ticks * 1000 / proctree_ticks_per_second ());
-
-  if (sample->n_procs == 0)
-    return;
-  r->result->app_cpu_ms = MAX (r->result->app_cpu_ms, cpu_ms);
-  r->result->app_peak_rss_kb = MAX (r->result->app_peak_rss_kb, (gint64) sample->rss_kb);
-}
-
-static gboolean
-on_usage_sample (gpointer user_data)
-{
-  Replay *r = user_data;
-  ProcTreeSample sample;
-
-  proctree_sample (proc_child_get_pid (r->child), &sample);
-  replay_note_usage (r, &sample);
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-on_quiet_sample (gpointer user_data)
-{
-  Replay *r = user_data;
-  gint64 now = now_ms (), elapsed = now - r->t_end_actions;
-  ProcTreeSample sample;
-  guint oldest = r->quiet_n < REPLAY_QUIET_SAMPLES ? 0 : r->quiet_next;
-  const ProcTreeSample *then = &r->quiet[oldest];
-  gint64 span = now - r->quiet_at[oldest];
-  double used_ms;
-  gboolean forked;
-
-  proctree_sample (proc_child_get_pid (r->child), &sample);
-  replay_note_usage (r, &sample);
-  used_ms = (double) (sample.ticks - MIN (sample.ticks, then->ticks)) * 1000.0
-            / proctree_ticks_per_second ();
-  forked = sample.n_procs != then->n_procs || sample.pid_sum != then->pid_sum;
-  r->busy = sample.n_active > 0 || forked
-            || (span > 0 && used_ms * 100.0 > (double) span * REPLAY_BUSY_PERCENT);
-  r->quiet_at[r->quiet_next] = now;
-  r->quiet[r->quiet_next] = sample;
-  r->quiet_next = (r->quiet_next + 1) % REPLAY_QUIET_SAMPLES;
-  r->quiet_n = MIN (r->quiet_n + 1, REPLAY_QUIET_SAMPLES);
-  if (r->busy && !r->noted_busy && elapsed + REPLAY_QUIET_SAMPLE_MS / 2 >= (gint64) r->opts->settle_ms)
-    {
-      replay_note (r, "the app is busy (%.0f ms of CPU in the last %" G_GINT64_FORMAT
-                   " ms, %u of its %u processes running%s): it gets more time", used_ms, span,
-                   sample.n_active, sample.n_procs, forked ? ", processes started or ended" : "");
-      r->noted_busy = TRUE;
-    }
-  if (r->answered)
-    {
-      /* replay_finish() must not remove this source from inside it. */
-      guint id = r->quiet_timer;
-
-      r->quiet_timer = 0;
-      replay_answered (r);
-      if (r->phase == PHASE_DONE)
-        return G_SOURCE_REMOVE;
-      r->quiet_timer = id;
-    }
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-on_settled (gpointer user_data)
-{
-  Replay *r = user_data;
-
-  r->timer = 0;
-  replay_ping (r);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-replay_settle (Replay *r)
-{
-  r->t_end_actions = now_ms ();
-  r->phase = PHASE_SETTLING;
-  replay_note (r, "all %u actions replayed; settling %u ms", r->actions->len,
-               r->opts->settle_ms);
-  /* The first CPU sample now, the others every REPLAY_QUIET_SAMPLE_MS. */
-  r->quiet_at[0] = r->t_end_actions;
-  proctree_sample (proc_child_get_pid (r->child), &r->quiet[0]);
-  r->quiet_n = r->quiet_next = 1;
-  r->quiet_timer = g_timeout_add (REPLAY_QUIET_SAMPLE_MS, on_quiet_sample, r);
-  if (r->opts->settle_ms == 0)
-    replay_ping (r);
-  else
-    r->timer = g_timeout_add (r->opts->settle_ms, on_settled, r);
-}
-
 /* ---- the actions ---- */
 
 /* "class\ntitle\nindex": the recorded identity of a window. */
@@ -444,8 +206,8 @@ identity_key (const SessionEvent *ev)
                           ev->wm_name != NULL ? ev->wm_name : "", ev->window);
 }
 
-static guint
-replay_gap (Replay *r, guint64 time_ms)
+guint
+replay_recorded_gap (Replay *r, guint64 time_ms)
 {
   double gap = time_ms > r->last_time_ms ? (double) (time_ms - r->last_time_ms) : 0.0;
 
@@ -466,18 +228,28 @@ on_action_timer (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+void
+replay_schedule_in (Replay *r, guint ms)
+{
+  r->timer = g_timeout_add (ms, on_action_timer, r);
+}
+
 static void
 replay_schedule_next (Replay *r)
 {
-  const SessionEvent *ev;
+  const SessionEvent *prev = NULL, *next, *after = NULL;
 
   if (r->next >= r->actions->len)
     {
       replay_settle (r);
       return;
     }
-  ev = session_get_event (r->session, g_array_index (r->actions, guint, r->next));
-  r->timer = g_timeout_add (replay_gap (r, ev->time_ms), on_action_timer, r);
+  next = session_get_event (r->session, g_array_index (r->actions, guint, r->next));
+  if (r->next > 0)
+    prev = session_get_event (r->session, g_array_index (r->actions, guint, r->next - 1));
+  if (r->next + 1 < r->actions->len)
+    after = session_get_event (r->session, g_array_index (r->actions, guint, r->next + 1));
+  replay_pace_next (r, prev, next, after);
 }
 
 static gboolean
@@ -562,7 +334,7 @@ replay_note_latency (Replay *r)
 
   if (r->t_last_action == 0)
     return;
-  latency = now_ms () - r->t_last_action;
+  latency = replay_now_ms () - r->t_last_action;
   if (latency > r->result->window_latency_ms)
     r->result->window_latency_ms = latency;
 }
@@ -664,6 +436,7 @@ replay_step (Replay *r)
       g_assert_not_reached ();
     }
   replay_remember_pos (r, ev);
+  replay_pace_injected (r, ev);
   if (!xconn_sync (r->conn))
     {
       replay_fail_x (r);
@@ -671,7 +444,7 @@ replay_step (Replay *r)
     }
   r->next++;
   r->result->n_replayed = r->next;
-  r->t_last_action = now_ms ();
+  r->t_last_action = replay_now_ms ();
   r->last_time_ms = ev->time_ms;
   replay_schedule_next (r);
 }
@@ -694,7 +467,7 @@ on_windows_changed (Replay *r, XEvent *ev)
       Window first = windows_get_main (r->windows);
       g_autofree char *what = windows_describe (r->windows, first);
 
-      r->t_first_window = now_ms ();
+      r->t_first_window = replay_now_ms ();
       r->result->first_window_ms = r->t_first_window - r->t_spawn;
       replay_note (r, "first window %s after %" G_GINT64_FORMAT " ms", what,
                    r->result->first_window_ms);
@@ -702,6 +475,7 @@ on_windows_changed (Replay *r, XEvent *ev)
         g_source_remove (r->timer);
       r->timer = 0;
       r->phase = PHASE_ACTING;
+      replay_pace_start (r);
       replay_schedule_next (r);
     }
   else if (r->phase == PHASE_ACTING && r->waiting && !r->wait_over)
@@ -718,6 +492,11 @@ on_client_message (Replay *r, XEvent *ev)
       replay_note (r, "the app answered the ping");
       replay_answered (r);
     }
+  else if (r->phase == PHASE_ACTING && r->pace_waiting
+           && ev->xclient.message_type == r->wm_protocols && ev->xclient.format == 32
+           && (Atom) ev->xclient.data.l[0] == r->net_wm_ping
+           && ev->xclient.data.l[1] == r->pace_stamp)
+    replay_pace_answered (r);
 }
 
 static void
@@ -884,7 +663,7 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
       return FALSE;
     }
 
-  r->t_spawn = now_ms ();
+  r->t_spawn = replay_now_ms ();
   r->child = replay_spawn_app (r, argv, &local);
   if (r->child == NULL)
     {
@@ -903,7 +682,7 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   replay_note (r, "app pid %d: %s", (int) proc_child_get_pid (r->child), argv[0]);
   windows_set_app (r->windows, proc_child_get_pid (r->child));
   xconn_watch (r->conn, on_x_event, on_x_dead, r);
-  r->usage_timer = g_timeout_add (REPLAY_USAGE_SAMPLE_MS, on_usage_sample, r);
+  r->usage_timer = g_timeout_add (REPLAY_USAGE_SAMPLE_MS, replay_on_usage_sample, r);
 
   r->phase = PHASE_STARTING;
   r->timer = g_timeout_add (r->opts->start_timeout_ms, on_start_timeout, r);
@@ -922,118 +701,150 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   return r->error == NULL;
 }
 
+/* The room and the screen: the sandbox first (a --home that cannot be
+ * copied is the user's mistake, said before any server starts), then a
+ * private Xvfb unless a display was given. */
+static gboolean
+replay_prepare (Replay *r, XServer **server, const char **display, GError **error)
+{
+  const ReplayOptions *opts = r->opts;
+  gint64 t_start = replay_now_ms ();
+
+  if (!opts->share_home)
+    {
+      SandboxOptions sandbox_options = { .home_seed = opts->home_seed };
+
+      r->sandbox = sandbox_new (&sandbox_options, error);
+      if (r->sandbox == NULL)
+        return FALSE;
+    }
+  *display = opts->display;
+  if (*display == NULL)
+    {
+      XServerOptions server_options = { .kind = XSERVER_XVFB, .no_autorepeat = TRUE };
+
+      session_get_screen (r->session, &server_options.width, &server_options.height);
+      *server = xserver_start (&server_options, REPLAY_SERVER_TIMEOUT_MS, error);
+      r->result->server_ms = replay_now_ms () - t_start;
+      if (*server == NULL)
+        return FALSE;
+      *display = xserver_get_display (*server);
+      replay_note (r, "Xvfb %s pid %d started in %" G_GINT64_FORMAT " ms", *display,
+                   (int) xserver_get_pid (*server), r->result->server_ms);
+    }
+  return TRUE;
+}
+
+/* --backtrace: `xreduce-crashtrace --frames-file F -- APP...` instead of
+ * APP: gdb runs the app, the wrapper dies like it and leaves the top
+ * frames in F. *@wrapped holds the new command line. */
+static gboolean
+replay_wrap_crashtrace (Replay *r, const char *const **argv, GPtrArray **wrapped,
+                        char **frames_path, GError **error)
+{
+  int fd = g_file_open_tmp ("xreplay-frames-XXXXXX", frames_path, error);
+
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  *wrapped = g_ptr_array_new ();
+  g_ptr_array_add (*wrapped, (char *) r->opts->crashtrace);
+  g_ptr_array_add (*wrapped, (char *) "--frames-file");
+  g_ptr_array_add (*wrapped, *frames_path);
+  g_ptr_array_add (*wrapped, (char *) "--");
+  for (const char *const *a = *argv; *a != NULL; a++)
+    g_ptr_array_add (*wrapped, (char *) *a);
+  g_ptr_array_add (*wrapped, NULL);
+  *argv = (const char *const *) (*wrapped)->pdata;
+  return TRUE;
+}
+
+/* The crash's top frames, from the file crashtrace wrote, which goes. */
+static void
+replay_take_frames (ReplayResult *result, const char *frames_path)
+{
+  g_autofree char *frames = NULL;
+
+  if (result->verdict.kind == VERDICT_CRASHED
+      && g_file_get_contents (frames_path, &frames, NULL, NULL) && *frames != '\0')
+    {
+      g_strchomp (frames);
+      result->backtrace = g_strsplit (frames, "\n", -1);
+    }
+  g_unlink (frames_path);
+}
+
+static void
+replay_init (Replay *r, const Session *session, const ReplayOptions *opts,
+             ReplayResult *result)
+{
+  memset (result, 0, sizeof *result);
+  verdict_init (&result->verdict, VERDICT_INFRA_ERROR);
+  result->window_latency_ms = -1;
+  result->app_cpu_ms = result->app_peak_rss_kb = -1;
+  result->n_actions = session_get_n_actions (session);
+  r->session = session;
+  r->opts = opts;
+  r->result = result;
+  r->loop = g_main_loop_new (NULL, FALSE);
+  r->phase = PHASE_STARTING;
+  r->actions = session_get_actions (session);
+  r->last_pos = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  r->given_up = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  r->held = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  result->pace = opts->pace;
+  if (r->actions->len > 0)
+    {
+      const SessionEvent *first = session_get_event (session, g_array_index (r->actions, guint, 0));
+      r->last_time_ms = first_window_time (session, first->time_ms);
+    }
+}
+
+static void
+replay_clear (Replay *r)
+{
+  /* Last: the app and everything it started are gone by now. */
+  g_clear_pointer (&r->sandbox, sandbox_free);
+  g_array_unref (r->actions);
+  g_hash_table_unref (r->last_pos);
+  g_hash_table_unref (r->given_up);
+  g_hash_table_unref (r->held);
+  g_main_loop_unref (r->loop);
+  g_clear_error (&r->error);
+}
+
 gboolean
 replay_run (const Session *session, const char *const *argv, const ReplayOptions *opts,
             ReplayResult *result, GError **error)
 {
   Replay replay = { 0 }, *r = &replay;
   g_autoptr (XServer) server = NULL;
-  g_autoptr (GMainLoop) loop = NULL;
-  gint64 t_start = now_ms ();
-  const char *display = opts->display;
-  g_autofree char *frames_path = NULL;
   g_autoptr (GPtrArray) wrapped = NULL;
+  g_autofree char *frames_path = NULL;
+  gint64 t_start = replay_now_ms ();
+  const char *display = NULL;
   gboolean ok;
 
-  memset (result, 0, sizeof *result);
-  result->verdict.kind = VERDICT_INFRA_ERROR;
-  result->verdict.exit_status = -1;
-  result->window_latency_ms = -1;
-  result->app_cpu_ms = result->app_peak_rss_kb = -1;
-  result->n_actions = session_get_n_actions (session);
   g_return_val_if_fail (opts->speed > 0, FALSE);
-
+  replay_init (r, session, opts, result);
   if (argv == NULL || argv[0] == NULL)
     argv = session_get_command (session);
   if (argv == NULL || argv[0] == NULL)
     {
       result->verdict.kind = VERDICT_COULD_NOT_START;
       result->verdict.detail = g_strdup ("no command to run (none given, none recorded)");
-      result->total_ms = now_ms () - t_start;
-      return TRUE;
+      ok = TRUE;
+      goto out;
     }
-  if (g_cancellable_set_error_if_cancelled (opts->cancellable, error))
-    return FALSE;
-
-  /* The sandbox first: a --home that cannot be copied is the user's
-   * mistake, said before any server starts. */
-  if (!opts->share_home)
+  if (g_cancellable_set_error_if_cancelled (opts->cancellable, &r->error)
+      || !replay_prepare (r, &server, &display, &r->error)
+      || (opts->crashtrace != NULL
+          && !replay_wrap_crashtrace (r, &argv, &wrapped, &frames_path, &r->error)))
     {
-      SandboxOptions sandbox_options = { .home_seed = opts->home_seed };
-      g_autoptr (GError) local = NULL;
-
-      r->sandbox = sandbox_new (&sandbox_options, &local);
-      if (r->sandbox == NULL)
-        {
-          result->verdict.detail = g_strdup (local->message);
-          result->total_ms = now_ms () - t_start;
-          g_propagate_error (error, g_steal_pointer (&local));
-          return FALSE;
-        }
-    }
-  if (display == NULL)
-    {
-      XServerOptions server_options = { .kind = XSERVER_XVFB, .no_autorepeat = TRUE };
-      g_autoptr (GError) local = NULL;
-
-      session_get_screen (session, &server_options.width, &server_options.height);
-      server = xserver_start (&server_options, REPLAY_SERVER_TIMEOUT_MS, &local);
-      result->server_ms = now_ms () - t_start;
-      if (server == NULL)
-        {
-          result->verdict.detail = g_strdup (local->message);
-          result->total_ms = now_ms () - t_start;
-          g_propagate_error (error, g_steal_pointer (&local));
-          g_clear_pointer (&r->sandbox, sandbox_free);
-          return FALSE;
-        }
-      display = xserver_get_display (server);
-      if (opts->verbose)
-        g_printerr ("xreplay: Xvfb %s pid %d started in %" G_GINT64_FORMAT " ms\n", display,
-                    (int) xserver_get_pid (server), result->server_ms);
-    }
-
-  loop = g_main_loop_new (NULL, FALSE);
-  r->session = session;
-  r->opts = opts;
-  r->result = result;
-  r->loop = loop;
-  r->phase = PHASE_STARTING;
-  r->actions = session_get_actions (session);
-  r->last_pos = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  r->given_up = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  if (r->actions->len > 0)
-    {
-      const SessionEvent *first = session_get_event (session, g_array_index (r->actions, guint, 0));
-      r->last_time_ms = first_window_time (session, first->time_ms);
-    }
-
-  if (opts->crashtrace != NULL)
-    {
-      /* xreduce-crashtrace --frames-file F -- APP...: gdb runs the app,
-       * the wrapper dies like it and leaves the top frames in F. */
-      g_autoptr (GError) local = NULL;
-      int fd = g_file_open_tmp ("xreplay-frames-XXXXXX", &frames_path, &local);
-      if (fd < 0)
-        {
-          result->verdict.detail = g_strdup (local->message);
-          g_propagate_error (error, g_steal_pointer (&local));
-          g_array_unref (r->actions);
-          g_hash_table_unref (r->last_pos);
-          g_hash_table_unref (r->given_up);
-          g_clear_pointer (&r->sandbox, sandbox_free);
-          return FALSE;
-        }
-      close (fd);
-      wrapped = g_ptr_array_new ();
-      g_ptr_array_add (wrapped, (char *) opts->crashtrace);
-      g_ptr_array_add (wrapped, (char *) "--frames-file");
-      g_ptr_array_add (wrapped, frames_path);
-      g_ptr_array_add (wrapped, (char *) "--");
-      for (const char *const *a = argv; *a != NULL; a++)
-        g_ptr_array_add (wrapped, (char *) *a);
-      g_ptr_array_add (wrapped, NULL);
-      argv = (const char *const *) wrapped->pdata;
+      if (!g_error_matches (r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        result->verdict.detail = g_strdup (r->error->message);
+      ok = FALSE;
+      goto out;
     }
 
   ok = replay_drive (r, display, argv);
@@ -1041,100 +852,26 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
     opts->on_end (r->dpy, result, opts->hook_data);
   if (r->t_first_window != 0)
     {
-      gint64 end = r->t_end_actions != 0 ? r->t_end_actions : now_ms ();
+      gint64 end = r->t_end_actions != 0 ? r->t_end_actions : replay_now_ms ();
       result->replay_ms = end - r->t_first_window;
       if (r->t_end_actions != 0)
-        result->settle_ms = now_ms () - r->t_end_actions;
+        result->settle_ms = replay_now_ms () - r->t_end_actions;
     }
   replay_cleanup (r);
   if (ok)
     result->stderr_matched = replay_stderr_matches (result, opts->stderr_match);
   g_clear_pointer (&server, xserver_free);
-  /* Last: the app and everything it started are gone by now. */
-  g_clear_pointer (&r->sandbox, sandbox_free);
   if (frames_path != NULL)
-    {
-      g_autofree char *frames = NULL;
-      if (result->verdict.kind == VERDICT_CRASHED
-          && g_file_get_contents (frames_path, &frames, NULL, NULL) && *frames != '\0')
-        {
-          g_strchomp (frames);
-          result->backtrace = g_strsplit (frames, "\n", -1);
-        }
-      g_unlink (frames_path);
-    }
-  g_array_unref (r->actions);
-  g_hash_table_unref (r->last_pos);
-  g_hash_table_unref (r->given_up);
-  result->total_ms = now_ms () - t_start;
+    replay_take_frames (result, frames_path);
+
+out:
   if (!ok)
     {
       result->verdict.kind = VERDICT_INFRA_ERROR;
       g_propagate_error (error, g_steal_pointer (&r->error));
-      return FALSE;
     }
-  return TRUE;
-}
-
-/* ---- the result as JSON ---- */
-
-static void
-json_add_int (JsonBuilder *builder, const char *name, gint64 value, gboolean known)
-{
-  json_builder_set_member_name (builder, name);
-  if (known)
-    json_builder_add_int_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-char *
-replay_result_to_json (const ReplayResult *result)
-{
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
-  g_autofree char *valid = NULL;
-  const char *tail;
-
-  json_builder_begin_object (builder);
-  verdict_to_json (&result->verdict, builder);
-  json_builder_set_member_name (builder, "stderr_matched");
-  json_builder_add_boolean_value (builder, result->stderr_matched);
-  json_add_int (builder, "actions", result->n_actions, TRUE);
-  json_add_int (builder, "actions_replayed", result->n_replayed, TRUE);
-  json_add_int (builder, "server_start_ms", result->server_ms, TRUE);
-  json_add_int (builder, "time_to_first_window_ms", result->first_window_ms, TRUE);
-  json_add_int (builder, "replay_ms", result->replay_ms, TRUE);
-  json_add_int (builder, "settle_ms", result->settle_ms, TRUE);
-  json_add_int (builder, "total_ms", result->total_ms, TRUE);
-  json_add_int (builder, "window_latency_ms", result->window_latency_ms,
-                result->window_latency_ms >= 0);
-  json_add_int (builder, "app_cpu_ms", result->app_cpu_ms, result->app_cpu_ms >= 0);
-  json_add_int (builder, "app_peak_rss_kb", result->app_peak_rss_kb,
-                result->app_peak_rss_kb >= 0);
-
-  /* The last 2 KiB, cut at a character boundary. */
-  valid = g_utf8_make_valid (result->stderr_text != NULL ? result->stderr_text : "",
-                             (gssize) result->stderr_len);
-  tail = valid;
-  if (strlen (valid) > 2048)
-    tail = g_utf8_find_next_char (valid + strlen (valid) - 2049, NULL);
-  json_builder_set_member_name (builder, "stderr_tail");
-  json_builder_add_string_value (builder, tail);
-  json_builder_set_member_name (builder, "backtrace");
-  if (result->backtrace != NULL)
-    {
-      json_builder_begin_array (builder);
-      for (guint i = 0; result->backtrace[i] != NULL; i++)
-        json_builder_add_string_value (builder, result->backtrace[i]);
-      json_builder_end_array (builder);
-    }
-  else
-    json_builder_add_null_value (builder);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  return json_generator_to_data (generator, NULL);
+  g_clear_pointer (&server, xserver_free);
+  replay_clear (r);
+  result->total_ms = replay_now_ms () - t_start;
+  return ok;
 }

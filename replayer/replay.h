@@ -26,9 +26,16 @@ G_BEGIN_DECLS
 
 typedef struct ReplayResult ReplayResult;
 
+typedef enum
+{
+  REPLAY_PACE_APP,           /* after each action, wait until the app has taken it */
+  REPLAY_PACE_RECORDED,      /* the recorded gaps (divided by speed, capped) */
+} ReplayPace;
+
 typedef struct
 {
   const char *display;       /* NULL: a private Xvfb sized like the session's screen */
+  ReplayPace pace;           /* REPLAY_PACE_APP (pace.c) */
   double speed;              /* > 0; recorded gaps are divided by it (1.0) */
   guint max_gap_ms;          /* gaps are capped at this (1000) */
   guint min_gap_ms;          /* and at least this (5) */
@@ -78,6 +85,10 @@ struct ReplayResult
   char *stderr_text;         /* owned: the app's last REPLAY_STDERR_KEEP bytes of stderr */
   gsize stderr_len;
   char **backtrace;          /* owned, or NULL: the crash's top frames (opts->crashtrace) */
+  ReplayPace pace;           /* the pace used */
+  char *pace_detail;         /* owned, or NULL: why not the pace asked for */
+  gint64 app_wait_ms;        /* app pace: time spent waiting for the app, in all */
+  gint64 app_wait_max_ms;    /* ... and the longest wait after one action */
 };
 
 void replay_result_clear (ReplayResult *result);
@@ -95,6 +106,7 @@ gboolean replay_run (const Session *session, const char *const *argv,
  * members (verdict.h), then stderr_matched, actions, actions_replayed,
  * server_start_ms, time_to_first_window_ms, replay_ms, settle_ms,
  * total_ms, window_latency_ms (or null), app_cpu_ms, app_peak_rss_kb,
+ * pace ("app" or "recorded"), pace_detail, app_wait_ms, app_wait_max_ms,
  * stderr_tail (the last 2 KiB), backtrace (an array of function names, or
  * null). */
 char *replay_result_to_json (const ReplayResult *result);

@@ -1,0 +1,284 @@
+/* pace.c — replay at the app's pace: wait for the app, not the clock.
+ *
+ * With --pace app (the default), after each action the replay waits until
+ * the app has taken it, then goes on at once (after --min-gap):
+ *   - a round trip to the app: _NET_WM_PING to its main window (toolkits
+ *     answer from their event loop, so the answer comes only after the
+ *     events queued before it were handled), after an XSync;
+ *   - then its process tree quiet: no process of it running or runnable
+ *     in two samples REPLAY_PACE_SAMPLE_MS apart, none started or ended
+ *     (a browser's content process at work), for at most
+ *     REPLAY_PACE_QUIET_MS;
+ * each wait bounded by --timeout. An app that does not list _NET_WM_PING
+ * is replayed at the recorded pace, and the result says so.
+ *
+ * Timing that is the meaning stays as recorded (divided by --speed):
+ *   - a press held REPLAY_HOLD_MS or longer keeps its duration (a long
+ *     press; a key held for its auto-repeat);
+ *   - the events of a double click (button events of the same button
+ *     less than REPLAY_MULTI_CLICK_MS apart) keep their gaps;
+ *   - a drag (motion with a button held, and its release) keeps its
+ *     recorded speed.
+ *
+ * Start reading at replay_pace_next(), which replay.c calls after each
+ * action it injects.
+ */
+#define G_LOG_DOMAIN "xreduce-replayer"
+
+#include "replay-private.h"
+
+#include <string.h>
+#include <X11/Xlib.h>
+
+/* A press held this long keeps its recorded duration. */
+#define REPLAY_HOLD_MS 500
+/* Button events of one button closer than this are one gesture (a double
+ * click): their gaps never grow. */
+#define REPLAY_MULTI_CLICK_MS 400
+/* The process tree is sampled this often while the replay waits for it. */
+#define REPLAY_PACE_SAMPLE_MS 10
+/* The most an action waits for the tree to be quiet, once the app answered. */
+#define REPLAY_PACE_QUIET_MS 300
+
+#define ANY_BUTTON_MASK (Button1Mask | Button2Mask | Button3Mask | Button4Mask | Button5Mask)
+
+typedef struct
+{
+  guint64 recorded_ms;       /* when it was pressed in the recording */
+  gint64 injected_ms;        /* and in this replay */
+} Held;
+
+static char *
+held_key (const SessionEvent *ev)
+{
+  gboolean key = ev->kind == SESSION_EVENT_KEY_PRESS || ev->kind == SESSION_EVENT_KEY_RELEASE;
+
+  return g_strdup_printf ("%c%u", key ? 'k' : 'b', key ? ev->keycode : ev->button);
+}
+
+/* Remembers when a key or button was pressed (replay.c, as it injects). */
+void
+replay_pace_injected (Replay *r, const SessionEvent *ev)
+{
+  if (ev->kind == SESSION_EVENT_KEY_PRESS || ev->kind == SESSION_EVENT_BUTTON_PRESS)
+    {
+      Held *held = g_new (Held, 1);
+
+      held->recorded_ms = ev->time_ms;
+      held->injected_ms = replay_now_ms ();
+      g_hash_table_replace (r->held, held_key (ev), held);
+    }
+}
+
+static guint
+recorded_gap (Replay *r, guint64 from, guint64 to)
+{
+  double gap = to > from ? (double) (to - from) / r->opts->speed : 0.0;
+
+  return (guint) (gap + 0.5);
+}
+
+static gboolean
+is_button (const SessionEvent *ev)
+{
+  return ev != NULL && (ev->kind == SESSION_EVENT_BUTTON_PRESS
+                        || ev->kind == SESSION_EVENT_BUTTON_RELEASE);
+}
+
+/* @a then @b: two events of one multi-click (same button, close). */
+static gboolean
+same_click_run (const SessionEvent *a, const SessionEvent *b)
+{
+  return is_button (a) && is_button (b) && a->button == b->button
+         && b->time_ms < a->time_ms + REPLAY_MULTI_CLICK_MS;
+}
+
+/* Does the time between @prev (injected just now) and @next mean
+ * something? Then *@gap_ms is how long to wait for @next. @after is the
+ * action after @next, or NULL. */
+static gboolean
+keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
+            const SessionEvent *after, guint *gap_ms)
+{
+  gboolean release = next->kind == SESSION_EVENT_KEY_RELEASE
+                     || next->kind == SESSION_EVENT_BUTTON_RELEASE;
+  /* The clicks of a double click: a release and the next press, and the
+   * press and release of a click that another follows at once. */
+  gboolean multi_click = same_click_run (prev, next)
+                         && (prev->kind == SESSION_EVENT_BUTTON_RELEASE
+                             || (next->kind == SESSION_EVENT_BUTTON_RELEASE
+                                 && same_click_run (next, after)
+                                 && after->kind == SESSION_EVENT_BUTTON_PRESS));
+
+  if (release)
+    {
+      g_autofree char *key = held_key (next);
+      const Held *held = g_hash_table_lookup (r->held, key);
+
+      if (held != NULL && next->time_ms >= held->recorded_ms + REPLAY_HOLD_MS)
+        {
+          /* A long press: released its recorded hold after the press. */
+          gint64 due = held->injected_ms + recorded_gap (r, held->recorded_ms, next->time_ms);
+
+          *gap_ms = (guint) MAX (due - replay_now_ms (), (gint64) r->opts->min_gap_ms);
+          return TRUE;
+        }
+    }
+  if (multi_click
+      || ((next->kind == SESSION_EVENT_MOTION || next->kind == SESSION_EVENT_BUTTON_RELEASE)
+          && (next->state & ANY_BUTTON_MASK) != 0 && prev->kind == SESSION_EVENT_MOTION))
+    {
+      /* A double click's clicks, a drag's speed. */
+      *gap_ms = MIN (MAX (recorded_gap (r, prev->time_ms, next->time_ms), r->opts->min_gap_ms),
+                     r->opts->max_gap_ms);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* ---- waiting for the app ---- */
+
+static void
+pace_done (Replay *r, const char *how)
+{
+  gint64 waited = replay_now_ms () - r->pace_started;
+
+  if (r->pace_timer != 0)
+    g_source_remove (r->pace_timer);
+  r->pace_timer = 0;
+  r->pace_waiting = FALSE;
+  r->result->app_wait_ms += waited;
+  r->result->app_wait_max_ms = MAX (r->result->app_wait_max_ms, waited);
+  if (how != NULL)
+    replay_note (r, "action %u: %s after %" G_GINT64_FORMAT " ms", r->next + 1, how, waited);
+  replay_schedule_in (r, r->opts->min_gap_ms);
+}
+
+static gboolean
+on_pace_sample (gpointer user_data)
+{
+  Replay *r = user_data;
+  ProcTreeSample sample;
+  gboolean changed;
+
+  proctree_sample (proc_child_get_pid (r->child), &sample);
+  changed = sample.n_procs != r->pace_sample.n_procs || sample.pid_sum != r->pace_sample.pid_sum;
+  r->pace_sample = sample;
+  if (sample.n_active == 0 && !changed)
+    {
+      if (++r->pace_quiet >= 2)
+        {
+          r->pace_timer = 0;
+          pace_done (r, NULL);
+          return G_SOURCE_REMOVE;
+        }
+    }
+  else
+    r->pace_quiet = 0;
+  if (replay_now_ms () - r->pace_answered_at >= REPLAY_PACE_QUIET_MS)
+    {
+      r->pace_timer = 0;
+      pace_done (r, "the app's processes are still busy: going on");
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* The app answered the ping: its event loop has handled the action. */
+void
+replay_pace_answered (Replay *r)
+{
+  if (!r->pace_waiting)
+    return;
+  if (r->pace_timer != 0)
+    g_source_remove (r->pace_timer);
+  r->pace_timer = 0;
+  r->pace_answered_at = replay_now_ms ();
+  r->pace_quiet = 0;
+  proctree_sample (proc_child_get_pid (r->child), &r->pace_sample);
+  /* An app of one process has done all it will when it answers: only a
+   * tree (a browser's content processes, a terminal's shell) can still
+   * be at work. */
+  if (r->pace_sample.n_procs <= 1)
+    {
+      pace_done (r, NULL);
+      return;
+    }
+  if (r->pace_sample.n_active == 0)
+    r->pace_quiet = 1;
+  r->pace_timer = g_timeout_add (REPLAY_PACE_SAMPLE_MS, on_pace_sample, r);
+}
+
+static gboolean
+on_pace_timeout (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->pace_timer = 0;
+  pace_done (r, "no answer to the ping: going on");
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_for_app (Replay *r)
+{
+  Window main_window = windows_get_main (r->windows);
+  XEvent ev;
+
+  r->pace_started = replay_now_ms ();
+  r->pace_waiting = TRUE;
+  memset (&ev, 0, sizeof ev);
+  r->pace_stamp = (long) ((replay_now_ms () + 1) & 0x7fffffff);
+  ev.xclient.type = ClientMessage;
+  ev.xclient.window = main_window;
+  ev.xclient.message_type = r->wm_protocols;
+  ev.xclient.format = 32;
+  ev.xclient.data.l[0] = (long) r->net_wm_ping;
+  ev.xclient.data.l[1] = r->pace_stamp;
+  ev.xclient.data.l[2] = (long) main_window;
+  XSendEvent (r->dpy, main_window, False, NoEventMask, &ev);
+  if (!xconn_sync (r->conn))
+    {
+      replay_fail_x (r);
+      return;
+    }
+  r->pace_timer = g_timeout_add (r->opts->timeout_ms, on_pace_timeout, r);
+}
+
+/* Once the first window is there: can the app be paced? */
+void
+replay_pace_start (Replay *r)
+{
+  Window main_window = windows_get_main (r->windows);
+
+  r->result->pace = r->opts->pace;
+  if (r->opts->pace != REPLAY_PACE_APP)
+    return;
+  if (main_window == None || !windows_supports_ping (r->windows, main_window))
+    {
+      replay_note (r, "the app does not answer _NET_WM_PING: replayed at the recorded pace");
+      r->result->pace = REPLAY_PACE_RECORDED;
+      r->result->pace_detail = g_strdup ("the app does not answer _NET_WM_PING");
+    }
+}
+
+/* After action r->next - 1 (@prev, or NULL before the first): when to
+ * inject the next one (@next; @after follows it, or NULL). */
+void
+replay_pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
+                  const SessionEvent *after)
+{
+  guint gap;
+
+  if (r->result->pace == REPLAY_PACE_RECORDED)
+    {
+      replay_schedule_in (r, replay_recorded_gap (r, next->time_ms));
+      return;
+    }
+  if (prev != NULL && keeps_time (r, prev, next, after, &gap))
+    {
+      replay_schedule_in (r, gap);
+      return;
+    }
+  wait_for_app (r);
+}

@@ -1,0 +1,112 @@
+/* replay-private.h — one replay's state, shared by replay.c (set-up, the
+ * actions, the X events, the verdict) and settle.c (after the last action,
+ * and the app's use of CPU and memory). Not for other modules: replay.h is
+ * the interface.
+ */
+#pragma once
+
+#include <glib.h>
+#include <X11/Xlib.h>
+
+#include "injector.h"
+#include "proc.h"
+#include "proctree.h"
+#include "replay.h"
+#include "sandbox.h"
+#include "windows.h"
+#include "xconn.h"
+
+/* Settling: every REPLAY_QUIET_SAMPLE_MS, the CPU the app's process tree
+ * has used; it is busy while it used more than REPLAY_BUSY_PERCENT of a
+ * core over the last REPLAY_QUIET_WINDOW_MS. */
+#define REPLAY_QUIET_SAMPLE_MS 100
+#define REPLAY_QUIET_WINDOW_MS 200
+#define REPLAY_QUIET_SAMPLES (REPLAY_QUIET_WINDOW_MS / REPLAY_QUIET_SAMPLE_MS)
+#define REPLAY_BUSY_PERCENT 10
+
+typedef enum
+{
+  PHASE_STARTING,
+  PHASE_ACTING,
+  PHASE_SETTLING,
+  PHASE_PINGING,
+  PHASE_DONE,
+} Phase;
+
+typedef struct
+{
+  const Session *session;
+  const ReplayOptions *opts;
+  ReplayResult *result;
+  GMainLoop *loop;
+
+  XConn *conn;               /* owned */
+  Display *dpy;              /* conn's */
+  Windows *windows;          /* owned */
+  Injector *injector;        /* owned */
+  ProcChild *child;          /* owned */
+  Sandbox *sandbox;          /* owned, or NULL: the app shares our HOME and bus */
+  Atom wm_protocols, net_wm_ping;
+
+  GArray *actions;           /* owned, of guint: event indices */
+  guint next;                /* the next action number */
+  guint64 last_time_ms;      /* recorded time of the previous action */
+  GHashTable *last_pos;      /* owned: window identity -> last recorded pos (x | y << 32) */
+  GHashTable *given_up;      /* owned: identities already waited for in vain */
+
+  Phase phase;
+  guint timer;               /* the phase's timeout, or 0 */
+  guint wait_timer;          /* waiting for an action's window, or 0 */
+  gboolean waiting;          /* the current action waits for its window */
+  gboolean wait_over;        /* ... and gave up */
+  long ping_stamp;
+  Window ping_window;
+
+  gint64 t_spawn, t_first_window, t_last_action, t_end_actions;
+  gint64 quiet_at[REPLAY_QUIET_SAMPLES];     /* settling: the last samples of */
+  ProcTreeSample quiet[REPLAY_QUIET_SAMPLES]; /* the app's tree, oldest at quiet_next */
+  guint quiet_n, quiet_next;
+  guint quiet_timer;         /* settling and pinging: the CPU sampler, or 0 */
+  guint usage_timer;         /* from the app's start: its CPU and memory, or 0 */
+  gboolean busy;             /* the app's process tree, at the last sample */
+  gboolean answered;         /* the app answered the ping (or cannot be pinged) */
+  gboolean noted_busy;
+  guint n_ever_mapped;       /* the app's windows mapped so far */
+
+  /* Pacing (pace.c). */
+  GHashTable *held;          /* owned: "k<keycode>"/"b<button>" -> Held, the presses */
+  gboolean pace_waiting;     /* waiting for the app to take the last action */
+  guint pace_timer;          /* its timeout, then its sampler, or 0 */
+  long pace_stamp;
+  gint64 pace_started, pace_answered_at;
+  ProcTreeSample pace_sample;
+  guint pace_quiet;          /* quiet samples in a row */
+  GError *error;             /* owned: why the replay failed (infra, cancelled) */
+} Replay;
+
+/* A note on stderr with --verbose. */
+void replay_note (Replay *r, const char *format, ...) G_GNUC_PRINTF (2, 3);
+gint64 replay_now_ms (void);
+void replay_clear_timers (Replay *r);
+/* The verdict: stop everything and leave the loop. */
+void replay_finish (Replay *r, VerdictKind outcome);
+void replay_fail_x (Replay *r);
+
+/* replay.c: inject the next action in @ms; the recorded gap before the
+ * action recorded at @time_ms (divided by --speed, within the gap bounds). */
+void replay_schedule_in (Replay *r, guint ms);
+guint replay_recorded_gap (Replay *r, guint64 time_ms);
+
+/* pace.c */
+void replay_pace_start (Replay *r);
+void replay_pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
+                       const SessionEvent *after);
+void replay_pace_injected (Replay *r, const SessionEvent *ev);
+void replay_pace_answered (Replay *r);
+
+/* settle.c */
+void replay_settle (Replay *r);
+void replay_ping (Replay *r);
+/* The app answered the ping (or cannot be pinged): the verdict once quiet. */
+void replay_answered (Replay *r);
+gboolean replay_on_usage_sample (gpointer user_data);

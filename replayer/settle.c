@@ -1,0 +1,186 @@
+/* settle.c — after the last action: the app gets --settle, more while its
+ * process tree is busy, then a _NET_WM_PING; and, from its start, what the
+ * tree uses (CPU time, memory) for xreduce's pool.
+ *
+ * Start reading at replay_settle(); replay.c calls it after the last
+ * action, and replay_ping() and the samplers run from the main loop.
+ */
+#define G_LOG_DOMAIN "xreduce-replayer"
+
+#include "replay-private.h"
+#include "proc.h"
+
+#include <X11/Xlib.h>
+
+
+static gboolean
+on_ping_timeout (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->timer = 0;
+  replay_note (r, "no answer to _NET_WM_PING within %u ms", r->opts->timeout_ms);
+  replay_finish (r, VERDICT_HUNG);
+  return G_SOURCE_REMOVE;
+}
+
+void
+replay_ping (Replay *r)
+{
+  Window main_window = windows_get_main (r->windows);
+  XEvent ev;
+
+  r->phase = PHASE_PINGING;
+  if (main_window == None || !windows_supports_ping (r->windows, main_window))
+    {
+      replay_note (r, "the app has %s: it cannot be pinged",
+                   main_window == None ? "no window mapped" : "no _NET_WM_PING");
+      replay_answered (r);
+      return;
+    }
+  memset (&ev, 0, sizeof ev);
+  r->ping_window = main_window;
+  r->ping_stamp = (long) (replay_now_ms () & 0x7fffffff);
+  ev.xclient.type = ClientMessage;
+  ev.xclient.window = main_window;
+  ev.xclient.message_type = r->wm_protocols;
+  ev.xclient.format = 32;
+  ev.xclient.data.l[0] = (long) r->net_wm_ping;
+  ev.xclient.data.l[1] = r->ping_stamp;
+  ev.xclient.data.l[2] = (long) main_window;
+  XSendEvent (r->dpy, main_window, False, NoEventMask, &ev);
+  if (!xconn_sync (r->conn))
+    {
+      replay_fail_x (r);
+      return;
+    }
+  replay_note (r, "pinging 0x%lx", main_window);
+  r->timer = g_timeout_add (r->opts->timeout_ms, on_ping_timeout, r);
+}
+
+/* Settling. The actions are delivered, but the app may not have done
+ * what they ask yet: under the load of parallel replays a terminal's
+ * shell may still be starting when the last key is typed, a browser's
+ * content process still loading. So the app is pinged at settle_ms as
+ * before (no answer within timeout_ms: hung), but it has passed only once
+ * it has answered and its process tree (its children in other groups and
+ * sessions too) is no longer busy, or timeout_ms after settle_ms. Busy: a
+ * process of it running or waiting for a core or the disk, a process
+ * started or ended, or more than REPLAY_BUSY_PERCENT of a core used, over
+ * the last REPLAY_QUIET_WINDOW_MS (a shell waiting in a retry loop for a
+ * lock another replay's shell holds uses no CPU, but runs `sleep`).
+ * An idle app passes when it answers, as before. */
+void
+replay_answered (Replay *r)
+{
+  gint64 elapsed = replay_now_ms () - r->t_end_actions;
+
+  r->answered = TRUE;
+  if (r->timer != 0)
+    g_source_remove (r->timer);   /* the ping's timeout */
+  r->timer = 0;
+  if (!r->busy || elapsed >= (gint64) r->opts->settle_ms + r->opts->timeout_ms)
+    {
+      if (r->noted_busy)
+        replay_note (r, "the app %s after %" G_GINT64_FORMAT " ms",
+                     r->busy ? "is still busy" : "is idle", elapsed);
+      replay_finish (r, VERDICT_PASSED);
+    }
+}
+
+/* What the app's process tree has used so far (xreduce sizes its pool of
+ * workers by it): the CPU time of the tree as last seen (it includes the
+ * children it has reaped) and the most resident memory at any sample. */
+static void
+replay_note_usage (Replay *r, const ProcTreeSample *sample)
+{
+  gint64 cpu_ms = (gint64) (sample->ticks * 1000 / proctree_ticks_per_second ());
+
+  if (sample->n_procs == 0)
+    return;
+  r->result->app_cpu_ms = MAX (r->result->app_cpu_ms, cpu_ms);
+  r->result->app_peak_rss_kb = MAX (r->result->app_peak_rss_kb, (gint64) sample->rss_kb);
+}
+
+gboolean
+replay_on_usage_sample (gpointer user_data)
+{
+  Replay *r = user_data;
+  ProcTreeSample sample;
+
+  proctree_sample (proc_child_get_pid (r->child), &sample);
+  replay_note_usage (r, &sample);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_quiet_sample (gpointer user_data)
+{
+  Replay *r = user_data;
+  gint64 now = replay_now_ms (), elapsed = now - r->t_end_actions;
+  ProcTreeSample sample;
+  guint oldest = r->quiet_n < REPLAY_QUIET_SAMPLES ? 0 : r->quiet_next;
+  const ProcTreeSample *then = &r->quiet[oldest];
+  gint64 span = now - r->quiet_at[oldest];
+  double used_ms;
+  gboolean forked;
+
+  proctree_sample (proc_child_get_pid (r->child), &sample);
+  replay_note_usage (r, &sample);
+  used_ms = (double) (sample.ticks - MIN (sample.ticks, then->ticks)) * 1000.0
+            / proctree_ticks_per_second ();
+  forked = sample.n_procs != then->n_procs || sample.pid_sum != then->pid_sum;
+  r->busy = sample.n_active > 0 || forked
+            || (span > 0 && used_ms * 100.0 > (double) span * REPLAY_BUSY_PERCENT);
+  r->quiet_at[r->quiet_next] = now;
+  r->quiet[r->quiet_next] = sample;
+  r->quiet_next = (r->quiet_next + 1) % REPLAY_QUIET_SAMPLES;
+  r->quiet_n = MIN (r->quiet_n + 1, REPLAY_QUIET_SAMPLES);
+  if (r->busy && !r->noted_busy && elapsed + REPLAY_QUIET_SAMPLE_MS / 2 >= (gint64) r->opts->settle_ms)
+    {
+      replay_note (r, "the app is busy (%.0f ms of CPU in the last %" G_GINT64_FORMAT
+                   " ms, %u of its %u processes running%s): it gets more time", used_ms, span,
+                   sample.n_active, sample.n_procs, forked ? ", processes started or ended" : "");
+      r->noted_busy = TRUE;
+    }
+  if (r->answered)
+    {
+      /* replay_finish() must not remove this source from inside it. */
+      guint id = r->quiet_timer;
+
+      r->quiet_timer = 0;
+      replay_answered (r);
+      if (r->phase == PHASE_DONE)
+        return G_SOURCE_REMOVE;
+      r->quiet_timer = id;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_settled (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->timer = 0;
+  replay_ping (r);
+  return G_SOURCE_REMOVE;
+}
+
+void
+replay_settle (Replay *r)
+{
+  r->t_end_actions = replay_now_ms ();
+  r->phase = PHASE_SETTLING;
+  replay_note (r, "all %u actions replayed; settling %u ms", r->actions->len,
+               r->opts->settle_ms);
+  /* The first CPU sample now, the others every REPLAY_QUIET_SAMPLE_MS. */
+  r->quiet_at[0] = r->t_end_actions;
+  proctree_sample (proc_child_get_pid (r->child), &r->quiet[0]);
+  r->quiet_n = r->quiet_next = 1;
+  r->quiet_timer = g_timeout_add (REPLAY_QUIET_SAMPLE_MS, on_quiet_sample, r);
+  if (r->opts->settle_ms == 0)
+    replay_ping (r);
+  else
+    r->timer = g_timeout_add (r->opts->settle_ms, on_settled, r);
+}

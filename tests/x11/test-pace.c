@@ -1,0 +1,274 @@
+/* test-pace.c — replay at the app's pace (replayer/pace.c), on
+ * tests/apps/xpace, whose bugs depend on timing.
+ *
+ * The sessions are written here at a person's pace (keys 60 ms apart),
+ * and the app works 300 ms after a click before it focuses its text
+ * field, longer than the recorded gaps:
+ *   - late focus: at the app's pace the keys reach the field and "go",
+ *     Return crash it, 10 of 10; at the recorded pace they are lost;
+ *   - a double click still is one at the app's pace (its gaps keep), though
+ *     the app works after each press;
+ *   - a long press still is one (its hold keeps);
+ *   - an app without _NET_WM_PING is replayed at the recorded pace, and the
+ *     result says so;
+ *   - a race only a quick person wins (a second click while the app works)
+ *     fails only at the recorded pace: xreduce finds that, says so, and
+ *     reduces at the recorded pace.
+ * Each replay starts its own Xvfb (xreplay without --display); the test
+ * synchronises on xreplay's end and reads its JSON.
+ */
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "xvfb-fixture.h"
+
+typedef struct
+{
+  char *dir;
+} Fixture;
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  f->dir = g_dir_make_tmp ("test-pace-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  test_remove_tree (f->dir);
+  g_free (f->dir);
+}
+
+/* One user action on xpace's window at @x,@y (window-relative). */
+static void
+action (GString *s, guint t, const char *what, int x, int y, guint state)
+{
+  g_string_append_printf (s, "%u %s state=0x%x root=%d,%d pos=%d,%d window=0 "
+                          "class=\"XPace\" title=\"Pace\"\n", t, what, state, x + 100, y + 100,
+                          x, y);
+}
+
+static char *
+write_session (Fixture *f, const char *name, const GString *actions, const char *outcome)
+{
+  g_autofree char *path = g_build_filename (f->dir, name, NULL);
+  g_autofree char *text = g_strdup_printf ("xreduce-session 1\nscreen 1280x1024\n"
+                                           "command \"xpace\"\nkeymap \"us\"\n%soutcome %s\n",
+                                           actions->str, outcome);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return g_steal_pointer (&path);
+}
+
+/* A click on the field, "go" and Return, 60 ms apart. */
+static char *
+late_focus_session (Fixture *f)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  const char *keys[] = { "g keycode=42", "o keycode=32", "Return keycode=36" };
+  guint t = 500;
+
+  action (s, t, "MotionNotify", 100, 35, 0);
+  action (s, t += 200, "ButtonPress button=1", 100, 35, 0);
+  action (s, t += 60, "ButtonRelease button=1", 100, 35, 0x100);
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_autofree char *press = g_strdup_printf ("KeyPress keysym=%s", keys[i]);
+      g_autofree char *release = g_strdup_printf ("KeyRelease keysym=%s", keys[i]);
+
+      action (s, t += 60, press, 100, 35, 0);
+      action (s, t += 40, release, 100, 35, 0);
+    }
+  return write_session (f, "late-focus.session", s, "crashed SIGSEGV");
+}
+
+/* xreplay --json [--pace PACE] SESSION -- xpace --busy 300 [APP_ARG]:
+ * the outcome and signal; the whole object in *@json if asked. */
+static char *
+replay_busy (const char *session, const char *pace, const char *busy, const char *app_arg,
+             int *signal, JsonParser **json)
+{
+  const char *argv[] = { env ("XREPLAY"), "--json", "--pace", pace, session, "--",
+                         env ("XPACE"), "--busy", busy, app_arg, NULL };
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonObject *object;
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s", out);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  object = json_node_get_object (json_parser_get_root (parser));
+  *signal = (int) json_object_get_int_member_with_default (object, "signal_number", 0);
+  if (json_object_get_null_member (object, "signal_number"))
+    *signal = 0;
+  if (json != NULL)
+    *json = g_object_ref (parser);
+  return g_strdup (json_object_get_string_member (object, "outcome"));
+}
+
+static char *
+replay (const char *session, const char *pace, const char *app_arg, int *signal,
+        JsonParser **json)
+{
+  return replay_busy (session, pace, "300", app_arg, signal, json);
+}
+
+static void
+test_late_focus (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = late_focus_session (f);
+
+  for (int i = 0; i < 10; i++)
+    {
+      int signal = 0;
+      g_autoptr (JsonParser) json = NULL;
+      g_autofree char *outcome = replay (session, "app", NULL, &signal, &json);
+      JsonObject *object = json_node_get_object (json_parser_get_root (json));
+
+      g_assert_cmpstr (outcome, ==, "crashed");
+      g_assert_cmpint (signal, ==, SIGSEGV);
+      g_assert_cmpstr (json_object_get_string_member (object, "pace"), ==, "app");
+      /* It waited for the app's work after the click. */
+      g_assert_cmpint (json_object_get_int_member (object, "app_wait_max_ms"), >=, 250);
+    }
+  for (int i = 0; i < 3; i++)
+    {
+      int signal = 0;
+      g_autofree char *outcome = replay (session, "recorded", NULL, &signal, NULL);
+
+      /* The keys came before the focus: lost. */
+      g_assert_cmpstr (outcome, ==, "passed");
+    }
+}
+
+static void
+test_double_click (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  g_autofree char *session = NULL;
+  guint t = 500;
+
+  action (s, t, "MotionNotify", 300, 35, 0);
+  action (s, t += 200, "ButtonPress button=1", 300, 35, 0);
+  action (s, t += 70, "ButtonRelease button=1", 300, 35, 0x100);
+  action (s, t += 90, "ButtonPress button=1", 300, 35, 0);
+  action (s, t += 70, "ButtonRelease button=1", 300, 35, 0x100);
+  session = write_session (f, "double.session", s, "crashed SIGABRT");
+  for (int i = 0; i < 3; i++)
+    {
+      int signal = 0;
+      g_autofree char *outcome = replay (session, "app", NULL, &signal, NULL);
+
+      g_assert_cmpstr (outcome, ==, "crashed");
+      g_assert_cmpint (signal, ==, SIGABRT);
+    }
+}
+
+static void
+test_long_press (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  g_autofree char *session = NULL;
+  guint t = 500;
+
+  action (s, t, "MotionNotify", 60, 115, 0);
+  action (s, t += 200, "ButtonPress button=1", 60, 115, 0);
+  action (s, t += 1000, "ButtonRelease button=1", 60, 115, 0x100);
+  session = write_session (f, "hold.session", s, "crashed SIGFPE");
+  for (int i = 0; i < 3; i++)
+    {
+      int signal = 0;
+      g_autofree char *outcome = replay (session, "app", NULL, &signal, NULL);
+
+      g_assert_cmpstr (outcome, ==, "crashed");
+      g_assert_cmpint (signal, ==, SIGFPE);
+    }
+}
+
+static void
+test_no_ping (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = late_focus_session (f);
+  g_autoptr (JsonParser) json = NULL;
+  int signal = 0;
+  g_autofree char *outcome = replay (session, "app", "--no-ping", &signal, &json);
+  JsonObject *object = json_node_get_object (json_parser_get_root (json));
+
+  g_assert_cmpstr (json_object_get_string_member (object, "pace"), ==, "recorded");
+  g_assert_nonnull (strstr (json_object_get_string_member (object, "pace_detail"),
+                            "_NET_WM_PING"));
+  /* At the recorded pace the keys are lost, as above. */
+  g_assert_cmpstr (outcome, ==, "passed");
+}
+
+/* Two clicks on "race" 500 ms apart (no double click) while the app works
+ * 800 ms after each, after some typing that does not matter. */
+static void
+test_race_recorded_only (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  g_autofree char *session = NULL, *out_path = g_build_filename (f->dir, "race.min", NULL);
+  g_autofree char *report = NULL, *md = NULL, *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *argv[] = { env ("XREDUCE"), "--max-gap", "600", "--settle", "300", "-o",
+                         out_path, NULL, "--", env ("XPACE"), "--busy", "800", NULL };
+  int signal = 0, status = -1;
+  guint t = 500;
+
+  action (s, t, "MotionNotify", 60, 115, 0);
+  action (s, t += 100, "KeyPress keysym=a keycode=38", 60, 115, 0);
+  action (s, t += 60, "KeyRelease keysym=a keycode=38", 60, 115, 0);
+  action (s, t += 100, "MotionNotify", 300, 115, 0);
+  action (s, t += 200, "ButtonPress button=1", 300, 115, 0);
+  action (s, t += 60, "ButtonRelease button=1", 300, 115, 0x100);
+  action (s, t += 500, "ButtonPress button=1", 300, 115, 0);
+  action (s, t += 60, "ButtonRelease button=1", 300, 115, 0x100);
+  session = write_session (f, "race.session", s, "crashed SIGBUS");
+
+  {
+    g_autofree char *a = replay_busy (session, "app", "800", NULL, &signal, NULL);
+    g_autofree char *r = replay_busy (session, "recorded", "800", NULL, &signal, NULL);
+
+    g_assert_cmpstr (a, ==, "passed");
+    g_assert_cmpstr (r, ==, "crashed");
+    g_assert_cmpint (signal, ==, SIGBUS);
+  }
+  argv[7] = session;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("xreduce said:\n%s%s", out, err);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_nonnull (strstr (err, "does not fail at the app's pace"));
+  g_assert_nonnull (strstr (err, "fails at the recorded pace only"));
+  /* The two clicks stay; the key goes. */
+  g_assert_nonnull (strstr (out, "press button 1 at 300,115"));
+  g_assert_null (strstr (out, "press a"));
+  report = g_strconcat (out_path, ".report/report.md", NULL);
+  g_assert_true (g_file_get_contents (report, &md, NULL, NULL));
+  g_assert_nonnull (strstr (md, "- Pace: recorded"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  ADD ("/pace/late-focus", test_late_focus);
+  ADD ("/pace/double-click", test_double_click);
+  ADD ("/pace/long-press", test_long_press);
+  ADD ("/pace/no-ping", test_no_ping);
+  ADD ("/pace/race-recorded-only", test_race_recorded_only);
+  return g_test_run ();
+}
