@@ -31,6 +31,7 @@ main (int argc, char **argv)
   g_autofree char *output = NULL, *algorithm = NULL, *signal_name = NULL;
   g_autofree char *stderr_match = NULL, *test_cmd = NULL;
   g_autofree char *speed = NULL, *max_gap = NULL, *settle = NULL, *timeout = NULL;
+  g_autofree char *pace = NULL;
   g_autofree char *window_wait = NULL, *start_timeout = NULL, *home = NULL;
   g_auto (GStrv) test_argv = NULL;
   g_autoptr (GStrvBuilder) xreplay_args = g_strv_builder_new ();
@@ -54,6 +55,7 @@ main (int argc, char **argv)
     { "verify-runs", 0, 0, G_OPTION_ARG_INT, &verify_runs, "Replays of the full session to check it fails and how reliably (default 3)", "N" },
     { "limit-time", 0, 0, G_OPTION_ARG_DOUBLE, &limit_time, "Stop after SECONDS with the best result so far", "SECONDS" },
     { "limit-tests", 0, 0, G_OPTION_ARG_INT64, &limit_tests, "Stop after N tests with the best result so far", "N" },
+    { "pace", 0, 0, G_OPTION_ARG_STRING, &pace, "app or recorded (see xreplay; default: the app's, or the recorded one if the session fails only so)", "PACE" },
     { "speed", 0, 0, G_OPTION_ARG_STRING, &speed, "Replay speed factor (see xreplay)", "F" },
     { "max-gap", 0, 0, G_OPTION_ARG_STRING, &max_gap, "Longest wait between two actions in a replay (see xreplay)", "MS" },
     { "settle", 0, 0, G_OPTION_ARG_STRING, &settle, "Time the app gets after the last action (see xreplay)", "MS" },
@@ -235,6 +237,18 @@ main (int argc, char **argv)
           g_strv_builder_add (xreplay_args, pass[i].value);
         }
   }
+  if (pace != NULL)
+    {
+      if (!g_str_equal (pace, "app") && !g_str_equal (pace, "recorded"))
+        {
+          g_printerr ("xreduce: --pace: '%s' is not app or recorded\n", pace);
+          return EXIT_USAGE;
+        }
+      g_strv_builder_add (xreplay_args, "--pace");
+      g_strv_builder_add (xreplay_args, pace);
+    }
+  options.pace_given = pace != NULL;
+  options.pace_recorded = pace != NULL && g_str_equal (pace, "recorded");
   options.window_wait_given = window_wait != NULL;
   options.start_timeout_given = start_timeout != NULL;
   replay_args = g_strv_builder_end (xreplay_args);

@@ -295,8 +295,8 @@ on_observe (const RunResult *result, gpointer data)
   n = runner_get_active (reducer->runner);
   if (n != before || reducer->pool_reason == NULL)
     {
-      if (n != before)
-        say (reducer, "%s", reason);
+      /* The first figures, and every change. */
+      say (reducer, "%s", reason);
       g_free (reducer->pool_reason);
       reducer->pool_reason = g_steal_pointer (&reason);
     }
@@ -328,7 +328,10 @@ adopt_verdict (Reducer *reducer, GError **error)
       say (reducer, "the app crashed after action %u: the %u actions after it are dropped",
            crash_point, n_actions - crash_point);
     }
-  reducer->stop = cut ? STOP_RESTART_CUT
+  /* A new pace makes every result so far the old pace's: from the start,
+   * suffixes first. */
+  reducer->stop = cut || verification_get_recorded_pace (reducer->verification)
+                    ? STOP_RESTART_CUT
                   : verification_get_confirm (reducer->verification) > 1 ? STOP_RESTART
                   : STOP_NONE;
   return reducer->saved || save_best (reducer, error);
@@ -780,6 +783,7 @@ reduce_setup (Reducer *reducer, GError **error)
    * whole session, not written anywhere: it may not fail. */
   reducer->verification = verification_start (reducer->runner, reducer->session,
                                               &reducer->target, options->verify_runs,
+                                              !options->pace_given && options->test_argv == NULL,
                                               options->quiet);
   if (options->algorithm == DD_ALGORITHM_DDMIN || options->same_crash)
     {
@@ -814,6 +818,10 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
       reduction->confirm = verification_get_confirm (reducer->verification);
     }
   reduction->ddmin = reducer->options->algorithm == DD_ALGORITHM_DDMIN;
+  reduction->recorded_pace = reducer->options->pace_recorded
+                             || (reducer->judged
+                                 && verification_get_recorded_pace (reducer->verification));
+  reduction->pace_picked = reducer->judged && verification_get_recorded_pace (reducer->verification);
   reduction->workers = runner_get_n_workers (reducer->runner);
   reduction->pool_reason = reducer->pool_reason;
   reduction->window_wait_ms = reducer->window_wait_ms;

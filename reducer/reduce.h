@@ -41,6 +41,8 @@ typedef struct
   char **xreplay_args;       /* passed to every replay */
   gboolean window_wait_given; /* --window-wait is in xreplay_args: do not learn it */
   gboolean start_timeout_given; /* --start-timeout is in xreplay_args: do not learn it */
+  gboolean pace_given;       /* --pace is in xreplay_args: do not pick it */
+  gboolean pace_recorded;    /* ... and it is "recorded" */
   const char *xreplay;       /* path of xreplay; NULL: find it */
   gboolean report;           /* write OUT.report/ (report.md and pictures); default TRUE */
   const char *home_seed;     /* --home DIR (also in xreplay_args), or NULL */

@@ -77,6 +77,7 @@ struct Runner
   guint64 serial;
   guint window_wait_ms;      /* runner_set_window_wait(), or 0 */
   guint start_timeout_ms;    /* runner_set_start_timeout(), or 0 */
+  gboolean recorded_pace;    /* runner_set_recorded_pace() */
   guint active;              /* workers that may run a test at once */
   guint ceiling;             /* and never more than this (lowered when an app cannot start) */
   RunnerObserveFunc observe;
@@ -206,6 +207,12 @@ void
 runner_set_window_wait (Runner *runner, guint ms)
 {
   runner->window_wait_ms = ms;
+}
+
+void
+runner_set_recorded_pace (Runner *runner)
+{
+  runner->recorded_pace = TRUE;
 }
 
 void
@@ -570,6 +577,8 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
           g_snprintf (window_wait, sizeof window_wait, "--window-wait=%u", runner->window_wait_ms);
           g_ptr_array_add (argv, window_wait);
         }
+      if (runner->recorded_pace)
+        g_ptr_array_add (argv, (char *) "--pace=recorded");
       if (runner->start_timeout_ms > 0)
         {
           g_snprintf (start_timeout, sizeof start_timeout, "--start-timeout=%u",

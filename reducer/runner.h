@@ -115,6 +115,8 @@ guint runner_get_n_workers (const Runner *runner);
 /* From now on, xreplay waits at most @ms for the window an action aims at
  * (--window-wait); 0: as the xreplay options say. */
 void runner_set_window_wait (Runner *runner, guint ms);
+/* From now on, replays run at the recorded pace (--pace=recorded). */
+void runner_set_recorded_pace (Runner *runner);
 /* From now on, xreplay waits at most @ms for the app's first window
  * (--start-timeout); 0: as the xreplay options say. */
 void runner_set_start_timeout (Runner *runner, guint ms);

@@ -47,6 +47,13 @@ summary_markdown (const Reduction *r, guint n_in_file, const RunResult *replay,
                           r->workers, r->workers == 1 ? "" : "s",
                           r->pool_reason != NULL ? "; at the end " : "",
                           r->pool_reason != NULL ? r->pool_reason : "");
+  if (r->recorded_pace)
+    g_string_append_printf (md, "- Pace: recorded (the gaps of the recording)%s\n",
+                            r->pace_picked ? ": the full session failed only so, not at the "
+                                             "app's pace" : "");
+  else
+    g_string_append (md, "- Pace: the app's (each action once the app had taken the one "
+                         "before)\n");
   if (r->window_wait_ms > 0)
     g_string_append_printf (md, "- Window wait: %u ms, learnt from the replays (the app's windows "
                             "appeared within %" G_GINT64_FORMAT " ms of an action); this report's "

@@ -23,6 +23,8 @@ typedef struct
   const Target *target;
   guint verify_fails, verify_runs, confirm;
   gboolean ddmin;            /* the original algorithm */
+  gboolean recorded_pace;    /* the replays kept the recorded pace */
+  gboolean pace_picked;      /* ... because the session failed only so */
   guint workers;
   const char *pool_reason;   /* how many workers ran, and why, or NULL */
   guint window_wait_ms;      /* learnt, or 0 */

@@ -19,6 +19,9 @@ struct Verification
   Target *target;            /* borrowed */
   guint verify_runs;
   gboolean quiet;
+  gboolean pick_pace;        /* may try the recorded pace */
+  gboolean recorded_pace;    /* ... and does */
+  guint app_pace_runs;       /* full replays at the app's pace, before it */
 
   guint runs;                /* full-session replays queued */
   guint pending;             /* replays queued or running */
@@ -101,7 +104,7 @@ queue (Verification *v, gboolean with_empty, guint n_full)
 
 Verification *
 verification_start (Runner *runner, const Session *session, Target *target, guint runs,
-                    gboolean quiet)
+                    gboolean pick_pace, gboolean quiet)
 {
   Verification *v = g_new0 (Verification, 1);
 
@@ -110,6 +113,7 @@ verification_start (Runner *runner, const Session *session, Target *target, guin
   v->target = target;
   v->verify_runs = MAX (runs, 1);
   v->quiet = quiet;
+  v->pick_pace = pick_pace;
   v->confirm = 1;
   v->crash_point = session_get_n_actions (session);
   queue (v, TRUE, v->verify_runs);
@@ -170,14 +174,41 @@ judge (Verification *v, GError **error)
                    "reduce; check the command line and the target failure", v->empty_seen);
       return VERIFICATION_FAILED;
     }
+  if (v->fails == 0 && v->pick_pace && !v->recorded_pace)
+    {
+      /* Timing the app's pace does not keep (a race the user won by
+       * being quick)? The recorded pace, then. */
+      v->recorded_pace = TRUE;
+      v->app_pace_runs = v->runs;
+      v->runs = 0;
+      runner_set_recorded_pace (v->runner);
+      if (!v->quiet)
+        {
+          clear_line ();
+          g_printerr ("xreduce: the full session does not fail at the app's pace (it %s): "
+                      "trying the recorded pace\n", v->full_seen);
+        }
+      queue (v, FALSE, v->verify_runs);
+      return VERIFICATION_PENDING;
+    }
   if (v->fails == 0)
     {
       g_autofree char *want = target_describe (target);
+      g_autofree char *paces = v->recorded_pace
+        ? g_strdup_printf (" (%u at the app's pace, %u at the recorded pace)", v->app_pace_runs,
+                           v->runs)
+        : g_strdup ("");
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
-                   "the full session does not fail: in %u replays the app %s, expected: %s%s%s",
-                   v->runs, v->full_seen, want, *v->full_tail ? "; its stderr ends with: " : "",
-                   v->full_tail);
+                   "the full session does not fail: in %u replays%s the app %s, expected: %s%s%s",
+                   v->runs + v->app_pace_runs, paces, v->full_seen, want,
+                   *v->full_tail ? "; its stderr ends with: " : "", v->full_tail);
       return VERIFICATION_FAILED;
+    }
+  if (v->recorded_pace && v->fails > 0 && v->runs == v->verify_runs && !v->quiet)
+    {
+      clear_line ();
+      g_printerr ("xreduce: the full session fails at the recorded pace only: the replays "
+                  "keep it\n");
     }
   if (v->fails < v->runs && v->runs == v->verify_runs)
     {
@@ -269,6 +300,12 @@ guint
 verification_get_crash_point (const Verification *v)
 {
   return v->crash_point;
+}
+
+gboolean
+verification_get_recorded_pace (const Verification *v)
+{
+  return v->recorded_pace;
 }
 
 guint

@@ -27,9 +27,12 @@ typedef enum
 typedef struct Verification Verification;
 
 /* Queues the replays at once. @target's reference frames are filled from
- * the first failing full replay (--same-crash). Borrowed: everything. */
+ * the first failing full replay (--same-crash). Borrowed: everything.
+ * With @pick_pace, a full session that never fails at the app's pace is
+ * replayed at the recorded pace too, and if it fails so, the runner keeps
+ * the recorded pace (verification_get_recorded_pace). */
 Verification *verification_start (Runner *runner, const Session *session, Target *target,
-                                  guint runs, gboolean quiet);
+                                  guint runs, gboolean pick_pace, gboolean quiet);
 void verification_free (Verification *verification);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Verification, verification_free)
 
@@ -44,6 +47,8 @@ guint verification_get_fails (const Verification *verification);
 guint verification_get_confirm (const Verification *verification);
 /* Actions replayed when the crash came (all, if not a crash or at the end). */
 guint verification_get_crash_point (const Verification *verification);
+/* The session fails only at the recorded pace: the replays use it. */
+gboolean verification_get_recorded_pace (const Verification *verification);
 /* Full replays in which the app started (so far). */
 guint verification_get_n_started (const Verification *verification);
 
