@@ -329,57 +329,13 @@ format_client_message (Translator *translator, const xEvent *ev, GString *args)
     }
 }
 
-TranslateResult
-translator_delivered (Translator *translator, const xEvent *ev, guint64 time_ms,
-                      SessionEvent *out)
+/* The arguments of an event about the window tree (SubstructureNotify
+ * and its requests). */
+static void
+format_structure (const xEvent *ev, int type, GString *args)
 {
-  int type = ev->u.u.type & 0x7f;
-  guint detail = ev->u.u.detail;
-  GString *args = translator->args;
-
-  if (type < EnterNotify || type >= (int) G_N_ELEMENTS (event_names)
-      || event_names[type] == NULL)
-    return TRANSLATE_SKIP;
-  g_string_truncate (args, 0);
   switch (type)
     {
-    case EnterNotify:
-    case LeaveNotify:
-      add (args, "window=0x%lx mode=%s detail=%s",
-           (unsigned long) ev->u.enterLeave.event,
-           name_of (crossing_modes, G_N_ELEMENTS (crossing_modes), ev->u.enterLeave.mode),
-           name_of (crossing_details, G_N_ELEMENTS (crossing_details), detail));
-      break;
-    case FocusIn:
-    case FocusOut:
-      add (args, "window=0x%lx mode=%s detail=%s",
-           (unsigned long) ev->u.focus.window,
-           name_of (crossing_modes, G_N_ELEMENTS (crossing_modes), ev->u.focus.mode),
-           name_of (crossing_details, G_N_ELEMENTS (crossing_details), detail));
-      break;
-    case KeymapNotify:
-      break;
-    case Expose:
-      add (args, "window=0x%lx area=%u,%u,%u,%u count=%u",
-           (unsigned long) ev->u.expose.window, ev->u.expose.x, ev->u.expose.y,
-           ev->u.expose.width, ev->u.expose.height, ev->u.expose.count);
-      break;
-    case GraphicsExpose:
-      add (args, "drawable=0x%lx area=%u,%u,%u,%u count=%u",
-           (unsigned long) ev->u.graphicsExposure.drawable,
-           ev->u.graphicsExposure.x, ev->u.graphicsExposure.y,
-           ev->u.graphicsExposure.width, ev->u.graphicsExposure.height,
-           ev->u.graphicsExposure.count);
-      break;
-    case NoExpose:
-      add (args, "drawable=0x%lx", (unsigned long) ev->u.noExposure.drawable);
-      break;
-    case VisibilityNotify:
-      add (args, "window=0x%lx state=%s", (unsigned long) ev->u.visibility.window,
-           ev->u.visibility.state == VisibilityUnobscured ? "Unobscured"
-           : ev->u.visibility.state == VisibilityPartiallyObscured
-             ? "PartiallyObscured" : "FullyObscured");
-      break;
     case CreateNotify:
       add (args, "window=0x%lx parent=0x%lx area=%d,%d,%u,%u border=%u override=%d",
            (unsigned long) ev->u.createNotify.window,
@@ -445,6 +401,62 @@ translator_delivered (Translator *translator, const xEvent *ev, guint64 time_ms,
       add (args, "window=0x%lx place=%s", (unsigned long) ev->u.circulate.window,
            ev->u.circulate.place == PlaceOnTop ? "OnTop" : "OnBottom");
       break;
+    default:
+      break;
+    }
+}
+
+TranslateResult
+translator_delivered (Translator *translator, const xEvent *ev, guint64 time_ms,
+                      SessionEvent *out)
+{
+  int type = ev->u.u.type & 0x7f;
+  guint detail = ev->u.u.detail;
+  GString *args = translator->args;
+
+  if (type < EnterNotify || type >= (int) G_N_ELEMENTS (event_names)
+      || event_names[type] == NULL)
+    return TRANSLATE_SKIP;
+  g_string_truncate (args, 0);
+  switch (type)
+    {
+    case EnterNotify:
+    case LeaveNotify:
+      add (args, "window=0x%lx mode=%s detail=%s",
+           (unsigned long) ev->u.enterLeave.event,
+           name_of (crossing_modes, G_N_ELEMENTS (crossing_modes), ev->u.enterLeave.mode),
+           name_of (crossing_details, G_N_ELEMENTS (crossing_details), detail));
+      break;
+    case FocusIn:
+    case FocusOut:
+      add (args, "window=0x%lx mode=%s detail=%s",
+           (unsigned long) ev->u.focus.window,
+           name_of (crossing_modes, G_N_ELEMENTS (crossing_modes), ev->u.focus.mode),
+           name_of (crossing_details, G_N_ELEMENTS (crossing_details), detail));
+      break;
+    case KeymapNotify:
+      break;
+    case Expose:
+      add (args, "window=0x%lx area=%u,%u,%u,%u count=%u",
+           (unsigned long) ev->u.expose.window, ev->u.expose.x, ev->u.expose.y,
+           ev->u.expose.width, ev->u.expose.height, ev->u.expose.count);
+      break;
+    case GraphicsExpose:
+      add (args, "drawable=0x%lx area=%u,%u,%u,%u count=%u",
+           (unsigned long) ev->u.graphicsExposure.drawable,
+           ev->u.graphicsExposure.x, ev->u.graphicsExposure.y,
+           ev->u.graphicsExposure.width, ev->u.graphicsExposure.height,
+           ev->u.graphicsExposure.count);
+      break;
+    case NoExpose:
+      add (args, "drawable=0x%lx", (unsigned long) ev->u.noExposure.drawable);
+      break;
+    case VisibilityNotify:
+      add (args, "window=0x%lx state=%s", (unsigned long) ev->u.visibility.window,
+           ev->u.visibility.state == VisibilityUnobscured ? "Unobscured"
+           : ev->u.visibility.state == VisibilityPartiallyObscured
+             ? "PartiallyObscured" : "FullyObscured");
+      break;
     case PropertyNotify:
       add (args, "window=0x%lx atom=%s state=%s",
            (unsigned long) ev->u.property.window,
@@ -479,6 +491,11 @@ translator_delivered (Translator *translator, const xEvent *ev, guint64 time_ms,
       break;
     case ClientMessage:
       format_client_message (translator, ev, args);
+      break;
+    case CreateNotify: case DestroyNotify: case UnmapNotify: case MapNotify:
+    case MapRequest: case ReparentNotify: case ConfigureNotify: case ConfigureRequest:
+    case GravityNotify: case ResizeRequest: case CirculateNotify: case CirculateRequest:
+      format_structure (ev, type, args);
       break;
     case MappingNotify:
       add (args, "request=%s first=%u count=%u",

@@ -23,61 +23,72 @@ enum
   EXIT_INTERRUPTED = 130,
 };
 
-int
-main (int argc, char **argv)
+/* The command line, as given. */
+typedef struct
+{
+  char *output, *algorithm, *signal_name, *stderr_match, *test_cmd, *speed, *max_gap;
+  char *settle, *timeout, *window_wait, *start_timeout, *pace, *home;
+  gint jobs, frames, verify_runs;
+  gint64 limit_tests;
+  gdouble limit_time;
+  gboolean quiet, same_crash, report, share_home;
+  int dashdash;              /* the index of "--", or -1 */
+} Args;
+
+static void
+args_clear (Args *a)
+{
+  char **strings[] = { &a->output, &a->algorithm, &a->signal_name, &a->stderr_match,
+                       &a->test_cmd, &a->speed, &a->max_gap, &a->settle, &a->timeout,
+                       &a->window_wait, &a->start_timeout, &a->pace, &a->home };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
+    g_clear_pointer (strings[i], g_free);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Args, args_clear)
+
+/* Parses what comes before "--" (the app's command line stays as it is);
+ * -1, or EXIT_USAGE after saying why. */
+static int
+parse_args (int *argc, char ***argv, Args *a)
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *output = NULL, *algorithm = NULL, *signal_name = NULL;
-  g_autofree char *stderr_match = NULL, *test_cmd = NULL;
-  g_autofree char *speed = NULL, *max_gap = NULL, *settle = NULL, *timeout = NULL;
-  g_autofree char *pace = NULL;
-  g_autofree char *window_wait = NULL, *start_timeout = NULL, *home = NULL;
-  g_auto (GStrv) test_argv = NULL;
-  g_autoptr (GStrvBuilder) xreplay_args = g_strv_builder_new ();
-  g_auto (GStrv) replay_args = NULL;
-  gint jobs = 0, frames = 3, verify_runs = 3;
-  gint64 limit_tests = 0;
-  gdouble limit_time = 0;
-  gboolean quiet = FALSE, same_crash = FALSE, report = TRUE, share_home = FALSE;
-  ReduceOptions options;
-  ReduceSummary summary = { 0 };
-  int dashdash = -1;
+  int opt_argc;
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the minimal session to OUT (default: SESSION.min)", "OUT" },
-    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel workers, each with its own Xvfb (default: three times the number of cores: replays mostly wait)", "N" },
-    { "algorithm", 0, 0, G_OPTION_ARG_STRING, &algorithm, "hdd (default: gestures then single actions, complement-first, parallel) or ddmin (the original sequential ddmin, a fresh Xvfb per test: the baseline)", "ALGO" },
-    { "signal", 0, 0, G_OPTION_ARG_STRING, &signal_name, "The failure is a crash with this signal (default: the outcome recorded in the session)", "SIG" },
-    { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &stderr_match, "The failure requires the app's stderr to match REGEX", "REGEX" },
-    { "same-crash", 0, 0, G_OPTION_ARG_NONE, &same_crash, "The failure must be the same crash: same signal and same top backtrace frames (gdb)", NULL },
-    { "frames", 0, 0, G_OPTION_ARG_INT, &frames, "Frames compared by --same-crash (default 3)", "N" },
-    { "test", 0, 0, G_OPTION_ARG_STRING, &test_cmd, "Oracle command, given the candidate session path; exit 0 = still fails. DISPLAY is the worker's Xvfb", "CMD" },
-    { "verify-runs", 0, 0, G_OPTION_ARG_INT, &verify_runs, "Replays of the full session to check it fails and how reliably (default 3)", "N" },
-    { "limit-time", 0, 0, G_OPTION_ARG_DOUBLE, &limit_time, "Stop after SECONDS with the best result so far", "SECONDS" },
-    { "limit-tests", 0, 0, G_OPTION_ARG_INT64, &limit_tests, "Stop after N tests with the best result so far", "N" },
-    { "pace", 0, 0, G_OPTION_ARG_STRING, &pace, "app or recorded (see xreplay; default: the app's, or the recorded one if the session fails only so)", "PACE" },
-    { "speed", 0, 0, G_OPTION_ARG_STRING, &speed, "Replay speed factor (see xreplay)", "F" },
-    { "max-gap", 0, 0, G_OPTION_ARG_STRING, &max_gap, "Longest wait between two actions in a replay (see xreplay)", "MS" },
-    { "settle", 0, 0, G_OPTION_ARG_STRING, &settle, "Time the app gets after the last action (see xreplay)", "MS" },
-    { "timeout", 0, 0, G_OPTION_ARG_STRING, &timeout, "Hang detection timeout (see xreplay)", "MS" },
-    { "window-wait", 0, 0, G_OPTION_ARG_STRING, &window_wait, "Longest wait for an action's window (see xreplay; default: learned from the full session's replays, at most 2000)", "MS" },
-    { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &start_timeout, "Longest wait for the app's first window (see xreplay)", "MS" },
-    { "report", 0, 0, G_OPTION_ARG_NONE, &report, "Write the bug-report folder OUT.report/: report.md with the steps in words, a picture before each, an xdotool script, the reduction's figures (the default)", NULL },
-    { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &report, "Do not write OUT.report/", NULL },
-    { "home", 0, 0, G_OPTION_ARG_FILENAME, &home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
-    { "share-home", 0, 0, G_OPTION_ARG_NONE, &share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress line", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, "Write the minimal session to OUT (default: SESSION.min)", "OUT" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs, "Parallel workers, each with its own Xvfb (default: three times the number of cores: replays mostly wait)", "N" },
+    { "algorithm", 0, 0, G_OPTION_ARG_STRING, &a->algorithm, "hdd (default: gestures then single actions, complement-first, parallel) or ddmin (the original sequential ddmin, a fresh Xvfb per test: the baseline)", "ALGO" },
+    { "signal", 0, 0, G_OPTION_ARG_STRING, &a->signal_name, "The failure is a crash with this signal (default: the outcome recorded in the session)", "SIG" },
+    { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "The failure requires the app's stderr to match REGEX", "REGEX" },
+    { "same-crash", 0, 0, G_OPTION_ARG_NONE, &a->same_crash, "The failure must be the same crash: same signal and same top backtrace frames (gdb)", NULL },
+    { "frames", 0, 0, G_OPTION_ARG_INT, &a->frames, "Frames compared by --same-crash (default 3)", "N" },
+    { "test", 0, 0, G_OPTION_ARG_STRING, &a->test_cmd, "Oracle command, given the candidate session path; exit 0 = still fails. DISPLAY is the worker's Xvfb", "CMD" },
+    { "verify-runs", 0, 0, G_OPTION_ARG_INT, &a->verify_runs, "Replays of the full session to check it fails and how reliably (default 3)", "N" },
+    { "limit-time", 0, 0, G_OPTION_ARG_DOUBLE, &a->limit_time, "Stop after SECONDS with the best result so far", "SECONDS" },
+    { "limit-tests", 0, 0, G_OPTION_ARG_INT64, &a->limit_tests, "Stop after N tests with the best result so far", "N" },
+    { "pace", 0, 0, G_OPTION_ARG_STRING, &a->pace, "app or recorded (see xreplay; default: the app's, or the recorded one if the session fails only so)", "PACE" },
+    { "speed", 0, 0, G_OPTION_ARG_STRING, &a->speed, "Replay speed factor (see xreplay)", "F" },
+    { "max-gap", 0, 0, G_OPTION_ARG_STRING, &a->max_gap, "Longest wait between two actions in a replay (see xreplay)", "MS" },
+    { "settle", 0, 0, G_OPTION_ARG_STRING, &a->settle, "Time the app gets after the last action (see xreplay)", "MS" },
+    { "timeout", 0, 0, G_OPTION_ARG_STRING, &a->timeout, "Hang detection timeout (see xreplay)", "MS" },
+    { "window-wait", 0, 0, G_OPTION_ARG_STRING, &a->window_wait, "Longest wait for an action's window (see xreplay; default: learned from the full session's replays, at most 2000)", "MS" },
+    { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &a->start_timeout, "Longest wait for the app's first window (see xreplay)", "MS" },
+    { "report", 0, 0, G_OPTION_ARG_NONE, &a->report, "Write the bug-report folder OUT.report/: report.md with the steps in words, a picture before each, an xdotool script, the reduction's figures (the default)", NULL },
+    { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &a->report, "Do not write OUT.report/", NULL },
+    { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
+    { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress line", NULL },
     { NULL }
   };
 
-  /* Everything after "--" is the app's command line, untouched. */
-  for (int i = 1; i < argc; i++)
-    if (strcmp (argv[i], "--") == 0)
+  a->dashdash = -1;
+  for (int i = 1; i < *argc; i++)
+    if (strcmp ((*argv)[i], "--") == 0)
       {
-        dashdash = i;
+        a->dashdash = i;
         break;
       }
-
   context = g_option_context_new ("SESSION [-- APP [ARGS...]]");
   g_option_context_set_summary (context,
     "Reduce a recorded session that makes an X11 app fail to the minimal\n"
@@ -100,127 +111,55 @@ main (int argc, char **argv)
     "  xreduce crash.log -- gedit\n"
     "  xreduce -j 4 --same-crash crash.log -- ./myapp --safe-mode\n");
   g_option_context_add_main_entries (context, entries, NULL);
-  {
-    int opt_argc = dashdash >= 0 ? dashdash : argc;
-    if (!g_option_context_parse (context, &opt_argc, &argv, &error))
-      {
-        g_printerr ("xreduce: %s\nTry 'xreduce --help'.\n", error->message);
-        return EXIT_USAGE;
-      }
-    if (opt_argc != 2)
-      {
-        g_printerr ("xreduce: %s\nUsage: xreduce [OPTIONS] SESSION [-- APP [ARGS...]]\n",
-                    opt_argc < 2 ? "no session file given" : "more than one session file given");
-        return EXIT_USAGE;
-      }
-    /* g_option_context_parse moved the remaining argument to argv[1]. */
-  }
+  opt_argc = a->dashdash >= 0 ? a->dashdash : *argc;
+  if (!g_option_context_parse (context, &opt_argc, argv, &error))
+    {
+      g_printerr ("xreduce: %s\nTry 'xreduce --help'.\n", error->message);
+      return EXIT_USAGE;
+    }
+  if (opt_argc != 2)
+    {
+      g_printerr ("xreduce: %s\nUsage: xreduce [OPTIONS] SESSION [-- APP [ARGS...]]\n",
+                  opt_argc < 2 ? "no session file given" : "more than one session file given");
+      return EXIT_USAGE;
+    }
+  /* g_option_context_parse moved the remaining argument to argv[1]. */
+  return -1;
+}
 
-  reduce_options_init (&options);
-  options.session_path = argv[1];
-  options.output_path = output;
-  options.app_argv = dashdash >= 0 ? argv + dashdash + 1 : NULL;
-  if (dashdash >= 0 && argv[dashdash + 1] == NULL)
-    {
-      g_printerr ("xreduce: nothing after '--': give the app's command line\n");
-      return EXIT_USAGE;
-    }
-  if (jobs < 0 || jobs > 64)
-    {
-      g_printerr ("xreduce: --jobs must be between 1 and 64\n");
-      return EXIT_USAGE;
-    }
-  options.jobs = (guint) jobs;
-  if (algorithm == NULL || g_str_equal (algorithm, "hdd"))
-    options.algorithm = DD_ALGORITHM_HDD;
-  else if (g_str_equal (algorithm, "ddmin"))
-    options.algorithm = DD_ALGORITHM_DDMIN;
-  else
-    {
-      g_printerr ("xreduce: unknown --algorithm '%s' (hdd or ddmin)\n", algorithm);
-      return EXIT_USAGE;
-    }
-  if (signal_name != NULL)
-    {
-      options.signal = session_signal_from_name (signal_name);
-      if (options.signal <= 0)
-        {
-          g_printerr ("xreduce: unknown signal '%s' (e.g. SIGSEGV, SEGV or 11)\n", signal_name);
-          return EXIT_USAGE;
-        }
-    }
-  if (stderr_match != NULL)
-    {
-      g_autoptr (GRegex) regex = g_regex_new (stderr_match, 0, 0, &error);
-      if (regex == NULL)
-        {
-          g_printerr ("xreduce: --stderr-match: %s\n", error->message);
-          return EXIT_USAGE;
-        }
-    }
-  options.stderr_match = stderr_match;
-  options.same_crash = same_crash;
-  if (frames < 1 || frames > 32)
-    {
-      g_printerr ("xreduce: --frames must be between 1 and 32\n");
-      return EXIT_USAGE;
-    }
-  options.same_crash_frames = (guint) frames;
-  if (test_cmd != NULL)
-    {
-      if (!g_shell_parse_argv (test_cmd, NULL, &test_argv, &error))
-        {
-          g_printerr ("xreduce: --test: %s\n", error->message);
-          return EXIT_USAGE;
-        }
-      if (same_crash || signal_name != NULL || stderr_match != NULL)
-        {
-          g_printerr ("xreduce: --test decides alone: it cannot be combined with "
-                      "--signal, --stderr-match or --same-crash\n");
-          return EXIT_USAGE;
-        }
-      options.test_argv = test_argv;
-    }
-  if (verify_runs < 1 || verify_runs > 100)
-    {
-      g_printerr ("xreduce: --verify-runs must be between 1 and 100\n");
-      return EXIT_USAGE;
-    }
-  options.verify_runs = (guint) verify_runs;
-  if (limit_time < 0 || limit_tests < 0)
-    {
-      g_printerr ("xreduce: limits must not be negative\n");
-      return EXIT_USAGE;
-    }
-  options.limit_time = limit_time;
-  options.limit_tests = (guint64) limit_tests;
-  options.quiet = quiet;
-  options.report = report;
-  if (home != NULL && share_home)
+/* What every replay gets from the command line (the sandbox, the
+ * timing), checked; -1 or EXIT_USAGE. */
+static int
+check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GStrvBuilder) xreplay_args = g_strv_builder_new ();
+
+  if (a->home != NULL && a->share_home)
     {
       g_printerr ("xreduce: --home and --share-home exclude each other\n");
       return EXIT_USAGE;
     }
-  if (home != NULL && !sandbox_check_home_seed (home, &error))
+  if (a->home != NULL && !sandbox_check_home_seed (a->home, &error))
     {
       g_printerr ("xreduce: %s\n", error->message);
       return EXIT_USAGE;
     }
-  options.home_seed = home;
-  options.share_home = share_home;
-  if (home != NULL)
+  options->home_seed = a->home;
+  options->share_home = a->share_home;
+  if (a->home != NULL)
     {
       g_strv_builder_add (xreplay_args, "--home");
-      g_strv_builder_add (xreplay_args, home);
+      g_strv_builder_add (xreplay_args, a->home);
     }
-  if (share_home)
+  if (a->share_home)
     g_strv_builder_add (xreplay_args, "--share-home");
 
   {
     const struct { const char *name; const char *value; } pass[] = {
-      { "--speed", speed }, { "--max-gap", max_gap }, { "--settle", settle },
-      { "--timeout", timeout }, { "--window-wait", window_wait },
-      { "--start-timeout", start_timeout },
+      { "--speed", a->speed }, { "--max-gap", a->max_gap }, { "--settle", a->settle },
+      { "--timeout", a->timeout }, { "--window-wait", a->window_wait },
+      { "--start-timeout", a->start_timeout },
     };
     for (gsize i = 0; i < G_N_ELEMENTS (pass); i++)
       if (pass[i].value != NULL)
@@ -237,27 +176,134 @@ main (int argc, char **argv)
           g_strv_builder_add (xreplay_args, pass[i].value);
         }
   }
-  if (pace != NULL)
+  if (a->pace != NULL)
     {
-      if (!g_str_equal (pace, "app") && !g_str_equal (pace, "recorded"))
+      if (!g_str_equal (a->pace, "app") && !g_str_equal (a->pace, "recorded"))
         {
-          g_printerr ("xreduce: --pace: '%s' is not app or recorded\n", pace);
+          g_printerr ("xreduce: --pace: '%s' is not app or recorded\n", a->pace);
           return EXIT_USAGE;
         }
       g_strv_builder_add (xreplay_args, "--pace");
-      g_strv_builder_add (xreplay_args, pace);
+      g_strv_builder_add (xreplay_args, a->pace);
     }
-  options.pace_given = pace != NULL;
-  options.pace_recorded = pace != NULL && g_str_equal (pace, "recorded");
-  options.window_wait_given = window_wait != NULL;
-  options.start_timeout_given = start_timeout != NULL;
-  replay_args = g_strv_builder_end (xreplay_args);
-  options.xreplay_args = replay_args;
+  options->pace_given = a->pace != NULL;
+  options->pace_recorded = a->pace != NULL && g_str_equal (a->pace, "recorded");
+  options->window_wait_given = a->window_wait != NULL;
+  options->start_timeout_given = a->start_timeout != NULL;
+  *replay_args = g_strv_builder_end (xreplay_args);
+  options->xreplay_args = *replay_args;
+  return -1;
+}
 
+/* The options' values into @options (the strings it points to are in @a,
+ * @test_argv and @replay_args); -1, or EXIT_USAGE after saying what is
+ * wrong. Nothing has started yet. */
+static int
+check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
+               GStrv *replay_args)
+{
+  g_autoptr (GError) error = NULL;
+
+  reduce_options_init (options);
+  options->session_path = argv[1];
+  options->output_path = a->output;
+  options->app_argv = a->dashdash >= 0 ? argv + a->dashdash + 1 : NULL;
+  if (a->dashdash >= 0 && argv[a->dashdash + 1] == NULL)
+    {
+      g_printerr ("xreduce: nothing after '--': give the app's command line\n");
+      return EXIT_USAGE;
+    }
+  if (a->jobs < 0 || a->jobs > 64)
+    {
+      g_printerr ("xreduce: --jobs must be between 1 and 64\n");
+      return EXIT_USAGE;
+    }
+  options->jobs = (guint) a->jobs;
+  if (a->algorithm == NULL || g_str_equal (a->algorithm, "hdd"))
+    options->algorithm = DD_ALGORITHM_HDD;
+  else if (g_str_equal (a->algorithm, "ddmin"))
+    options->algorithm = DD_ALGORITHM_DDMIN;
+  else
+    {
+      g_printerr ("xreduce: unknown --algorithm '%s' (hdd or ddmin)\n", a->algorithm);
+      return EXIT_USAGE;
+    }
+  if (a->signal_name != NULL)
+    {
+      options->signal = session_signal_from_name (a->signal_name);
+      if (options->signal <= 0)
+        {
+          g_printerr ("xreduce: unknown signal '%s' (e.g. SIGSEGV, SEGV or 11)\n", a->signal_name);
+          return EXIT_USAGE;
+        }
+    }
+  if (a->stderr_match != NULL)
+    {
+      g_autoptr (GRegex) regex = g_regex_new (a->stderr_match, 0, 0, &error);
+      if (regex == NULL)
+        {
+          g_printerr ("xreduce: --stderr-match: %s\n", error->message);
+          return EXIT_USAGE;
+        }
+    }
+  options->stderr_match = a->stderr_match;
+  options->same_crash = a->same_crash;
+  if (a->frames < 1 || a->frames > 32)
+    {
+      g_printerr ("xreduce: --frames must be between 1 and 32\n");
+      return EXIT_USAGE;
+    }
+  options->same_crash_frames = (guint) a->frames;
+  if (a->test_cmd != NULL)
+    {
+      if (!g_shell_parse_argv (a->test_cmd, NULL, test_argv, &error))
+        {
+          g_printerr ("xreduce: --test: %s\n", error->message);
+          return EXIT_USAGE;
+        }
+      if (a->same_crash || a->signal_name != NULL || a->stderr_match != NULL)
+        {
+          g_printerr ("xreduce: --test decides alone: it cannot be combined with "
+                      "--signal, --stderr-match or --same-crash\n");
+          return EXIT_USAGE;
+        }
+      options->test_argv = *test_argv;
+    }
+  if (a->verify_runs < 1 || a->verify_runs > 100)
+    {
+      g_printerr ("xreduce: --verify-runs must be between 1 and 100\n");
+      return EXIT_USAGE;
+    }
+  options->verify_runs = (guint) a->verify_runs;
+  if (a->limit_time < 0 || a->limit_tests < 0)
+    {
+      g_printerr ("xreduce: limits must not be negative\n");
+      return EXIT_USAGE;
+    }
+  options->limit_time = a->limit_time;
+  options->limit_tests = (guint64) a->limit_tests;
+  options->quiet = a->quiet;
+  options->report = a->report;
+  return check_replay_options (a, options, replay_args);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_auto (Args) a = { .jobs = 0, .frames = 3, .verify_runs = 3, .report = TRUE };
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) test_argv = NULL;
+  g_auto (GStrv) replay_args = NULL;
+  ReduceOptions options;
+  ReduceSummary summary = { 0 };
+  int status;
+
+  if ((status = parse_args (&argc, &argv, &a)) >= 0
+      || (status = check_options (&a, argv, &options, &test_argv, &replay_args)) >= 0)
+    return status;
   if (!reduce_run (&options, &summary, &error))
     {
-      int status = EXIT_INFRA;
-
+      status = EXIT_INFRA;
       g_printerr ("xreduce: %s\n", error->message);
       if (error->domain == REDUCE_ERROR)
         switch ((ReduceError) error->code)

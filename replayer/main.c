@@ -33,6 +33,7 @@ enum
   EXIT_USAGE = 2,
   EXIT_INFRA = 3,
   EXIT_NOT_STARTED = 4,
+  EXIT_UNRESOLVED = 5,
 };
 
 static const char usage_description[] =
@@ -54,6 +55,7 @@ static const char usage_description[] =
   "  2  usage or bad input (e.g. a malformed session)\n"
   "  3  infrastructure error (Xvfb, the X connection, dbus-daemon)\n"
   "  4  the app could not start (no such program, died or no window)\n"
+
   "  128+N  interrupted by signal N; the app and Xvfb are gone";
 
 typedef struct
@@ -171,56 +173,62 @@ on_report_end (Display *dpy, const ReplayResult *result, gpointer data)
   report_take_last_pictures (data, dpy, result->verdict.kind == VERDICT_PASSED);
 }
 
-int
-main (int argc, char **argv)
+/* The command line, as given. */
+typedef struct
 {
-  g_autoptr (GOptionContext) context = NULL;
+  char *display, *speed, *stderr_match, *pace, *max_gap, *min_gap, *settle, *timeout;
+  char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed;
+  gboolean share_home, json, quiet, verbose, list, backtrace;
+  const char *const *app_argv; /* after "--", or NULL */
+  char **rest;               /* what is left: the program name and SESSION */
+} Args;
+
+static void args_clear (Args *a);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Args, args_clear)
+
+static void
+args_clear (Args *a)
+{
+  char **strings[] = { &a->display, &a->speed, &a->stderr_match, &a->pace, &a->max_gap,
+                       &a->min_gap, &a->settle, &a->timeout, &a->start_timeout,
+                       &a->window_wait, &a->export_format, &a->report_dir, &a->home_seed };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
+    g_clear_pointer (strings[i], g_free);
+  g_clear_pointer (&a->rest, g_strfreev);
+}
+
+/* Parses what comes before "--" (from a copy: the app's command line
+ * stays untouched); -1, or the exit status of a usage error. */
+static int
+parse_args (int argc, char **argv, Args *a)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new ("SESSION [-- APP [ARGS...]]");
   g_autoptr (GError) error = NULL;
-  g_autofree char *display = NULL, *speed = NULL, *stderr_match = NULL, *pace = NULL;
-  g_autofree char *max_gap = NULL, *min_gap = NULL, *settle = NULL, *timeout = NULL;
-  g_autofree char *start_timeout = NULL, *window_wait = NULL;
-  g_autofree char *export_format = NULL, *report_dir = NULL;
-  g_autofree char *crashtrace = NULL, *home_seed = NULL;
-  gboolean share_home = FALSE;
-  g_autoptr (GRegex) regex = NULL;
-  g_autoptr (Session) session = NULL;
-  g_autoptr (Report) report = NULL;
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
-  g_auto (ReplayResult) result = { 0 };
-  gboolean json = FALSE, quiet = FALSE, verbose = FALSE, list = FALSE, backtrace = FALSE;
-  Interrupt interrupt = { cancellable, 0 };
-  ReplayOptions opts;
-  const char *const *app_argv = NULL;
-  const char *session_path;
-  guint sigint, sigterm;
-  gboolean ok;
-  g_auto (GStrv) args = NULL;
-  int dashdash = -1, status;
+  int dashdash = -1;
   GOptionEntry entries[] = {
-    { "display", 0, 0, G_OPTION_ARG_STRING, &display, "Replay on this existing display instead of a private Xvfb (e.g. a Xephyr to watch)", "DPY" },
-    { "pace", 0, 0, G_OPTION_ARG_STRING, &pace, "app (default): each action once the app has taken the one before; recorded: the recorded gaps (see --speed)", "app|recorded" },
-    { "speed", 0, 0, G_OPTION_ARG_STRING, &speed, "Divide the recorded gaps between actions by F (default 1; the recorded pace, and the timing that means something at the app's pace)", "F" },
-    { "max-gap", 0, 0, G_OPTION_ARG_STRING, &max_gap, "Wait at most MS between two actions (default 1000)", "MS" },
-    { "min-gap", 0, 0, G_OPTION_ARG_STRING, &min_gap, "Wait at least MS between two actions (default 5)", "MS" },
-    { "settle", 0, 0, G_OPTION_ARG_STRING, &settle, "Time the app gets after the last action to crash (default 500); more, up to --timeout, while its processes are busy", "MS" },
-    { "timeout", 0, 0, G_OPTION_ARG_STRING, &timeout, "An app that does not answer a ping within MS has hung (default 5000)", "MS" },
-    { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &start_timeout, "Wait at most MS for the app's first window (default 10000)", "MS" },
-    { "window-wait", 0, 0, G_OPTION_ARG_STRING, &window_wait, "Wait at most MS for the window an action aims at (default 2000)", "MS" },
-    { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &stderr_match, "A failure counts only if the app's stderr matches REGEX", "REGEX" },
-    { "backtrace", 0, 0, G_OPTION_ARG_NONE, &backtrace, "Run the app under gdb and report the crash's top frames", NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the result as one JSON object", NULL },
-    { "report", 0, 0, G_OPTION_ARG_FILENAME, &report_dir, "Write a bug-report folder: report.md, a picture before each step, steps.png, an xdotool script", "DIR" },
-    { "list", 0, 0, G_OPTION_ARG_NONE, &list, "Print the session's user actions in words, one per line, and exit", NULL },
-    { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, "Print the session as a standalone xdotool script or as JSON, and exit", "xdotool|json" },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors (and --json)", NULL },
-    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Say what is replayed where; pass the app's output through", NULL },
-    { "home", 0, 0, G_OPTION_ARG_FILENAME, &home_seed, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs)", "DIR" },
-    { "share-home", 0, 0, G_OPTION_ARG_NONE, &share_home, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox", NULL },
+    { "display", 0, 0, G_OPTION_ARG_STRING, &a->display, "Replay on this existing display instead of a private Xvfb (e.g. a Xephyr to watch)", "DPY" },
+    { "pace", 0, 0, G_OPTION_ARG_STRING, &a->pace, "app (default): each action once the app has taken the one before; recorded: the recorded gaps (see --speed)", "app|recorded" },
+    { "speed", 0, 0, G_OPTION_ARG_STRING, &a->speed, "Divide the recorded gaps between actions by F (default 1; the recorded pace, and the timing that means something at the app's pace)", "F" },
+    { "max-gap", 0, 0, G_OPTION_ARG_STRING, &a->max_gap, "Wait at most MS between two actions (default 1000)", "MS" },
+    { "min-gap", 0, 0, G_OPTION_ARG_STRING, &a->min_gap, "Wait at least MS between two actions (default 5)", "MS" },
+    { "settle", 0, 0, G_OPTION_ARG_STRING, &a->settle, "Time the app gets after the last action to crash (default 500); more, up to --timeout, while its processes are busy", "MS" },
+    { "timeout", 0, 0, G_OPTION_ARG_STRING, &a->timeout, "An app that does not answer a ping within MS has hung (default 5000)", "MS" },
+    { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &a->start_timeout, "Wait at most MS for the app's first window (default 10000)", "MS" },
+    { "window-wait", 0, 0, G_OPTION_ARG_STRING, &a->window_wait, "Wait at most MS for the window an action aims at (default 2000)", "MS" },
+    { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "A failure counts only if the app's stderr matches REGEX", "REGEX" },
+    { "backtrace", 0, 0, G_OPTION_ARG_NONE, &a->backtrace, "Run the app under gdb and report the crash's top frames", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object", NULL },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &a->report_dir, "Write a bug-report folder: report.md, a picture before each step, steps.png, an xdotool script", "DIR" },
+    { "list", 0, 0, G_OPTION_ARG_NONE, &a->list, "Print the session's user actions in words, one per line, and exit", NULL },
+    { "export", 0, 0, G_OPTION_ARG_STRING, &a->export_format, "Print the session as a standalone xdotool script or as JSON, and exit", "xdotool|json" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "Print nothing but errors (and --json)", NULL },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what is replayed where; pass the app's output through", NULL },
+    { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home_seed, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs)", "DIR" },
+    { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox", NULL },
     { NULL }
   };
 
-  /* Everything after "--" is the app's command line, untouched: only what
-   * comes before it is parsed, from a copy. */
   for (int i = 1; i < argc; i++)
     if (strcmp (argv[i], "--") == 0)
       {
@@ -234,122 +242,210 @@ main (int argc, char **argv)
           g_printerr ("xreplay: nothing after '--': give the app's command\n");
           return EXIT_USAGE;
         }
-      app_argv = (const char *const *) &argv[dashdash + 1];
+      a->app_argv = (const char *const *) &argv[dashdash + 1];
     }
-  args = g_new0 (char *, (dashdash >= 0 ? dashdash : argc) + 1);
+  a->rest = g_new0 (char *, (dashdash >= 0 ? dashdash : argc) + 1);
   for (int i = 0; i < (dashdash >= 0 ? dashdash : argc); i++)
-    args[i] = g_strdup (argv[i]);
-
-  context = g_option_context_new ("SESSION [-- APP [ARGS...]]");
+    a->rest[i] = g_strdup (argv[i]);
   g_option_context_set_summary (context, "Replay a recorded X11 session against an app.");
   g_option_context_set_description (context, usage_description);
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse_strv (context, &args, &error))
+  if (!g_option_context_parse_strv (context, &a->rest, &error))
     {
       g_printerr ("xreplay: %s\nTry 'xreplay --help'.\n", error->message);
       return EXIT_USAGE;
     }
-  if (g_strv_length (args) != 2)
+  if (g_strv_length (a->rest) != 2)
     {
       g_printerr ("xreplay: %s\nUsage: xreplay [OPTIONS] SESSION [-- APP [ARGS...]]\n",
-                  g_strv_length (args) < 2 ? "no session file given"
-                                           : "more than one session file given");
+                  g_strv_length (a->rest) < 2 ? "no session file given"
+                                              : "more than one session file given");
       return EXIT_USAGE;
     }
-  session_path = args[1];
+  return -1;
+}
 
-  replay_options_init (&opts);
-  if (!parse_ms ("--max-gap", max_gap, &opts.max_gap_ms, &error)
-      || !parse_ms ("--min-gap", min_gap, &opts.min_gap_ms, &error)
-      || !parse_ms ("--settle", settle, &opts.settle_ms, &error)
-      || !parse_ms ("--timeout", timeout, &opts.timeout_ms, &error)
-      || !parse_ms ("--start-timeout", start_timeout, &opts.start_timeout_ms, &error)
-      || !parse_ms ("--window-wait", window_wait, &opts.window_wait_ms, &error))
+/* The options' values into @opts (and *@regex); -1, or EXIT_USAGE after
+ * saying what is wrong. Nothing has started yet. */
+static int
+check_options (const Args *a, ReplayOptions *opts, GRegex **regex)
+{
+  g_autoptr (GError) error = NULL;
+
+  replay_options_init (opts);
+  if (!parse_ms ("--max-gap", a->max_gap, &opts->max_gap_ms, &error)
+      || !parse_ms ("--min-gap", a->min_gap, &opts->min_gap_ms, &error)
+      || !parse_ms ("--settle", a->settle, &opts->settle_ms, &error)
+      || !parse_ms ("--timeout", a->timeout, &opts->timeout_ms, &error)
+      || !parse_ms ("--start-timeout", a->start_timeout, &opts->start_timeout_ms, &error)
+      || !parse_ms ("--window-wait", a->window_wait, &opts->window_wait_ms, &error))
     {
       g_printerr ("xreplay: %s\n", error->message);
       return EXIT_USAGE;
     }
-  if (pace != NULL && !g_str_equal (pace, "app") && !g_str_equal (pace, "recorded"))
+  if (a->pace != NULL && !g_str_equal (a->pace, "app") && !g_str_equal (a->pace, "recorded"))
     {
-      g_printerr ("xreplay: --pace: '%s' is not app or recorded\n", pace);
+      g_printerr ("xreplay: --pace: '%s' is not app or recorded\n", a->pace);
       return EXIT_USAGE;
     }
-  opts.pace = pace != NULL && g_str_equal (pace, "recorded") ? REPLAY_PACE_RECORDED
-                                                              : REPLAY_PACE_APP;
-  if (speed != NULL)
+  opts->pace = a->pace != NULL && g_str_equal (a->pace, "recorded") ? REPLAY_PACE_RECORDED
+                                                                     : REPLAY_PACE_APP;
+  if (a->speed != NULL)
     {
       char *end = NULL;
-      opts.speed = g_ascii_strtod (speed, &end);
-      if (end == speed || *end != '\0' || !(opts.speed > 0.001 && opts.speed <= 1000))
+      opts->speed = g_ascii_strtod (a->speed, &end);
+      if (end == a->speed || *end != '\0' || !(opts->speed > 0.001 && opts->speed <= 1000))
         {
-          g_printerr ("xreplay: --speed: '%s' is not a factor between 0.001 and 1000\n", speed);
+          g_printerr ("xreplay: --speed: '%s' is not a factor between 0.001 and 1000\n",
+                      a->speed);
           return EXIT_USAGE;
         }
     }
-  if (stderr_match != NULL)
+  if (a->stderr_match != NULL)
     {
-      regex = g_regex_new (stderr_match, G_REGEX_MULTILINE, 0, &error);
-      if (regex == NULL)
+      *regex = g_regex_new (a->stderr_match, G_REGEX_MULTILINE, 0, &error);
+      if (*regex == NULL)
         {
           g_printerr ("xreplay: --stderr-match: %s\n", error->message);
           return EXIT_USAGE;
         }
     }
-  if (home_seed != NULL && share_home)
+  if (a->home_seed != NULL && a->share_home)
     {
       g_printerr ("xreplay: --home and --share-home exclude each other\n");
       return EXIT_USAGE;
     }
-  if (home_seed != NULL && !sandbox_check_home_seed (home_seed, &error))
+  if (a->home_seed != NULL && !sandbox_check_home_seed (a->home_seed, &error))
     {
       g_printerr ("xreplay: %s\n", error->message);
       return EXIT_USAGE;
     }
-  if (display != NULL && *display == '\0')
+  if (a->display != NULL && *a->display == '\0')
     {
       g_printerr ("xreplay: --display: empty display name\n");
       return EXIT_USAGE;
     }
+  return -1;
+}
 
-  session = session_load (session_path, &error);
+/* --backtrace: the wrapper and gdb, or EXIT_INFRA. */
+static int
+check_backtrace (char **crashtrace)
+{
+  g_autofree char *gdb = g_find_program_in_path ("gdb");
+
+  *crashtrace = find_crashtrace ();
+  if (*crashtrace == NULL)
+    {
+      g_printerr ("xreplay: --backtrace: xreduce-crashtrace not found beside xreplay or in PATH\n");
+      return EXIT_INFRA;
+    }
+  if (gdb == NULL)
+    {
+      g_printerr ("xreplay: --backtrace: gdb is not installed\n");
+      return EXIT_INFRA;
+    }
+  return -1;
+}
+
+/* What the replay said, on stdout (or stderr for a failure). */
+static void
+print_result (const Args *a, const ReplayResult *result, gboolean ok, const GError *error,
+              gboolean with_regex)
+{
+  g_autofree char *words = verdict_describe (&result->verdict);
+
+  if (a->json)
+    {
+      g_autofree char *text = replay_result_to_json (result);
+      g_print ("%s\n", text);
+    }
+  else if (!ok)
+    g_printerr ("xreplay: %s\n", error != NULL ? error->message : words);
+  else if (!a->quiet)
+    g_print ("%s%s (%u of %u actions replayed, %.1f s)\n", words,
+             !with_regex ? "" : result->stderr_matched ? ", and stderr matched"
+                                                       : ", stderr did not match",
+             result->n_replayed, result->n_actions, result->total_ms / 1000.0);
+}
+
+static int
+exit_status (const ReplayResult *result, gboolean ok, const GError *error, gboolean with_regex)
+{
+  int status;
+
+  if (!ok)
+    return g_error_matches (error, SANDBOX_ERROR, SANDBOX_ERROR_BAD_HOME) ? EXIT_USAGE
+                                                                          : EXIT_INFRA;
+  switch (result->verdict.kind)
+    {
+    case VERDICT_PASSED:
+      status = EXIT_PASSED;
+      break;
+    case VERDICT_EXITED:
+      status = result->verdict.exit_status == 0 ? EXIT_PASSED : EXIT_FAILED;
+      break;
+    case VERDICT_CRASHED:
+    case VERDICT_HUNG:
+      status = EXIT_FAILED;
+      break;
+    case VERDICT_COULD_NOT_START:
+      return EXIT_NOT_STARTED;
+    case VERDICT_UNRESOLVED:
+      return EXIT_UNRESOLVED;
+    case VERDICT_INFRA_ERROR:
+    default:
+      return EXIT_INFRA;
+    }
+  /* The failure asked for is a message, crash or not. */
+  if (with_regex)
+    status = result->stderr_matched ? EXIT_FAILED : EXIT_PASSED;
+  return status;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_auto (Args) a = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *crashtrace = NULL;
+  g_autoptr (GRegex) regex = NULL;
+  g_autoptr (Session) session = NULL;
+  g_autoptr (Report) report = NULL;
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_auto (ReplayResult) result = { 0 };
+  Interrupt interrupt = { cancellable, 0 };
+  ReplayOptions opts;
+  const char *const *app_argv;
+  guint sigint, sigterm;
+  gboolean ok;
+  int status;
+
+  if ((status = parse_args (argc, argv, &a)) >= 0
+      || (status = check_options (&a, &opts, &regex)) >= 0)
+    return status;
+  session = session_load (a.rest[1], &error);
   if (session == NULL)
     {
       g_printerr ("xreplay: %s\n", error->message);
       return EXIT_USAGE;
     }
-  if (list)
+  if (a.list)
     return print_list (session);
-  if (export_format != NULL)
-    return print_export (session, session_path, export_format);
-
-  if (app_argv == NULL)
+  if (a.export_format != NULL)
+    return print_export (session, a.rest[1], a.export_format);
+  app_argv = a.app_argv != NULL ? a.app_argv : session_get_command (session);
+  if (app_argv == NULL || app_argv[0] == NULL)
     {
-      app_argv = session_get_command (session);
-      if (app_argv == NULL || app_argv[0] == NULL)
-        {
-          g_printerr ("xreplay: %s records no command: give the app after '--'\n", session_path);
-          return EXIT_USAGE;
-        }
+      g_printerr ("xreplay: %s records no command: give the app after '--'\n", a.rest[1]);
+      return EXIT_USAGE;
     }
-  if (backtrace)
+  if (a.backtrace && (status = check_backtrace (&crashtrace)) >= 0)
+    return status;
+  opts.crashtrace = crashtrace;
+  if (a.report_dir != NULL)
     {
-      crashtrace = find_crashtrace ();
-      if (crashtrace == NULL)
-        {
-          g_printerr ("xreplay: --backtrace: xreduce-crashtrace not found beside xreplay or in PATH\n");
-          return EXIT_INFRA;
-        }
-      g_autofree char *gdb = g_find_program_in_path ("gdb");
-      if (gdb == NULL)
-        {
-          g_printerr ("xreplay: --backtrace: gdb is not installed\n");
-          return EXIT_INFRA;
-        }
-      opts.crashtrace = crashtrace;
-    }
-  if (report_dir != NULL)
-    {
-      report = report_new (report_dir, session, session_path, app_argv, &error);
+      report = report_new (a.report_dir, session, a.rest[1], app_argv, &error);
       if (report == NULL)
         {
           g_printerr ("xreplay: --report: %s\n", error->message);
@@ -359,12 +455,11 @@ main (int argc, char **argv)
       opts.on_end = on_report_end;
       opts.hook_data = report;
     }
-
-  opts.display = display;
-  opts.home_seed = home_seed;
-  opts.share_home = share_home;
+  opts.display = a.display;
+  opts.home_seed = a.home_seed;
+  opts.share_home = a.share_home;
   opts.stderr_match = regex;
-  opts.verbose = verbose;
+  opts.verbose = a.verbose;
   opts.cancellable = cancellable;
   sigint = g_unix_signal_add (SIGINT, on_sigint, &interrupt);
   sigterm = g_unix_signal_add (SIGTERM, on_sigterm, &interrupt);
@@ -374,30 +469,12 @@ main (int argc, char **argv)
 
   if (interrupt.signal != 0)
     {
-      if (!quiet)
+      if (!a.quiet)
         g_printerr ("xreplay: interrupted by %s; the app and the Xvfb are gone\n",
                     session_signal_name (interrupt.signal));
       return 128 + interrupt.signal;
     }
-
-  if (json)
-    {
-      g_autofree char *text = replay_result_to_json (&result);
-      g_print ("%s\n", text);
-    }
-  else if (!quiet || !ok)
-    {
-      g_autofree char *words = verdict_describe (&result.verdict);
-      const char *matched = regex == NULL ? ""
-                            : result.stderr_matched ? ", and stderr matched"
-                            : ", stderr did not match";
-      if (ok)
-        g_print ("%s%s (%u of %u actions replayed, %.1f s)\n", words, matched,
-                 result.n_replayed, result.n_actions, result.total_ms / 1000.0);
-      else
-        g_printerr ("xreplay: %s\n", error != NULL ? error->message : words);
-    }
-
+  print_result (&a, &result, ok, error, regex != NULL);
   if (report != NULL)
     {
       g_autofree char *words = verdict_describe (&result.verdict);
@@ -405,33 +482,8 @@ main (int argc, char **argv)
       if (!report_finish (report, words, result.stderr_text, result.backtrace,
                           result.n_replayed, &report_error))
         g_printerr ("xreplay: --report: %s\n", report_error->message);
-      else if (!quiet && !json)
-        g_print ("report: %s/report.md\n", report_dir);
+      else if (!a.quiet && !a.json)
+        g_print ("report: %s/report.md\n", a.report_dir);
     }
-
-  if (!ok)
-    return g_error_matches (error, SANDBOX_ERROR, SANDBOX_ERROR_BAD_HOME) ? EXIT_USAGE
-                                                                          : EXIT_INFRA;
-  switch (result.verdict.kind)
-    {
-    case VERDICT_PASSED:
-      status = EXIT_PASSED;
-      break;
-    case VERDICT_EXITED:
-      status = result.verdict.exit_status == 0 ? EXIT_PASSED : EXIT_FAILED;
-      break;
-    case VERDICT_CRASHED:
-    case VERDICT_HUNG:
-      status = EXIT_FAILED;
-      break;
-    case VERDICT_COULD_NOT_START:
-      return EXIT_NOT_STARTED;
-    case VERDICT_INFRA_ERROR:
-    default:
-      return EXIT_INFRA;
-    }
-  /* The failure asked for is a message, crash or not. */
-  if (regex != NULL)
-    status = result.stderr_matched ? EXIT_FAILED : EXIT_PASSED;
-  return status;
+  return exit_status (&result, ok, error, regex != NULL);
 }
