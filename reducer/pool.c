@@ -5,6 +5,10 @@
 
 #include <string.h>
 
+/* The CPU demand may pass the cores by this factor: at the app's pace a
+ * loaded app is waited for, not outrun, so a little oversubscription
+ * costs some speed per replay and gains parallel replays. */
+#define POOL_CPU_OVERCOMMIT 1.25
 /* What a replay costs beside its app: xreplay, its Xvfb, the bus. */
 #define POOL_OVERHEAD_CORES 0.03
 #define POOL_OVERHEAD_KB (40 * 1024)
@@ -43,7 +47,7 @@ pool_fit (const Pool *pool, char **reason)
                                    n == 1 ? "" : "s");
       return n;
     }
-  by_cpu = (guint) MIN ((double) pool->n_cores / cores, 1e6);   /* truncated */
+  by_cpu = (guint) MIN (POOL_CPU_OVERCOMMIT * pool->n_cores / cores, 1e6);   /* truncated */
   if (pool->mem_available_kb > 0)
     by_mem = (guint) MIN (pool->mem_available_kb / 2 / rss, (guint64) 1000000);
   n = CLAMP (MIN (by_cpu, by_mem), 1, pool->max_workers);

@@ -4,8 +4,8 @@
  * start, a small Xlib app nothing. The pool watches what each finished
  * replay's app used (its whole process tree: CPU time over the replay's
  * wall time, the most resident memory) and says how many workers fit:
- * their CPU demand within the cores, their memory within half of what is
- * available. Until it has seen a replay it allows one worker a core.
+ * their CPU demand within the cores (a quarter over is allowed), their
+ * memory within half of what is available. Until it has seen a replay it allows one worker a core.
  */
 #pragma once
 

@@ -14,7 +14,7 @@
  *
  * Timing that is the meaning stays as recorded (divided by --speed):
  *   - a press held REPLAY_HOLD_MS or longer keeps its duration (a long
- *     press; a key held for its auto-repeat);
+ *     press; a key held for its auto-repeat), but not a modifier's;
  *   - the events of a double click (button events of the same button
  *     less than REPLAY_MULTI_CLICK_MS apart) keep their gaps;
  *   - a drag (motion with a button held, and its release) keeps its
@@ -78,6 +78,23 @@ recorded_gap (Replay *r, guint64 from, guint64 to)
   return (guint) (gap + 0.5);
 }
 
+/* A modifier held long means nothing by its length (the replay server has
+ * no auto-repeat): Shift, Control, Alt, Super and their kin. */
+static gboolean
+is_modifier (const SessionEvent *ev)
+{
+  const char *const prefixes[] = { "Shift_", "Control_", "Alt_", "Meta_", "Super_", "Hyper_",
+                                   "ISO_Level3_", "ISO_Level5_", "Caps_Lock", "Mode_switch" };
+
+  if (ev->keysym == NULL
+      || (ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_KEY_RELEASE))
+    return FALSE;
+  for (gsize i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    if (g_str_has_prefix (ev->keysym, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 is_button (const SessionEvent *ev)
 {
@@ -85,11 +102,13 @@ is_button (const SessionEvent *ev)
                         || ev->kind == SESSION_EVENT_BUTTON_RELEASE);
 }
 
-/* @a then @b: two events of one multi-click (same button, close). */
+/* @a then @b: two events of one multi-click (same button, close). Not
+ * the wheel (buttons 4 to 7): its notches are steps, not a gesture. */
 static gboolean
 same_click_run (const SessionEvent *a, const SessionEvent *b)
 {
   return is_button (a) && is_button (b) && a->button == b->button
+         && (a->button < 4 || a->button > 7)
          && b->time_ms < a->time_ms + REPLAY_MULTI_CLICK_MS;
 }
 
@@ -110,7 +129,7 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
                                  && same_click_run (next, after)
                                  && after->kind == SESSION_EVENT_BUTTON_PRESS));
 
-  if (release)
+  if (release && !is_modifier (next))
     {
       g_autofree char *key = held_key (next);
       const Held *held = g_hash_table_lookup (r->held, key);
