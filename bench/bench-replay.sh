@@ -34,7 +34,7 @@ done
 
 # One column per part; the JSON is one flat object per line.
 field () {
-  sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" "$tmp/runs.json" | sort -n > "$tmp/$1"
+  sed -n "s/.*\"$1\": *\([0-9]*\).*/\1/p" "$tmp/runs.json" | sort -n > "$tmp/$1"
   awk -v name="$2" '{ v[NR] = $1; sum += $1 }
     END { if (NR == 0) exit 1;
           med = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
@@ -44,7 +44,8 @@ field () {
 field server_start_ms "Xvfb start"
 field time_to_first_window_ms "app to first window"
 field replay_ms "replay (all actions)"
+field app_wait_ms "waiting for the app"
 field settle_ms "settle + ping"
 field total_ms "total"
-crashed=$(grep -c '"outcome": "crashed"' "$tmp/runs.json" || true)
+crashed=$(grep -c '"outcome": *"crashed"' "$tmp/runs.json" || true)
 echo "outcome: crashed in $crashed of $n replays"
