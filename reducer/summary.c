@@ -6,6 +6,7 @@
 
 #include "summary.h"
 #include "proc.h"
+#include "quote.h"
 #include "reduce.h"
 
 #include <errno.h>
@@ -183,7 +184,8 @@ summary_print (const Reduction *reduction, const Session *best, char *const *app
 {
   g_autoptr (GArray) actions = session_get_actions (best);
   g_autoptr (GString) command = g_string_new ("xreplay ");
-  g_autofree char *quoted = g_shell_quote (reduction->output_path);
+  g_autofree char *quoted = quote_shell (reduction->output_path);
+  g_autofree char *shown = NULL;
 
   g_print ("%u -> %u actions in %" G_GUINT64_FORMAT " tests, %.0f s%s\n",
            reduction->n_before, reduction->n_after, reduction->tests, reduction->seconds,
@@ -191,7 +193,8 @@ summary_print (const Reduction *reduction, const Session *best, char *const *app
   for (guint i = 0; i < actions->len; i++)
     {
       const SessionEvent *ev = session_get_event (best, g_array_index (actions, guint, i));
-      g_autofree char *words = session_event_describe (ev);
+      g_autofree char *said = session_event_describe (ev);
+      g_autofree char *words = quote_terminal (said);
       /* session_subset() releases what the kept actions leave pressed,
        * after the last of them: say so, not to count them as kept. */
       g_print ("  %2u. %s%s\n", i + 1, words,
@@ -201,10 +204,12 @@ summary_print (const Reduction *reduction, const Session *best, char *const *app
   g_string_append (command, " --");
   for (char *const *a = app_argv; *a != NULL; a++)
     {
-      g_autofree char *q = g_shell_quote (*a);
+      g_autofree char *q = quote_shell (*a);
       g_string_append_printf (command, " %s", q);
     }
-  g_print ("minimal session: %s\nreplay it: %s\n", reduction->output_path, command->str);
+  /* The recorded command may hold anything: one line, no escapes. */
+  shown = quote_terminal (command->str);
+  g_print ("minimal session: %s\nreplay it: %s\n", reduction->output_path, shown);
   if (report_md != NULL)
     g_print ("report: %s\n", report_md);
 }

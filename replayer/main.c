@@ -23,6 +23,7 @@
 
 #include "replay.h"
 #include "sandbox.h"
+#include "quote.h"
 #include "report.h"
 #include "session.h"
 
@@ -113,7 +114,10 @@ print_list (const Session *session)
   for (guint i = 0; i < actions->len; i++)
     {
       g_autofree char *words = session_event_describe (session_get_event (session, g_array_index (actions, guint, i)));
-      g_print ("%s\n", words);
+      /* Titles are whatever a client chose: no escape sequence reaches
+       * the terminal, no newline splits a line. */
+      g_autofree char *line = quote_terminal (words);
+      g_print ("%s\n", line);
     }
   return EXIT_PASSED;
 }

@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "xreduce-replayer"
 
 #include "report.h"
+#include "quote.h"
 #include "snapshot.h"
 
 #include <errno.h>
@@ -45,7 +46,7 @@ char *
 report_step_words (const SessionEvent *ev)
 {
   g_autofree char *words = session_event_describe (ev);
-  GString *out = g_string_new (NULL);
+  g_autoptr (GString) out = g_string_new (NULL);
 
   g_string_append_c (out, g_ascii_toupper (words[0]));
   g_string_append (out, words + 1);
@@ -54,7 +55,8 @@ report_step_words (const SessionEvent *ev)
       && ev->wm_name != NULL && *ev->wm_name != '\0')
     g_string_append_printf (out, " in \"%s\"", ev->wm_name);
   g_string_append_c (out, '.');
-  return g_string_free (out, FALSE);
+  /* The title is whatever a client chose: Markdown text on one line. */
+  return quote_markdown_text (out->str);
 }
 
 static gboolean
@@ -189,20 +191,25 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
   g_autoptr (GString) command = g_string_new (NULL);
   g_autofree char *md_path = g_build_filename (report->dir, "report.md", NULL);
   g_autofree char *session_name = g_path_get_basename (report->session_path);
+  g_autofree char *name_md = quote_markdown_text (session_name);
+  g_autofree char *name_code = quote_markdown_code (session_name);
+  g_autofree char *command_line = NULL;
   int width, height;
 
   session_get_screen (report->session, &width, &height);
   for (char **a = report->argv; a != NULL && *a != NULL; a++)
     {
-      g_autofree char *q = g_shell_quote (*a);
+      g_autofree char *q = quote_shell (*a);
       g_string_append_printf (command, "%s%s", a == report->argv ? "" : " ", q);
     }
+  /* An indented code block: one line, whatever the recorded command holds. */
+  command_line = quote_terminal (command->str);
 
-  g_string_append_printf (md, "# %s: %s\n\n", session_name, outcome);
-  g_string_append_printf (md, "Replaying %u user action%s of `%s` against\n\n    %s\n\n",
+  g_string_append_printf (md, "# %s: %s\n\n", name_md, outcome);
+  g_string_append_printf (md, "Replaying %u user action%s of %s against\n\n    %s\n\n",
                           session_get_n_actions (report->session),
                           session_get_n_actions (report->session) == 1 ? "" : "s",
-                          session_name, command->str);
+                          name_code, command_line);
   g_string_append_printf (md, "on a %dx%d X screen: the app **%s** after %u of them.\n\n",
                           width, height, outcome, replayed);
   if (report->have_sheet)
@@ -242,7 +249,7 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
     g_string_append (md, "\nThe last screen before the end: [last-screen.png](last-screen.png)\n");
 
   g_string_append (md, "\n## Replay it\n\nWith xreduce's replayer (starts its own Xvfb):\n\n");
-  g_string_append_printf (md, "    xreplay session.log -- %s\n\n", command->str);
+  g_string_append_printf (md, "    xreplay session.log -- %s\n\n", command_line);
   g_string_append (md, "Without xreduce, with xdotool, against the app already running on your display:\n\n"
                        "    DISPLAY=:0 sh replay-xdotool.sh\n");
   if (report->picture_error != NULL)

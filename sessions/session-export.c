@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "xreduce-sessions"
 
 #include "session-private.h"
+#include "quote.h"
 
 #include <string.h>
 
@@ -12,7 +13,7 @@
 static char *
 sh_quote (const char *text)
 {
-  return g_shell_quote (text != NULL ? text : "");
+  return quote_shell (text);
 }
 
 /* An anchored POSIX extended regex matching @text exactly. */
@@ -77,17 +78,22 @@ session_export_xdotool (const Session *session, const char *source_name)
 {
   GString *out = g_string_new ("#!/bin/sh\n");
   g_autoptr (GArray) actions = session_get_actions (session);
+  g_autofree char *source = quote_terminal (source_name != NULL ? source_name : "a session");
   guint64 last_time = 0;
   gboolean first = TRUE;
 
+  /* Whatever the session says goes into comments on one line each
+   * (quote_terminal: no newline can end a comment) or into single-quoted
+   * words (quote_shell): the script runs nothing the session wrote. */
   g_string_append_printf (out,
     "# Replays the %u user actions of %s with xdotool, against the app\n"
     "# already running on $DISPLAY. Made by xreplay --export xdotool.\n",
-    actions->len, source_name != NULL ? source_name : "a session");
+    actions->len, source);
   if (session->command != NULL)
     {
       g_autofree char *joined = g_strjoinv (" ", session->command);
-      g_string_append_printf (out, "# Recorded command: %s\n", joined);
+      g_autofree char *line = quote_terminal (joined);
+      g_string_append_printf (out, "# Recorded command: %s\n", line);
     }
   g_string_append_printf (out, "# Recorded on a %dx%d screen.\n"
                           "# Usage: start the app, then: DISPLAY=:0 sh %s\n",
@@ -98,7 +104,8 @@ session_export_xdotool (const Session *session, const char *source_name)
   for (guint i = 0; i < actions->len; i++)
     {
       const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, i));
-      g_autofree char *words = session_event_describe (ev);
+      g_autofree char *said = session_event_describe (ev);
+      g_autofree char *words = quote_terminal (said);
       g_autofree char *class_re = regex_exact (ev->wm_class != NULL ? ev->wm_class : "");
       g_autofree char *title_re = ev->wm_name != NULL && *ev->wm_name ? regex_exact (ev->wm_name)
                                                                       : g_strdup ("");

@@ -1,0 +1,28 @@
+/* quote.h — every string that leaves a program, quoted for where it goes.
+ *
+ * Session files come from strangers: a window title is whatever a web page
+ * or another client chose, and may hold newlines, quotes, `$(...)`,
+ * backquotes or escape sequences. One function per destination:
+ *   - quote_shell(): a single-quoted shell word ('\'' for a quote);
+ *   - quote_terminal(): one line for a terminal or a shell comment:
+ *     control characters (C0, DEL, C1), backslashes and invalid UTF-8
+ *     shown as \n, \t, \\ or \xNN;
+ *   - quote_markdown_code(): a Markdown code span, fenced with more
+ *     backquotes than any run in the text, on one line;
+ *   - quote_markdown_text(): running Markdown text on one line, with every
+ *     character that could start markup (links, HTML, code, emphasis,
+ *     tables) escaped by a backslash.
+ * X-free; unit-tested in tests/unit/test-session.c.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+char *quote_shell (const char *text);
+char *quote_terminal (const char *text);
+char *quote_markdown_code (const char *text);
+char *quote_markdown_text (const char *text);
+
+G_END_DECLS

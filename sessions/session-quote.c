@@ -1,0 +1,97 @@
+/* session-quote.c — quoting for the shell, the terminal and Markdown
+ * (see quote.h). */
+#define G_LOG_DOMAIN "xreduce-sessions"
+
+#include "quote.h"
+
+#include <string.h>
+
+char *
+quote_shell (const char *text)
+{
+  GString *out = g_string_new ("'");
+
+  for (const char *p = text != NULL ? text : ""; *p != '\0'; p++)
+    if (*p == '\'')
+      g_string_append (out, "'\\''");
+    else
+      g_string_append_c (out, *p);
+  g_string_append_c (out, '\'');
+  return g_string_free (out, FALSE);
+}
+
+char *
+quote_terminal (const char *text)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = text != NULL ? text : "";
+  const char *end = p + strlen (p);
+
+  while (p < end)
+    {
+      gunichar c = g_utf8_get_char_validated (p, end - p);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          /* Not UTF-8: the byte, escaped. */
+          g_string_append_printf (out, "\\x%02x", (guint) (guchar) *p);
+          p++;
+          continue;
+        }
+      if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c == '\\')
+        g_string_append (out, "\\\\");
+      else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+        g_string_append_printf (out, c < 0x100 ? "\\x%02x" : "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+quote_markdown_code (const char *text)
+{
+  g_autofree char *line = quote_terminal (text);
+  g_autofree char *fence = NULL;
+  gsize longest = 0, run = 0;
+  gboolean pad;
+
+  for (const char *p = line; *p != '\0'; p++)
+    {
+      run = *p == '`' ? run + 1 : 0;
+      longest = MAX (longest, run);
+    }
+  fence = g_strnfill (longest + 1, '`');
+  /* A space inside the fence when the text starts or ends with a
+   * backquote (CommonMark strips one on each side). */
+  if (*line == '\0')
+    return g_strdup ("` `");
+  pad = *line == '`' || line[strlen (line) - 1] == '`';
+  return g_strdup_printf ("%s%s%s%s%s", fence, pad ? " " : "", line, pad ? " " : "", fence);
+}
+
+char *
+quote_markdown_text (const char *text)
+{
+  g_autofree char *line = quote_terminal (text);
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = line; *p != '\0'; p++)
+    {
+      /* An underscore inside a word is no emphasis (CommonMark). */
+      gboolean intraword = *p == '_' && p > line && g_ascii_isalnum (p[-1])
+                           && g_ascii_isalnum (p[1]);
+
+      if (strchr ("\\`*_[]<>#|~!", *p) != NULL && !intraword)
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
