@@ -11,6 +11,9 @@
 #define G_LOG_DOMAIN "xreduce-sessions"
 
 #include "session-private.h"
+#include <sys/stat.h>
+#include <unistd.h>
+#include <fcntl.h>
 
 #include <errno.h>
 #include <string.h>
@@ -675,43 +678,57 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
 Session *
 session_load (const char *path, GError **error)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GFileInfo) info = NULL;
   g_autofree char *data = NULL;
+  struct stat st;
   gsize len = 0;
-  GError *local = NULL;
+  int fd;
 
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE ","
-                            G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                            G_FILE_QUERY_INFO_NONE, NULL, &local);
-  if (info == NULL)
+  /* A FIFO or a device would block or never end: only a regular file (a
+   * link to one is fine), opened without waiting, checked on the opened
+   * descriptor, read to at most the limit. */
+  fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
     {
-      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s", path,
-                   local->message);
-      g_error_free (local);
+      int saved = errno;
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s", path, g_strerror (saved));
       return NULL;
     }
-  if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
-      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO,
-                   "%s: is a directory, not a session log", path);
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s, not a session log", path,
+                   S_ISDIR (st.st_mode) ? "is a directory" : "not a regular file");
+      close (fd);
       return NULL;
     }
   /* Check the size first: never read a 1 GB file into memory. */
-  if (g_file_info_get_size (info) > SESSION_MAX_FILE_SIZE)
+  if (st.st_size > SESSION_MAX_FILE_SIZE)
     {
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE,
-                   "%s: %" G_GOFFSET_FORMAT " bytes is too large for a session log (at most %d MiB)",
-                   path, g_file_info_get_size (info),
-                   SESSION_MAX_FILE_SIZE / (1024 * 1024));
+                   "%s: %" G_GINT64_FORMAT " bytes is too large for a session log (at most %d MiB)",
+                   path, (gint64) st.st_size, SESSION_MAX_FILE_SIZE / (1024 * 1024));
+      close (fd);
       return NULL;
     }
-  if (!g_file_get_contents (path, &data, &len, &local))
+  data = g_malloc ((gsize) st.st_size + 1);
+  while (len < (gsize) st.st_size)
     {
-      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s", local->message);
-      g_error_free (local);
-      return NULL;
+      ssize_t n = read (fd, data + len, (gsize) st.st_size - len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s", path, g_strerror (saved));
+          close (fd);
+          return NULL;
+        }
+      if (n == 0)
+        break;   /* it shrank meanwhile: what there is */
+      len += (gsize) n;
     }
+  close (fd);
+  data[len] = '\0';
   return session_parse (data, len, path, error);
 }
 
