@@ -241,26 +241,11 @@ on_pace_timeout (gpointer user_data)
 static void
 wait_for_app (Replay *r)
 {
-  Window main_window = windows_get_main (r->windows);
-  XEvent ev;
-
   r->pace_started = replay_now_ms ();
   r->pace_waiting = TRUE;
-  memset (&ev, 0, sizeof ev);
   r->pace_stamp = (long) ((replay_now_ms () + 1) & 0x7fffffff);
-  ev.xclient.type = ClientMessage;
-  ev.xclient.window = main_window;
-  ev.xclient.message_type = r->wm_protocols;
-  ev.xclient.format = 32;
-  ev.xclient.data.l[0] = (long) r->net_wm_ping;
-  ev.xclient.data.l[1] = r->pace_stamp;
-  ev.xclient.data.l[2] = (long) main_window;
-  XSendEvent (r->dpy, main_window, False, NoEventMask, &ev);
-  if (!xconn_sync (r->conn))
-    {
-      replay_fail_x (r);
-      return;
-    }
+  if (!replay_send_ping (r, windows_get_main (r->windows), r->pace_stamp))
+    return;
   r->pace_timer = g_timeout_add (r->opts->timeout_ms, on_pace_timeout, r);
 }
 

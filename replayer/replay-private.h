@@ -107,6 +107,9 @@ void replay_pace_answered (Replay *r);
 /* settle.c */
 void replay_settle (Replay *r);
 void replay_ping (Replay *r);
+/* _NET_WM_PING to @window with @stamp, synced; FALSE if the X connection
+ * broke (the replay has failed then). */
+gboolean replay_send_ping (Replay *r, Window window, long stamp);
 /* The app answered the ping (or cannot be pinged): the verdict once quiet. */
 void replay_answered (Replay *r);
 gboolean replay_on_usage_sample (gpointer user_data);

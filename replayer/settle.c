@@ -10,6 +10,7 @@
 #include "replay-private.h"
 #include "proc.h"
 
+#include <string.h>
 #include <X11/Xlib.h>
 
 
@@ -24,11 +25,32 @@ on_ping_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+gboolean
+replay_send_ping (Replay *r, Window window, long stamp)
+{
+  XEvent ev;
+
+  memset (&ev, 0, sizeof ev);
+  ev.xclient.type = ClientMessage;
+  ev.xclient.window = window;
+  ev.xclient.message_type = r->wm_protocols;
+  ev.xclient.format = 32;
+  ev.xclient.data.l[0] = (long) r->net_wm_ping;
+  ev.xclient.data.l[1] = stamp;
+  ev.xclient.data.l[2] = (long) window;
+  XSendEvent (r->dpy, window, False, NoEventMask, &ev);
+  if (!xconn_sync (r->conn))
+    {
+      replay_fail_x (r);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 void
 replay_ping (Replay *r)
 {
   Window main_window = windows_get_main (r->windows);
-  XEvent ev;
 
   r->phase = PHASE_PINGING;
   if (main_window == None || !windows_supports_ping (r->windows, main_window))
@@ -38,22 +60,10 @@ replay_ping (Replay *r)
       replay_answered (r);
       return;
     }
-  memset (&ev, 0, sizeof ev);
   r->ping_window = main_window;
   r->ping_stamp = (long) (replay_now_ms () & 0x7fffffff);
-  ev.xclient.type = ClientMessage;
-  ev.xclient.window = main_window;
-  ev.xclient.message_type = r->wm_protocols;
-  ev.xclient.format = 32;
-  ev.xclient.data.l[0] = (long) r->net_wm_ping;
-  ev.xclient.data.l[1] = r->ping_stamp;
-  ev.xclient.data.l[2] = (long) main_window;
-  XSendEvent (r->dpy, main_window, False, NoEventMask, &ev);
-  if (!xconn_sync (r->conn))
-    {
-      replay_fail_x (r);
-      return;
-    }
+  if (!replay_send_ping (r, main_window, r->ping_stamp))
+    return;
   replay_note (r, "pinging 0x%lx", main_window);
   r->timer = g_timeout_add (r->opts->timeout_ms, on_ping_timeout, r);
 }

@@ -85,26 +85,6 @@ run_xreduce (Fixture *fixture, const char *session, const char *const *extra,
   return run_xreduce_talking (fixture, TRUE, session, extra, NULL, app_args, out, err);
 }
 
-/* The remaining actions in words, one per line. */
-static char *
-actions_in_words (const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (Session) session = session_load (path, &error);
-  g_autoptr (GArray) actions = NULL;
-  GString *out = g_string_new (NULL);
-
-  g_assert_no_error (error);
-  actions = session_get_actions (session);
-  for (guint i = 0; i < actions->len; i++)
-    {
-      g_autofree char *words =
-        session_event_describe (session_get_event (session, g_array_index (actions, guint, i)));
-      g_string_append_printf (out, "%s\n", words);
-    }
-  return g_string_free (out, FALSE);
-}
-
 /* Actions up to the first release that the reducer appended: the user
  * events that matter. The well-formedness releases come after the last
  * kept action. */
@@ -158,7 +138,7 @@ test_print (Fixture *fixture, gconstpointer data)
   guint n_actions, n_user;
 
   g_assert_cmpint (run_xreduce (fixture, session, NULL, NULL, &out, &err), ==, 0);
-  words = actions_in_words (fixture->out);
+  words = test_actions_in_words (fixture->out);
   g_test_message ("minimal session:\n%s", words);
   min = session_load (fixture->out, &error);
   g_assert_no_error (error);
@@ -191,7 +171,7 @@ test_order (Fixture *fixture, gconstpointer data)
   const char *wrap, *f5;
 
   g_assert_cmpint (run_xreduce (fixture, session, NULL, app, &out, &err), ==, 0);
-  words = actions_in_words (fixture->out);
+  words = test_actions_in_words (fixture->out);
   g_test_message ("minimal session:\n%s", words);
   /* The click on Wrap, then F5: two separated actions, in that order. */
   wrap = strstr (words, "press button 1 at");
@@ -213,7 +193,7 @@ test_abort (Fixture *fixture, gconstpointer data)
   const char *const extra[] = { "--stderr-match", "Assertion .* failed", NULL };
 
   g_assert_cmpint (run_xreduce (fixture, session, extra, app, &out, &err), ==, 0);
-  words = actions_in_words (fixture->out);
+  words = test_actions_in_words (fixture->out);
   g_test_message ("minimal session:\n%s", words);
   g_assert_nonnull (strstr (words, "in \"Options\""));
   g_assert_cmpint (run_xreplay (fixture->out, app, &replayed), ==, 1);
@@ -232,13 +212,13 @@ test_same_crash (Fixture *fixture, gconstpointer data)
   /* Without --same-crash, the shorter path to the other crash wins:
    * printing an empty document crashes elsewhere. */
   g_assert_cmpint (run_xreduce (fixture, session, NULL, app, &out, &err), ==, 0);
-  plain = actions_in_words (fixture->out);
+  plain = test_actions_in_words (fixture->out);
   n_plain = count_presses_and_moves (fixture->out);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
   g_assert_cmpint (run_xreduce (fixture, session, extra, app, &out, &err), ==, 0);
-  same = actions_in_words (fixture->out);
+  same = test_actions_in_words (fixture->out);
   n_same = count_presses_and_moves (fixture->out);
   g_test_message ("without --same-crash:\n%swith --same-crash:\n%s", plain, same);
   /* The minimal session says which crash it kept. */
@@ -387,7 +367,7 @@ test_oracle_command (Fixture *fixture, gconstpointer data)
 
   g_assert_true (g_file_set_contents (script, text, -1, NULL));
   g_assert_cmpint (run_xreduce (fixture, session, extra, NULL, &out, &err), ==, 0);
-  words = actions_in_words (fixture->out);
+  words = test_actions_in_words (fixture->out);
   g_assert_nonnull (strstr (words, "press Alt_L\n"));
   g_assert_nonnull (strstr (words, "in \"Print\""));
   g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);
@@ -423,7 +403,7 @@ test_flaky_verdict (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (err, "the full session fails in 11 of 12 replays"));
   g_assert_nonnull (strstr (err, "replayed up to 2 times"));
   g_assert_nonnull (strstr (err, "the search starts again from 1 action,"));
-  words = actions_in_words (fixture->out);
+  words = test_actions_in_words (fixture->out);
   g_assert_true (g_str_has_prefix (words, "press button 1 at "));
   g_assert_nonnull (strstr (words, "in \"Print\""));
   g_assert_cmpuint (count_presses_and_moves (fixture->out), ==, 1);
@@ -463,7 +443,7 @@ test_slow_start (Fixture *fixture, gconstpointer data)
     }
   g_assert_null (strstr (err, "replays:"));
   g_assert_null (strstr (err, "does not fail"));
-  words = actions_in_words (fixture->out);
+  words = test_actions_in_words (fixture->out);
   g_assert_nonnull (strstr (words, "press Alt_L\n"));
   g_assert_nonnull (strstr (words, "in \"Print\""));
   g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);

@@ -173,26 +173,6 @@ record (Fixture *f)
   }
 }
 
-/* The kept actions, in words. */
-static char *
-words_of (const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (Session) session = session_load (path, &error);
-  g_autoptr (GArray) actions = NULL;
-  GString *out = g_string_new (NULL);
-
-  g_assert_no_error (error);
-  actions = session_get_actions (session);
-  for (guint i = 0; i < actions->len; i++)
-    {
-      g_autofree char *words =
-        session_event_describe (session_get_event (session, g_array_index (actions, guint, i)));
-      g_string_append_printf (out, "%s\n", words);
-    }
-  return g_string_free (out, FALSE);
-}
-
 static char *
 reduce (Fixture *f, const char *jobs)
 {
@@ -206,7 +186,7 @@ reduce (Fixture *f, const char *jobs)
   /* The verification saw every full replay fail. */
   g_assert_true (g_file_get_contents (report, &md, NULL, NULL));
   g_assert_nonnull (strstr (md, "the full session failed in 3 of 3 replays"));
-  return words_of (out_path);
+  return test_actions_in_words (out_path);
 }
 
 static void

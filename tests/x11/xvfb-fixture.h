@@ -30,6 +30,7 @@
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 
+#include "session.h"
 #include "xserver.h"
 
 static inline const char *
@@ -156,4 +157,24 @@ test_remove_tree (const char *path)
         g_unlink (child);
     }
   g_rmdir (path);
+}
+
+/* The user actions of the session at @path, in words, one a line. */
+static inline char *
+test_actions_in_words (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) session = session_load (path, &error);
+  g_autoptr (GArray) actions = NULL;
+  GString *out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  actions = session_get_actions (session);
+  for (guint i = 0; i < actions->len; i++)
+    {
+      g_autofree char *words =
+        session_event_describe (session_get_event (session, g_array_index (actions, guint, i)));
+      g_string_append_printf (out, "%s\n", words);
+    }
+  return g_string_free (out, FALSE);
 }
