@@ -353,6 +353,45 @@ test_interrupt_xreplay (Fixture *f, gconstpointer data)
   interrupt_xreplay (f, GPOINTER_TO_INT (data));
 }
 
+/* No dbus-daemon on the machine (a PATH without it): a clear message that
+ * names --share-home, exit 3, before any Xvfb. */
+static void
+test_no_dbus (Fixture *f, gconstpointer data)
+{
+  g_autofree char *bin = g_build_filename (f->dir, "bin", NULL);
+  const char *tools[] = { "sh", "rm", "cp" };
+  const char *replay[] = { env ("XREPLAY"), f->session, "--", env ("XSINGLE"), NULL };
+  const char *reduce_argv[] = { env ("XREDUCE"), f->session, "--", env ("XSINGLE"), NULL };
+  const char *const *commands[] = { replay, reduce_argv };
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) envp = NULL;
+
+  record (f);
+  g_assert_cmpint (g_mkdir (bin, 0700), ==, 0);
+  for (gsize i = 0; i < G_N_ELEMENTS (tools); i++)
+    {
+      g_autofree char *real = g_find_program_in_path (tools[i]);
+      g_autofree char *link = g_build_filename (bin, tools[i], NULL);
+      g_assert_nonnull (real);
+      g_assert_cmpint (symlink (real, link), ==, 0);
+    }
+  envp = g_environ_setenv (g_strdupv (f->envp), "PATH", bin, TRUE);
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autofree char *err = NULL;
+      int status = -1;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) commands[i], envp, G_SPAWN_STDOUT_TO_DEV_NULL,
+                                   NULL, NULL, NULL, &err, &status, &error));
+      g_assert_no_error (error);
+      g_test_message ("%s said: %s", commands[i][0], err);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 3);
+      g_assert_nonnull (strstr (err, "dbus-daemon is not installed"));
+      g_assert_nonnull (strstr (err, "--share-home"));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -362,6 +401,7 @@ main (int argc, char **argv)
   ADD ("/sandbox/share-home-interferes", test_share_home_interferes);
   ADD ("/sandbox/bad-home", test_bad_home);
   ADD ("/sandbox/sigkill", test_sigkill);
+  ADD ("/sandbox/no-dbus", test_no_dbus);
   g_test_add ("/sandbox/xreplay-sigint", Fixture, GINT_TO_POINTER (SIGINT), fixture_setup,
               test_interrupt_xreplay, fixture_teardown);
   g_test_add ("/sandbox/xreplay-sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
