@@ -9,6 +9,8 @@
  * loaded app is waited for, not outrun, so a little oversubscription
  * costs some speed per replay and gains parallel replays. */
 #define POOL_CPU_OVERCOMMIT 1.25
+/* The weight of the newest replay in the CPU figure. */
+#define POOL_CPU_WEIGHT 0.3
 /* What a replay costs beside its app: xreplay, its Xvfb, the bus. */
 #define POOL_OVERHEAD_CORES 0.03
 #define POOL_OVERHEAD_KB (40 * 1024)
@@ -26,8 +28,16 @@ pool_init (Pool *pool, guint max_workers, guint n_cores, guint64 mem_available_k
 void
 pool_observe (Pool *pool, gint64 cpu_ms, gint64 elapsed_ms, gint64 rss_kb)
 {
+  /* CPU: a moving average (one replay that starts slowly under load does
+   * not pin the pool at its figure for the rest of the reduction);
+   * memory: the most any replay held (running out of it is worse). */
   if (cpu_ms >= 0 && elapsed_ms > 0)
-    pool->cores = MAX (pool->cores, (double) cpu_ms / (double) elapsed_ms);
+    {
+      double cores = (double) cpu_ms / (double) elapsed_ms;
+
+      pool->cores = pool->cores < 0 ? cores
+                    : (1 - POOL_CPU_WEIGHT) * pool->cores + POOL_CPU_WEIGHT * cores;
+    }
   if (rss_kb > 0)
     pool->rss_kb = MAX (pool->rss_kb, (guint64) rss_kb);
 }

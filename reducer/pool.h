@@ -18,7 +18,7 @@ typedef struct
   guint max_workers;         /* -j, or the default: never more */
   guint n_cores;
   guint64 mem_available_kb;  /* MemAvailable when the reduction started */
-  double cores;              /* the most CPU a replay used, in cores; < 0: none seen */
+  double cores;              /* the CPU a replay uses, in cores (moving average); < 0: none seen */
   guint64 rss_kb;            /* the most memory a replay held */
 } Pool;
 

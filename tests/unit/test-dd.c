@@ -1002,10 +1002,18 @@ test_pool (void)
   g_clear_pointer (&reason, g_free);
 
   /* A browser: 0.9 cores a replay on 2 cores: 2 workers, and it says why. */
+  pool_init (&pool, 6, 2, 16 * 1024 * 1024);
   pool_observe (&pool, 9000, 10000, 400 * 1024);
   g_assert_cmpuint (pool_fit (&pool, &reason), ==, 2);
   g_assert_cmpstr (reason, ==, "2 workers: each replay uses 0.90 cores");
   g_clear_pointer (&reason, g_free);
+  /* One replay at 3 cores (a slow start under load) does not pin it at one
+   * worker for good: the figure is a moving average. */
+  pool_observe (&pool, 30000, 10000, -1);
+  g_assert_cmpuint (pool_fit (&pool, NULL), ==, 1);
+  for (int i = 0; i < 4; i++)
+    pool_observe (&pool, 8000, 10000, -1);
+  g_assert_cmpuint (pool_fit (&pool, NULL), ==, 2);
 
   /* Memory: 1.5 GB a replay, 4 GB available: half of it holds one. */
   pool_init (&pool, 6, 8, 4 * 1024 * 1024);
