@@ -10,8 +10,6 @@
  * Start reading at main() at the bottom.
  */
 #include "dd.h"
-#include "pool.h"
-#include "suffix.h"
 
 #include <string.h>
 
@@ -919,117 +917,6 @@ test_oracle_error (void)
     }
 }
 
-/* ---- the last gestures first (suffix.c) ------------------------------- */
-
-static GPtrArray *
-make_units (const guint *sizes, guint n)
-{
-  GPtrArray *units = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  guint next = 0;
-
-  for (guint u = 0; u < n; u++)
-    {
-      GArray *unit = g_array_new (FALSE, FALSE, sizeof (guint));
-      for (guint i = 0; i < sizes[u]; i++, next++)
-        g_array_append_val (unit, next);
-      g_ptr_array_add (units, unit);
-    }
-  return units;
-}
-
-/* 6 units (one empty) of 2, 1, 0, 3, 1, 2 elements: candidates are the
- * last 1, 2 and 4 non-empty units, sorted unions; a failure of the last
- * 2 empties every unit before them. */
-static void
-test_suffixes (void)
-{
-  const guint sizes[] = { 2, 1, 0, 3, 1, 2 };
-  g_autoptr (GPtrArray) units = make_units (sizes, G_N_ELEMENTS (sizes));
-  g_autoptr (Suffixes) suffixes = suffixes_new (units);
-  const DdCandidate *cands = suffixes_get_candidates (suffixes);
-  DdOutcome outcomes[3] = { DD_PASS, DD_FAIL, DD_FAIL };
-  const guint last2[] = { 6, 7, 8 };
-
-  g_assert_cmpuint (suffixes_get_n (suffixes), ==, 3);
-  g_assert_cmpuint (cands[0].n_elems, ==, 2);
-  g_assert_cmpuint (cands[0].elems[0], ==, 7);
-  g_assert_cmpuint (cands[1].n_elems, ==, 3);
-  g_assert_cmpmem (cands[1].elems, 3 * sizeof (guint), last2, sizeof last2);
-  g_assert_cmpuint (suffixes_get_n_units (suffixes, 2), ==, 4);
-  g_assert_cmpuint (cands[2].n_elems, ==, 7);   /* units 1, 3, 4, 5 */
-  g_assert_cmpuint (cands[2].elems[0], ==, 2);
-
-  /* The shortest that fails wins; the units before it are emptied. */
-  g_assert_cmpint (suffixes_apply (suffixes, units, outcomes), ==, 1);
-  for (guint u = 0; u < 4; u++)
-    g_assert_cmpuint (((GArray *) g_ptr_array_index (units, u))->len, ==, 0);
-  g_assert_cmpuint (((GArray *) g_ptr_array_index (units, 4))->len, ==, 1);
-
-  /* None fails: nothing changes. */
-  outcomes[1] = outcomes[2] = DD_PASS;
-  g_assert_cmpint (suffixes_apply (suffixes, units, outcomes), ==, -1);
-  g_assert_cmpuint (((GArray *) g_ptr_array_index (units, 5))->len, ==, 2);
-}
-
-/* One unit: no suffix shorter than everything. */
-static void
-test_suffixes_single (void)
-{
-  const guint sizes[] = { 0, 4, 0 };
-  g_autoptr (GPtrArray) units = make_units (sizes, G_N_ELEMENTS (sizes));
-  g_autoptr (Suffixes) suffixes = suffixes_new (units);
-
-  g_assert_cmpuint (suffixes_get_n (suffixes), ==, 0);
-}
-
-/* ---- the pool of workers (pool.c) ------------------------------------- */
-
-static void
-test_pool (void)
-{
-  g_autofree char *reason = NULL;
-  Pool pool;
-
-  /* Until a replay is measured: one a core. */
-  pool_init (&pool, 6, 2, 16 * 1024 * 1024);
-  g_assert_cmpuint (pool_fit (&pool, &reason), ==, 2);
-  g_clear_pointer (&reason, g_free);
-
-  /* A small app: the most allowed. */
-  pool_observe (&pool, 10, 1000, 3000);
-  g_assert_cmpuint (pool_fit (&pool, &reason), ==, 6);
-  g_assert_nonnull (strstr (reason, "(the most allowed)"));
-  g_clear_pointer (&reason, g_free);
-
-  /* A browser: 0.9 cores a replay on 2 cores: 2 workers, and it says why. */
-  pool_init (&pool, 6, 2, 16 * 1024 * 1024);
-  pool_observe (&pool, 9000, 10000, 400 * 1024);
-  g_assert_cmpuint (pool_fit (&pool, &reason), ==, 2);
-  g_assert_cmpstr (reason, ==, "2 workers: each replay uses 0.90 cores");
-  g_clear_pointer (&reason, g_free);
-  /* One replay at 3 cores (a slow start under load) does not pin it at one
-   * worker for good: the figure is a moving average. */
-  pool_observe (&pool, 30000, 10000, -1);
-  g_assert_cmpuint (pool_fit (&pool, NULL), ==, 1);
-  for (int i = 0; i < 4; i++)
-    pool_observe (&pool, 8000, 10000, -1);
-  g_assert_cmpuint (pool_fit (&pool, NULL), ==, 2);
-
-  /* Memory: 1.5 GB a replay, 4 GB available: half of it holds one. */
-  pool_init (&pool, 6, 8, 4 * 1024 * 1024);
-  pool_observe (&pool, 100, 10000, 1536 * 1024);
-  g_assert_cmpuint (pool_fit (&pool, &reason), ==, 1);
-  g_assert_nonnull (strstr (reason, "each replay holds"));
-  g_clear_pointer (&reason, g_free);
-
-  /* Unknown figures change nothing; never fewer than one. */
-  pool_init (&pool, 3, 1, 0);
-  pool_observe (&pool, -1, 1000, -1);
-  g_assert_cmpuint (pool_fit (&pool, NULL), ==, 1);
-  pool_observe (&pool, 5000, 1000, -1);
-  g_assert_cmpuint (pool_fit (&pool, NULL), ==, 1);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -1052,9 +939,6 @@ main (int argc, char **argv)
   g_test_add_func ("/dd/cache", test_cache);
   g_test_add_func ("/dd/limit", test_limit);
   g_test_add_func ("/dd/oracle-error", test_oracle_error);
-  g_test_add_func ("/dd/suffixes", test_suffixes);
-  g_test_add_func ("/dd/suffixes-single", test_suffixes_single);
-  g_test_add_func ("/pool/fit", test_pool);
 
   return g_test_run ();
 }
