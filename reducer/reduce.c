@@ -271,6 +271,30 @@ learn_start_timeout (Reducer *reducer, const RunResult *result)
     }
 }
 
+/* The recording measured the app's windows too: the longest time from a
+ * user action to the MapNotify of a window after it. The replays start
+ * from that (so that the first candidates do not wait the full 2 s for
+ * a dialog they never open), and the replays' own figures can only raise
+ * it (learn_window_wait). -1 if no window appeared after an action. */
+static gint64
+recorded_window_latency (const Session *session)
+{
+  guint n = session_get_n_events (session);
+  gint64 last_action = -1, latency = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+
+      if (session_event_is_action (ev))
+        last_action = (gint64) ev->time_ms;
+      else if (ev->kind == SESSION_EVENT_SERVER && last_action >= 0
+               && g_strcmp0 (ev->name, "MapNotify") == 0)
+        latency = MAX (latency, (gint64) ev->time_ms - last_action);
+    }
+  return latency;
+}
+
 /* Every replay's result, as it comes. */
 static void
 on_observe (const RunResult *result, gpointer data)
@@ -772,6 +796,13 @@ reduce_setup (Reducer *reducer, GError **error)
   reducer->learn_start = options->algorithm == DD_ALGORITHM_HDD
                          && !options->start_timeout_given && options->test_argv == NULL;
   reducer->window_latency_ms = -1;
+  if (reducer->learn_wait)
+    {
+      RunResult recorded = { .window_latency_ms = recorded_window_latency (reducer->session) };
+
+      if (recorded.window_latency_ms >= 0)
+        learn_window_wait (reducer, &recorded);
+    }
   reducer->n_before = n_actions;
   reducer->best = g_new (guint, n_actions);
   reducer->n_best = n_actions;
