@@ -1,18 +1,15 @@
-/* pool.c — how many replays fit at once (see pool.h). */
+/* pool.c — how many replays run at once (see pool.h). */
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include "pool.h"
 
 #include <string.h>
 
-/* The CPU demand may pass the cores by this factor: at the app's pace a
- * loaded app is waited for, not outrun, so a little oversubscription
- * costs some speed per replay and gains parallel replays. */
-#define POOL_CPU_OVERCOMMIT 1.25
-/* The weight of the newest replay in the CPU figure. */
-#define POOL_CPU_WEIGHT 0.3
+/* Above this load of the cores, one replay fewer; below the other, one
+ * more. Between them, as it is. */
+#define POOL_BUSY 0.95
+#define POOL_IDLE 0.75
 /* What a replay costs beside its app: xreplay, its Xvfb, the bus. */
-#define POOL_OVERHEAD_CORES 0.03
 #define POOL_OVERHEAD_KB (40 * 1024)
 
 void
@@ -22,58 +19,81 @@ pool_init (Pool *pool, guint max_workers, guint n_cores, guint64 mem_available_k
   pool->max_workers = MAX (max_workers, 1);
   pool->n_cores = MAX (n_cores, 1);
   pool->mem_available_kb = mem_available_kb;
-  pool->cores = -1;
+  pool->workers = MIN (pool->max_workers, pool->n_cores);
+  pool->busy = -1;
+}
+
+static guint
+by_memory (const Pool *pool)
+{
+  if (pool->mem_available_kb == 0 || pool->rss_kb == 0)
+    return G_MAXUINT;
+  return (guint) MIN (pool->mem_available_kb / 2 / (pool->rss_kb + POOL_OVERHEAD_KB),
+                      (guint64) 1000000);
 }
 
 void
-pool_observe (Pool *pool, gint64 cpu_ms, gint64 elapsed_ms, gint64 rss_kb)
+pool_observe (Pool *pool, gint64 rss_kb, double busy)
 {
-  /* CPU: a moving average (one replay that starts slowly under load does
-   * not pin the pool at its figure for the rest of the reduction);
-   * memory: the most any replay held (running out of it is worse). */
-  if (cpu_ms >= 0 && elapsed_ms > 0)
-    {
-      double cores = (double) cpu_ms / (double) elapsed_ms;
-
-      pool->cores = pool->cores < 0 ? cores
-                    : (1 - POOL_CPU_WEIGHT) * pool->cores + POOL_CPU_WEIGHT * cores;
-    }
   if (rss_kb > 0)
     pool->rss_kb = MAX (pool->rss_kb, (guint64) rss_kb);
+  if (busy >= 0)
+    {
+      pool->busy = busy;
+      if (busy > POOL_BUSY && pool->workers > 1)
+        pool->workers--;
+      else if (busy < POOL_IDLE / 2)
+        pool->workers *= 2;   /* far from busy: no need to creep up */
+      else if (busy < POOL_IDLE)
+        pool->workers++;
+    }
+  pool->workers = CLAMP (MIN (pool->workers, by_memory (pool)), 1, pool->max_workers);
 }
 
 guint
 pool_fit (const Pool *pool, char **reason)
 {
-  double cores = pool->cores + POOL_OVERHEAD_CORES;
-  guint64 rss = pool->rss_kb + POOL_OVERHEAD_KB;
-  guint by_cpu, by_mem = G_MAXUINT, n;
+  guint n = pool->workers;
 
-  if (pool->cores < 0)
-    {
-      n = MIN (pool->max_workers, pool->n_cores);
-      if (reason != NULL)
-        *reason = g_strdup_printf ("%u worker%s until a replay has been measured", n,
-                                   n == 1 ? "" : "s");
-      return n;
-    }
-  by_cpu = (guint) MIN (POOL_CPU_OVERCOMMIT * pool->n_cores / cores, 1e6);   /* truncated */
-  if (pool->mem_available_kb > 0)
-    by_mem = (guint) MIN (pool->mem_available_kb / 2 / rss, (guint64) 1000000);
-  n = CLAMP (MIN (by_cpu, by_mem), 1, pool->max_workers);
-  if (reason != NULL)
-    {
-      const char *limit = n == pool->max_workers ? "at most" : by_mem < by_cpu ? "memory" : "cpu";
-      if (g_str_equal (limit, "memory"))
-        *reason = g_strdup_printf ("%u worker%s: each replay holds %.0f MB", n,
-                                   n == 1 ? "" : "s", rss / 1024.0);
-      else
-        *reason = g_strdup_printf ("%u worker%s%s: each replay uses %.2f cores", n,
-                                   n == 1 ? "" : "s",
-                                   g_str_equal (limit, "at most") ? " (the most allowed)" : "",
-                                   pool->cores);
-    }
+  if (reason == NULL)
+    return n;
+  if (n == by_memory (pool) && n < pool->max_workers)
+    *reason = g_strdup_printf ("%u worker%s: each replay holds %.0f MB", n, n == 1 ? "" : "s",
+                               (pool->rss_kb + POOL_OVERHEAD_KB) / 1024.0);
+  else if (pool->busy < 0)
+    *reason = g_strdup_printf ("%u worker%s until the load is known", n, n == 1 ? "" : "s");
+  else
+    *reason = g_strdup_printf ("%u worker%s%s: the cores are %.0f%% busy", n, n == 1 ? "" : "s",
+                               n == pool->max_workers ? " (the most allowed)" : "",
+                               100 * pool->busy);
   return n;
+}
+
+double
+pool_read_busy (guint64 prev[2])
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) fields = NULL;
+  guint64 total = 0, idle = 0, busy;
+  double load = -1;
+
+  if (!g_file_get_contents ("/proc/stat", &text, NULL, NULL) || !g_str_has_prefix (text, "cpu "))
+    return -1;
+  /* "cpu user nice system idle iowait irq softirq steal ..." */
+  fields = g_strsplit_set (text + 4, " \n", 12);
+  for (guint i = 0; fields[i] != NULL && i < 8; i++)
+    {
+      guint64 v = g_ascii_strtoull (fields[i], NULL, 10);
+      total += v;
+      if (i == 3 || i == 4)
+        idle += v;
+    }
+  busy = total - idle;
+  if (prev[1] > 0 && total > prev[1])
+    load = (double) (busy - MIN (busy, prev[0])) / (double) (total - prev[1]);
+  prev[0] = busy;
+  prev[1] = total;
+  return load;
 }
 
 guint64

@@ -1,11 +1,16 @@
-/* pool.h — how many replays fit on this machine at once (X-free).
+/* pool.h — how many replays run at once on this machine (X-free).
  *
- * Every replay's app uses some CPU and memory; a browser uses a core to
- * start, a small Xlib app nothing. The pool watches what each finished
- * replay's app used (its whole process tree: CPU time over the replay's
- * wall time, the most resident memory) and says how many workers fit:
- * their CPU demand within the cores (a quarter over is allowed), their
- * memory within half of what is available. Until it has seen a replay it allows one worker a core.
+ * Every replay's app uses some CPU and memory: a browser a core while it
+ * starts, a small Xlib app nothing. A figure per replay (CPU time over
+ * wall time) misleads: the more replays share the cores, the longer each
+ * takes and the smaller its figure, which would ask for still more. So
+ * the pool watches the machine instead, after every finished replay:
+ *   - the cores' load since the last look (from /proc/stat): above
+ *     POOL_BUSY it runs one replay fewer (at least one), below POOL_IDLE
+ *     one more, below half of it twice as many (at most max_workers);
+ *   - memory: never more replays than half of the memory available at the
+ *     start holds, at the most any replay's app held (its whole tree).
+ * It starts at one worker a core.
  */
 #pragma once
 
@@ -18,18 +23,23 @@ typedef struct
   guint max_workers;         /* -j, or the default: never more */
   guint n_cores;
   guint64 mem_available_kb;  /* MemAvailable when the reduction started */
-  double cores;              /* the CPU a replay uses, in cores (moving average); < 0: none seen */
   guint64 rss_kb;            /* the most memory a replay held */
+  guint workers;             /* the current figure */
+  double busy;               /* the cores' load at the last look, 0 to 1; < 0: none yet */
 } Pool;
 
 void pool_init (Pool *pool, guint max_workers, guint n_cores, guint64 mem_available_kb);
-/* A replay's app used @cpu_ms of CPU over @elapsed_ms, and held at most
- * @rss_kb; unknown figures are negative. */
-void pool_observe (Pool *pool, gint64 cpu_ms, gint64 elapsed_ms, gint64 rss_kb);
-/* Workers that fit now (1 to max_workers), and why, in words: "2 workers:
- * each replay uses 0.9 cores". */
+/* A replay has ended whose app held at most @rss_kb (or < 0: unknown),
+ * and the cores were @busy (0 to 1, or < 0: unknown) since the last
+ * replay ended. */
+void pool_observe (Pool *pool, gint64 rss_kb, double busy);
+/* Workers that fit now (1 to max_workers), and why, in words: "2
+ * workers: the cores are 97% busy". */
 guint pool_fit (const Pool *pool, char **reason);
 
+/* The cores' load since @prev (jiffies busy and total, from /proc/stat;
+ * updated), 0 to 1, or -1 the first time or if unknown. */
+double pool_read_busy (guint64 prev[2]);
 /* MemAvailable from /proc/meminfo, or 0 if unknown. */
 guint64 pool_read_mem_available_kb (void);
 

@@ -84,6 +84,7 @@ typedef struct
   guint start_timeout_ms;    /* the learnt one in force, or 0 */
   Pool pool;
   char *pool_reason;         /* owned: the last word on the workers */
+  guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
   guint sigint, sigterm;
 } Reducer;
 
@@ -311,16 +312,18 @@ on_observe (const RunResult *result, gpointer data)
     learn_start_timeout (reducer, result);
   if (reducer->options->algorithm == DD_ALGORITHM_DDMIN)
     return;
-  pool_observe (&reducer->pool, result->app_cpu_ms, result->elapsed_ms,
-                result->app_peak_rss_kb);
+  pool_observe (&reducer->pool, result->app_peak_rss_kb, pool_read_busy (reducer->cpu_jiffies));
   before = runner_get_active (reducer->runner);
   n = pool_fit (&reducer->pool, &reason);
   runner_set_active (reducer->runner, n);
   n = runner_get_active (reducer->runner);
   if (n != before || reducer->pool_reason == NULL)
     {
-      /* The first figures, and every change. */
-      say (reducer, "%s", reason);
+      /* On the console: fewer workers, and the most allowed reached (the
+       * progress line shows the count as it goes). */
+      if (n < before || (n > before && n == reducer->options->jobs)
+          || (n > before && n == 3 * g_get_num_processors () && reducer->options->jobs == 0))
+        say (reducer, "%s", reason);
       g_free (reducer->pool_reason);
       reducer->pool_reason = g_steal_pointer (&reason);
     }
@@ -781,6 +784,7 @@ reduce_setup (Reducer *reducer, GError **error)
     }
   pool_init (&reducer->pool, max_workers, g_get_num_processors (),
              pool_read_mem_available_kb ());
+  pool_read_busy (reducer->cpu_jiffies);
   if (options->algorithm == DD_ALGORITHM_HDD && options->test_argv == NULL)
     runner_set_active (reducer->runner, pool_fit (&reducer->pool, NULL));
   runner_set_observer (reducer->runner, on_observe, reducer);

@@ -80,44 +80,65 @@ test_pool (void)
   g_autofree char *reason = NULL;
   Pool pool;
 
-  /* Until a replay is measured: one a core. */
+  /* Until the load is known: one a core. */
   pool_init (&pool, 6, 2, 16 * 1024 * 1024);
   g_assert_cmpuint (pool_fit (&pool, &reason), ==, 2);
+  g_assert_nonnull (strstr (reason, "until the load is known"));
   g_clear_pointer (&reason, g_free);
 
-  /* A small app: the most allowed. */
-  pool_observe (&pool, 10, 1000, 3000);
+  /* Fairly idle cores: one more a replay; very idle ones: twice as many;
+   * up to the most allowed. */
+  pool_observe (&pool, 3000, 0.60);
+  g_assert_cmpuint (pool_fit (&pool, NULL), ==, 3);
+  pool_observe (&pool, 3000, 0.10);
+  g_assert_cmpuint (pool_fit (&pool, NULL), ==, 6);
+  pool_observe (&pool, 3000, 0.10);
   g_assert_cmpuint (pool_fit (&pool, &reason), ==, 6);
-  g_assert_nonnull (strstr (reason, "(the most allowed)"));
+  g_assert_cmpstr (reason, ==, "6 workers (the most allowed): the cores are 10% busy");
   g_clear_pointer (&reason, g_free);
 
-  /* A browser: 0.9 cores a replay on 2 cores: 2 workers, and it says why. */
-  pool_init (&pool, 6, 2, 16 * 1024 * 1024);
-  pool_observe (&pool, 9000, 10000, 400 * 1024);
-  g_assert_cmpuint (pool_fit (&pool, &reason), ==, 2);
-  g_assert_cmpstr (reason, ==, "2 workers: each replay uses 0.90 cores");
-  g_clear_pointer (&reason, g_free);
-  /* One replay at 3 cores (a slow start under load) does not pin it at one
-   * worker for good: the figure is a moving average. */
-  pool_observe (&pool, 30000, 10000, -1);
-  g_assert_cmpuint (pool_fit (&pool, NULL), ==, 1);
+  /* Saturated cores (a browser a replay): one fewer a replay, never none;
+   * between the bounds, as it is. */
   for (int i = 0; i < 4; i++)
-    pool_observe (&pool, 8000, 10000, -1);
+    pool_observe (&pool, 400 * 1024, 0.99);
+  g_assert_cmpuint (pool_fit (&pool, &reason), ==, 2);
+  g_assert_cmpstr (reason, ==, "2 workers: the cores are 99% busy");
+  g_clear_pointer (&reason, g_free);
+  pool_observe (&pool, -1, 0.85);
   g_assert_cmpuint (pool_fit (&pool, NULL), ==, 2);
+  for (int i = 0; i < 4; i++)
+    pool_observe (&pool, -1, 1.0);
+  g_assert_cmpuint (pool_fit (&pool, NULL), ==, 1);
 
-  /* Memory: 1.5 GB a replay, 4 GB available: half of it holds one. */
+  /* Memory: 1.5 GB a replay, 4 GB available: half of it holds one,
+   * however idle the cores. */
   pool_init (&pool, 6, 8, 4 * 1024 * 1024);
-  pool_observe (&pool, 100, 10000, 1536 * 1024);
+  pool_observe (&pool, 1536 * 1024, 0.05);
   g_assert_cmpuint (pool_fit (&pool, &reason), ==, 1);
   g_assert_nonnull (strstr (reason, "each replay holds"));
   g_clear_pointer (&reason, g_free);
 
-  /* Unknown figures change nothing; never fewer than one. */
+  /* Unknown figures change nothing. */
   pool_init (&pool, 3, 1, 0);
-  pool_observe (&pool, -1, 1000, -1);
+  pool_observe (&pool, -1, -1);
   g_assert_cmpuint (pool_fit (&pool, NULL), ==, 1);
-  pool_observe (&pool, 5000, 1000, -1);
-  g_assert_cmpuint (pool_fit (&pool, NULL), ==, 1);
+
+  /* The machine's own figure is a fraction, once there is a last look. */
+  {
+    guint64 prev[2] = { 0, 0 };
+    double first = pool_read_busy (prev);
+    double second = -1;
+
+    g_assert_cmpfloat (first, ==, -1);
+    /* Until the kernel's clock (100 Hz) has ticked: a second at most. */
+    for (int i = 0; i < 100 && second < 0; i++)
+      {
+        g_usleep (10 * 1000);
+        second = pool_read_busy (prev);
+      }
+    g_assert_cmpfloat (second, >=, 0);
+    g_assert_cmpfloat (second, <=, 1);
+  }
 }
 
 int
