@@ -155,27 +155,40 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
   if (a->share_home)
     g_strv_builder_add (xreplay_args, "--share-home");
 
+  /* Checked here as xreplay checks them: a bad value is said now, before
+   * any server starts, not by every replay. */
   {
-    const struct { const char *name; const char *value; } pass[] = {
-      { "--speed", a->speed }, { "--max-gap", a->max_gap }, { "--settle", a->settle },
-      { "--timeout", a->timeout }, { "--window-wait", a->window_wait },
-      { "--start-timeout", a->start_timeout },
+    const struct { const char *name; const char *value; } ms[] = {
+      { "--max-gap", a->max_gap }, { "--settle", a->settle }, { "--timeout", a->timeout },
+      { "--window-wait", a->window_wait }, { "--start-timeout", a->start_timeout },
     };
-    for (gsize i = 0; i < G_N_ELEMENTS (pass); i++)
-      if (pass[i].value != NULL)
+    for (gsize i = 0; i < G_N_ELEMENTS (ms); i++)
+      if (ms[i].value != NULL)
         {
-          char *end = NULL;
-          double v = g_ascii_strtod (pass[i].value, &end);
-          if (end == pass[i].value || *end != '\0' || v < 0)
+          if (!g_ascii_string_to_unsigned (ms[i].value, 10, 0, 24 * 3600 * 1000, NULL, NULL))
             {
-              g_printerr ("xreduce: %s: '%s' is not a non-negative number\n",
-                          pass[i].name, pass[i].value);
+              g_printerr ("xreduce: %s: '%s' is not a number of milliseconds (0 to 86400000)\n",
+                          ms[i].name, ms[i].value);
               return EXIT_USAGE;
             }
-          g_strv_builder_add (xreplay_args, pass[i].name);
-          g_strv_builder_add (xreplay_args, pass[i].value);
+          g_strv_builder_add (xreplay_args, ms[i].name);
+          g_strv_builder_add (xreplay_args, ms[i].value);
         }
   }
+  if (a->speed != NULL)
+    {
+      char *end = NULL;
+      double speed = g_ascii_strtod (a->speed, &end);
+
+      if (end == a->speed || *end != '\0' || !(speed > 0.001 && speed <= 1000))
+        {
+          g_printerr ("xreduce: --speed: '%s' is not a factor between 0.001 and 1000\n",
+                      a->speed);
+          return EXIT_USAGE;
+        }
+      g_strv_builder_add (xreplay_args, "--speed");
+      g_strv_builder_add (xreplay_args, a->speed);
+    }
   if (a->pace != NULL)
     {
       if (!g_str_equal (a->pace, "app") && !g_str_equal (a->pace, "recorded"))
@@ -207,18 +220,34 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
   reduce_options_init (options);
   options->session_path = argv[1];
   options->output_path = a->output;
+  if (a->output != NULL)
+    {
+      g_autofree char *in = g_canonicalize_filename (argv[1], NULL);
+      g_autofree char *out = g_canonicalize_filename (a->output, NULL);
+      g_autofree char *in_real = realpath (in, NULL);
+      g_autofree char *out_real = realpath (out, NULL);
+
+      if (g_str_equal (in, out) || (in_real != NULL && out_real != NULL
+                                    && g_str_equal (in_real, out_real)))
+        {
+          g_printerr ("xreduce: -o %s is the session itself: the result would overwrite it\n",
+                      a->output);
+          return EXIT_USAGE;
+        }
+    }
   options->app_argv = a->dashdash >= 0 ? argv + a->dashdash + 1 : NULL;
   if (a->dashdash >= 0 && argv[a->dashdash + 1] == NULL)
     {
       g_printerr ("xreduce: nothing after '--': give the app's command line\n");
       return EXIT_USAGE;
     }
-  if (a->jobs < 0 || a->jobs > 64)
+  /* -1: not given (the default); -j 0 is a mistake, not the default. */
+  if (a->jobs != -1 && (a->jobs < 1 || a->jobs > 64))
     {
       g_printerr ("xreduce: --jobs must be between 1 and 64\n");
       return EXIT_USAGE;
     }
-  options->jobs = (guint) a->jobs;
+  options->jobs = a->jobs > 0 ? (guint) a->jobs : 0;
   if (a->algorithm == NULL || g_str_equal (a->algorithm, "hdd"))
     options->algorithm = DD_ALGORITHM_HDD;
   else if (g_str_equal (a->algorithm, "ddmin"))
@@ -261,6 +290,15 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
           g_printerr ("xreduce: --test: %s\n", error->message);
           return EXIT_USAGE;
         }
+      {
+        g_autofree char *program = g_find_program_in_path ((*test_argv)[0]);
+        if (program == NULL)
+          {
+            g_printerr ("xreduce: --test: %s: no such program (or not executable)\n",
+                        (*test_argv)[0]);
+            return EXIT_USAGE;
+          }
+      }
       if (a->same_crash || a->signal_name != NULL || a->stderr_match != NULL)
         {
           g_printerr ("xreduce: --test decides alone: it cannot be combined with "
@@ -290,7 +328,7 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
 int
 main (int argc, char **argv)
 {
-  g_auto (Args) a = { .jobs = 0, .frames = 3, .verify_runs = 3, .report = TRUE };
+  g_auto (Args) a = { .jobs = -1, .frames = 3, .verify_runs = 3, .report = TRUE };
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) test_argv = NULL;
   g_auto (GStrv) replay_args = NULL;

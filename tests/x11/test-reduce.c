@@ -278,6 +278,46 @@ test_bad_input (Fixture *fixture, gconstpointer data)
   g_clear_pointer (&out, g_free);
   g_assert_cmpint (run_xreduce (fixture, bad, bad_signal, NULL, &out, &err), ==, 2);
   g_assert_nonnull (strstr (err, "unknown signal 'SIGNOPE'"));
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
+
+  /* Options are checked before anything starts: exit 2 and one line. */
+  {
+    g_autofree char *session = data_path ("demo.session");
+    g_autofree char *base = g_path_get_basename (fixture->dir);
+    g_autofree char *same = g_build_filename (fixture->dir, "..", base, "same.log", NULL);
+    const char *const cases[][3] = {
+      { "-j", "0", "--jobs must be between 1 and 64" },
+      { "--speed", "0", "--speed: '0' is not a factor" },
+      { "--speed", "nan", "--speed: 'nan' is not a factor" },
+      { "--settle", "1.5", "--settle: '1.5' is not a number of milliseconds" },
+      { "--test", "/nonexistent/oracle", "--test: /nonexistent/oracle: no such program" },
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        const char *const extra[] = { cases[i][0], cases[i][1], NULL };
+
+        g_assert_cmpint (run_xreduce (fixture, session, extra, NULL, &out, &err), ==, 2);
+        g_assert_nonnull (strstr (err, cases[i][2]));
+        g_assert_null (strchr (g_strstrip (err), '\n'));
+        g_clear_pointer (&err, g_free);
+        g_clear_pointer (&out, g_free);
+      }
+    /* -o naming the input, by another path: refused, the input untouched. */
+    {
+      g_autofree char *text = NULL, *after = NULL;
+      const char *const extra[] = { "-o", same, NULL };
+      g_autofree char *input = g_build_filename (fixture->dir, "same.log", NULL);
+
+      g_assert_true (g_file_get_contents (session, &text, NULL, NULL));
+      g_assert_true (g_file_set_contents (input, text, -1, NULL));
+      g_assert_cmpint (run_xreduce (fixture, input, extra, NULL, &out, &err), ==, 2);
+      g_assert_nonnull (strstr (err, "is the session itself"));
+      g_assert_true (g_file_get_contents (input, &after, NULL, NULL));
+      g_assert_cmpstr (after, ==, text);
+    }
+  }
 }
 
 /* Starts xreduce on the demo session (not --quiet), reads its stderr into
