@@ -106,6 +106,16 @@ parse_ms (const char *option, const char *text, guint *out, GError **error)
   return TRUE;
 }
 
+/* The steps as a person would name them (phrases), with their actions. */
+static int
+print_steps (const Session *session)
+{
+  g_autofree char *steps = session_describe_steps (session, SESSION_WORDS_TERMINAL, TRUE);
+
+  g_print ("%s", steps);
+  return EXIT_PASSED;
+}
+
 static int
 print_list (const Session *session)
 {
@@ -182,7 +192,7 @@ typedef struct
 {
   char *display, *speed, *stderr_match, *pace, *max_gap, *min_gap, *settle, *timeout;
   char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed;
-  gboolean share_home, json, quiet, verbose, list, backtrace;
+  gboolean share_home, json, quiet, verbose, list, list_actions, backtrace;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
 } Args;
@@ -224,7 +234,8 @@ parse_args (int argc, char **argv, Args *a)
     { "backtrace", 0, 0, G_OPTION_ARG_NONE, &a->backtrace, "Run the app under gdb and report the crash's top frames", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object", NULL },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &a->report_dir, "Write a bug-report folder: report.md, a picture before each step, steps.png, an xdotool script", "DIR" },
-    { "list", 0, 0, G_OPTION_ARG_NONE, &a->list, "Print the session's user actions in words, one per line, and exit", NULL },
+    { "list", 0, 0, G_OPTION_ARG_NONE, &a->list, "Print the session's steps in words (typing, keys, clicks, drags), numbered, with their actions, and exit", NULL },
+    { "list-actions", 0, 0, G_OPTION_ARG_NONE, &a->list_actions, "Print the session's user actions in words, one per line, and exit", NULL },
     { "export", 0, 0, G_OPTION_ARG_STRING, &a->export_format, "Print the session as a standalone xdotool script or as JSON, and exit", "xdotool|json" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "Print nothing but errors (and --json)", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what is replayed where; pass the app's output through", NULL },
@@ -435,6 +446,8 @@ main (int argc, char **argv)
       return EXIT_USAGE;
     }
   if (a.list)
+    return print_steps (session);
+  if (a.list_actions)
     return print_list (session);
   if (a.export_format != NULL)
     return print_export (session, a.rest[1], a.export_format);

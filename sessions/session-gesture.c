@@ -17,8 +17,8 @@ static const char *const modifier_keysyms[] = {
   "ISO_Level3_Shift", "ISO_Level5_Shift", "Mode_switch",
 };
 
-static gboolean
-is_modifier (const char *keysym)
+gboolean
+session_keysym_is_modifier (const char *keysym)
 {
   for (gsize i = 0; i < G_N_ELEMENTS (modifier_keysyms); i++)
     if (g_str_equal (keysym, modifier_keysyms[i]))
@@ -101,7 +101,7 @@ session_get_gestures (const Session *session)
         case SESSION_EVENT_KEY_PRESS:
           if ((target = g_hash_table_lookup (keys, key)) != NULL)
             break;   /* auto-repeat of a held key */
-          if (is_modifier (ev->keysym))
+          if (session_keysym_is_modifier (ev->keysym))
             {
               if (g_hash_table_contains (held_mods, key))
                 {

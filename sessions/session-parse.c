@@ -369,6 +369,14 @@ parse_action (Parser *parser, SessionEvent *ev, GArray *fields, GError **error)
         ev->wm_name = g_strdup (f->value);
       else if (g_str_equal (f->key, "class") || g_str_equal (f->key, "title"))
         return parse_fail (parser, error, "field '%s' must be a quoted string", f->key);
+      else if (g_str_equal (f->key, "added"))
+        {
+          if (ev->kind != SESSION_EVENT_KEY_RELEASE && ev->kind != SESSION_EVENT_BUTTON_RELEASE)
+            return parse_fail (parser, error, "added= is for releases only, not %s", kind);
+          if (!g_str_equal (f->value, "1"))
+            return parse_fail (parser, error, "bad added '%s' (1)", f->value);
+          ev->added = TRUE;
+        }
       else
         {
           g_autofree char *word = excerpt (f->key);
@@ -798,6 +806,8 @@ append_event (GString *out, const SessionEvent *ev)
       g_string_append (out, " title=");
       append_quoted (out, ev->wm_name);
     }
+  if (ev->added)
+    g_string_append (out, " added=1");
 }
 
 char *

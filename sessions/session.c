@@ -418,24 +418,20 @@ press_id (const SessionEvent *ev)
   return 0x10000 + ev->button;
 }
 
-Session *
-session_subset (const Session *session, const guint *keep, guint n_keep)
+/* Which action events of @session a replay of the actions @keep
+ * (ascending action numbers) really sends: a release whose press was
+ * dropped is dropped. A press of an input still held (its release was
+ * dropped) is a new press, as a person would make it: the input is
+ * released first, @release_first[i] saying which press event that
+ * release is of (+1; 0: none). Sets @kept[i] for the events sent, leaves
+ * in @held (event indices, in pressing order) what is still held after
+ * them, and returns the last kept event's index (G_MAXUINT if none). */
+static guint
+subset_plan (const Session *session, const guint *keep, guint n_keep, gboolean *kept,
+             guint *release_first, GArray *held)
 {
-  Session *subset = session_new ();
-  g_autoptr (GArray) held = g_array_new (FALSE, FALSE, sizeof (guint));  /* event indices */
-  guint action = 0, k = 0;
-  guint last_kept_event = G_MAXUINT;
-  guint64 last_time = 0;
+  guint action = 0, k = 0, last_kept_event = G_MAXUINT;
 
-  subset->version = session->version;
-  subset->screen_width = session->screen_width;
-  subset->screen_height = session->screen_height;
-  subset->command = g_strdupv (session->command);
-  subset->keymap = g_strdup (session->keymap);
-
-  /* First pass: which action events stay. */
-  g_autoptr (GArray) kept = g_array_new (FALSE, TRUE, sizeof (gboolean));
-  g_array_set_size (kept, session->events->len);
   for (guint i = 0; i < session->events->len; i++)
     {
       const SessionEvent *ev = session_get_event (session, i);
@@ -452,16 +448,14 @@ session_subset (const Session *session, const guint *keep, guint n_keep)
 
       if (session_event_is_press (ev))
         {
-          /* A press of an input already held (its release dropped) is
-           * still a new press for the app: release the old one first by
-           * keeping it held only once. */
-          gboolean already = FALSE;
           for (guint h = 0; h < held->len; h++)
             if (press_id (session_get_event (session, g_array_index (held, guint, h)))
                 == press_id (ev))
-              already = TRUE;
-          if (already)
-            continue;
+              {
+                release_first[i] = g_array_index (held, guint, h) + 1;
+                g_array_remove_index (held, h);
+                break;
+              }
           g_array_append_val (held, i);
         }
       else if (session_event_is_release (ev))
@@ -478,18 +472,71 @@ session_subset (const Session *session, const guint *keep, guint n_keep)
           if (!found)
             continue;  /* release without its press */
         }
-      g_array_index (kept, gboolean, i) = TRUE;
+      kept[i] = TRUE;
       last_kept_event = i;
     }
+  return last_kept_event;
+}
 
+GArray *
+session_subset_actions (const Session *session, const guint *keep, guint n_keep)
+{
+  g_autofree gboolean *kept = g_new0 (gboolean, MAX (session->events->len, 1));
+  g_autofree guint *release_first = g_new0 (guint, MAX (session->events->len, 1));
+  g_autoptr (GArray) held = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *actions = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint action = 0;
+
+  subset_plan (session, keep, n_keep, kept, release_first, held);
+  for (guint i = 0; i < session->events->len; i++)
+    if (session_event_is_action (session_get_event (session, i)))
+      {
+        if (kept[i])
+          g_array_append_val (actions, action);
+        action++;
+      }
+  return actions;
+}
+
+/* Appends the release of @press that the recording does not have. */
+static void
+append_release (Session *subset, const SessionEvent *press, guint64 time_ms)
+{
+  SessionEvent release;
+
+  session_event_copy (&release, press);
+  release.kind = press->kind == SESSION_EVENT_KEY_PRESS ? SESSION_EVENT_KEY_RELEASE
+                                                        : SESSION_EVENT_BUTTON_RELEASE;
+  release.time_ms = time_ms;
+  release.added = TRUE;
+  g_array_append_val (subset->events, release);
+}
+
+Session *
+session_subset (const Session *session, const guint *keep, guint n_keep)
+{
+  Session *subset = session_new ();
+  g_autoptr (GArray) held = g_array_new (FALSE, FALSE, sizeof (guint));  /* event indices */
+  g_autofree gboolean *kept = g_new0 (gboolean, MAX (session->events->len, 1));
+  g_autofree guint *release_first = g_new0 (guint, MAX (session->events->len, 1));
+  guint last_kept_event;
+
+  subset->version = session->version;
+  subset->screen_width = session->screen_width;
+  subset->screen_height = session->screen_height;
+  subset->command = g_strdupv (session->command);
+  subset->keymap = g_strdup (session->keymap);
+
+  last_kept_event = subset_plan (session, keep, n_keep, kept, release_first, held);
   for (guint i = 0; i < session->events->len; i++)
     {
       const SessionEvent *ev = session_get_event (session, i);
 
-      if (!session_event_is_action (ev) || g_array_index (kept, gboolean, i))
+      if (release_first[i] > 0)
+        append_release (subset, session_get_event (session, release_first[i] - 1),
+                        ev->time_ms);
+      if (!session_event_is_action (ev) || kept[i])
         session_append (subset, ev);
-      if (ev->time_ms > last_time)
-        last_time = ev->time_ms;
 
       /* Release what is still held right after the last kept action. */
       if (i == last_kept_event && held->len > 0)
@@ -500,18 +547,8 @@ session_subset (const Session *session, const guint *keep, guint n_keep)
           note.text = (char *) "# released here so that nothing stays held (not part of the recording)";
           session_append (subset, &note);
           for (guint h = held->len; h-- > 0;)
-            {
-              SessionEvent release;
-              const SessionEvent *press =
-                session_get_event (session, g_array_index (held, guint, h));
-
-              session_event_copy (&release, press);
-              release.kind = press->kind == SESSION_EVENT_KEY_PRESS
-                               ? SESSION_EVENT_KEY_RELEASE
-                               : SESSION_EVENT_BUTTON_RELEASE;
-              release.time_ms = ev->time_ms;
-              g_array_append_val (subset->events, release);
-            }
+            append_release (subset, session_get_event (session, g_array_index (held, guint, h)),
+                            ev->time_ms);
         }
     }
   return subset;

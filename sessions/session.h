@@ -74,6 +74,9 @@ typedef struct
   int window;
   char *wm_class;            /* WM_CLASS class part, or NULL */
   char *wm_name;             /* WM_NAME, or NULL */
+  /* KEY_RELEASE, BUTTON_RELEASE: not in the recording; session_subset()
+   * added it to release what the kept actions leave held ("added=1"). */
+  gboolean added;
 
   /* SERVER: the X event name ("Expose") and the rest of the line,
    * verbatim key=value fields. */
@@ -152,6 +155,8 @@ void session_add_header_comment (Session *session, const char *text);
 void session_append (Session *session, const SessionEvent *ev);
 
 gboolean session_event_is_action (const SessionEvent *ev);
+/* Shift, Control, Alt, Meta, Super, Hyper, AltGr (ISO_Level3_Shift)... */
+gboolean session_keysym_is_modifier (const char *keysym);
 gboolean session_event_is_press (const SessionEvent *ev);
 gboolean session_event_is_release (const SessionEvent *ev);
 
@@ -186,13 +191,73 @@ typedef struct
 GPtrArray *session_get_gestures (const Session *session);
 const char *session_gesture_kind_to_string (SessionGestureKind kind);
 
+/* Phrases: the steps a person would name, each a set of whole gestures:
+ * a run of typing (until Return, Tab or Escape, which belong to it, or a
+ * click, another key, a focus change, a pause over a second), a key or
+ * chord with its repeats, a click (double click, wheel notches) with the
+ * pointer motion that led to it, a drag, motion. The top level of the
+ * reducer's hierarchy and the steps of reports. */
+typedef enum
+{
+  SESSION_PHRASE_TYPE,         /* typing, maybe ended by Return, Tab or Escape */
+  SESSION_PHRASE_KEY,          /* a key or a chord, maybe pressed several times */
+  SESSION_PHRASE_CLICK,        /* (motion and) a click, double click or scroll */
+  SESSION_PHRASE_DRAG,         /* (motion and) a drag */
+  SESSION_PHRASE_MOTION,       /* pointer motion that leads to no click */
+  SESSION_PHRASE_OTHER,        /* unpaired presses or releases */
+} SessionPhraseKind;
+
+typedef struct
+{
+  SessionPhraseKind kind;
+  GArray *actions;             /* of guint: action numbers, ascending */
+  GArray *gestures;            /* of guint: indices in session_get_gestures() */
+} SessionPhrase;
+
+/* Partition of all actions into phrases, ordered by first action. Free
+ * with g_ptr_array_unref. */
+GPtrArray *session_get_phrases (const Session *session);
+const char *session_phrase_kind_to_string (SessionPhraseKind kind);
+
+/* Where words go: each quotes the session's text (typed text, titles)
+ * for its destination (quote.h). */
+typedef enum
+{
+  SESSION_WORDS_TERMINAL,      /* one line, control characters escaped */
+  SESSION_WORDS_MARKDOWN,      /* one line of Markdown, typed text in code spans */
+} SessionWords;
+
+/* "Type `kill -SEGV $PPID` and press Return in "bash"", "Press Alt+P",
+ * "Double-click at 40,12 in "Files"", "Drag from 10,10 to 90,40 in
+ * "Editor"": the phrase in words, without a final period. Releases that
+ * xreduce added (SessionEvent.added) are not mentioned. */
+char *session_phrase_describe (const Session *session, const SessionPhrase *phrase,
+                               SessionWords words);
+
+/* "action 5", "actions 2-11", "actions 2-4, 7": @actions (ascending,
+ * 0-based action numbers) counted from 1. */
+char *session_describe_actions (const GArray *actions);
+/* Every phrase in words, numbered, one a line ("  1. Type ..."), with its
+ * action numbers if @with_actions, and a last line for the releases
+ * xreduce added. */
+char *session_describe_steps (const Session *session, SessionWords words,
+                              gboolean with_actions);
+
 /* A copy of @session that keeps only the user actions whose action
  * numbers are in @keep (ascending), plus every server event and comment,
  * made well-formed: a release whose press was dropped is dropped; a press
- * left open is released at the end (after the last kept action), in
- * reverse order of pressing. The outcome is reset to UNKNOWN. */
+ * of an input still held (its release dropped) comes after a release of
+ * it, as a person presses a key twice; a press left open is released at
+ * the end (after the last kept action), in reverse order of pressing. The
+ * releases it adds are marked (SessionEvent.added). The outcome is reset
+ * to UNKNOWN. */
 Session *session_subset (const Session *session, const guint *keep,
                          guint n_keep);
+/* The action numbers of @keep that session_subset() really keeps (the
+ * releases it adds are not among them): two candidates with the same
+ * answer replay the same. */
+GArray *session_subset_actions (const Session *session, const guint *keep,
+                                guint n_keep);
 
 /* Exports. A standalone shell script that replays the user actions with
  * xdotool against the app already running on $DISPLAY, re-anchored to its
