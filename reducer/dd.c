@@ -19,6 +19,7 @@
  * predicate in tests/unit/test-dd.c).
  */
 #include "dd.h"
+#include "suffix.h"
 
 #include <string.h>
 
@@ -140,6 +141,47 @@ union_of (GPtrArray *parts, guint from, guint to, gboolean complement)
   return set;
 }
 
+static gboolean
+contains (GArray *sorted, guint elem)
+{
+  guint lo = 0, hi = sorted->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2, v = g_array_index (sorted, guint, mid);
+      if (v == elem)
+        return TRUE;
+      if (v < elem)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return FALSE;
+}
+
+/* @parts cut to the current set: each part's elements in it, empty parts
+ * dropped. A new list. */
+static GPtrArray *
+parts_cut (Dd *dd, GPtrArray *parts)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
+  for (guint i = 0; i < parts->len; i++)
+    {
+      GArray *part = g_ptr_array_index (parts, i);
+      GArray *cut = uint_array_new ();
+
+      for (guint k = 0; k < part->len; k++)
+        if (contains (dd->current, g_array_index (part, guint, k)))
+          g_array_append_val (cut, g_array_index (part, guint, k));
+      if (cut->len > 0)
+        g_ptr_array_add (out, cut);
+      else
+        g_array_unref (cut);
+    }
+  return out;
+}
+
 /* A new list of parts: @parts[from..to), or all the others if @complement. */
 static GPtrArray *
 parts_select (GPtrArray *parts, guint from, guint to, gboolean complement)
@@ -156,6 +198,44 @@ static GBytes *
 key_for (GArray *set)
 {
   return g_bytes_new (set->data, set->len * sizeof (guint));
+}
+
+
+/* What @set (sorted) really tests, as the caller's normalize callback
+ * says: a new array, a sorted subset of @set (anything else the callback
+ * returns is ignored). */
+static GArray *
+dd_normalize (Dd *dd, GArray *set)
+{
+  g_autoptr (GArray) said = NULL;
+  GArray *out = uint_array_new ();
+
+  if (dd->opts.normalize == NULL)
+    {
+      g_array_append_vals (out, set->data, set->len);
+      return out;
+    }
+  said = uint_array_new ();
+  dd->opts.normalize ((const guint *) set->data, set->len, said, dd->opts.user_data);
+  sort_unique (said);
+  for (guint i = 0; i < said->len; i++)
+    if (contains (set, g_array_index (said, guint, i)))
+      g_array_append_val (out, g_array_index (said, guint, i));
+  return out;
+}
+
+/* Replaces every candidate of @cands by what it really tests. */
+static void
+normalize_all (Dd *dd, GPtrArray *cands)
+{
+  if (dd->opts.normalize == NULL)
+    return;
+  for (guint i = 0; i < cands->len; i++)
+    {
+      GArray *old = g_ptr_array_index (cands, i);
+      cands->pdata[i] = dd_normalize (dd, old);
+      g_array_unref (old);
+    }
 }
 
 /* Oracle runs @entry still needs before it is decided: 0 if it failed or
@@ -279,6 +359,7 @@ dd_run_batch (Dd *dd, GPtrArray *cands, guint n_real, gint *first_fail, GError *
 
   *first_fail = -1;
   dd->n_real = n_real;
+  normalize_all (dd, cands);
   for (guint i = 0; i < n; i++)
     {
       entries[i] = cache_lookup (dd, g_ptr_array_index (cands, i), &cached[i]);
@@ -347,14 +428,40 @@ dd_run_batch (Dd *dd, GPtrArray *cands, guint n_real, gint *first_fail, GError *
     }
 }
 
-/* Appends to @cands (the candidates of the step at granularity @n, the
- * complements if @complement) what the following steps of dd_level()
- * would test if this one finds no failure, in their order: the subsets at
- * @n (but at 2, where they are the complements), then the complements and
- * the subsets at 2n, and so on, as long as the batch has idle slots (of
+/* The granularity after a round at @n over @len parts that removed
+ * nothing (HDD), 0 when there is none: every one of the n chunks holds
+ * something the failure needs, so at least n of the len parts matter;
+ * when that is a quarter or more, halving the chunks again costs about as
+ * many tests as trying each part alone, which is what comes next. */
+static guint
+next_granularity (guint n, guint len)
+{
+  if (n >= len)
+    return 0;
+  if (4 * n >= len)
+    return len;
+  return MIN (2 * n, len);
+}
+
+/* The complements of chunk (@start + k) % @n, k = 0 .. n-1, of @parts. */
+static void
+add_complements (GPtrArray *parts, guint n, guint start, GPtrArray *cands)
+{
+  guint len = parts->len;
+
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = (start + k) % n;
+      g_ptr_array_add (cands, union_of (parts, i * len / n, (i + 1) * len / n, TRUE));
+    }
+}
+
+/* Appends to @cands (the complements of the round at granularity @n) what
+ * the following rounds of dd_level_hdd() would test if this one removes
+ * nothing, in their order, as long as the batch has idle slots (of
  * opts.parallel) and skipping what the cache has decided. */
 static void
-add_speculative (Dd *dd, GPtrArray *parts, guint n, gboolean complement, GPtrArray *cands)
+add_speculative (Dd *dd, GPtrArray *parts, guint n, GPtrArray *cands)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
                                                       (GDestroyNotify) g_bytes_unref, NULL);
@@ -368,88 +475,135 @@ add_speculative (Dd *dd, GPtrArray *parts, guint n, gboolean complement, GPtrArr
       if (g_hash_table_add (seen, key))
         slots -= MIN (slots, need);
     }
-  while (slots > 0)
-    {
-      if (complement && n > 2)
-        complement = FALSE;
-      else if (n >= len)
-        return;
-      else
-        {
-          n = MIN (2 * n, len);
-          complement = TRUE;
-        }
-      for (guint i = 0; i < n; i++)
-        {
-          GArray *set = union_of (parts, i * len / n, (i + 1) * len / n, complement);
-          GBytes *key = key_for (set);
-          guint need = runs_needed (dd, g_hash_table_lookup (dd->cache, key));
+  while (slots > 0 && (n = next_granularity (n, len)) > 0)
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr (GArray) raw = union_of (parts, i * len / n, (i + 1) * len / n, TRUE);
+        GArray *set = dd_normalize (dd, raw);
+        GBytes *key = key_for (set);
+        guint need = runs_needed (dd, g_hash_table_lookup (dd->cache, key));
 
-          if (set->len == 0 || need == 0 || !g_hash_table_add (seen, key))
-            {
-              if (set->len == 0 || need == 0)
-                g_bytes_unref (key);
-              g_array_unref (set);
-              continue;
-            }
-          if (need > slots)
-            {
-              g_array_unref (set);
-              return;
-            }
-          g_ptr_array_add (cands, set);
-          slots -= need;
-        }
-    }
+        if (set->len == 0 || need == 0 || !g_hash_table_add (seen, key))
+          {
+            if (set->len == 0 || need == 0)
+              g_bytes_unref (key);
+            g_array_unref (set);
+            continue;
+          }
+        if (need > slots)
+          {
+            g_array_unref (set);
+            return;
+          }
+        g_ptr_array_add (cands, set);
+        slots -= need;
+      }
+}
+
+/* @set (a candidate of the round, the complement of chunk @chunk at @n)
+ * fails: it becomes the current set and @parts lose that chunk (and
+ * whatever the candidate did not really test, see normalize). */
+static void
+dd_adopt_complement (Dd *dd, GPtrArray **parts_inout, GArray *set, guint chunk, guint n)
+{
+  GPtrArray *parts = *parts_inout;
+  guint len = parts->len;
+  g_autoptr (GPtrArray) kept = parts_select (parts, chunk * len / n, (chunk + 1) * len / n, TRUE);
+
+  dd_adopt (dd, set);
+  g_ptr_array_unref (parts);
+  *parts_inout = parts_cut (dd, kept);
 }
 
 /* One ddmin over @parts (GArray* of guint, the current failing set is their
- * union); on return @parts is what survived.  Complement-first with batches
- * for HDD, the original subsets-then-complements for DDMIN. */
+ * union), as Hodován and Kiss improve it: complements only (a chunk alone
+ * is a subset of every other chunk's complement, which did not fail), in
+ * batches, the cache. Two more savings: after a chunk goes, the round goes
+ * on from the chunk after it rather than from the first (which did not
+ * go, and would not now: the set is smaller), so a pass that removes k of
+ * n parts costs about n tests, not k * n; and granularity jumps to single
+ * parts once a quarter of them is known to matter (next_granularity).
+ * On return @parts is what survived. */
 static gboolean
-dd_level (Dd *dd, GPtrArray **parts_inout, GError **error)
+dd_level_hdd (Dd *dd, GPtrArray **parts_inout, guint known, GError **error)
 {
-  gboolean classic = dd->opts.algorithm == DD_ALGORITHM_DDMIN;
-  GPtrArray *parts = *parts_inout;
-  guint n = MIN (2, parts->len);
+  guint len = (*parts_inout)->len, start = 0;
+  /* At least @known of the parts matter (the level above kept that many
+   * units, each needed): rounds with fewer chunks would remove nothing. */
+  guint n = MIN (MAX (known, 2), len);
 
-  while (parts->len > 0 && !dd->stopped)
+  if (n > 2 && 4 * n >= len)
+    n = len;
+
+  while ((*parts_inout)->len > 1 && n > 0 && !dd->stopped)
     {
-      guint len = parts->len;
+      g_autoptr(GPtrArray) cands = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      guint n_real;
+      gint f = -1;
+
+      add_complements (*parts_inout, n, start, cands);
+      n_real = cands->len;
+      add_speculative (dd, *parts_inout, n, cands);
+      if (!dd_run_batch (dd, cands, n_real, &f, error))
+        return FALSE;
+      if (f < 0)
+        {
+          n = next_granularity (n, (*parts_inout)->len);
+          start = 0;
+          continue;
+        }
+      {
+        guint chunk = (start + (guint) f) % n;
+
+        dd_adopt_complement (dd, parts_inout, g_ptr_array_index (cands, f), chunk, n);
+        n = MIN (MAX (n - 1, 2), (*parts_inout)->len);
+        start = n > 0 ? chunk % n : 0;
+      }
+    }
+  return TRUE;
+}
+
+/* One ddmin over @parts as Zeller and Hildebrandt wrote it: subsets, then
+ * complements, from the first chunk every time, one candidate a call. */
+static gboolean
+dd_level_classic (Dd *dd, GPtrArray **parts_inout, GError **error)
+{
+  guint n = MIN (2, (*parts_inout)->len);
+
+  /* The original algorithm has no use for n == 1 (the only complement is
+   * the empty set); verification asks it instead. */
+  while ((*parts_inout)->len >= 2 && !dd->stopped)
+    {
+      guint len = (*parts_inout)->len;
       gboolean reduced = FALSE;
 
-      /* classic: pass 0 = subsets, pass 1 = complements; HDD the other way
-       * round.  The original algorithm has no use for n == 1 (the only
-       * complement is the empty set); verification asks it instead. */
-      if (classic && len < 2)
-        break;
       for (guint pass = 0; pass < 2 && !reduced && !dd->stopped; pass++)
         {
-          gboolean complement = classic ? pass == 1 : pass == 0;
+          gboolean complement = pass == 1;
           g_autoptr(GPtrArray) cands = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-          guint n_real;
           gint f = -1;
 
-          /* At n == 1 the subset is the whole set; at n == 2 HDD's subsets
-           * are the complements it just tested. */
-          if (!complement && (n < 2 || (!classic && n == 2)))
+          if (!complement && n < 2)
             continue;
           for (guint i = 0; i < n; i++)
-            g_ptr_array_add (cands, union_of (parts, i * len / n, (i + 1) * len / n, complement));
-          n_real = cands->len;
-          if (!classic)
-            add_speculative (dd, parts, n, complement, cands);
-          if (!dd_run_batch (dd, cands, n_real, &f, error))
+            g_ptr_array_add (cands, union_of (*parts_inout, i * len / n, (i + 1) * len / n,
+                                              complement));
+          if (!dd_run_batch (dd, cands, cands->len, &f, error))
             return FALSE;
           if (f < 0)
             continue;
-
-          GPtrArray *kept = parts_select (parts, f * len / n, (f + 1) * len / n, complement);
-          g_ptr_array_unref (parts);
-          *parts_inout = parts = kept;
-          dd_adopt (dd, g_ptr_array_index (cands, f));
+          if (complement)
+            dd_adopt_complement (dd, parts_inout, g_ptr_array_index (cands, f), f, n);
+          else
+            {
+              g_autoptr (GPtrArray) kept = parts_select (*parts_inout, f * len / n,
+                                                         (f + 1) * len / n, FALSE);
+              dd_adopt (dd, g_ptr_array_index (cands, f));
+              g_ptr_array_unref (*parts_inout);
+              *parts_inout = parts_cut (dd, kept);
+            }
           n = complement ? MAX (n - 1, 2) : 2;
-          n = MIN (n, parts->len);
+          n = MIN (n, (*parts_inout)->len);
           reduced = TRUE;
         }
       if (reduced || dd->stopped)
@@ -459,6 +613,15 @@ dd_level (Dd *dd, GPtrArray **parts_inout, GError **error)
       n = MIN (2 * n, len);
     }
   return TRUE;
+}
+
+/* @known: how many of @parts are known to matter (0: nothing known). */
+static gboolean
+dd_level (Dd *dd, GPtrArray **parts_inout, guint known, GError **error)
+{
+  return dd->opts.algorithm == DD_ALGORITHM_DDMIN
+           ? dd_level_classic (dd, parts_inout, error)
+           : dd_level_hdd (dd, parts_inout, known, error);
 }
 
 /* Tests every one-element removal of the current set (mostly cache hits
@@ -499,29 +662,139 @@ singletons (GArray *set)
   return parts;
 }
 
+/* The last 1, 2, 4, ... units of @parts (suffix.h) in one batch, shortest
+ * first: the shortest that fails becomes the current set. */
 static gboolean
-dd_run (Dd *dd, GPtrArray *units, GError **error)
+dd_suffixes (Dd *dd, GPtrArray *parts, GError **error)
 {
-  gboolean flat = TRUE;
+  g_autoptr (Suffixes) suffixes = suffixes_new (parts);
+  g_autoptr (GPtrArray) cands = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  guint n = suffixes_get_n (suffixes);
+  gint f = -1;
 
-  for (guint i = 0; i < units->len; i++)
-    flat = flat && ((GArray *) g_ptr_array_index (units, i))->len == 1;
-
-  /* Level 1 (HDD only): whole gestures. */
-  if (dd->opts.algorithm == DD_ALGORITHM_HDD && !flat)
+  for (guint i = 0; i < n; i++)
     {
-      g_autoptr(GPtrArray) parts = g_ptr_array_ref (units);
-      if (!dd_level (dd, &parts, error))
-        return FALSE;
-    }
+      const DdCandidate *cand = &suffixes_get_candidates (suffixes)[i];
+      GArray *set = uint_array_new ();
 
-  /* Level 2: single elements, until verification finds nothing to remove. */
+      g_array_append_vals (set, cand->elems, cand->n_elems);
+      g_ptr_array_add (cands, set);
+    }
+  if (n == 0 || !dd_run_batch (dd, cands, n, &f, error))
+    return n == 0;
+  if (f >= 0)
+    {
+      dd->stats.suffix_units = suffixes_get_n_units (suffixes, (guint) f);
+      dd_adopt (dd, g_ptr_array_index (cands, f));
+    }
+  return TRUE;
+}
+
+/* Tries removing each of @parts in turn, in batches: the first removal
+ * that still fails is kept, and the tries go on after it. */
+static gboolean
+dd_greedy (Dd *dd, GPtrArray *parts, GError **error)
+{
+  for (guint next = 0; next < parts->len && !dd->stopped;)
+    {
+      g_autoptr (GPtrArray) cands = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      gint f = -1;
+
+      for (guint i = next; i < parts->len; i++)
+        {
+          GArray *part = g_ptr_array_index (parts, i);
+          GArray *set = uint_array_new ();
+
+          for (guint k = 0; k < dd->current->len; k++)
+            {
+              guint elem = g_array_index (dd->current, guint, k);
+              gboolean removed = FALSE;
+
+              for (guint j = 0; j < part->len && !removed; j++)
+                removed = g_array_index (part, guint, j) == elem;
+              if (!removed)
+                g_array_append_val (set, elem);
+            }
+          g_ptr_array_add (cands, set);
+        }
+      if (!dd_run_batch (dd, cands, cands->len, &f, error))
+        return FALSE;
+      if (f < 0)
+        break;
+      dd_adopt (dd, g_ptr_array_index (cands, f));
+      next += (guint) f + 1;
+    }
+  return TRUE;
+}
+
+/* The units of @level cut to the current set, as parts. */
+static GPtrArray *
+level_parts (Dd *dd, const DdLevel *level)
+{
+  g_autoptr (GPtrArray) units = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
+  for (guint i = 0; i < level->n_units; i++)
+    {
+      GArray *unit = uint_array_new ();
+
+      g_array_append_vals (unit, level->units[i]->data, level->units[i]->len);
+      sort_unique (unit);
+      g_ptr_array_add (units, unit);
+    }
+  return parts_cut (dd, units);
+}
+
+static gboolean
+all_singletons (GPtrArray *parts)
+{
+  for (guint i = 0; i < parts->len; i++)
+    if (((GArray *) g_ptr_array_index (parts, i))->len != 1)
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+dd_run (Dd *dd, const DdLevel *levels, guint n_levels, GError **error)
+{
+  guint known = 0;   /* units the last ddmin level kept: each is needed */
+
+  /* The hierarchy (HDD only): the last units of the top level first, then
+   * each level's units (phrases, gestures) as they survive. */
+  for (guint l = 0; dd->opts.algorithm == DD_ALGORITHM_HDD && l < n_levels && !dd->stopped; l++)
+    {
+      g_autoptr (GPtrArray) parts = level_parts (dd, &levels[l]);
+
+      if (l == 0 && dd->opts.last_units_first)
+        {
+          if (!dd_suffixes (dd, parts, error))
+            return FALSE;
+          g_ptr_array_unref (parts);
+          parts = level_parts (dd, &levels[l]);
+        }
+      if (levels[l].greedy)
+        {
+          if (!dd_greedy (dd, parts, error))
+            return FALSE;
+          continue;
+        }
+      if (parts->len < 2 || all_singletons (parts) || dd->stopped)
+        continue;
+      g_debug ("level %u: %u units, %u elements, %" G_GUINT64_FORMAT " tests so far", l,
+               parts->len, dd->current->len, dd->stats.tests);
+      if (!dd_level (dd, &parts, known, error))
+        return FALSE;
+      known = parts->len;
+    }
+  g_debug ("single elements: %u, %" G_GUINT64_FORMAT " tests so far", dd->current->len,
+           dd->stats.tests);
+
+  /* Single elements, until verification finds nothing to remove. */
   while (!dd->stopped)
     {
-      g_autoptr(GPtrArray) parts = singletons (dd->current);
+      g_autoptr (GPtrArray) parts = singletons (dd->current);
       gboolean found = FALSE;
 
-      if (!dd_level (dd, &parts, error))
+      if (!dd_level (dd, &parts, known, error))
         return FALSE;
       if (dd->stopped)
         break;
@@ -532,6 +805,7 @@ dd_run (Dd *dd, GPtrArray *units, GError **error)
           dd->stats.one_minimal_verified = TRUE;
           break;
         }
+      known = parts->len;
     }
   return TRUE;
 }
@@ -547,14 +821,33 @@ dd_reduce (const GArray *const *units,
            DdStats             *stats,
            GError             **error)
 {
+  DdLevel level = { .units = units, .n_units = n_units };
+
   g_return_val_if_fail (units != NULL || n_units == 0, FALSE);
+  return dd_reduce_hierarchy (&level, 1, test, test_data, options, result, n_result, stats,
+                              error);
+}
+
+gboolean
+dd_reduce_hierarchy (const DdLevel     *levels,
+                     guint              n_levels,
+                     DdTestFunc         test,
+                     gpointer           test_data,
+                     const DdOptions   *options,
+                     guint            **result,
+                     guint             *n_result,
+                     DdStats           *stats,
+                     GError           **error)
+{
+  g_return_val_if_fail (levels != NULL && n_levels > 0, FALSE);
+  g_return_val_if_fail (levels[0].units != NULL || levels[0].n_units == 0, FALSE);
   g_return_val_if_fail (test != NULL, FALSE);
   g_return_val_if_fail (result != NULL && n_result != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   Dd dd = { .test = test, .test_data = test_data };
-  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  g_autoptr(GHashTable) cache = NULL;
+  g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr (GHashTable) cache = NULL;
   gboolean ok;
 
   if (stats != NULL)
@@ -578,28 +871,28 @@ dd_reduce (const GArray *const *units,
     dd.opts.parallel = 1;
   dd.opts.confirm_passes = MAX (dd.opts.confirm_passes, 1);
 
-  for (guint i = 0; i < n_units; i++)
-    {
-      GArray *unit = uint_array_new ();
-      g_array_append_vals (unit, units[i]->data, units[i]->len);
-      sort_unique (unit);
-      if (unit->len > 0)
+  for (guint l = 0; l < n_levels; l++)
+    for (guint i = 0; i < levels[l].n_units; i++)
+      {
+        GArray *unit = uint_array_new ();
+        g_array_append_vals (unit, levels[l].units[i]->data, levels[l].units[i]->len);
         g_ptr_array_add (parts, unit);
-      else
-        g_array_unref (unit);
-    }
+      }
 
   cache = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
                                  (GDestroyNotify) g_bytes_unref, g_free);
   dd.cache = cache;
-  dd.current = union_of (parts, 0, 0, TRUE);
-  dd.stats.n_initial = dd.stats.n_current = dd.current->len;
   {
+    g_autoptr (GArray) all = union_of (parts, 0, 0, TRUE);
     gboolean existed;
-    cache_lookup (&dd, dd.current, &existed)->failed = TRUE;  /* the caller checked */
-  }
 
-  ok = dd_run (&dd, parts, error);
+    /* The input as it really tests; the caller checked that it fails. */
+    dd.current = dd_normalize (&dd, all);
+    cache_lookup (&dd, dd.current, &existed)->failed = TRUE;
+  }
+  dd.stats.n_initial = dd.stats.n_current = dd.current->len;
+
+  ok = dd_run (&dd, levels, n_levels, error);
   if (stats != NULL)
     *stats = dd.stats;
   if (ok)

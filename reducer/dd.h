@@ -87,6 +87,7 @@ typedef struct {
                              slots of a batch (HDD): see dd.c */
   guint n_initial;        /* elements in the input */
   guint n_current;        /* elements in the current failing set */
+  guint suffix_units;     /* last_units_first: units in the shortest failing suffix, 0 if none */
   gboolean hit_limit;     /* stopped early because of limit_tests */
   gboolean one_minimal_verified;  /* every one-element removal of the result passes */
 } DdStats;
@@ -101,11 +102,19 @@ typedef struct {
   guint64 limit_tests;    /* 0 = no limit; otherwise stop after this many tests with the
                              best (failing, maybe not minimal) result so far, not an error;
                              DdStats.hit_limit says so */
-  /* Optional callbacks, both called from dd_reduce()'s thread: */
+  gboolean last_units_first; /* HDD: before the search, one batch tries the last 1, 2, 4, ...
+                             units of the top level, shortest first (suffix.h); the shortest
+                             that fails is where the search starts */
+  /* Optional callbacks, all called from dd_reduce()'s thread: */
+  void (*normalize) (const guint *elems, guint n_elems, GArray *out, gpointer user_data);
+                          /* what a candidate really tests: appends to @out (a GArray of
+                             guint) the elements of @elems that matter (a release whose press
+                             is not there does not); candidates are cached, tested and
+                             adopted as normalized.  NULL: every element matters */
   void (*progress) (const DdStats *stats, gpointer user_data);  /* after every batch */
   void (*improved) (const guint *elems, guint n_elems, gpointer user_data);  /* every time
                              the current failing set shrinks; @elems is sorted, borrowed */
-  gpointer user_data;     /* for progress and improved */
+  gpointer user_data;     /* for normalize, progress and improved */
 } DdOptions;
 
 void dd_options_init (DdOptions *options);
@@ -142,5 +151,29 @@ gboolean dd_reduce (const GArray *const *units,
                     guint               *n_result,
                     DdStats             *stats,
                     GError             **error);
+
+/* One level of a hierarchy: @n_units units, each a GArray of guint element ids. */
+typedef struct {
+  const GArray *const *units;
+  guint n_units;
+  gboolean greedy;        /* not ddmin: try removing each unit in turn, once, keeping
+                             each removal that still fails (a guess worth one test each,
+                             such as every key's release at once) */
+} DdLevel;
+
+/* dd_reduce() over a hierarchy (HDD): ddmin over the units of @levels[0],
+ * then over those of @levels[1] cut to what survived, and so on (each
+ * level should refine the one before: phrases, gestures), then over
+ * single elements until 1-minimal.  The input is the union of the units
+ * of @levels[0].  With n_levels == 1 it is dd_reduce(). */
+gboolean dd_reduce_hierarchy (const DdLevel     *levels,
+                              guint              n_levels,
+                              DdTestFunc         test,
+                              gpointer           test_data,
+                              const DdOptions   *options,
+                              guint            **result,
+                              guint             *n_result,
+                              DdStats           *stats,
+                              GError           **error);
 
 G_END_DECLS

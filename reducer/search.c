@@ -1,0 +1,110 @@
+/* search.c — a session as the search sees it (see search.h). */
+#define G_LOG_DOMAIN "xreduce-reducer"
+
+#include "search.h"
+
+struct SearchLevels
+{
+  GPtrArray *phrases;        /* of GArray of guint (action numbers), cut; owned */
+  GPtrArray *gestures;       /* the same for gestures */
+  GPtrArray *releases;       /* one unit: every key's release but a modifier's */
+  DdLevel levels[3];
+  guint n_levels;
+};
+
+/* Each of @groups' action lists (the `actions` member at @offset of
+ * SessionPhrase or SessionGesture) cut to @in. */
+static GPtrArray *
+cut (GPtrArray *groups, gsize offset, const gboolean *in)
+{
+  GPtrArray *units = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
+  for (guint g = 0; g < groups->len; g++)
+    {
+      GArray *actions = G_STRUCT_MEMBER (GArray *, g_ptr_array_index (groups, g), offset);
+      GArray *unit = g_array_new (FALSE, FALSE, sizeof (guint));
+
+      for (guint a = 0; a < actions->len; a++)
+        if (in[g_array_index (actions, guint, a)])
+          g_array_append_val (unit, g_array_index (actions, guint, a));
+      g_ptr_array_add (units, unit);
+    }
+  return units;
+}
+
+/* One unit: the releases of every key but the modifiers. A key's release
+ * rarely matters to an app (a press is what types), and session_subset()
+ * releases a key before it is pressed again: one test tries dropping them
+ * all, before the gestures are tried one by one. A modifier's release
+ * stays: without it, Ctrl or Alt stays held over what follows. */
+static GPtrArray *
+key_releases (const Session *session, const gboolean *in)
+{
+  GPtrArray *units = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  GArray *unit = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) actions = session_get_actions (session);
+
+  for (guint a = 0; a < actions->len; a++)
+    {
+      const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, a));
+
+      if (in[a] && ev->kind == SESSION_EVENT_KEY_RELEASE
+          && !session_keysym_is_modifier (ev->keysym))
+        g_array_append_val (unit, a);
+    }
+  g_ptr_array_add (units, unit);
+  return units;
+}
+
+SearchLevels *
+search_levels_new (const Session *session, const guint *set, guint n_set, gboolean phrases)
+{
+  SearchLevels *levels = g_new0 (SearchLevels, 1);
+  guint n_actions = session_get_n_actions (session);
+  g_autofree gboolean *in = g_new0 (gboolean, MAX (n_actions, 1));
+  g_autoptr (GPtrArray) gestures = session_get_gestures (session);
+
+  for (guint i = 0; i < (set != NULL ? n_set : n_actions); i++)
+    in[set != NULL ? set[i] : i] = TRUE;
+  levels->gestures = cut (gestures, G_STRUCT_OFFSET (SessionGesture, actions), in);
+  if (phrases)
+    {
+      g_autoptr (GPtrArray) all = session_get_phrases (session);
+
+      levels->phrases = cut (all, G_STRUCT_OFFSET (SessionPhrase, actions), in);
+      levels->levels[levels->n_levels++] = (DdLevel) {
+        (const GArray *const *) levels->phrases->pdata, levels->phrases->len };
+    }
+  levels->releases = key_releases (session, in);
+  levels->levels[levels->n_levels++] = (DdLevel) {
+    (const GArray *const *) levels->releases->pdata, levels->releases->len, .greedy = TRUE };
+  levels->levels[levels->n_levels++] = (DdLevel) {
+    (const GArray *const *) levels->gestures->pdata, levels->gestures->len };
+  return levels;
+}
+
+void
+search_levels_free (SearchLevels *levels)
+{
+  if (levels == NULL)
+    return;
+  g_clear_pointer (&levels->phrases, g_ptr_array_unref);
+  g_clear_pointer (&levels->gestures, g_ptr_array_unref);
+  g_clear_pointer (&levels->releases, g_ptr_array_unref);
+  g_free (levels);
+}
+
+const DdLevel *
+search_levels_get (const SearchLevels *levels, guint *n_levels)
+{
+  *n_levels = levels->n_levels;
+  return levels->levels;
+}
+
+void
+search_normalize (const Session *session, const guint *elems, guint n_elems, GArray *out)
+{
+  g_autoptr (GArray) kept = session_subset_actions (session, elems, n_elems);
+
+  g_array_append_vals (out, kept->data, kept->len);
+}

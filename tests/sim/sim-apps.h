@@ -1,0 +1,49 @@
+/* sim-apps.h — model apps for the search, without a display.
+ *
+ * Each model says whether a replay of a session (as session_subset()
+ * makes it: what xreplay would inject) makes its app fail, the way the
+ * real app would: a terminal whose shell runs what is typed, the demo
+ * editor's Print dialog. SimOracle turns a model into the reducer's
+ * oracle (a DdTestFunc) over a recorded session, and sim_reduce() runs
+ * the search exactly as xreduce runs it (search.h), so that unit tests
+ * (tests/unit/test-search.c) and the benchmark bench/sim-reduce can count
+ * the tests a search costs on a real recording in milliseconds.
+ */
+#pragma once
+
+#include <glib.h>
+#include "dd.h"
+#include "session.h"
+
+G_BEGIN_DECLS
+
+/* A terminal: keys type into its line (Shift as the replay holds it),
+ * BackSpace erases, Return runs the line; it fails when it has run the
+ * lines of @command ("cd /tmp\npwd": these two, in this order, maybe
+ * with others between). */
+gboolean sim_terminal_fails (const Session *replayed, gconstpointer command);
+/* The demo editor (tests/apps/xdemo.c, --bug print): Alt+P or the
+ * "Print..." button opens the Print dialog, Escape or Cancel closes it, a
+ * click on its Print button crashes. An action aimed at the dialog while
+ * it is closed finds no window: the replay stops there (unresolved). */
+gboolean sim_editor_fails (const Session *replayed, gconstpointer unused);
+
+typedef struct
+{
+  const Session *session;    /* the recording, not owned */
+  gboolean (*fails) (const Session *replayed, gconstpointer data);
+  gconstpointer data;
+  guint64 replays;           /* model replays so far */
+} SimOracle;
+
+/* A DdTestFunc over @data, a SimOracle. */
+gboolean sim_oracle_test (const DdCandidate *cands, guint n, DdOutcome *outcomes,
+                          gpointer data, GError **error);
+
+/* The search as xreduce runs it: the hierarchy of search.h (phrases if
+ * @phrases, then gestures, then actions), the last units first, what
+ * candidates really replay normalized, @parallel candidates a batch. */
+gboolean sim_reduce (SimOracle *oracle, guint parallel, gboolean phrases, guint **result,
+                     guint *n_result, DdStats *stats, GError **error);
+
+G_END_DECLS
