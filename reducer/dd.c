@@ -18,6 +18,8 @@
  * No X here: the oracle is whatever the caller passes (the replayer, or a fake
  * predicate in tests/unit/test-dd.c).
  */
+#define G_LOG_DOMAIN "xreduce-dd"
+
 #include "dd.h"
 #include "suffix.h"
 

@@ -2,10 +2,10 @@
  *
  * reduce_run() in three parts: reduce_setup() loads the session, decides
  * the target failure (target.h) and starts the workers (runner.h) and the
- * verification (verify.h); reduce_search() runs the last-gestures-first
- * batch (suffix.h) and dd_reduce() over the gestures with
- * test_candidates() as the oracle, again from the best set whenever the
- * verification's verdict changes the premises; reduce_finish() writes the
+ * verification (verify.h); reduce_search() runs dd_reduce_hierarchy() over
+ * the session's phrases, gestures and actions (search.h; the last phrases
+ * first) with test_candidates() as the oracle, again from the best set
+ * whenever the verification's verdict changes the premises; reduce_finish() writes the
  * bug-report folder and says the result (summary.h). Every improvement is
  * saved atomically to the output file (save_best), so Ctrl-C keeps it.
  * How many workers run at once follows what the replays' apps use
@@ -19,7 +19,7 @@
 #include "runner.h"
 #include "sandbox.h"
 #include "session.h"
-#include "suffix.h"
+#include "search.h"
 #include "summary.h"
 #include "target.h"
 #include "verify.h"
@@ -455,74 +455,31 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
 
 /* ---- the search ---- */
 
-/* The search's units: the gestures, each cut to the actions in the best set. */
-static GPtrArray *
-units_of (Reducer *reducer, GPtrArray *gestures)
+/* DdOptions.normalize: what a candidate really replays. */
+static void
+normalize_candidate (const guint *elems, guint n, GArray *out, gpointer data)
 {
-  g_autofree gboolean *in = g_new0 (gboolean, session_get_n_actions (reducer->session));
-  GPtrArray *units = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  Reducer *reducer = data;
 
-  for (guint i = 0; i < reducer->n_best; i++)
-    in[reducer->best[i]] = TRUE;
-  for (guint g = 0; g < gestures->len; g++)
-    {
-      SessionGesture *gesture = g_ptr_array_index (gestures, g);
-      GArray *unit = g_array_new (FALSE, FALSE, sizeof (guint));
-
-      for (guint a = 0; a < gesture->actions->len; a++)
-        if (in[g_array_index (gesture->actions, guint, a)])
-          g_array_append_val (unit, g_array_index (gesture->actions, guint, a));
-      g_ptr_array_add (units, unit);
-    }
-  return units;
+  search_normalize (reducer->session, elems, n, out);
 }
 
-/* The last gestures first (suffix.h), in one batch. */
+/* One pass of the search (search.h): phrases (the last ones first, if
+ * asked), gestures, actions, from the best set; the result becomes the
+ * best set. */
 static gboolean
-try_suffixes (Reducer *reducer, GPtrArray *units, GError **error)
-{
-  g_autoptr (Suffixes) suffixes = suffixes_new (units);
-  guint n = suffixes_get_n (suffixes);
-  g_autofree DdOutcome *outcomes = g_new (DdOutcome, MAX (n, 1));
-  gint found;
-
-  if (n == 0)
-    return TRUE;
-  for (guint i = 0; i < n; i++)
-    outcomes[i] = DD_CANCELLED;
-  if (!test_candidates (suffixes_get_candidates (suffixes), n, outcomes, reducer, error))
-    return FALSE;
-  for (guint i = 0; i < n; i++)
-    reducer->earlier_tests += outcomes[i] != DD_CANCELLED;
-  found = suffixes_apply (suffixes, units, outcomes);
-  if (found >= 0)
-    {
-      const DdCandidate *cand = &suffixes_get_candidates (suffixes)[found];
-      guint k = suffixes_get_n_units (suffixes, (guint) found);
-
-      reducer->last_stats.tests = reducer->earlier_tests;
-      on_improved (cand->elems, cand->n_elems, reducer);
-      say (reducer, "the last %u gesture%s still fail%s: starting from %u actions", k,
-           k == 1 ? "" : "s", k == 1 ? "s" : "", cand->n_elems);
-    }
-  return TRUE;
-}
-
-/* One pass: the suffixes (if asked), then dd_reduce() over the units; the
- * result becomes the best set. */
-static gboolean
-search_once (Reducer *reducer, GPtrArray *gestures, gboolean with_suffixes, GError **error)
+search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
 {
   const ReduceOptions *options = reducer->options;
-  g_autoptr (GPtrArray) units = units_of (reducer, gestures);
+  g_autoptr (SearchLevels) levels = search_levels_new (reducer->session, reducer->best,
+                                                       reducer->n_best, TRUE);
   g_autofree guint *result = NULL;
+  const DdLevel *level;
   DdOptions dd_options;
   DdStats stats = { 0 };
-  guint n_result = 0;
+  guint n_result = 0, n_levels;
   gboolean ok;
 
-  if (with_suffixes && !try_suffixes (reducer, units, error))
-    return FALSE;
   dd_options_init (&dd_options);
   dd_options.algorithm = options->algorithm;
   dd_options.parallel = options->algorithm == DD_ALGORITHM_DDMIN
@@ -532,11 +489,14 @@ search_once (Reducer *reducer, GPtrArray *gestures, gboolean with_suffixes, GErr
   if (options->limit_tests > 0)
     dd_options.limit_tests = options->limit_tests > reducer->earlier_tests
                                ? options->limit_tests - reducer->earlier_tests : 1;
+  dd_options.last_units_first = with_suffixes;
+  dd_options.normalize = normalize_candidate;
   dd_options.progress = on_progress;
   dd_options.improved = on_improved;
   dd_options.user_data = reducer;
-  ok = dd_reduce ((const GArray *const *) units->pdata, units->len, test_candidates, reducer,
-                  &dd_options, &result, &n_result, &stats, error);
+  level = search_levels_get (levels, &n_levels);
+  ok = dd_reduce_hierarchy (level, n_levels, test_candidates, reducer, &dd_options, &result,
+                            &n_result, &stats, error);
   reducer->earlier_tests += stats.tests;
   reducer->earlier_cache_hits += stats.cache_hits;
   reducer->last_stats = stats;
@@ -552,7 +512,6 @@ search_once (Reducer *reducer, GPtrArray *gestures, gboolean with_suffixes, GErr
 static gboolean
 reduce_search (Reducer *reducer, GError **error)
 {
-  g_autoptr (GPtrArray) gestures = session_get_gestures (reducer->session);
   gboolean with_suffixes = reducer->options->algorithm == DD_ALGORITHM_HDD;
 
   for (;;)
@@ -561,7 +520,7 @@ reduce_search (Reducer *reducer, GError **error)
       gboolean ok;
 
       reducer->stop = STOP_NONE;
-      ok = search_once (reducer, gestures, with_suffixes, &local);
+      ok = search_once (reducer, with_suffixes, &local);
       /* Done before the verdict: wait for it, it may change the premises. */
       if (ok && !reducer->judged && !check_verdict (reducer, TRUE, &local))
         ok = FALSE;

@@ -28,7 +28,7 @@ summary_markdown (const Reduction *r, guint n_in_file, const RunResult *replay,
                           n_in_file);
   g_string_append_printf (md, "- Actions: %u before, %u after", r->n_before, r->n_after);
   if (n_in_file > r->n_after)
-    g_string_append_printf (md, " (and %u release%s added at the end, so that nothing "
+    g_string_append_printf (md, " (and %u release%s that xreduce added, so that nothing "
                             "stays pressed)", n_in_file - r->n_after,
                             n_in_file - r->n_after == 1 ? "" : "s");
   g_string_append_printf (md, "\n- Failure kept: %s\n", want);
@@ -44,7 +44,8 @@ summary_markdown (const Reduction *r, guint n_in_file, const RunResult *replay,
                           r->seconds);
   g_string_append_printf (md, "- Algorithm: %s, %u worker%s%s%s\n",
                           r->ddmin ? "ddmin (the original sequential ddmin)"
-                                   : "hdd (gestures, then single actions; complement-first)",
+                                   : "hdd (phrases, gestures, then single actions; "
+                                     "complement-first)",
                           r->workers, r->workers == 1 ? "" : "s",
                           r->pool_reason != NULL ? "; at the end " : "",
                           r->pool_reason != NULL ? r->pool_reason : "");
@@ -182,24 +183,17 @@ void
 summary_print (const Reduction *reduction, const Session *best, char *const *app_argv,
                const char *report_md)
 {
-  g_autoptr (GArray) actions = session_get_actions (best);
   g_autoptr (GString) command = g_string_new ("xreplay ");
   g_autofree char *quoted = quote_shell (reduction->output_path);
   g_autofree char *shown = NULL;
+  /* The steps as a person would name them, quoted for the terminal, with
+   * the releases session_subset() added counted apart. */
+  g_autofree char *steps = session_describe_steps (best, SESSION_WORDS_TERMINAL, TRUE);
 
   g_print ("%u -> %u actions in %" G_GUINT64_FORMAT " tests, %.0f s%s\n",
            reduction->n_before, reduction->n_after, reduction->tests, reduction->seconds,
            reduction->stopped_early ? " (stopped early: the result may not be minimal)" : "");
-  for (guint i = 0; i < actions->len; i++)
-    {
-      const SessionEvent *ev = session_get_event (best, g_array_index (actions, guint, i));
-      g_autofree char *said = session_event_describe (ev);
-      g_autofree char *words = quote_terminal (said);
-      /* session_subset() releases what the kept actions leave pressed,
-       * after the last of them: say so, not to count them as kept. */
-      g_print ("  %2u. %s%s\n", i + 1, words,
-               i >= reduction->n_after ? " (added: released at the end)" : "");
-    }
+  g_print ("%s", steps);
   g_string_append (command, quoted);
   g_string_append (command, " --");
   for (char *const *a = app_argv; *a != NULL; a++)

@@ -191,8 +191,7 @@ typedef struct
 GPtrArray *session_get_gestures (const Session *session);
 const char *session_gesture_kind_to_string (SessionGestureKind kind);
 
-/* Phrases: the steps a person would name, each a set of whole gestures:
- * a run of typing (until Return, Tab or Escape, which belong to it, or a
+/* Phrases: the steps a person would name: a run of typing (until Return, Tab or Escape, which belong to it, or a
  * click, another key, a focus change, a pause over a second), a key or
  * chord with its repeats, a click (double click, wheel notches) with the
  * pointer motion that led to it, a drag, motion. The top level of the
@@ -211,7 +210,6 @@ typedef struct
 {
   SessionPhraseKind kind;
   GArray *actions;             /* of guint: action numbers, ascending */
-  GArray *gestures;            /* of guint: indices in session_get_gestures() */
 } SessionPhrase;
 
 /* Partition of all actions into phrases, ordered by first action. Free
