@@ -15,6 +15,7 @@
 #include "xserver.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <string.h>
 #include <signal.h>
 #include <unistd.h>
@@ -554,8 +555,24 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
                    "cannot find the xreplay program beside xreduce or in PATH");
       return FALSE;
     }
-  path = g_strdup_printf ("%s/candidate-%u-%" G_GUINT64_FORMAT ".log",
-                          runner->workdir, worker->id, runner->serial++);
+  if (extra_args != NULL)
+    {
+      /* A replay for a report: its report.md names the session as the
+       * copy beside it does, session.log, not a candidate file. */
+      g_autofree char *dir = g_strdup_printf ("%s/report-%" G_GUINT64_FORMAT, runner->workdir,
+                                              runner->serial++);
+      if (g_mkdir (dir, 0700) != 0 && errno != EEXIST)
+        {
+          int saved = errno;
+          g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "cannot create %s: %s", dir,
+                       g_strerror (saved));
+          return FALSE;
+        }
+      path = g_build_filename (dir, "session.log", NULL);
+    }
+  else
+    path = g_strdup_printf ("%s/candidate-%u-%" G_GUINT64_FORMAT ".log",
+                            runner->workdir, worker->id, runner->serial++);
   if (!session_save (session, path, error))
     return FALSE;
 

@@ -175,10 +175,9 @@ find_crashtrace (void)
 
 /* Report hooks: pictures while the display is there, words at the end. */
 static void
-on_report_action (Display *dpy, guint number, const SessionEvent *ev, int x, int y,
-                  gpointer data)
+on_report_action (Display *dpy, const ReplayStep *step, gpointer data)
 {
-  report_step (data, dpy, number, ev, x, y);
+  report_step (data, dpy, step);
 }
 
 static void

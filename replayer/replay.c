@@ -405,13 +405,19 @@ replay_step (Replay *r)
 
   if (r->opts->on_action != NULL)
     {
-      int x = -1, y = -1;
+      g_autoptr (GArray) rects = windows_get_mapped_rects (r->windows);
+      ReplayStep step = { .number = number, .ev = ev, .x = -1, .y = -1,
+                          .windows = (const XRectangle *) rects->data, .n_windows = rects->len };
+
       if (ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_KEY_RELEASE)
         {
-          x = matched ? match.x + ev->x : ev->root_x;
-          y = matched ? match.y + ev->y : ev->root_y;
+          step.x = matched ? match.x + ev->x : ev->root_x;
+          step.y = matched ? match.y + ev->y : ev->root_y;
         }
-      r->opts->on_action (r->dpy, number, ev, x, y, r->opts->hook_data);
+      if (matched)
+        step.target = (XRectangle) { (short) match.x, (short) match.y,
+                                     (unsigned short) match.width, (unsigned short) match.height };
+      r->opts->on_action (r->dpy, &step, r->opts->hook_data);
     }
 
   switch (ev->kind)

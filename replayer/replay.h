@@ -32,6 +32,17 @@ typedef enum
   REPLAY_PACE_RECORDED,      /* the recorded gaps (divided by speed, capped) */
 } ReplayPace;
 
+/* An action about to be injected, for the report's pictures. */
+typedef struct
+{
+  guint number;              /* the action, 0-based */
+  const SessionEvent *ev;
+  int x, y;                  /* the root position it aims at, -1,-1 for a key */
+  XRectangle target;         /* the window it aims at, in root coordinates (width 0: none) */
+  const XRectangle *windows; /* the app's mapped top-level windows, root coordinates */
+  guint n_windows;
+} ReplayStep;
+
 typedef struct
 {
   const char *display;       /* NULL: a private Xvfb sized like the session's screen */
@@ -51,11 +62,10 @@ typedef struct
   GCancellable *cancellable; /* or NULL; cancelling aborts the replay (and cleans up) */
   const char *crashtrace;    /* or NULL: path of xreduce-crashtrace, to run the app
                               * under gdb and fill ReplayResult.backtrace */
-  /* Hooks for pictures (or NULL): on_action before each action is injected,
-   * with the root position it aims at (-1,-1 for keys); on_end once the
-   * verdict is known, while the display is still up (the app may be gone). */
-  void (*on_action) (Display *dpy, guint number, const SessionEvent *ev, int x, int y,
-                     gpointer data);
+  /* Hooks for pictures (or NULL): on_action before each action is injected
+   * (see ReplayStep); on_end once the verdict is known, while the display
+   * is still up (the app may be gone). */
+  void (*on_action) (Display *dpy, const ReplayStep *step, gpointer data);
   void (*on_end) (Display *dpy, const ReplayResult *result, gpointer data);
   gpointer hook_data;
 } ReplayOptions;

@@ -17,8 +17,8 @@
 
 typedef struct
 {
-  guint number;       /* action number, 0-based */
-  char *words;
+  guint phrase;       /* index in Report.phrases */
+  char *words;        /* Markdown, one line */
   char *picture;      /* file name in the folder, or NULL */
 } Step;
 
@@ -28,8 +28,11 @@ struct Report
   char *session_path;
   char **argv;
   Session *session;   /* a copy */
-  GArray *steps;      /* of Step */
-  GPtrArray *pictures;   /* of Snapshot*, for the contact sheet */
+  GPtrArray *phrases; /* of SessionPhrase: the steps */
+  guint *phrase_of;   /* action number -> its phrase */
+  guint *picture_of;  /* phrase -> the action its picture is taken before */
+  GArray *steps;      /* of Step, the phrases reached */
+  GPtrArray *pictures;   /* of Snapshot* (marked, no caption band), for the contact sheet */
   GPtrArray *captions;   /* of char*, NULL-terminated at the end */
   char *picture_error;   /* first failure to take a picture */
   gboolean have_last, have_sheet;   /* last-screen.png, steps.png written */
@@ -43,20 +46,33 @@ step_clear (Step *step)
 }
 
 char *
-report_step_words (const SessionEvent *ev)
+report_step_words (const Session *session, const SessionPhrase *phrase)
 {
-  g_autofree char *words = session_event_describe (ev);
-  g_autoptr (GString) out = g_string_new (NULL);
+  g_autofree char *words = session_phrase_describe (session, phrase, SESSION_WORDS_MARKDOWN);
 
-  g_string_append_c (out, g_ascii_toupper (words[0]));
-  g_string_append (out, words + 1);
-  /* Keys say where they were typed. */
-  if ((ev->kind == SESSION_EVENT_KEY_PRESS || ev->kind == SESSION_EVENT_KEY_RELEASE)
-      && ev->wm_name != NULL && *ev->wm_name != '\0')
-    g_string_append_printf (out, " in \"%s\"", ev->wm_name);
-  g_string_append_c (out, '.');
-  /* The title is whatever a client chose: Markdown text on one line. */
-  return quote_markdown_text (out->str);
+  return g_strconcat (words, ".", NULL);
+}
+
+/* The action a phrase's picture is taken before: a click's or drag's
+ * press (the pointer is on the target then), the last move of a motion,
+ * the first action of anything else. */
+static guint
+picture_action (const Session *session, GArray *actions, const SessionPhrase *phrase)
+{
+  guint first = g_array_index (phrase->actions, guint, 0);
+
+  if (phrase->kind == SESSION_PHRASE_MOTION)
+    return g_array_index (phrase->actions, guint, phrase->actions->len - 1);
+  if (phrase->kind != SESSION_PHRASE_CLICK && phrase->kind != SESSION_PHRASE_DRAG)
+    return first;
+  for (guint i = 0; i < phrase->actions->len; i++)
+    {
+      guint a = g_array_index (phrase->actions, guint, i);
+      if (session_get_event (session, g_array_index (actions, guint, a))->kind
+          == SESSION_EVENT_BUTTON_PRESS)
+        return a;
+    }
+  return first;
 }
 
 static gboolean
@@ -99,6 +115,21 @@ report_new (const char *dir, const Session *session, const char *session_path,
   g_array_set_clear_func (report->steps, (GDestroyNotify) step_clear);
   report->pictures = g_ptr_array_new_with_free_func ((GDestroyNotify) snapshot_free);
   report->captions = g_ptr_array_new_with_free_func (g_free);
+  report->phrases = session_get_phrases (report->session);
+  {
+    g_autoptr (GArray) actions = session_get_actions (report->session);
+
+    report->phrase_of = g_new0 (guint, MAX (actions->len, 1));
+    report->picture_of = g_new0 (guint, MAX (report->phrases->len, 1));
+    for (guint p = 0; p < report->phrases->len; p++)
+      {
+        const SessionPhrase *phrase = g_ptr_array_index (report->phrases, p);
+
+        for (guint i = 0; i < phrase->actions->len; i++)
+          report->phrase_of[g_array_index (phrase->actions, guint, i)] = p;
+        report->picture_of[p] = picture_action (report->session, actions, phrase);
+      }
+  }
   return g_steal_pointer (&report);
 }
 
@@ -119,38 +150,83 @@ report_free (Report *report)
   if (report->captions != NULL)
     g_ptr_array_unref (report->captions);
   g_free (report->picture_error);
+  if (report->phrases != NULL)
+    g_ptr_array_unref (report->phrases);
+  g_free (report->phrase_of);
+  g_free (report->picture_of);
   g_free (report);
 }
 
-void
-report_step (Report *report, Display *dpy, guint number, const SessionEvent *ev, int x, int y)
+/* A caption the core "fixed" font can draw: ASCII, one line. */
+static char *
+caption_text (const char *words)
 {
-  Step step = { .number = number };
+  g_autofree char *line = quote_terminal (words);
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = line; *p != '\0'; p = g_utf8_next_char (p))
+    g_string_append_c (out, (guchar) *p < 0x80 ? *p : '?');
+  return g_string_free (out, FALSE);
+}
+
+/* The picture of step @index (0-based), before its action @step. */
+static void
+take_picture (Report *report, Display *dpy, guint index, const ReplayStep *step)
+{
+  Step *s = &g_array_index (report->steps, Step, index);
+  const SessionPhrase *phrase = g_ptr_array_index (report->phrases, s->phrase);
+  g_autofree char *said = session_phrase_describe (report->session, phrase,
+                                                   SESSION_WORDS_TERMINAL);
+  g_autofree char *plain = caption_text (said);
+  g_autofree char *caption = g_strdup_printf ("%u. %s", index + 1, plain);
   g_autoptr (GError) error = NULL;
+  g_autoptr (Snapshot) screen = snapshot_take (dpy, &error);
   g_autoptr (Snapshot) picture = NULL;
-  g_autofree char *caption = NULL;
-  g_autofree char *words = session_event_describe (ev);
+  Snapshot *marked = NULL;
+  SnapshotMarks marks = { .pointer_x = -1, .pointer_y = -1, .target_x = step->x,
+                          .target_y = step->y, .target = step->target,
+                          .windows = step->windows, .n_windows = step->n_windows };
+  Window root, child;
+  int wx, wy;
+  unsigned int mask;
 
-  step.words = report_step_words (ev);
-  caption = g_strdup_printf ("%u. %s", report->steps->len + 1, words);
-  picture = dpy != NULL ? snapshot_take (dpy, &error) : NULL;
-  if (picture != NULL && snapshot_annotate (picture, dpy, x, y, caption, &error))
+  if (XQueryPointer (dpy, DefaultRootWindow (dpy), &root, &child, &marks.pointer_x,
+                     &marks.pointer_y, &wx, &wy, &mask) == False)
+    marks.pointer_x = marks.pointer_y = -1;
+  if (screen != NULL)
+    picture = snapshot_step_picture (screen, dpy, &marks, caption, &marked, &error);
+  if (picture != NULL)
     {
-      g_autofree char *path = NULL;
+      g_autofree char *name = g_strdup_printf ("step-%02u.png", index + 1);
+      g_autofree char *path = g_build_filename (report->dir, name, NULL);
 
-      step.picture = g_strdup_printf ("step-%02u.png", report->steps->len + 1);
-      path = g_build_filename (report->dir, step.picture, NULL);
-      if (!snapshot_save_png (picture, path, &error))
-        g_clear_pointer (&step.picture, g_free);
-      else
+      if (snapshot_save_png (picture, path, &error))
         {
-          g_ptr_array_add (report->pictures, g_steal_pointer (&picture));
-          g_ptr_array_add (report->captions, g_strdup (caption));
+          s->picture = g_steal_pointer (&name);
+          g_ptr_array_add (report->pictures, g_steal_pointer (&marked));
+          g_ptr_array_add (report->captions, g_steal_pointer (&caption));
         }
     }
+  g_clear_pointer (&marked, snapshot_free);
   if (error != NULL && report->picture_error == NULL)
     report->picture_error = g_strdup (error->message);
-  g_array_append_val (report->steps, step);
+}
+
+void
+report_step (Report *report, Display *dpy, const ReplayStep *step)
+{
+  guint p = report->phrase_of[step->number];
+  const SessionPhrase *phrase = g_ptr_array_index (report->phrases, p);
+
+  /* A phrase is a step of the report from its first action on. */
+  if (step->number == g_array_index (phrase->actions, guint, 0))
+    {
+      Step s = { .phrase = p, .words = report_step_words (report->session, phrase) };
+      g_array_append_val (report->steps, s);
+    }
+  if (step->number == report->picture_of[p] && dpy != NULL && report->steps->len > 0
+      && g_array_index (report->steps, Step, report->steps->len - 1).phrase == p)
+    take_picture (report, dpy, report->steps->len - 1, step);
 }
 
 void
@@ -181,6 +257,44 @@ report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive)
     }
   if (error != NULL && report->picture_error == NULL)
     report->picture_error = g_strdup (error->message);
+}
+
+/* Releases that xreduce added to the session are not the user's: say
+ * which, and in which step. */
+static void
+append_added_releases (Report *report, GString *md)
+{
+  g_autoptr (GArray) actions = session_get_actions (report->session);
+  g_autoptr (GString) list = g_string_new (NULL);
+  guint n = 0;
+
+  for (guint a = 0; a < actions->len; a++)
+    {
+      const SessionEvent *ev = session_get_event (report->session,
+                                                  g_array_index (actions, guint, a));
+      g_autofree char *said = NULL;
+      g_autofree char *quoted = NULL;
+      guint step = 0;
+
+      if (!ev->added)
+        continue;
+      for (guint i = 0; i < report->steps->len; i++)
+        if (g_array_index (report->steps, Step, i).phrase == report->phrase_of[a])
+          step = i + 1;
+      said = ev->kind == SESSION_EVENT_KEY_RELEASE
+               ? g_strdup_printf ("release %s", ev->keysym)
+               : g_strdup_printf ("release button %u", ev->button);
+      quoted = quote_markdown_text (said);
+      if (step > 0)
+        g_string_append_printf (list, "%s%s (step %u)", n > 0 ? ", " : "", quoted, step);
+      else
+        g_string_append_printf (list, "%s%s", n > 0 ? ", " : "", quoted);
+      n++;
+    }
+  if (n > 0)
+    g_string_append_printf (md, "\nxreduce added %u release%s to this session, so that nothing "
+                            "stays pressed; they are not the user's: %s.\n", n,
+                            n == 1 ? "" : "s", list->str);
 }
 
 gboolean
@@ -226,6 +340,7 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
     }
   if (report->steps->len == 0)
     g_string_append (md, "(no action was replayed)\n");
+  append_added_releases (report, md);
 
   g_string_append (md, "\n## What happened\n\n");
   g_string_append_printf (md, "The app %s.\n", outcome);

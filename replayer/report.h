@@ -1,7 +1,9 @@
 /* report.h — a bug-report folder for one replay: report.md with the steps
- * in words, the command line and what happened; a PNG of the screen just
- * before each action with the action marked; a contact sheet of all steps;
- * the xdotool script that replays it without xreduce.
+ * in words (the session's phrases: "Type `ls /` and press Return", "Press
+ * Alt+P"), the command line and what happened; a picture before each
+ * step, cropped to the app's windows, with the pointer and the target
+ * marked and the step's words above it; a contact sheet of all steps; the
+ * xdotool script that replays it without xreduce.
  *
  * The replayer calls report_step() before each action it injects and
  * report_finish() at the end; xreduce appends its figures to report.md
@@ -11,6 +13,7 @@
 
 #include <X11/Xlib.h>
 #include <glib.h>
+#include "replay.h"
 #include "session.h"
 
 G_BEGIN_DECLS
@@ -22,11 +25,12 @@ Report *report_new (const char *dir, const Session *session, const char *session
 void report_free (Report *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Report, report_free)
 
-/* Before action @number (0-based) is injected at root @x,@y (-1,-1 for a
- * key): takes the screen picture for that step. Failures are remembered,
- * not fatal: the replay matters more than its pictures. */
-void report_step (Report *report, Display *dpy, guint number, const SessionEvent *ev,
-                  int x, int y);
+/* Before each action is injected (ReplayOptions.on_action): a phrase's
+ * first action makes it a step; its picture is taken before its click's
+ * press (the pointer on the target), its last move, or its first action.
+ * Failures are remembered, not fatal: the replay matters more than its
+ * pictures. */
+void report_step (Report *report, Display *dpy, const ReplayStep *step);
 
 /* The verdict is known and the display still up: the last screen (what
  * the app shows now if @app_alive, else the last step's picture) and the
@@ -40,7 +44,8 @@ void report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive
 gboolean report_finish (Report *report, const char *outcome, const char *stderr_tail,
                         char *const *backtrace, guint replayed, GError **error);
 
-/* "Press Alt_L in "Editor"", "Press button 1 at 40,12 in "Print"". */
-char *report_step_words (const SessionEvent *ev);
+/* A step of report.md: "Press Alt+P in "Editor".", "Click at 40,12 in
+ * "Print"." (Markdown, one line). */
+char *report_step_words (const Session *session, const SessionPhrase *phrase);
 
 G_END_DECLS

@@ -16,6 +16,9 @@
 #include <X11/Xutil.h>
 #include <gio/gio.h>
 
+/* Around what a step picture shows. */
+#define SNAPSHOT_MARGIN 24
+
 struct Snapshot
 {
   int width, height;
@@ -78,12 +81,14 @@ channel (unsigned long pixel, unsigned long mask)
   return max == 0 ? 0 : (guint8) (value * 255 / max);
 }
 
-/* Reads @drawable (of the default visual's depth) into a new Snapshot. */
+/* Reads the @width x @height area at @x0,@y0 of @drawable (of the default
+ * visual's depth) into a new Snapshot. */
 static Snapshot *
-from_drawable (Display *dpy, Drawable drawable, int width, int height, GError **error)
+from_drawable_area (Display *dpy, Drawable drawable, int x0, int y0, int width, int height,
+                    GError **error)
 {
   Visual *visual = DefaultVisual (dpy, DefaultScreen (dpy));
-  XImage *image = XGetImage (dpy, drawable, 0, 0, width, height, AllPlanes, ZPixmap);
+  XImage *image = XGetImage (dpy, drawable, x0, y0, width, height, AllPlanes, ZPixmap);
   Snapshot *snapshot;
 
   if (image == NULL)
@@ -110,6 +115,12 @@ from_drawable (Display *dpy, Drawable drawable, int width, int height, GError **
       }
   XDestroyImage (image);
   return snapshot;
+}
+
+static Snapshot *
+from_drawable (Display *dpy, Drawable drawable, int width, int height, GError **error)
+{
+  return from_drawable_area (dpy, drawable, 0, 0, width, height, error);
 }
 
 Snapshot *
@@ -164,64 +175,166 @@ to_pixmap (Display *dpy, const Snapshot *snapshot)
   return pixmap;
 }
 
+/* A ring with a cross hair: where the action lands. */
 static void
-draw_caption (Display *dpy, Pixmap pixmap, GC gc, XFontStruct *font, int x, int y,
-              const char *text, int max_width, int max_height)
+draw_target (Display *dpy, Drawable d, GC gc, int x, int y)
 {
   Visual *visual = DefaultVisual (dpy, DefaultScreen (dpy));
-  int len = (int) strlen (text);
-  int w = XTextWidth (font, text, len) + 8;
-  int h = font->ascent + font->descent + 6;
 
-  x = CLAMP (x, 0, MAX (0, max_width - w));
-  y = CLAMP (y, 0, MAX (0, max_height - h));
-  XSetForeground (dpy, gc, pixel_of (visual, 0xb0, 0x10, 0x10));
-  XFillRectangle (dpy, pixmap, gc, x, y, w, h);
-  XSetForeground (dpy, gc, pixel_of (visual, 0xff, 0xff, 0xff));
-  XDrawString (dpy, pixmap, gc, x + 4, y + 3 + font->ascent, text, len);
+  XSetLineAttributes (dpy, gc, 3, LineSolid, CapRound, JoinRound);
+  XSetForeground (dpy, gc, pixel_of (visual, 0xff, 0x20, 0x20));
+  XDrawArc (dpy, d, gc, x - 14, y - 14, 28, 28, 0, 360 * 64);
+  XSetLineAttributes (dpy, gc, 1, LineSolid, CapButt, JoinMiter);
+  XDrawLine (dpy, d, gc, x - 20, y, x - 6, y);
+  XDrawLine (dpy, d, gc, x + 6, y, x + 20, y);
+  XDrawLine (dpy, d, gc, x, y - 20, x, y - 6);
+  XDrawLine (dpy, d, gc, x, y + 6, x, y + 20);
 }
 
-gboolean
-snapshot_annotate (Snapshot *snapshot, Display *dpy, int x, int y,
-                   const char *caption, GError **error)
+/* An arrow, white with a black edge, its tip at @x,@y: the pointer. */
+static void
+draw_pointer (Display *dpy, Drawable d, GC gc, int x, int y)
 {
   Visual *visual = DefaultVisual (dpy, DefaultScreen (dpy));
-  Pixmap pixmap = to_pixmap (dpy, snapshot);
-  GC gc = XCreateGC (dpy, pixmap, 0, NULL);
-  XFontStruct *font = XLoadQueryFont (dpy, "fixed");
-  Snapshot *marked;
+  static const short shape[][2] = { { 0, 0 }, { 0, 17 }, { 4, 13 }, { 8, 21 }, { 11, 20 },
+                                    { 7, 12 }, { 12, 12 }, { 0, 0 } };
+  XPoint points[G_N_ELEMENTS (shape)];
 
-  if (x >= 0 && y >= 0)
+  for (gsize i = 0; i < G_N_ELEMENTS (shape); i++)
+    points[i] = (XPoint) { (short) (x + shape[i][0]), (short) (y + shape[i][1]) };
+  XSetForeground (dpy, gc, pixel_of (visual, 0xff, 0xff, 0xff));
+  XFillPolygon (dpy, d, gc, points, G_N_ELEMENTS (points), Nonconvex, CoordModeOrigin);
+  XSetLineAttributes (dpy, gc, 1, LineSolid, CapButt, JoinMiter);
+  XSetForeground (dpy, gc, pixel_of (visual, 0, 0, 0));
+  XDrawLines (dpy, d, gc, points, G_N_ELEMENTS (points), CoordModeOrigin);
+}
+
+/* @rect grown to hold @x,@y. */
+static void
+rect_add_point (XRectangle *rect, gboolean *empty, int x, int y)
+{
+  int x1, y1, x2, y2;
+
+  if (*empty)
     {
-      XSetLineAttributes (dpy, gc, 3, LineSolid, CapRound, JoinRound);
-      XSetForeground (dpy, gc, pixel_of (visual, 0xff, 0x20, 0x20));
-      XDrawArc (dpy, pixmap, gc, x - 14, y - 14, 28, 28, 0, 360 * 64);
-      XSetLineAttributes (dpy, gc, 1, LineSolid, CapButt, JoinMiter);
-      XDrawLine (dpy, pixmap, gc, x - 20, y, x - 6, y);
-      XDrawLine (dpy, pixmap, gc, x + 6, y, x + 20, y);
-      XDrawLine (dpy, pixmap, gc, x, y - 20, x, y - 6);
-      XDrawLine (dpy, pixmap, gc, x, y + 6, x, y + 20);
+      *rect = (XRectangle) { (short) x, (short) y, 1, 1 };
+      *empty = FALSE;
+      return;
     }
-  if (caption != NULL && font != NULL)
-    {
-      XSetFont (dpy, gc, font->fid);
-      if (x >= 0 && y >= 0)
-        draw_caption (dpy, pixmap, gc, font, x + 22, y + 18, caption,
-                      snapshot->width, snapshot->height);
-      else
-        draw_caption (dpy, pixmap, gc, font, 8, 8, caption, snapshot->width, snapshot->height);
-    }
-  marked = from_drawable (dpy, pixmap, snapshot->width, snapshot->height, error);
-  if (font != NULL)
-    XFreeFont (dpy, font);
+  x1 = MIN (rect->x, x);
+  y1 = MIN (rect->y, y);
+  x2 = MAX (rect->x + rect->width, x + 1);
+  y2 = MAX (rect->y + rect->height, y + 1);
+  *rect = (XRectangle) { (short) x1, (short) y1, (unsigned short) (x2 - x1),
+                         (unsigned short) (y2 - y1) };
+}
+
+static void
+rect_add (XRectangle *rect, gboolean *empty, const XRectangle *other)
+{
+  if (other->width == 0 || other->height == 0)
+    return;
+  rect_add_point (rect, empty, other->x, other->y);
+  rect_add_point (rect, empty, other->x + other->width - 1, other->y + other->height - 1);
+}
+
+/* What a step's picture shows: the app's windows, what the action aims
+ * at, and the pointer if it is near them, with a margin; the whole screen
+ * when nothing is known. */
+static XRectangle
+crop_area (const SnapshotMarks *marks, int screen_w, int screen_h)
+{
+  XRectangle area = { 0 };
+  gboolean empty = TRUE;
+  int x1, y1, x2, y2;
+
+  for (guint i = 0; i < marks->n_windows; i++)
+    rect_add (&area, &empty, &marks->windows[i]);
+  rect_add (&area, &empty, &marks->target);
+  if (marks->target_x >= 0 && marks->target_y >= 0)
+    rect_add_point (&area, &empty, marks->target_x, marks->target_y);
+  if (empty)
+    return (XRectangle) { 0, 0, (unsigned short) screen_w, (unsigned short) screen_h };
+  if (marks->pointer_x >= area.x - 100 && marks->pointer_x < area.x + area.width + 100
+      && marks->pointer_y >= area.y - 100 && marks->pointer_y < area.y + area.height + 100)
+    rect_add_point (&area, &empty, marks->pointer_x + 12, marks->pointer_y + 21);
+  x1 = MAX (0, area.x - SNAPSHOT_MARGIN);
+  y1 = MAX (0, area.y - SNAPSHOT_MARGIN);
+  x2 = MIN (screen_w, area.x + area.width + SNAPSHOT_MARGIN);
+  y2 = MIN (screen_h, area.y + area.height + SNAPSHOT_MARGIN);
+  return (XRectangle) { (short) x1, (short) y1, (unsigned short) MAX (1, x2 - x1),
+                        (unsigned short) MAX (1, y2 - y1) };
+}
+
+/* @picture below a band with @caption in it, as wide as either needs. */
+static Snapshot *
+add_caption_band (Display *dpy, const Snapshot *picture, const char *caption, GError **error)
+{
+  Visual *visual = DefaultVisual (dpy, DefaultScreen (dpy));
+  XFontStruct *font = XLoadQueryFont (dpy, "fixed");
+  int len = (int) strlen (caption);
+  int band_h = font != NULL ? font->ascent + font->descent + 10 : 0;
+  int text_w = font != NULL ? XTextWidth (font, caption, len) + 16 : 0;
+  g_autoptr (Snapshot) canvas = snapshot_new (MAX (picture->width, text_w),
+                                              band_h + picture->height);
+  Snapshot *result;
+  Pixmap pixmap;
+  GC gc;
+
+  memset (canvas->rgb, 0x30, (gsize) canvas->width * canvas->height * 3);
+  for (int y = 0; y < picture->height; y++)
+    memcpy (canvas->rgb + ((gsize) (band_h + y) * canvas->width) * 3,
+            picture->rgb + (gsize) y * picture->width * 3, (gsize) picture->width * 3);
+  if (font == NULL)
+    return g_steal_pointer (&canvas);
+  pixmap = to_pixmap (dpy, canvas);
+  gc = XCreateGC (dpy, pixmap, 0, NULL);
+  XSetFont (dpy, gc, font->fid);
+  XSetForeground (dpy, gc, pixel_of (visual, 0xb0, 0x10, 0x10));
+  XFillRectangle (dpy, pixmap, gc, 0, 0, canvas->width, band_h);
+  XSetForeground (dpy, gc, pixel_of (visual, 0xff, 0xff, 0xff));
+  XDrawString (dpy, pixmap, gc, 8, 5 + font->ascent, caption, len);
+  result = from_drawable (dpy, pixmap, canvas->width, canvas->height, error);
+  XFreeFont (dpy, font);
   XFreeGC (dpy, gc);
   XFreePixmap (dpy, pixmap);
-  if (marked == NULL)
-    return FALSE;
-  g_free (snapshot->rgb);
-  snapshot->rgb = g_steal_pointer (&marked->rgb);
-  snapshot_free (marked);
-  return TRUE;
+  return result;
+}
+
+Snapshot *
+snapshot_step_picture (const Snapshot *screen, Display *dpy, const SnapshotMarks *marks,
+                       const char *caption, Snapshot **marked, GError **error)
+{
+  XRectangle area = crop_area (marks, screen->width, screen->height);
+  Pixmap pixmap = to_pixmap (dpy, screen);
+  GC gc = XCreateGC (dpy, pixmap, 0, NULL);
+  Visual *visual = DefaultVisual (dpy, DefaultScreen (dpy));
+  g_autoptr (Snapshot) cropped = NULL;
+
+  /* A key goes to a window: outline it; a pointer action lands on a point. */
+  if (marks->target_x < 0 && marks->target.width > 0)
+    {
+      XSetLineAttributes (dpy, gc, 3, LineOnOffDash, CapButt, JoinMiter);
+      XSetForeground (dpy, gc, pixel_of (visual, 0xff, 0x20, 0x20));
+      XDrawRectangle (dpy, pixmap, gc, marks->target.x + 1, marks->target.y + 1,
+                      MAX (marks->target.width, 3) - 3, MAX (marks->target.height, 3) - 3);
+    }
+  if (marks->target_x >= 0 && marks->target_y >= 0)
+    draw_target (dpy, pixmap, gc, marks->target_x, marks->target_y);
+  if (marks->pointer_x >= 0 && marks->pointer_y >= 0)
+    draw_pointer (dpy, pixmap, gc, marks->pointer_x, marks->pointer_y);
+  cropped = from_drawable_area (dpy, pixmap, area.x, area.y, area.width, area.height, error);
+  XFreeGC (dpy, gc);
+  XFreePixmap (dpy, pixmap);
+  if (cropped == NULL)
+    return NULL;
+  {
+    Snapshot *result = add_caption_band (dpy, cropped, caption, error);
+
+    if (result != NULL && marked != NULL)
+      *marked = g_steal_pointer (&cropped);
+    return result;
+  }
 }
 
 gboolean
@@ -302,25 +415,34 @@ gboolean
 snapshot_save_contact_sheet (GPtrArray *snapshots, const char *const *captions,
                              Display *dpy, const char *path, GError **error)
 {
-  const int caption_h = 20, gap = 8;
+  const int caption_h = 20, gap = 8, max_w = 400, max_h = 300;
   g_autoptr (Snapshot) sheet = NULL;
   g_autoptr (Snapshot) labelled = NULL;
-  Snapshot *first;
-  int factor, cell_w, cell_h, cols, rows;
+  int cell_w = 0, cell_h = 0, cols, rows;
   Pixmap pixmap;
   GC gc;
   XFontStruct *font;
   Visual *visual = DefaultVisual (dpy, DefaultScreen (dpy));
+  g_autofree int *factors = NULL;
 
   if (snapshots->len == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "no pictures to put on a sheet");
       return FALSE;
     }
-  first = g_ptr_array_index (snapshots, 0);
-  factor = MAX (1, (first->width + 319) / 320);
-  cell_w = first->width / factor;
-  cell_h = first->height / factor + caption_h;
+  /* Each picture shrunk by the least whole factor that fits a cell. */
+  factors = g_new (int, snapshots->len);
+  for (guint i = 0; i < snapshots->len; i++)
+    {
+      const Snapshot *one = g_ptr_array_index (snapshots, i);
+
+      factors[i] = MAX (1, MAX ((one->width + max_w - 1) / max_w,
+                                (one->height + max_h - 1) / max_h));
+      cell_w = MAX (cell_w, one->width / factors[i]);
+      cell_h = MAX (cell_h, one->height / factors[i]);
+    }
+  cell_w = MAX (cell_w, 160);
+  cell_h += caption_h;
   cols = MIN ((int) snapshots->len, 4);
   rows = ((int) snapshots->len + cols - 1) / cols;
   sheet = snapshot_new (gap + cols * (cell_w + gap), gap + rows * (cell_h + gap));
@@ -328,9 +450,9 @@ snapshot_save_contact_sheet (GPtrArray *snapshots, const char *const *captions,
   for (guint i = 0; i < snapshots->len; i++)
     blit_shrunk (sheet, gap + (int) (i % cols) * (cell_w + gap),
                  gap + (int) (i / cols) * (cell_h + gap),
-                 g_ptr_array_index (snapshots, i), factor);
+                 g_ptr_array_index (snapshots, i), factors[i]);
 
-  /* Captions, drawn by the server. */
+  /* Captions under the pictures, drawn by the server. */
   pixmap = to_pixmap (dpy, sheet);
   gc = XCreateGC (dpy, pixmap, 0, NULL);
   font = XLoadQueryFont (dpy, "fixed");

@@ -1,7 +1,8 @@
 /* snapshot.h — pictures of the replay screen for bug reports: the root
- * window as an RGB image, the action marked on it (a ring at the pointer,
- * a caption such as "3. press Alt_L"), saved as PNG with libpng, and a
- * contact sheet of all steps.
+ * window as an RGB image; a step's picture cropped to the app's windows,
+ * the pointer and the action's target marked, its caption ("3. Press
+ * Alt+P") in a band above it; saved as PNG with libpng; a contact sheet
+ * of all steps.
  *
  * Annotation draws with the X server itself (a pixmap, the core "fixed"
  * font every server has built in), so there is no font code here.
@@ -23,16 +24,31 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Snapshot, snapshot_free)
 int snapshot_get_width (const Snapshot *snapshot);
 int snapshot_get_height (const Snapshot *snapshot);
 
-/* Marks the pointer at @x,@y (root coordinates; -1 for none) and writes
- * @caption (or NULL) in a box near it. */
-gboolean snapshot_annotate (Snapshot *snapshot, Display *dpy, int x, int y,
-                            const char *caption, GError **error);
+/* What to mark on a step's picture, in root coordinates. */
+typedef struct
+{
+  int pointer_x, pointer_y;  /* where the pointer is (-1: unknown) */
+  int target_x, target_y;    /* where a pointer action lands (-1: a key) */
+  XRectangle target;         /* the window the action aims at (width 0: none) */
+  const XRectangle *windows; /* the app's windows: what the picture shows */
+  guint n_windows;
+} SnapshotMarks;
+
+/* The picture of a step: @screen (snapshot_take()) cropped to the app's
+ * windows and the target (the whole screen if none is known) with a
+ * margin, the pointer drawn as an arrow, the target as a ring (or, for a
+ * key, its window outlined), and @caption in a band above the picture,
+ * outside it. *@marked (if not NULL) gets the same picture without the
+ * band. */
+Snapshot *snapshot_step_picture (const Snapshot *screen, Display *dpy,
+                                 const SnapshotMarks *marks, const char *caption,
+                                 Snapshot **marked, GError **error);
 
 gboolean snapshot_save_png (const Snapshot *snapshot, const char *path,
                             GError **error);
 
-/* One PNG with every snapshot shrunk, in reading order, each with its
- * caption underneath. */
+/* One PNG with every snapshot shrunk to fit a 400x300 cell, in reading
+ * order, each with its caption underneath. */
 gboolean snapshot_save_contact_sheet (GPtrArray *snapshots, const char *const *captions,
                                       Display *dpy, const char *path,
                                       GError **error);

@@ -543,3 +543,23 @@ windows_describe (Windows *windows, Window window)
                           top->wm_class != NULL ? top->wm_class : "?",
                           geometry.x, geometry.y, geometry.width, geometry.height);
 }
+
+GArray *
+windows_get_mapped_rects (Windows *windows)
+{
+  GArray *rects = g_array_new (FALSE, FALSE, sizeof (XRectangle));
+
+  for (guint i = 0; i < windows->tops->len; i++)
+    {
+      TopWin *top = g_ptr_array_index (windows->tops, i);
+      WindowsMatch geometry = { 0 };
+
+      if (top->mapped && query_geometry (windows, top->frame, &geometry))
+        {
+          XRectangle rect = { (short) geometry.x, (short) geometry.y,
+                              (unsigned short) geometry.width, (unsigned short) geometry.height };
+          g_array_append_val (rects, rect);
+        }
+    }
+  return rects;
+}

@@ -61,6 +61,9 @@ guint windows_get_n_ever_mapped (Windows *windows);
 /* The app's main window: its first mapped top-level still mapped that is
  * not override-redirect (else any), or None. */
 Window windows_get_main (Windows *windows);
+/* The app's mapped top-level windows (their frames), root coordinates: a
+ * GArray of XRectangle. */
+GArray *windows_get_mapped_rects (Windows *windows);
 
 /* Finds the window an action aimed at (@index, @wm_class, @wm_name as
  * recorded) matches now, best first: class and title, an alias, class and

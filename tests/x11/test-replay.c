@@ -391,16 +391,30 @@ static void
 test_list (Fixture *f, gconstpointer data)
 {
   g_autofree char *session = data_path ("demo.session");
-  g_autofree char *out = NULL;
+  g_autofree char *out = NULL, *steps = NULL;
   g_auto (GStrv) lines = NULL;
+  g_auto (GStrv) step_lines = NULL;
+  guint n;
 
-  g_assert_cmpint (run_xreplay (&out, NULL, "--list", session, NULL), ==, 0);
+  /* --list-actions: every action in words, one a line. */
+  g_assert_cmpint (run_xreplay (&out, NULL, "--list-actions", session, NULL), ==, 0);
   lines = g_strsplit (out, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, DEMO_ACTIONS + 1);   /* and the empty tail */
   g_assert_cmpstr (lines[0], ==, "move to 628,382 in \"Editor\"");
   g_assert_cmpstr (lines[1], ==, "move to 492,273 in \"Editor\"");
   g_assert_cmpstr (lines[DEMO_ACTIONS - 2], ==, "press button 1 at 84,129 in \"Print\"");
   g_assert_cmpstr (lines[DEMO_ACTIONS - 1], ==, "release button 1 at 84,129 in \"Print\"");
+
+  /* --list: the steps as a person would name them, with their actions,
+   * which they cover from the first to the last. */
+  g_assert_cmpint (run_xreplay (&steps, NULL, "--list", session, NULL), ==, 0);
+  step_lines = g_strsplit (steps, "\n", -1);
+  n = g_strv_length (step_lines) - 1;
+  g_assert_cmpuint (n, ==, 19);
+  g_assert_cmpstr (step_lines[0], ==, "  1. Click at 220,56 in \"Editor\" (actions 1-6)");
+  g_assert_cmpstr (step_lines[1], ==, "  2. Type \"Hello world\" in \"Editor\" (actions 7-30)");
+  g_assert_cmpstr (step_lines[12], ==, " 13. Press Alt+P in \"Editor\" (actions 66-69)");
+  g_assert_cmpstr (step_lines[n - 1], ==, " 19. Click at 84,129 in \"Print\" (actions 85-91)");
 }
 
 /* Every bad input: a clear message and exit status 2, before any X. */
