@@ -73,6 +73,7 @@ typedef struct
   guint n_before;
   guint *best;               /* best failing action set so far */
   guint n_best;
+  guint n_best_steps;        /* its phrases */
   gboolean saved;            /* the output file holds a failing session */
   DdStats last_stats;
   guint64 earlier_tests;     /* tests before this dd_reduce() (suffix passes, restarts) */
@@ -138,8 +139,9 @@ progress_line (Reducer *reducer, gboolean final)
   if (reducer->options->quiet || !reducer->tty)
     return;
   fprintf (stderr, "\r\033[Kxreduce: %" G_GUINT64_FORMAT " tests (%" G_GUINT64_FORMAT
-           " cached), %u -> %u actions, %u worker%s, %d:%02d%s",
+           " cached), %u -> %u actions in %u step%s, %u worker%s, %d:%02d%s",
            stats->tests, stats->cache_hits, reducer->n_before, reducer->n_best,
+           reducer->n_best_steps, reducer->n_best_steps == 1 ? "" : "s",
            workers, workers == 1 ? "" : "s", (int) t / 60, (int) t % 60, final ? "\n" : "");
   fflush (stderr);
 }
@@ -189,9 +191,37 @@ save_best (Reducer *reducer, GError **error)
 static void
 set_best (Reducer *reducer, const guint *elems, guint n)
 {
+  g_autoptr (Session) best = NULL;
+  g_autoptr (GPtrArray) phrases = NULL;
+
   g_free (reducer->best);
   reducer->best = g_memdup2 (elems, MAX (n, 1) * sizeof (guint));
   reducer->n_best = n;
+  best = best_session (reducer);
+  phrases = session_get_phrases (best);
+  reducer->n_best_steps = phrases->len;
+}
+
+/* The best set's steps (phrases): how many, and in words when they are
+ * few enough for one line ("Type "ls /" and press Return; Press Alt+P"),
+ * else NULL. */
+static char *
+best_steps (Reducer *reducer, guint *n_steps)
+{
+  g_autoptr (Session) best = best_session (reducer);
+  g_autoptr (GPtrArray) phrases = session_get_phrases (best);
+  g_autoptr (GString) words = g_string_new (NULL);
+
+  *n_steps = phrases->len;
+  if (phrases->len > 3)
+    return NULL;
+  for (guint i = 0; i < phrases->len; i++)
+    {
+      g_autofree char *said = session_phrase_describe (best, g_ptr_array_index (phrases, i),
+                                                       SESSION_WORDS_TERMINAL);
+      g_string_append_printf (words, "%s%s", i > 0 ? "; " : "", said);
+    }
+  return g_string_free (g_steal_pointer (&words), FALSE);
 }
 
 static void
@@ -199,14 +229,17 @@ on_improved (const guint *elems, guint n, gpointer data)
 {
   Reducer *reducer = data;
   g_autoptr (GError) error = NULL;
+  g_autofree char *steps = NULL;
 
   set_best (reducer, elems, n);
   if (!save_best (reducer, &error))
     say (reducer, "cannot save the best session so far: %s", error->message);
+  steps = best_steps (reducer, &reducer->n_best_steps);   /* the same count */
   if (!reducer->tty)
-    say (reducer, "%u -> %u action%s after %" G_GUINT64_FORMAT " tests, %.0f s",
-         reducer->n_before, n, n == 1 ? "" : "s", reducer->last_stats.tests,
-         elapsed_s (reducer));
+    say (reducer, "%u -> %u action%s in %u step%s%s%s after %" G_GUINT64_FORMAT " tests, %.0f s",
+         reducer->n_before, n, n == 1 ? "" : "s", reducer->n_best_steps,
+         reducer->n_best_steps == 1 ? "" : "s", steps != NULL ? ": " : "",
+         steps != NULL ? steps : "", reducer->last_stats.tests, elapsed_s (reducer));
   progress_line (reducer, FALSE);
 }
 
@@ -767,10 +800,13 @@ reduce_setup (Reducer *reducer, GError **error)
         learn_window_wait (reducer, &recorded);
     }
   reducer->n_before = n_actions;
-  reducer->best = g_new (guint, n_actions);
-  reducer->n_best = n_actions;
-  for (guint i = 0; i < n_actions; i++)
-    reducer->best[i] = i;
+  {
+    g_autofree guint *all = g_new (guint, n_actions);
+
+    for (guint i = 0; i < n_actions; i++)
+      all[i] = i;
+    set_best (reducer, all, n_actions);
+  }
   /* The verification starts; the baseline, and --same-crash (whose
    * oracle needs the original crash's frames), wait for its verdict, the
    * hierarchical search starts beside it. Until then the best set is the
