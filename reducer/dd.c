@@ -1,9 +1,17 @@
 /* dd.c: delta debugging (ddmin, and hierarchical complement-first ddmin).
  *
- * Start reading at dd_reduce() at the bottom.  It builds a Dd context, runs
- * dd_level() once over the units (gestures) and then over the single elements
- * that survived, and finishes with dd_verify(), which checks 1-minimality by
- * testing every one-element removal the cache has not already answered.
+ * Start reading at dd_reduce_hierarchy() at the bottom.  It builds a Dd
+ * context and calls dd_run(): the last units of the top level first
+ * (dd_suffixes), then each level in turn (dd_level over phrases and
+ * gestures, dd_greedy for a level of single guesses), then dd_level over
+ * the single elements that survived, and dd_verify(), which checks
+ * 1-minimality by testing every one-element removal the cache has not
+ * already answered.  dd_level_hdd() is where the tests are saved:
+ * complements only, rounds that go on after the chunk that went, and a
+ * granularity that jumps to single parts when they are likely to matter.
+ *
+ * Candidates are normalized (DdOptions.normalize) to what they really
+ * test before the cache sees them.
  *
  * Every oracle question goes through dd_run_batch(): it answers what it can
  * from the cache (keyed by the candidate's sorted element set), sends the rest

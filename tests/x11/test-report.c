@@ -262,6 +262,58 @@ test_replay_report (Fixture *f, gconstpointer data)
   }
 }
 
+/* A typed terminal session (tests/data/xterm.session: five commands typed
+ * into bash in an xterm, the last one kills it): the report's steps are
+ * the commands as typed, one each, and the pictures show the terminal
+ * (80x24 at +10+10), not the screen. */
+static void
+test_typed_report (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "data",
+                                               "xterm.session", NULL);
+  g_autofree char *report = g_build_filename (f->dir, "typed", NULL);
+  g_autofree char *xterm = g_find_program_in_path ("xterm");
+  const char *argv[] = { env ("XREPLAY"), "--report", report, session, "--", "xterm",
+                         "-geometry", "80x24+10+10", "-e", "bash", "--norc", "--noprofile", NULL };
+  g_autoptr (GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) pictures = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *out = NULL, *md = NULL;
+  static const char *const want[] = {
+    "Click at 200,150 in \"bash\".",
+    "Type `ls /` and press Return in \"bash\".",
+    "Type `echo helo` and press Return in \"bash\".",
+    "Type `cd /tnp` in \"bash\".",
+    "Press BackSpace 2 times in \"bash\".",
+    "Type `mp` and press Return in \"bash\".",
+    "Type `pwd` and press Return in \"bash\".",
+    "Type `kill -SEGV $PPID` and press Return in \"bash\".",
+  };
+
+  if (xterm == NULL)
+    {
+      g_test_skip ("xterm is not installed (scripts/bootstrap.sh installs it)");
+      return;
+    }
+  g_assert_cmpint (run (argv, NULL, &out, NULL), ==, 1);
+  g_assert_nonnull (strstr (out, "crashed with SIGSEGV"));
+  md = read_file (report, "report.md");
+  g_test_message ("report.md:\n%s", md);
+  parse_steps (md, words, pictures);
+  g_assert_cmpuint (words->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < words->len; i++)
+    {
+      g_autofree char *path = g_build_filename (report, g_ptr_array_index (pictures, i), NULL);
+      int w, h;
+
+      g_assert_cmpstr (g_ptr_array_index (words, i), ==, want[i]);
+      png_size (path, &w, &h);
+      /* The terminal and a margin, far less than the 1280x1024 screen. */
+      g_assert_cmpint (w, <, 800);
+      g_assert_cmpint (h, <, 600);
+      g_assert_cmpint (w, >, 200);
+    }
+}
+
 /* ---- the xdotool script ---- */
 
 /* Xvfb and xdemo in groups of their own, and gone with the test even when
@@ -514,6 +566,7 @@ main (int argc, char **argv)
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/report/bad-input", test_bad_input);
   ADD ("/report/replay", test_replay_report);
+  ADD ("/report/typed", test_typed_report);
   ADD ("/report/xdotool-script", test_xdotool_script);
   ADD ("/report/reduce", test_reduce_report);
   return g_test_run ();
