@@ -29,7 +29,7 @@
 
 /* A pause longer than this ends a run of typing (or a key's repeats). */
 #define PHRASE_PAUSE_MS 1000
-/* Clicks of one button closer than this are one double (triple) click. */
+/* Presses of one button closer than this are one double (triple) click. */
 #define PHRASE_MULTI_CLICK_MS 400
 #define STROKE_MOD_CHORD (STROKE_MOD_CTRL | STROKE_MOD_ALT | STROKE_MOD_SUPER \
                           | STROKE_MOD_META | STROKE_MOD_HYPER)
@@ -312,7 +312,7 @@ typedef struct
   char *last_key;            /* owned: the last key phrase's key, with its modifiers */
   const SessionEvent *last_window;   /* of the previous key stroke */
   guint last_button;         /* of the last click or scroll */
-  guint64 last_release_ms;   /* of the last click or scroll */
+  guint64 last_press_ms;     /* of the last click or scroll */
   guint clicks;              /* in the last click phrase */
 } Grouping;
 
@@ -348,7 +348,8 @@ continues_click (Grouping *g, const Stroke *stroke)
     return FALSE;
   if (stroke->class == STROKE_SCROLL)
     return gap_before (g, stroke) <= PHRASE_PAUSE_MS;
-  return stroke->main->time_ms - g->last_release_ms <= PHRASE_MULTI_CLICK_MS && g->clicks < 3;
+  /* As toolkits count a double click: from one press to the next. */
+  return stroke->main->time_ms - g->last_press_ms <= PHRASE_MULTI_CLICK_MS && g->clicks < 3;
 }
 
 static SessionPhrase *
@@ -377,8 +378,7 @@ group_pointer (Grouping *g, const Stroke *stroke, gboolean paused)
   phrase->kind = stroke->class == STROKE_DRAG ? SESSION_PHRASE_DRAG : SESSION_PHRASE_CLICK;
   g->motion = NULL;
   g->last_button = stroke->main->button;
-  g->last_release_ms = action_event (g, g_array_index (stroke->actions, guint,
-                                                         stroke->actions->len - 1))->time_ms;
+  g->last_press_ms = stroke->main->time_ms;
   return phrase;
 }
 

@@ -422,13 +422,15 @@ press_id (const SessionEvent *ev)
  * (ascending action numbers) really sends: a release whose press was
  * dropped is dropped. A press of an input still held (its release was
  * dropped) is a new press, as a person would make it: the input is
- * released first, @release_first[i] saying which press event that
- * release is of (+1; 0: none). Sets @kept[i] for the events sent, leaves
- * in @held (event indices, in pressing order) what is still held after
- * them, and returns the last kept event's index (G_MAXUINT if none). */
+ * released first, right after the kept action before that press (not held
+ * until it: that would make a click a long press), @release_after[i]
+ * saying which press event the release after event i is of (+1; 0:
+ * none). Sets @kept[i] for the events sent, leaves in @held (event
+ * indices, in pressing order) what is still held after them, and returns
+ * the last kept event's index (G_MAXUINT if none). */
 static guint
 subset_plan (const Session *session, const guint *keep, guint n_keep, gboolean *kept,
-             guint *release_first, GArray *held)
+             guint *release_after, GArray *held)
 {
   guint action = 0, k = 0, last_kept_event = G_MAXUINT;
 
@@ -452,7 +454,8 @@ subset_plan (const Session *session, const guint *keep, guint n_keep, gboolean *
             if (press_id (session_get_event (session, g_array_index (held, guint, h)))
                 == press_id (ev))
               {
-                release_first[i] = g_array_index (held, guint, h) + 1;
+                /* The held press is kept, so there is a kept event before. */
+                release_after[last_kept_event] = g_array_index (held, guint, h) + 1;
                 g_array_remove_index (held, h);
                 break;
               }
@@ -482,12 +485,12 @@ GArray *
 session_subset_actions (const Session *session, const guint *keep, guint n_keep)
 {
   g_autofree gboolean *kept = g_new0 (gboolean, MAX (session->events->len, 1));
-  g_autofree guint *release_first = g_new0 (guint, MAX (session->events->len, 1));
+  g_autofree guint *release_after = g_new0 (guint, MAX (session->events->len, 1));
   g_autoptr (GArray) held = g_array_new (FALSE, FALSE, sizeof (guint));
   GArray *actions = g_array_new (FALSE, FALSE, sizeof (guint));
   guint action = 0;
 
-  subset_plan (session, keep, n_keep, kept, release_first, held);
+  subset_plan (session, keep, n_keep, kept, release_after, held);
   for (guint i = 0; i < session->events->len; i++)
     if (session_event_is_action (session_get_event (session, i)))
       {
@@ -518,7 +521,7 @@ session_subset (const Session *session, const guint *keep, guint n_keep)
   Session *subset = session_new ();
   g_autoptr (GArray) held = g_array_new (FALSE, FALSE, sizeof (guint));  /* event indices */
   g_autofree gboolean *kept = g_new0 (gboolean, MAX (session->events->len, 1));
-  g_autofree guint *release_first = g_new0 (guint, MAX (session->events->len, 1));
+  g_autofree guint *release_after = g_new0 (guint, MAX (session->events->len, 1));
   guint last_kept_event;
 
   subset->version = session->version;
@@ -527,16 +530,16 @@ session_subset (const Session *session, const guint *keep, guint n_keep)
   subset->command = g_strdupv (session->command);
   subset->keymap = g_strdup (session->keymap);
 
-  last_kept_event = subset_plan (session, keep, n_keep, kept, release_first, held);
+  last_kept_event = subset_plan (session, keep, n_keep, kept, release_after, held);
   for (guint i = 0; i < session->events->len; i++)
     {
       const SessionEvent *ev = session_get_event (session, i);
 
-      if (release_first[i] > 0)
-        append_release (subset, session_get_event (session, release_first[i] - 1),
-                        ev->time_ms);
       if (!session_event_is_action (ev) || kept[i])
         session_append (subset, ev);
+      if (release_after[i] > 0)
+        append_release (subset, session_get_event (session, release_after[i] - 1),
+                        ev->time_ms);
 
       /* Release what is still held right after the last kept action. */
       if (i == last_kept_event && held->len > 0)

@@ -390,6 +390,42 @@ test_subset_releases_at_end (void)
   assert_well_formed (subset);
 }
 
+/* A key typed twice, its release dropped: the second press comes after a
+ * release of the first, right after it (not held until the second press,
+ * which would make it a long press), marked as added; the file stays
+ * well-formed and in time order. */
+static void
+test_subset_repress (void)
+{
+  g_autoptr (Session) session = parse_ok (
+    "xreduce-session 1\nscreen 100x100\n"
+    "1000 KeyPress keysym=l keycode=46 state=0x0\n"
+    "1100 KeyRelease keysym=l keycode=46 state=0x0\n"
+    "1200 MapNotify window=0x2 override=0\n"
+    "1300 KeyPress keysym=l keycode=46 state=0x0\n"
+    "1400 KeyRelease keysym=l keycode=46 state=0x0\n");
+  const guint keep[] = { 0, 2 };
+  g_autoptr (Session) subset = session_subset (session, keep, G_N_ELEMENTS (keep));
+  g_autoptr (GArray) kept = session_subset_actions (session, keep, G_N_ELEMENTS (keep));
+  g_autofree char *text = session_to_string (subset);
+  g_autoptr (Session) reparsed = parse_ok (text);
+
+  g_assert_cmpstr (text, ==,
+                   "xreduce-session 1\nscreen 100x100\n"
+                   "1000 KeyPress keysym=l keycode=46 state=0x0\n"
+                   "1000 KeyRelease keysym=l keycode=46 state=0x0 added=1\n"
+                   "1200 MapNotify window=0x2 override=0\n"
+                   "1300 KeyPress keysym=l keycode=46 state=0x0\n"
+                   "# released here so that nothing stays held (not part of the recording)\n"
+                   "1300 KeyRelease keysym=l keycode=46 state=0x0 added=1\n");
+  assert_well_formed (subset);
+  /* Both presses are replayed; the releases are not the recording's. */
+  g_assert_cmpuint (kept->len, ==, 2);
+  g_assert_cmpuint (g_array_index (kept, guint, 1), ==, 2);
+  g_assert_true (session_get_event (reparsed, 1)->added);
+  g_assert_false (session_get_event (reparsed, 0)->added);
+}
+
 /* ---- bad input ---- */
 
 typedef struct
@@ -458,6 +494,10 @@ static const BadCase bad_cases[] = {
   { "bad-command", HEAD "command xdemo\n", SESSION_ERROR_PARSE, "command: expected a quoted string" },
   { "class-unquoted", HEAD "12 MotionNotify state=0 root=1,1 class=XDemo\n", SESSION_ERROR_PARSE,
     "must be a quoted string" },
+  { "added-press", HEAD "12 KeyPress keysym=a keycode=38 state=0 added=1\n", SESSION_ERROR_PARSE,
+    "t.log:3: added= is for releases only, not KeyPress" },
+  { "added-value", HEAD "12 KeyRelease keysym=a keycode=38 state=0 added=yes\n",
+    SESSION_ERROR_PARSE, "t.log:3: bad added 'yes' (1)" },
 };
 
 static void
@@ -868,6 +908,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/gestures", test_gestures);
   g_test_add_func ("/session/random-subsets", test_random_subsets);
   g_test_add_func ("/session/subset-releases-at-end", test_subset_releases_at_end);
+  g_test_add_func ("/session/subset-repress", test_subset_repress);
   g_test_add_func ("/session/crlf-and-footer", test_crlf_and_footer);
   g_test_add_func ("/session/signals", test_signals);
   g_test_add_func ("/session/export-json", test_export_json);
