@@ -33,9 +33,8 @@ fi
 command -v xdotool >/dev/null || { echo "$0: xdotool is not installed" >&2; exit 2; }
 
 tmp=$(mktemp -d)
-xrecord_pid=
 cleanup () {
-  [ -n "$xrecord_pid" ] && kill -KILL "$xrecord_pid" 2>/dev/null
+  xrecord_kill
   xvfb_stop
   rm -rf "$tmp"
 }
@@ -44,6 +43,7 @@ trap 'exit 130' INT TERM
 export MOZ_CRASHREPORTER_DISABLE=1
 
 . "$top/scripts/xvfb.sh"
+. "$top/scripts/xrecord.sh"
 if [ -n "${FIREFOX_SESSION:-}" ]; then
   cp "$FIREFOX_SESSION" "$tmp/firefox.session"
 else
@@ -52,16 +52,8 @@ xvfb_start "$tmp"
 # The recording: Firefox with a fresh HOME of its own (as every replay
 # will have), driven by xdotool at a person's pace.
 mkdir "$tmp/home"
-mkfifo "$tmp/err"
-HOME=$tmp/home "$xrecord" -o "$tmp/firefox.session" --display "$DISPLAY" -- \
-  firefox-esr --no-remote about:blank >/dev/null 2>"$tmp/err" &
-xrecord_pid=$!
-exec 4<"$tmp/err"
-while read -r line <&4; do
-  echo "$line" >>"$tmp/xrecord.err"
-  case $line in "xrecord: recording "*) break ;; esac
-done
-grep -q "^xrecord: recording " "$tmp/xrecord.err" || { cat "$tmp/xrecord.err" >&2; exit 3; }
+HOME=$tmp/home xrecord_start "$tmp" "$xrecord" "$tmp/firefox.session" \
+  firefox-esr --no-remote about:blank
 xdotool search --sync --onlyvisible --class firefox >/dev/null
 sleep 3   # the first paint; a person waits for it too
 
@@ -87,10 +79,7 @@ xdotool mousemove 640 300 click 1
 sleep 0.5
 visit about:crashparent
 # The crash ends the recording.
-for _ in $(seq 100); do kill -0 "$xrecord_pid" 2>/dev/null || break; sleep 0.2; done
-cat <&4 >>"$tmp/xrecord.err"
-wait "$xrecord_pid" || { cat "$tmp/xrecord.err" >&2; exit 3; }
-xrecord_pid=
+xrecord_wait 20 || { cat "$tmp/xrecord.err" >&2; exit 3; }
 xvfb_stop
 cp "$tmp/firefox.session" "$build/firefox.session"
 fi

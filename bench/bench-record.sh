@@ -24,10 +24,8 @@ done
 [ $((n % 10)) -eq 0 ] || { echo "$0: N must be a multiple of 10" >&2; exit 2; }
 
 tmp=$(mktemp -d)
-xvfb_pid=
-xrecord_pid=
 cleanup () {
-  [ -n "$xrecord_pid" ] && kill -KILL "$xrecord_pid" 2>/dev/null
+  xrecord_kill
   xvfb_stop
   rm -rf "$tmp"
 }
@@ -35,19 +33,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 . "$top/scripts/xvfb.sh"
+. "$top/scripts/xrecord.sh"
 xvfb_start "$tmp"
-
-# xrecord: wait for its "recording" line (on stderr, through a fifo).
-mkfifo "$tmp/err"
-"$xrecord" -o "$tmp/session.log" --display "$DISPLAY" -- "$xdemo" --bug none \
-  >/dev/null 2>"$tmp/err" &
-xrecord_pid=$!
-exec 4<"$tmp/err"
-while read -r line <&4; do
-  echo "$line" >>"$tmp/xrecord.err"
-  case $line in "xrecord: recording "*) break ;; esac
-done
-grep -q "^xrecord: recording " "$tmp/xrecord.err" || { cat "$tmp/xrecord.err" >&2; exit 3; }
+xrecord_start "$tmp" "$xrecord" "$tmp/session.log" "$xdemo" --bug none
 
 cpu () {   # user+sys clock ticks of a process
   awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
@@ -59,10 +47,7 @@ read -r sent achieved < <("$inject" "$n" "$rate" 400 300)
 end=$(date +%s.%N)
 # SIGTERM: xrecord writes everything the server recorded before it.
 cpu_after=$(cpu "$xrecord_pid")
-kill -TERM "$xrecord_pid"
-cat <&4 >>"$tmp/xrecord.err"
-wait "$xrecord_pid" || true
-xrecord_pid=
+xrecord_stop || true
 
 written=$(grep -c -E '^[0-9]+ (KeyPress|KeyRelease|ButtonPress|ButtonRelease|MotionNotify) ' \
           "$tmp/session.log" || true)

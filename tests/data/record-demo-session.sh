@@ -63,10 +63,8 @@ for tool in Xvfb xdotool timeout python3; do
 done
 
 tmp=$(mktemp -d)
-xvfb_pid=
-xrecord_pid=
 cleanup () {
-  [ -n "$xrecord_pid" ] && kill -KILL "$xrecord_pid" 2>/dev/null
+  xrecord_kill
   xvfb_stop
   rm -rf "$tmp"
 }
@@ -77,27 +75,17 @@ python3 "$here/make-demo-session.py" --variant "$variant" >"$tmp/script.session"
   || { echo "$0: make-demo-session.py failed" >&2; exit 3; }
 
 . "$here/../../scripts/xvfb.sh"
+. "$here/../../scripts/xrecord.sh"
 xvfb_start "$tmp"
 # Where the generated user's pointer rests before the first action.
 xdotool mousemove 1000 700
 
-mkfifo "$tmp/err"
 # xdemo from PATH: the session records the command "xdemo" (and the bug
 # only if it is not the default one, print).
 bug_args=()
 [ "$bug" = print ] || bug_args=(--bug "$bug")
-PATH=$(dirname "$xdemo"):$PATH "$xrecord" -o "$tmp/out.session" --display "$DISPLAY" \
-  -- xdemo "${bug_args[@]}" >"$tmp/xdemo.out" 2>"$tmp/err" &
-xrecord_pid=$!
-exec 4<"$tmp/err"
-while read -r line <&4; do
-  echo "$line" >>"$tmp/xrecord.err"
-  case $line in "xrecord: recording "*) break ;; esac
-done
-grep -q "^xrecord: recording " "$tmp/xrecord.err" \
-  || { echo "$0: xrecord did not start:" >&2; cat "$tmp/xrecord.err" >&2; exit 3; }
-cat <&4 >>"$tmp/xrecord.err" &   # keeps xrecord's stderr drained
-drain_pid=$!
+PATH=$(dirname "$xdemo"):$PATH xrecord_start "$tmp" "$xrecord" "$tmp/out.session" \
+  xdemo "${bug_args[@]}"
 
 # The user actions as "TIME|TITLE|xdotool words" (as check-demo-session.sh
 # does), TIME in ms from the script's start.
@@ -142,14 +130,8 @@ done < <(actions "$tmp/script.session")
 
 # The last action crashes xdemo, which ends the recording; if it did not
 # (wrong xdemo), stop it.
-if ! timeout 10 tail --pid="$xrecord_pid" -f /dev/null; then
-  echo "$0: xdemo did not end after the last action; stopping the recording" >&2
-  kill -TERM "$xrecord_pid"
-fi
-wait "$xrecord_pid"
+xrecord_wait 10
 status=$?
-xrecord_pid=
-wait "$drain_pid"
 {
   echo "# Recorded by tests/data/record-demo-session.sh --variant $variant: xrecord"
   echo "# recorded xdemo on a private Xvfb while xdotool performed, at the script's"

@@ -39,9 +39,8 @@ for tool in Xvfb xdotool xterm bash timeout; do
 done
 
 tmp=$(mktemp -d)
-xrecord_pid=
 cleanup () {
-  [ -n "$xrecord_pid" ] && kill -KILL "$xrecord_pid" 2>/dev/null
+  xrecord_kill
   xvfb_stop
   rm -rf "$tmp"
 }
@@ -49,22 +48,11 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 . "$top/scripts/xvfb.sh"
+. "$top/scripts/xrecord.sh"
 xvfb_start "$tmp"
 xdotool mousemove 900 700
-
-mkfifo "$tmp/err"
-HOME=$tmp "$xrecord" -o "$tmp/out.session" --display "$DISPLAY" \
-  -- xterm -geometry 80x24+10+10 -e bash --norc --noprofile >"$tmp/xterm.out" 2>"$tmp/err" &
-xrecord_pid=$!
-exec 4<"$tmp/err"
-while read -r line <&4; do
-  echo "$line" >>"$tmp/xrecord.err"
-  case $line in "xrecord: recording "*) break ;; esac
-done
-grep -q "^xrecord: recording " "$tmp/xrecord.err" \
-  || { echo "$0: xrecord did not start:" >&2; cat "$tmp/xrecord.err" >&2; exit 3; }
-cat <&4 >>"$tmp/xrecord.err" &
-drain_pid=$!
+HOME=$tmp xrecord_start "$tmp" "$xrecord" "$tmp/out.session" \
+  xterm -geometry 80x24+10+10 -e bash --norc --noprofile
 
 wid=$(timeout 10 xdotool search --sync --onlyvisible --class xterm | head -n 1)
 [ -n "$wid" ] || { echo "$0: no xterm window" >&2; exit 3; }
@@ -93,14 +81,8 @@ sleep 2.0
 say "pwd"
 say 'kill -SEGV $PPID' 0
 
-if ! timeout 10 tail --pid="$xrecord_pid" -f /dev/null; then
-  echo "$0: xterm did not end after the last command; stopping the recording" >&2
-  kill -TERM "$xrecord_pid"
-fi
-wait "$xrecord_pid"
+xrecord_wait 10
 status=$?
-xrecord_pid=
-wait "$drain_pid"
 {
   echo "# Recorded by tests/data/record-xterm-session.sh: xrecord recorded xterm"
   echo "# (bash --norc) on a private Xvfb while xdotool typed ls /, echo helo,"

@@ -1,0 +1,62 @@
+# xrecord.sh — sourced, after xvfb.sh, by the scripts under tests/ and
+# bench/ that record: one way to start xrecord on $DISPLAY in the
+# background, wait until it records (its "xrecord: recording ..." line on
+# stderr, through a fifo: no sleep), and end it.
+#
+#   . scripts/xvfb.sh; . scripts/xrecord.sh
+#   xrecord_start DIR XRECORD OUT APP [ARGS...]
+#       ... "$xrecord_pid" is xrecord's; its stderr goes to DIR/xrecord.err,
+#       the app's stdout to DIR/app.out ...
+#   xrecord_wait [SECONDS]   # the app ended the recording (SIGTERM after
+#                            # SECONDS, default 10); returns xrecord's status
+#   xrecord_stop             # SIGTERM now (xrecord writes what it has),
+#                            # then as xrecord_wait
+#   xrecord_kill             # from the script's EXIT trap
+#
+# If xrecord does not start, it prints xrecord's messages and exits 3.
+
+xrecord_start () {
+  _xr_dir=$1 _xr_bin=$2 _xr_out=$3
+  shift 3
+  mkfifo "$_xr_dir/xrecord.fifo"
+  "$_xr_bin" -o "$_xr_out" --display "$DISPLAY" -- "$@" \
+    >"$_xr_dir/app.out" 2>"$_xr_dir/xrecord.fifo" &
+  xrecord_pid=$!
+  exec 4<"$_xr_dir/xrecord.fifo"
+  while read -r _xr_line <&4; do
+    echo "$_xr_line" >>"$_xr_dir/xrecord.err"
+    case $_xr_line in "xrecord: recording "*) break ;; esac
+  done
+  if ! grep -q "^xrecord: recording " "$_xr_dir/xrecord.err" 2>/dev/null; then
+    echo "$0: xrecord did not start:" >&2
+    cat "$_xr_dir/xrecord.err" >&2 2>/dev/null
+    exit 3
+  fi
+  cat <&4 >>"$_xr_dir/xrecord.err" &   # keeps xrecord's stderr drained
+  _xr_drain=$!
+}
+
+xrecord_wait () {
+  if ! timeout "${1:-10}" tail --pid="$xrecord_pid" -f /dev/null; then
+    echo "$0: the app did not end; stopping the recording" >&2
+    kill -TERM "$xrecord_pid"
+  fi
+  wait "$xrecord_pid"
+  _xr_status=$?
+  xrecord_pid=
+  wait "$_xr_drain"
+  return "$_xr_status"
+}
+
+xrecord_stop () {
+  kill -TERM "$xrecord_pid"
+  xrecord_wait 10
+}
+
+xrecord_kill () {
+  if [ -n "${xrecord_pid:-}" ]; then
+    kill -KILL "$xrecord_pid" 2>/dev/null
+    xrecord_pid=
+  fi
+  return 0
+}
