@@ -357,7 +357,9 @@ static void
 print_result (const Args *a, const ReplayResult *result, gboolean ok, const GError *error,
               gboolean with_regex)
 {
-  g_autofree char *words = verdict_describe (&result->verdict);
+  g_autofree char *said = verdict_describe (&result->verdict);
+  /* It may quote the session (the title of a window that never came). */
+  g_autofree char *words = quote_terminal (said);
 
   if (a->json)
     {
