@@ -62,10 +62,11 @@ typedef struct
   char *display;           /* ":N" */
 } TestXvfb;
 
+/* @disable: extensions the server leaves out (NULL-terminated), or NULL. */
 static inline void
-test_xvfb_start (TestXvfb *x, const char *screen)
+test_xvfb_start_without (TestXvfb *x, const char *screen, const char *const *disable)
 {
-  XServerOptions options = { .kind = XSERVER_XVFB };
+  XServerOptions options = { .kind = XSERVER_XVFB, .disable = disable };
   g_autoptr (GError) error = NULL;
 
   g_assert_cmpint (sscanf (screen, "%dx%d", &options.width, &options.height), ==, 2);
@@ -73,6 +74,12 @@ test_xvfb_start (TestXvfb *x, const char *screen)
   g_assert_no_error (error);
   x->pid = xserver_get_pid (x->server);
   x->display = g_strdup (xserver_get_display (x->server));
+}
+
+static inline void
+test_xvfb_start (TestXvfb *x, const char *screen)
+{
+  test_xvfb_start_without (x, screen, NULL);
 }
 
 static inline void
