@@ -78,8 +78,11 @@ windows_new (Display *dpy)
   windows->aliases = g_ptr_array_new_with_free_func ((GDestroyNotify) alias_free);
 
   /* Select first, then list: a window created in between is seen as new
-   * (and then judged by whose it is), never missed. */
-  XSelectInput (dpy, windows->root, SubstructureNotifyMask);
+   * (and then judged by whose it is), never missed. StructureNotify too:
+   * the answers to _NET_WM_PING come as a ClientMessage sent to the root,
+   * GTK's with SubstructureNotify's mask, Qt 5's with StructureNotify's
+   * (and SubstructureRedirect's, which only a window manager may select). */
+  XSelectInput (dpy, windows->root, SubstructureNotifyMask | StructureNotifyMask);
   if (XQueryTree (dpy, windows->root, &root_ret, &parent, &children, &n))
     {
       for (unsigned int i = 0; i < n; i++)
