@@ -119,6 +119,7 @@ toplevels_new (Display *dpy, gboolean private_server)
   tops->root = DefaultRootWindow (dpy);
   tops->app_pgid = -1;
   tops->private_server = private_server;
+  xapp_set_private (tops->xapp, private_server);
   tops->net_wm_pid = XInternAtom (dpy, "_NET_WM_PID", False);
   tops->net_wm_name = XInternAtom (dpy, "_NET_WM_NAME", False);
   tops->toplevels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -281,9 +282,9 @@ toplevels_handle_request (Toplevels *tops, const guint8 *data, gsize len)
   seen_note (tops, client, FALSE);
 }
 
-/* Is @client the app's? xapp's rule (its X client's pid, else its
- * _NET_WM_PID), then ours: on a private server every client but ours is
- * the app's; on a shared display, not until it says so. */
+/* Is @client the app's? xapp's rule (on a private server every client but
+ * ours; else its X client's pid, else its _NET_WM_PID); when nobody can
+ * tell, not until it says so. */
 static Decision
 client_decide (Toplevels *tops, Client *client)
 {
@@ -308,12 +309,9 @@ client_decide (Toplevels *tops, Client *client)
       return client->app = DECISION_NO;
     case XAPP_UNKNOWN:
     default:
-      break;
+      /* Nobody can tell (yet): not the app's until it says so. */
+      return DECISION_UNKNOWN;
     }
-  if (tops->private_server && tops->app_pgid > 0)
-    return client->app = DECISION_YES;
-  /* Nobody can tell (yet): not the app's until it says so. */
-  return DECISION_UNKNOWN;
 }
 
 gboolean

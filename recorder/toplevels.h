@@ -37,10 +37,10 @@ typedef struct
 typedef void (*ToplevelsMapFunc) (Window window, gpointer user_data);
 
 /* @dpy is the tracker connection (not owned). A window is the app's by
- * xapp/'s rule (the X client that created it is the app or in its tree,
- * from X-Resource; else its _NET_WM_PID says so); when nobody can tell,
- * with @private_server every client but xrecord's own is the app's, on a
- * shared display none is. */
+ * xapp/'s rule: with @private_server (xrecord started the server) every
+ * client but xrecord's own is the app's; on a shared display, when the X
+ * client that created it is the app or in its tree (X-Resource), else
+ * when its _NET_WM_PID says so; when nobody can tell, it is not. */
 Toplevels *toplevels_new (Display *dpy, gboolean private_server);
 void toplevels_free (Toplevels *tops);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Toplevels, toplevels_free)

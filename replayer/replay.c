@@ -710,9 +710,9 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   r->dpy = xconn_get_display (r->conn);
   r->wm_protocols = XInternAtom (r->dpy, "WM_PROTOCOLS", False);
   r->net_wm_ping = XInternAtom (r->dpy, "_NET_WM_PING", False);
-  r->windows = windows_new (r->dpy);
+  r->windows = windows_new (r->dpy, r->opts->display == NULL);
   /* Xvfb has it; a display of the user's may not. */
-  if (!windows_server_tells_pids (r->windows))
+  if (r->opts->display != NULL && !windows_server_tells_pids (r->windows))
     g_printerr ("xreplay: warning: %s has no X-Resource extension (1.2): the app's windows "
                 "are known by their _NET_WM_PID, or by being new\n", DisplayString (r->dpy));
   r->injector = injector_new (r->dpy, r->opts->verbose ? injector_note : NULL, r);

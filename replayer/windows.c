@@ -61,7 +61,7 @@ alias_free (Alias *alias)
 }
 
 Windows *
-windows_new (Display *dpy)
+windows_new (Display *dpy, gboolean private_server)
 {
   Windows *windows = g_new0 (Windows, 1);
   Window root_ret, parent, *children = NULL;
@@ -69,6 +69,7 @@ windows_new (Display *dpy)
 
   windows->dpy = dpy;
   windows->xapp = xapp_new (dpy);
+  xapp_set_private (windows->xapp, private_server);
   windows->root = DefaultRootWindow (dpy);
   windows->net_wm_name = XInternAtom (dpy, "_NET_WM_NAME", False);
   windows->wm_protocols = XInternAtom (dpy, "WM_PROTOCOLS", False);

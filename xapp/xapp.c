@@ -24,6 +24,7 @@ struct XApp
 {
   Display *dpy;              /* not owned */
   pid_t app_pid;
+  gboolean private_server;
   XID base_mask;             /* XID & base_mask: the creating client's base */
   gboolean has_xres;
   GHashTable *own_bases;     /* XID set: the caller's connections */
@@ -66,6 +67,12 @@ void
 xapp_set_app (XApp *xapp, pid_t pid)
 {
   xapp->app_pid = pid;
+}
+
+void
+xapp_set_private (XApp *xapp, gboolean private_server)
+{
+  xapp->private_server = private_server;
 }
 
 void
@@ -143,6 +150,8 @@ xapp_client_owner (XApp *xapp, XID id)
     return XAPP_NOT_APP;
   if (xapp->app_pid <= 0)
     return XAPP_UNKNOWN;
+  if (xapp->private_server)
+    return XAPP_APP;
   return xapp_pid_owner (xapp, xapp_client_pid (xapp, id));
 }
 

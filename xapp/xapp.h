@@ -4,10 +4,13 @@
  * the app's, under a name, is the other's too. sessions/ and reducer/
  * never include it (they are X-free).
  *
- * Whose. A window is the app's when the X client that created it is the
- * app's: its process is the app, or in the app's tree (proc/proctree.h:
- * its process group, or below it by parents: the app under gdb for
- * --backtrace, behind a launcher script). The client of a resource is in
+ * Whose. On a server of the app's alone (a private Xvfb or Xephyr the
+ * caller started for it), every client but the caller's own is the app's:
+ * whatever connects to it, the app started. On a shared display, a window
+ * is the app's when the X client that created it is the app's: its process
+ * is the app, or in the app's tree (proc/proctree.h: its process group, or
+ * below it by parents: the app under gdb for --backtrace, behind a
+ * launcher script). The client of a resource is in
  * its XID (the bits of the client's resource base); the server tells the
  * pid of every local client through the X-Resource extension
  * (XResQueryClientIds with XRES_CLIENT_ID_PID_MASK, version 1.2). Only
@@ -51,6 +54,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (XApp, xapp_free)
 /* The app's pid (it leads its own process group); until it is set,
  * nothing is the app's. */
 void xapp_set_app (XApp *xapp, pid_t pid);
+/* The server is the app's alone (the caller started it for the app):
+ * every client but the caller's is the app's. */
+void xapp_set_private (XApp *xapp, gboolean private_server);
 /* Another connection of the caller's (any resource of it): never the app. */
 void xapp_add_own_client (XApp *xapp, XID id);
 /* Was @id created by one of the caller's connections? No round trip. */
@@ -72,14 +78,15 @@ pid_t xapp_client_pid (XApp *xapp, XID id);
 /* Is the process @pid the app's? UNKNOWN for pid <= 0, before
  * xapp_set_app, and for a process that is gone (it may have been). */
 XAppOwner xapp_pid_owner (XApp *xapp, pid_t pid);
-/* Is the client that created @id the app's, by its pid (X-Resource)?
- * NOT_APP for the caller's own clients; UNKNOWN when the server cannot
- * tell. One round trip. */
+/* Is the client that created @id the app's: on a private server, unless
+ * it is the caller's; else by its pid (X-Resource, one round trip)?
+ * NOT_APP for the caller's own clients; UNKNOWN before xapp_set_app and
+ * when the server cannot tell. */
 XAppOwner xapp_client_owner (XApp *xapp, XID id);
-/* The rule: is @window the app's? Its client's pid, else its _NET_WM_PID
- * (@net_wm_pid if the caller knows it, > 0; else read from the server).
- * UNKNOWN: the caller's own default decides (a private server: every
- * client but ours is the app's; the replayer: not there before the app). */
+/* The rule: is @window the app's? Its client's (xapp_client_owner), else
+ * its _NET_WM_PID (@net_wm_pid if the caller knows it, > 0; else read from
+ * the server). UNKNOWN: the caller decides (the recorder: not until it
+ * says; the replayer: a window that was not there before the app). */
 XAppOwner xapp_window_owner (XApp *xapp, Window window, pid_t net_wm_pid);
 /* _NET_WM_PID of @window, or 0. */
 pid_t xapp_read_net_wm_pid (XApp *xapp, Window window);
