@@ -101,25 +101,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 static gboolean
 read_err_until (Fixture *f, const char *what)
 {
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-
-  while (strstr (f->err->str, what) == NULL)
-    {
-      struct pollfd pfd = { .fd = f->xrecord_err, .events = POLLIN };
-      char buf[512];
-      ssize_t n;
-      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
-
-      if (left <= 0 || poll (&pfd, 1, left) <= 0)
-        return FALSE;
-      n = read (f->xrecord_err, buf, sizeof buf);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      g_string_append_len (f->err, buf, n);
-    }
-  return TRUE;
+  return test_read_until (f->xrecord_err, f->err, what, WAIT_MS);
 }
 
 /* Starts xrecord OPTIONS -- APP APP_ARGS (APP NULL: $XDEMO). */
