@@ -297,8 +297,7 @@ client_decide (Toplevels *tops, Client *client)
   if (GPOINTER_TO_INT (g_hash_table_lookup (tops->app_bases,
                                             GSIZE_TO_POINTER (base))) == DECISION_YES)
     return client->app = DECISION_YES;
-  if (client->pid == 0)
-    client->pid = xapp_read_net_wm_pid (tops->xapp, client->id);
+  /* (Its _NET_WM_PID is read only if the server cannot tell.) */
   switch (xapp_window_owner (tops->xapp, client->id, client->pid))
     {
     case XAPP_APP:
