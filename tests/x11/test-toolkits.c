@@ -412,6 +412,7 @@ static void
 record (Fixture *f, const Toolkit *tk)
 {
   g_autoptr (Session) session = NULL;
+  g_autofree char *words = NULL;
   SessionOutcome outcome;
   Window main, about, settings;
   int status;
@@ -438,8 +439,8 @@ record (Fixture *f, const Toolkit *tk)
   outcome = session_get_outcome (session);
   g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
   g_assert_cmpint (outcome.signal, ==, SIGSEGV);
-  g_test_message ("recorded %u actions:\n%s", session_get_n_actions (session),
-                  test_actions_in_words (f->log));
+  words = test_actions_in_words (f->log);
+  g_test_message ("recorded %u actions:\n%s", session_get_n_actions (session), words);
 }
 
 /* Runs PROGRAM ARGS... -- APP; returns its exit status and stdout. */
