@@ -98,9 +98,11 @@ main (int argc, char **argv)
     "Records what the user does to an X11 app, and whether it crashes, as a\n"
     "session log that xreplay replays and xreduce reduces. The recording\n"
     "ends when the app exits or crashes, on SIGINT/SIGTERM, or on the stop\n"
-    "key. Only actions aimed at the app's windows are recorded: the windows\n"
-    "created by the app's X clients (the app and the processes it started,\n"
-    "by their pids, from the X-Resource extension; else by _NET_WM_PID).");
+    "key. Only actions aimed at the app's windows are recorded: on the\n"
+    "server xrecord starts (nested or headless), every window but its own;\n"
+    "on a display given, the windows the app's X clients created (the app\n"
+    "and the processes it started, by their pids, from the X-Resource\n"
+    "extension; else by their _NET_WM_PID).");
   g_option_context_set_description (context,
     "Exit status:\n"
     "  0  recorded (whatever became of the app)\n"
