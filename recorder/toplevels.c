@@ -520,6 +520,7 @@ handle_reparent (Toplevels *tops, Window window, Window parent, int x, int y)
 {
   Toplevel *old = toplevel_find (tops, window);
   Client *client = g_hash_table_lookup (tops->clients, GSIZE_TO_POINTER (window));
+  int border = old != NULL ? old->border : 0;
   Toplevel *frame;
   Window child;
 
@@ -560,8 +561,14 @@ handle_reparent (Toplevels *tops, Window window, Window parent, int x, int y)
       return;
     }
   frame->client = client;
-  XTranslateCoordinates (tops->dpy, window, frame->id, 0, 0,
-                         &frame->client_dx, &frame->client_dy, &child);
+  /* Where the client's inside is in the frame: the event says, when the
+   * frame is the parent (the window, or the frame, may be gone by the time
+   * the recorded event is read); else ask. */
+  frame->client_dx = x + border;
+  frame->client_dy = y + border;
+  if (frame->id != parent)
+    XTranslateCoordinates (tops->dpy, window, frame->id, 0, 0,
+                           &frame->client_dx, &frame->client_dy, &child);
   toplevel_note_map (tops, frame);
 }
 
