@@ -9,7 +9,7 @@
 
 typedef struct
 {
-  pid_t pid, ppid;
+  pid_t pid, ppid, pgrp;
   guint64 ticks;             /* utime + stime + cutime + cstime */
   guint64 rss_pages;         /* resident set size */
   gboolean active;           /* state R (running or runnable) or D (disk) */
@@ -40,6 +40,7 @@ read_stat (pid_t pid, ProcStat *stat)
   stat->pid = pid;
   stat->active = fields[0][0] == 'R' || fields[0][0] == 'D';
   stat->ppid = (pid_t) g_ascii_strtoll (fields[1], NULL, 10);
+  stat->pgrp = (pid_t) g_ascii_strtoll (fields[2], NULL, 10);
   stat->ticks = 0;
   for (int i = 11; i <= 14; i++)
     stat->ticks += g_ascii_strtoull (fields[i], NULL, 10);
@@ -99,6 +100,30 @@ proctree_sample (pid_t root, ProcTreeSample *sample)
       sample->pid_sum += (guint64) p->pid;
       sample->rss_kb += p->rss_pages * page_kb;
     }
+}
+
+gboolean
+proctree_is_in (pid_t root, pid_t pid)
+{
+  ProcStat stat;
+
+  if (root <= 0 || pid <= 0)
+    return FALSE;
+  if (pid == root)
+    return TRUE;
+  if (!read_stat (pid, &stat))
+    return FALSE;
+  if (stat.pgrp == root)
+    return TRUE;
+  /* Up the parents; a loop in a racing /proc ends at the depth bound. */
+  for (int depth = 0; depth < 64 && stat.ppid > 1; depth++)
+    {
+      if (stat.ppid == root)
+        return TRUE;
+      if (!read_stat (stat.ppid, &stat))
+        return FALSE;
+    }
+  return FALSE;
 }
 
 guint

@@ -1,5 +1,5 @@
-/* proctree.h — the CPU a process and its descendants have used (Linux
- * /proc), X-free.
+/* proctree.h — the CPU a process and its descendants have used, and
+ * whether a process is one of them (Linux /proc), X-free.
  *
  * The replayer asks it while the app settles after the last action: an
  * app whose process tree is still busy (a terminal's shell starting up
@@ -28,6 +28,13 @@ typedef struct
 } ProcTreeSample;
 
 void proctree_sample (pid_t root, ProcTreeSample *sample);
+
+/* Is @pid in @root's tree: @root itself, a process of @root's process
+ * group (@root leads it), or a descendant by parent ids, whatever its
+ * group (the app under gdb, behind a launcher script, in a session of
+ * its own)? FALSE once @pid is gone, and for pids <= 0. The recorder and
+ * the replayer ask it of the X clients' pids (xapp/). */
+gboolean proctree_is_in (pid_t root, pid_t pid);
 
 /* Clock ticks a second (sysconf (_SC_CLK_TCK)). */
 guint proctree_ticks_per_second (void);

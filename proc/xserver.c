@@ -83,6 +83,11 @@ xserver_spawn (const XServerOptions *options, GError **error)
   g_ptr_array_add (argv, g_strdup ("-noreset"));
   if (options->no_autorepeat)
     g_ptr_array_add (argv, g_strdup ("-r"));
+  for (const char *const *name = options->disable; name != NULL && *name != NULL; name++)
+    {
+      g_ptr_array_add (argv, g_strdup ("-extension"));
+      g_ptr_array_add (argv, g_strdup (*name));
+    }
   if (options->kind == XSERVER_XEPHYR)
     {
       g_ptr_array_add (argv, g_strdup ("-screen"));

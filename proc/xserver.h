@@ -39,6 +39,8 @@ typedef struct
   int width, height;         /* the screen (Xvfb at depth 24) */
   gboolean no_autorepeat;    /* -r: a key held through a long gap is not typed twice */
   const char *title;         /* Xephyr's window title, or NULL */
+  const char *const *disable; /* extensions to leave out (-extension NAME), NULL-terminated,
+                              * or NULL: a server without X-Resource, for the tests */
 } XServerOptions;
 
 typedef struct XServer XServer;

@@ -38,6 +38,8 @@ struct Capture
   CaptureRequestFunc request_func;
   CaptureStateFunc state_func;
   gpointer user_data;
+  CaptureClientGoneFunc client_gone_func;
+  gpointer client_gone_data;
 };
 
 static void
@@ -194,8 +196,11 @@ capture_handle (Capture *capture, XRecordInterceptData *datum)
       if (capture->state_func != NULL)
         capture->state_func (FALSE, capture->user_data);
       break;
-    case XRecordClientStarted:
     case XRecordClientDied:
+      if (capture->client_gone_func != NULL)
+        capture->client_gone_func (datum->id_base, capture->client_gone_data);
+      break;
+    case XRecordClientStarted:
     default:
       break;
     }
@@ -252,6 +257,8 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
   range->delivered_events.last = MappingNotify;
   range->core_requests.first = X_ChangeProperty;
   range->core_requests.last = X_ChangeProperty;
+  /* A client's resource base is reused once it leaves. */
+  range->client_died = True;
 
   xerror_trap_push (capture->ctrl);
   capture->context = XRecordCreateContext (capture->ctrl, XRecordFromServerTime,
@@ -279,6 +286,14 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
   g_source_set_priority (capture->source, G_PRIORITY_DEFAULT - 10);
   g_source_attach (capture->source, NULL);
   return TRUE;
+}
+
+void
+capture_set_client_gone_func (Capture *capture, CaptureClientGoneFunc func,
+                              gpointer user_data)
+{
+  capture->client_gone_func = func;
+  capture->client_gone_data = user_data;
 }
 
 void

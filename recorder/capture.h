@@ -41,6 +41,10 @@ typedef void (*CaptureRequestFunc) (const guint8 *data, gsize len, XID id_base,
  * event recorded before capture_stop() was handed on. */
 typedef void (*CaptureStateFunc) (gboolean enabled, gpointer user_data);
 
+/* A recorded client (one that connected after capture_start) has left:
+ * its resource base @id_base may be given to the next client. */
+typedef void (*CaptureClientGoneFunc) (XID id_base, gpointer user_data);
+
 Capture *capture_new (const char *display_name, GError **error);
 void capture_free (Capture *capture);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Capture, capture_free)
@@ -58,6 +62,10 @@ gboolean capture_start (Capture *capture, XID client, CaptureEventFunc event_fun
                         CaptureRequestFunc request_func,
                         CaptureStateFunc state_func, gpointer user_data,
                         GError **error);
+/* Called, in order with the events, when a recorded client leaves. Set
+ * before capture_start. */
+void capture_set_client_gone_func (Capture *capture, CaptureClientGoneFunc func,
+                                   gpointer user_data);
 /* Disables the context; the state func is called with FALSE once the
  * server has sent everything it recorded. */
 void capture_stop (Capture *capture);

@@ -7,7 +7,8 @@
  * Parses the command line and hands over to recorder_run() (recorder.c).
  * Exit status: 0 recorded (whatever became of the app), 2 bad usage or
  * input (the app or the output), 3 no X infrastructure (no DISPLAY
- * server, no RECORD extension, no Xephyr/Xvfb).
+ * server, no RECORD extension, no Xephyr/Xvfb), 4 nothing of the app
+ * recorded: no window was taken for the app's (the log is written).
  */
 #define G_LOG_DOMAIN "xreduce-recorder"
 
@@ -19,6 +20,7 @@
 
 #define EXIT_USAGE 2
 #define EXIT_INFRA 3
+#define EXIT_NOTHING 4
 
 static gboolean
 parse_screen (const char *text, int *width, int *height)
@@ -36,6 +38,29 @@ parse_screen (const char *text, int *width, int *height)
   *width = (int) w;
   *height = (int) h;
   return TRUE;
+}
+
+/* No window was the app's: nothing of it was recorded. Names the
+ * windows that were mapped (already quoted for the terminal). */
+static void
+print_nothing_recorded (Recorder *recorder)
+{
+  const char *const *seen = recorder_get_seen_windows (recorder);
+  guint n = g_strv_length ((char **) seen);
+
+  g_printerr ("xrecord: warning: no window of the app's was mapped during the recording: "
+              "nothing of it was recorded\n");
+  if (n == 0)
+    g_printerr ("xrecord: no window was mapped at all\n");
+  else
+    {
+      g_printerr ("xrecord: %u window%s mapped, none taken for the app's (not created by "
+                  "the app or a process it started):\n", n, n == 1 ? " was" : "s were");
+      for (guint i = 0; i < n && i < 10; i++)
+        g_printerr ("xrecord:   %s\n", seen[i]);
+      if (n > 10)
+        g_printerr ("xrecord:   and %u more\n", n - 10);
+    }
 }
 
 int
@@ -73,7 +98,18 @@ main (int argc, char **argv)
     "Records what the user does to an X11 app, and whether it crashes, as a\n"
     "session log that xreplay replays and xreduce reduces. The recording\n"
     "ends when the app exits or crashes, on SIGINT/SIGTERM, or on the stop\n"
-    "key. Only actions aimed at the app's windows are recorded.");
+    "key. Only actions aimed at the app's windows are recorded: on the\n"
+    "server xrecord starts (nested or headless), every window but its own;\n"
+    "on a display given, the windows the app's X clients created (the app\n"
+    "and the processes it started, by their pids, from the X-Resource\n"
+    "extension; else by their _NET_WM_PID).");
+  g_option_context_set_description (context,
+    "Exit status:\n"
+    "  0  recorded (whatever became of the app)\n"
+    "  2  usage or bad input (the app, the output file)\n"
+    "  3  infrastructure error (no display, no RECORD, no Xephyr or Xvfb)\n"
+    "  4  nothing of the app was recorded: no window was taken for the\n"
+    "     app's (xrecord names the windows it saw); the log is written");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("xrecord: %s\n", error->message);
@@ -117,6 +153,11 @@ main (int argc, char **argv)
       g_printerr ("xrecord: %u actions, %u server events written to %s; the app: %s\n",
                   recorder_get_n_actions (recorder),
                   recorder_get_n_server_events (recorder), output, what);
+      if (recorder_get_n_app_windows (recorder) == 0)
+        {
+          print_nothing_recorded (recorder);
+          return EXIT_NOTHING;
+        }
       return EXIT_SUCCESS;
     }
   g_printerr ("xrecord: %s\n", error->message);

@@ -27,6 +27,7 @@
 
 #include "capture.h"
 #include "proc.h"
+#include "quote.h"
 #include "xserver.h"
 #include "toplevels.h"
 #include "translate.h"
@@ -82,6 +83,8 @@ struct Recorder
   guint drain_timeout;
   guint signal_sources[3];
   guint n_actions, n_server;
+  guint n_app_windows;     /* the app's windows mapped, once recording ended */
+  GPtrArray *seen_windows; /* char* (owned), NULL-terminated: every window mapped */
 };
 
 Recorder *
@@ -192,6 +195,7 @@ recorder_free (Recorder *recorder)
     XCloseDisplay (recorder->tracker);
   xserver_free (recorder->server);
   g_clear_error (&recorder->write_error);
+  g_clear_pointer (&recorder->seen_windows, g_ptr_array_unref);
   g_clear_pointer (&recorder->loop, g_main_loop_unref);
   g_free (recorder->display);
   g_free (recorder->display_option);
@@ -210,6 +214,21 @@ guint
 recorder_get_n_server_events (Recorder *recorder)
 {
   return recorder->n_server;
+}
+
+guint
+recorder_get_n_app_windows (Recorder *recorder)
+{
+  return recorder->n_app_windows;
+}
+
+const char *const *
+recorder_get_seen_windows (Recorder *recorder)
+{
+  static const char *const none[] = { NULL };
+
+  return recorder->seen_windows != NULL
+         ? (const char *const *) recorder->seen_windows->pdata : none;
 }
 
 /* ---- the end ---- */
@@ -385,6 +404,14 @@ on_captured (const xEvent *ev, XID id_base, guint64 time_ms, gpointer user_data)
       && translator_delivered (recorder->translator, ev, time_ms, &out)
          == TRANSLATE_EVENT)
     write_event (recorder, &out);
+}
+
+static void
+on_client_gone (XID id_base, gpointer user_data)
+{
+  Recorder *recorder = user_data;
+
+  toplevels_client_gone (recorder->tops, id_base);
 }
 
 static void
@@ -630,7 +657,14 @@ start_capture (Recorder *recorder, GError **error)
                                          recorder->stop_key);
   recorder->tracker_source = xsource_new (recorder->tracker, on_tracker, NULL, recorder, NULL);
   g_source_attach (recorder->tracker_source, NULL);
+  /* On a private server every client but ours is the app's; on a shared
+   * display only the server can say whose a window is. */
+  if (recorder->where == RECORDER_EXISTING && !toplevels_server_tells_pids (recorder->tops))
+    g_printerr ("xrecord: warning: %s has no X-Resource extension (1.2): the app's "
+                "windows are known by their _NET_WM_PID only, which Tk, Xaw, Motif and "
+                "many older programs do not set\n", recorder->display);
 
+  capture_set_client_gone_func (recorder->capture, on_client_gone, recorder);
   if (!capture_start (recorder->capture, window, on_captured, on_request,
                       on_capture_state,
                       recorder, &local_error))
@@ -684,10 +718,42 @@ start_app (Recorder *recorder, GError **error)
   return TRUE;
 }
 
+/* What the recording saw of the windows, before the model goes: the
+ * app's, and the others by their identity, quoted for the terminal. */
+static void
+take_windows (Recorder *recorder)
+{
+  guint n;
+
+  if (recorder->tops == NULL)
+    return;
+  recorder->n_app_windows = toplevels_get_n_app_mapped (recorder->tops);
+  g_clear_pointer (&recorder->seen_windows, g_ptr_array_unref);
+  recorder->seen_windows = g_ptr_array_new_with_free_func (g_free);
+  n = toplevels_get_n_seen (recorder->tops);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *wm_class, *title;
+      g_autofree char *quoted_title = NULL, *quoted_class = NULL;
+      Window window;
+
+      toplevels_get_seen (recorder->tops, i, &window, &wm_class, &title);
+      quoted_title = quote_terminal (title != NULL ? title : "");
+      quoted_class = wm_class != NULL ? quote_terminal (wm_class) : NULL;
+      g_ptr_array_add (recorder->seen_windows,
+                       g_strdup_printf ("0x%lx \"%s\"%s%s%s", (unsigned long) window,
+                                        quoted_title, quoted_class != NULL ? " (" : "",
+                                        quoted_class != NULL ? quoted_class : "",
+                                        quoted_class != NULL ? ")" : ""));
+    }
+  g_ptr_array_add (recorder->seen_windows, NULL);
+}
+
 /* Closes the connections while the server still runs, then stops it. */
 static void
 close_display (Recorder *recorder)
 {
+  take_windows (recorder);
   capture_free (g_steal_pointer (&recorder->capture));
   g_clear_pointer (&recorder->translator, translator_free);
   g_clear_pointer (&recorder->tops, toplevels_free);

@@ -6,7 +6,11 @@
  * pointer), a Client is a window an application created as its top-level
  * (identity: WM_CLASS, WM_NAME, whose it is). Without a window manager
  * they are the same window; with one, the Toplevel is the WM's frame and
- * its Client the window reparented into it.
+ * its Client the window reparented into it. An app that reparents its own
+ * window into a wrapper of its own (Tk) is not a window manager: the
+ * wrapper stays its own Client, which carries the identity, and the inner
+ * window is only remembered (Toplevel.inner). Whose a window is, and which
+ * window names it, is xapp/'s rule, shared with the replayer.
  *
  * The stacking order is kept the way compositors keep it: a new window
  * goes on top, ConfigureNotify's above-sibling and CirculateNotify restack.
@@ -21,13 +25,15 @@
 #include <string.h>
 #include <X11/Xatom.h>
 #include <X11/Xutil.h>
-#include <X11/extensions/record.h>
+
+#include "xapp.h"
 
 typedef enum
 {
   DECISION_UNKNOWN,
   DECISION_NO,
   DECISION_YES,
+  DECISION_SILENT,         /* of a client base: the server cannot tell its pid */
 } Decision;
 
 typedef enum
@@ -43,34 +49,42 @@ typedef struct
   Decision app;            /* cached; reset when _NET_WM_PID changes */
   guint64 first_map;       /* 0: never mapped as the app's */
   pid_t pid;               /* _NET_WM_PID, 0: not known */
-  char *wm_class;          /* owned */
-  char *wm_name;           /* owned */
-  char *net_wm_name;       /* owned */
+  XAppIdentity identity;   /* owned strings */
 } Client;
 
 typedef struct
 {
   Window id;
   Client *client;          /* borrowed from clients; NULL: none found */
+  Client *inner;           /* borrowed: a window of the same client reparented
+                            * into this one (Tk's), or NULL */
   int x, y, width, height, border;
   int client_dx, client_dy; /* client origin from the frame's origin */
   gboolean mapped;
 } Toplevel;
 
+typedef struct
+{
+  Window id;               /* the window that names it */
+  char *wm_class;          /* owned, or NULL */
+  char *title;             /* owned, or NULL */
+} Seen;
+
 struct Toplevels
 {
   Display *dpy;            /* the tracker connection, not owned */
+  XApp *xapp;              /* owned: whose a window is */
   Window root;
   pid_t app_pgid;
   gboolean private_server;
-  XID base_mask;            /* XID & base_mask: the creating client's base */
-  Atom net_wm_pid, wm_state, wm_name, net_wm_name, utf8_string;
+  Atom net_wm_pid, net_wm_name;
 
   GHashTable *toplevels;   /* Window -> Toplevel* (owned) */
   GPtrArray *stack;        /* Toplevel*, bottom to top (borrowed) */
   GHashTable *clients;     /* Window -> Client* (owned) */
-  GHashTable *app_bases;   /* XID id_base -> Decision, of clients */
-  GHashTable *own_bases;   /* XID id_base set: xrecord's connections */
+  GHashTable *app_bases;   /* XID id_base -> Decision, of clients; forgotten
+                            * when the client leaves (its base is reused) */
+  GPtrArray *seen;         /* of Seen* (owned): windows mapped while recording */
 
   guint64 map_seq;
   FocusMode focus_mode;
@@ -83,10 +97,16 @@ struct Toplevels
 static void
 client_free (Client *client)
 {
-  g_free (client->wm_class);
-  g_free (client->wm_name);
-  g_free (client->net_wm_name);
+  xapp_identity_clear (&client->identity);
   g_free (client);
+}
+
+static void
+seen_free (Seen *seen)
+{
+  g_free (seen->wm_class);
+  g_free (seen->title);
+  g_free (seen);
 }
 
 Toplevels *
@@ -95,21 +115,19 @@ toplevels_new (Display *dpy, gboolean private_server)
   Toplevels *tops = g_new0 (Toplevels, 1);
 
   tops->dpy = dpy;
+  tops->xapp = xapp_new (dpy);
   tops->root = DefaultRootWindow (dpy);
   tops->app_pgid = -1;
   tops->private_server = private_server;
-  tops->base_mask = XRecordIdBaseMask (dpy);
+  xapp_set_private (tops->xapp, private_server);
   tops->net_wm_pid = XInternAtom (dpy, "_NET_WM_PID", False);
-  tops->wm_state = XInternAtom (dpy, "WM_STATE", False);
-  tops->wm_name = XA_WM_NAME;
   tops->net_wm_name = XInternAtom (dpy, "_NET_WM_NAME", False);
-  tops->utf8_string = XInternAtom (dpy, "UTF8_STRING", False);
   tops->toplevels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   tops->stack = g_ptr_array_new ();
   tops->clients = g_hash_table_new_full (NULL, NULL, NULL,
                                          (GDestroyNotify) client_free);
   tops->app_bases = g_hash_table_new (NULL, NULL);
-  tops->own_bases = g_hash_table_new (NULL, NULL);
+  tops->seen = g_ptr_array_new_with_free_func ((GDestroyNotify) seen_free);
   tops->focus_mode = FOCUS_NONE;
   return tops;
 }
@@ -123,7 +141,8 @@ toplevels_free (Toplevels *tops)
   g_hash_table_unref (tops->toplevels);
   g_hash_table_unref (tops->clients);
   g_hash_table_unref (tops->app_bases);
-  g_hash_table_unref (tops->own_bases);
+  g_ptr_array_unref (tops->seen);
+  xapp_free (tops->xapp);
   g_free (tops);
 }
 
@@ -131,6 +150,7 @@ void
 toplevels_set_app (Toplevels *tops, pid_t app_pgid)
 {
   tops->app_pgid = app_pgid;
+  xapp_set_app (tops->xapp, app_pgid);
 }
 
 void
@@ -144,89 +164,71 @@ toplevels_set_map_func (Toplevels *tops, ToplevelsMapFunc func,
 void
 toplevels_add_own_client (Toplevels *tops, XID id_base)
 {
-  g_hash_table_add (tops->own_bases, GSIZE_TO_POINTER (id_base));
+  xapp_add_own_client (tops->xapp, id_base);
+}
+
+gboolean
+toplevels_server_tells_pids (Toplevels *tops)
+{
+  return xapp_has_xres (tops->xapp);
+}
+
+void
+toplevels_client_gone (Toplevels *tops, XID id_base)
+{
+  g_hash_table_remove (tops->app_bases, GSIZE_TO_POINTER (id_base));
 }
 
 static XID
 base_of (Toplevels *tops, XID id)
 {
-  return id & tops->base_mask;
+  return xapp_client_base (tops->xapp, id);
+}
+
+/* ---- what it was mapped as ---- */
+
+/* Remembers (or updates) the identity a window mapped while recording
+ * showed; the window may be gone when it is asked for. */
+static void
+seen_note (Toplevels *tops, Client *client, gboolean add)
+{
+  Seen *seen = NULL;
+
+  for (guint i = 0; i < tops->seen->len && seen == NULL; i++)
+    if (((Seen *) g_ptr_array_index (tops->seen, i))->id == client->id)
+      seen = g_ptr_array_index (tops->seen, i);
+  if (seen == NULL)
+    {
+      if (!add)
+        return;
+      seen = g_new0 (Seen, 1);
+      seen->id = client->id;
+      g_ptr_array_add (tops->seen, seen);
+    }
+  g_free (seen->wm_class);
+  g_free (seen->title);
+  seen->wm_class = g_strdup (client->identity.wm_class);
+  seen->title = g_strdup (xapp_identity_title (&client->identity));
+}
+
+guint
+toplevels_get_n_seen (Toplevels *tops)
+{
+  return tops->seen->len;
+}
+
+void
+toplevels_get_seen (Toplevels *tops, guint i, Window *window, const char **wm_class,
+                    const char **title)
+{
+  Seen *seen = g_ptr_array_index (tops->seen, i);
+
+  *window = seen->id;
+  *wm_class = seen->wm_class;
+  *title = seen->title;
 }
 
 /* ---- properties (read on the tracker connection; the window may be gone) ---- */
-
-static gboolean
-get_property (Toplevels *tops, Window w, Atom prop, Atom type, int format,
-              guchar **data, gulong *n_items)
-{
-  Atom actual_type;
-  int actual_format;
-  gulong after;
-
-  *data = NULL;
-  if (XGetWindowProperty (tops->dpy, w, prop, 0, 1024, False, type,
-                          &actual_type, &actual_format, n_items, &after,
-                          data) != Success)
-    return FALSE;
-  if (*data == NULL || actual_format != format || *n_items == 0)
-    {
-      if (*data != NULL)
-        XFree (*data);
-      *data = NULL;
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Reads the identity of a window first seen now. Usually the recorded
- * ChangeProperty requests tell it (toplevels_handle_request); this is
- * for windows that existed before, and never erases what is known: the
- * window may be gone already. */
-static void
-client_read_identity (Toplevels *tops, Client *client)
-{
-  XClassHint hint = { NULL, NULL };
-  guchar *data = NULL;
-  gulong n = 0;
-
-  if (client->wm_class == NULL && XGetClassHint (tops->dpy, client->id, &hint))
-    client->wm_class = g_strdup (hint.res_class);
-  if (hint.res_name != NULL)
-    XFree (hint.res_name);
-  if (hint.res_class != NULL)
-    XFree (hint.res_class);
-  if (client->wm_name == NULL
-      && get_property (tops, client->id, tops->wm_name, AnyPropertyType, 8, &data, &n))
-    {
-      client->wm_name = g_utf8_make_valid ((const char *) data, (gssize) n);
-      XFree (data);
-    }
-  if (client->net_wm_name == NULL
-      && get_property (tops, client->id, tops->net_wm_name, tops->utf8_string, 8,
-                       &data, &n))
-    {
-      client->net_wm_name = g_utf8_make_valid ((const char *) data, (gssize) n);
-      XFree (data);
-    }
-}
-
-/* The process group of @pid, from /proc; -1 if it is gone. */
-static pid_t
-pgid_of (pid_t pid)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
-  g_autofree char *text = NULL;
-  const char *paren;
-  int pgid = -1;
-
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return -1;
-  /* "pid (comm) state ppid pgrp": comm may hold spaces and parentheses. */
-  paren = strrchr (text, ')');
-  if (paren == NULL || sscanf (paren + 1, " %*c %*d %d", &pgid) != 1)
-    return -1;
-  return pgid;
-}
 
 static void client_pid_changed (Toplevels *tops, Client *client);
 
@@ -253,25 +255,18 @@ toplevels_handle_request (Toplevels *tops, const guint8 *data, gsize len)
   value = (const char *) data + sz_xChangePropertyReq;
   if (req.property == XA_WM_NAME && req.format == 8)
     {
-      g_free (client->wm_name);
-      client->wm_name = g_utf8_make_valid (value, (gssize) size);
+      g_free (client->identity.wm_name);
+      client->identity.wm_name = xapp_text_from_value (value, size);
     }
   else if (req.property == tops->net_wm_name && req.format == 8)
     {
-      g_free (client->net_wm_name);
-      client->net_wm_name = g_utf8_make_valid (value, (gssize) size);
+      g_free (client->identity.net_wm_name);
+      client->identity.net_wm_name = xapp_text_from_value (value, size);
     }
   else if (req.property == XA_WM_CLASS && req.format == 8)
     {
-      /* "instance\0Class\0" */
-      gsize first = strnlen (value, size);
-
-      g_free (client->wm_class);
-      client->wm_class = first + 1 < size
-                         ? g_utf8_make_valid (value + first + 1,
-                                              (gssize) strnlen (value + first + 1,
-                                                                size - first - 1))
-                         : NULL;
+      g_free (client->identity.wm_class);
+      client->identity.wm_class = xapp_class_from_value (value, size);
     }
   else if (req.property == tops->net_wm_pid && req.format == 32 && req.nUnits >= 1)
     {
@@ -280,46 +275,42 @@ toplevels_handle_request (Toplevels *tops, const guint8 *data, gsize len)
       memcpy (&pid, value, sizeof pid);
       client->pid = (pid_t) pid;
       client_pid_changed (tops, client);
+      return;
     }
+  else
+    return;
+  seen_note (tops, client, FALSE);
 }
 
+/* Is @client the app's? xapp's rule (on a private server every client but
+ * ours; else its X client's pid, else its _NET_WM_PID); when nobody can
+ * tell, not until it says so. */
 static Decision
 client_decide (Toplevels *tops, Client *client)
 {
   XID base = base_of (tops, client->id);
-  guchar *data = NULL;
-  gulong n = 0;
 
   if (client->app != DECISION_UNKNOWN)
     return client->app;
-  if (g_hash_table_contains (tops->own_bases, GSIZE_TO_POINTER (base)))
+  if (xapp_is_own_client (tops->xapp, client->id))
     return client->app = DECISION_NO;
   if (GPOINTER_TO_INT (g_hash_table_lookup (tops->app_bases,
                                             GSIZE_TO_POINTER (base))) == DECISION_YES)
     return client->app = DECISION_YES;
-  if (client->pid == 0
-      && get_property (tops, client->id, tops->net_wm_pid, XA_CARDINAL, 32, &data, &n))
+  /* (Its _NET_WM_PID is read only if the server cannot tell.) */
+  switch (xapp_window_owner (tops->xapp, client->id, client->pid))
     {
-      client->pid = (pid_t) ((unsigned long *) data)[0];
-      XFree (data);
-    }
-  if (client->pid > 0)
-    {
-      pid_t pid = client->pid;
-
-      if (tops->app_pgid > 0
-          && (pid == tops->app_pgid || pgid_of (pid) == tops->app_pgid))
-        {
-          g_hash_table_insert (tops->app_bases, GSIZE_TO_POINTER (base),
-                               GINT_TO_POINTER (DECISION_YES));
-          return client->app = DECISION_YES;
-        }
+    case XAPP_APP:
+      g_hash_table_insert (tops->app_bases, GSIZE_TO_POINTER (base),
+                           GINT_TO_POINTER (DECISION_YES));
+      return client->app = DECISION_YES;
+    case XAPP_NOT_APP:
       return client->app = DECISION_NO;
+    case XAPP_UNKNOWN:
+    default:
+      /* Nobody can tell (yet): not the app's until it says so. */
+      return DECISION_UNKNOWN;
     }
-  if (tops->private_server)
-    return client->app = DECISION_YES;
-  /* No _NET_WM_PID (yet): not the app's until it says so. */
-  return DECISION_UNKNOWN;
 }
 
 gboolean
@@ -327,14 +318,28 @@ toplevels_is_app_client (Toplevels *tops, XID id_base)
 {
   GHashTableIter iter;
   gpointer value;
+  Decision known;
 
-  if (g_hash_table_contains (tops->own_bases, GSIZE_TO_POINTER (id_base)))
+  if (xapp_is_own_client (tops->xapp, id_base))
     return FALSE;
-  if (tops->private_server
-      || GPOINTER_TO_INT (g_hash_table_lookup (tops->app_bases,
-                                               GSIZE_TO_POINTER (id_base))) == DECISION_YES)
+  if (tops->private_server)
     return TRUE;
-  /* Not known yet: one of its windows may say. */
+  known = GPOINTER_TO_INT (g_hash_table_lookup (tops->app_bases, GSIZE_TO_POINTER (id_base)));
+  if (known == DECISION_YES || known == DECISION_NO)
+    return known == DECISION_YES;
+  if (known == DECISION_UNKNOWN && tops->app_pgid > 0)
+    {
+      /* Asked once per client (until it leaves): its pid, from the server. */
+      XAppOwner owner = xapp_client_owner (tops->xapp, id_base);
+
+      known = owner == XAPP_APP ? DECISION_YES
+              : owner == XAPP_NOT_APP ? DECISION_NO : DECISION_SILENT;
+      g_hash_table_insert (tops->app_bases, GSIZE_TO_POINTER (id_base),
+                           GINT_TO_POINTER (known));
+      if (known != DECISION_SILENT)
+        return known == DECISION_YES;
+    }
+  /* The server cannot tell: one of its windows may say. */
   g_hash_table_iter_init (&iter, tops->clients);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
@@ -362,7 +367,9 @@ client_get (Toplevels *tops, Window id)
       /* Its title and pid may change, and it tells us so. */
       XSelectInput (tops->dpy, id, PropertyChangeMask | FocusChangeMask
                                    | StructureNotifyMask);
-      client_read_identity (tops, client);
+      /* What it had before we saw it; usually the recorded ChangeProperty
+       * requests tell (toplevels_handle_request). */
+      xapp_identity_read (tops->xapp, id, &client->identity);
     }
   return client;
 }
@@ -504,12 +511,16 @@ toplevel_ancestor (Toplevels *tops, Window w)
   return None;
 }
 
-/* A window manager reparented @window (a top-level) into @parent. */
+/* @window (a top-level, or a window we know) was reparented into @parent:
+ * by a window manager, into its frame (another client created @parent),
+ * or by the app itself, into a wrapper of its own (Tk: the same client
+ * created both), which keeps its own identity. */
 static void
 handle_reparent (Toplevels *tops, Window window, Window parent, int x, int y)
 {
   Toplevel *old = toplevel_find (tops, window);
   Client *client = g_hash_table_lookup (tops->clients, GSIZE_TO_POINTER (window));
+  int border = old != NULL ? old->border : 0;
   Toplevel *frame;
   Window child;
 
@@ -525,19 +536,59 @@ handle_reparent (Toplevels *tops, Window window, Window parent, int x, int y)
     }
   if (old != NULL)
     {
+      if (tops->focus_mode == FOCUS_WINDOW && tops->focus_top == window)
+        tops->focus_mode = FOCUS_NONE;
       g_ptr_array_remove (tops->stack, old);
       g_hash_table_steal (tops->toplevels, GSIZE_TO_POINTER (window));
       g_free (old);
     }
   if (client == NULL)
     return;
-  frame = toplevel_find (tops, toplevel_ancestor (tops, parent));
+  /* The new parent is usually a root child itself (no round trip: the
+   * window may be gone by the time the recorded event is read). */
+  frame = toplevel_find (tops, parent);
+  if (frame == NULL)
+    frame = toplevel_find (tops, toplevel_ancestor (tops, parent));
   if (frame == NULL)
     return;
+  if (xapp_same_client (tops->xapp, window, parent))
+    {
+      /* The app's own structure: the wrapper stays its own client, with
+       * the identity the app gives it; the inner window is a fallback
+       * should the wrapper never be named. */
+      if (frame->client != client)
+        frame->inner = client;
+      return;
+    }
   frame->client = client;
-  XTranslateCoordinates (tops->dpy, window, frame->id, 0, 0,
-                         &frame->client_dx, &frame->client_dy, &child);
+  /* Where the client's inside is in the frame: the event says, when the
+   * frame is the parent (the window, or the frame, may be gone by the time
+   * the recorded event is read); else ask. */
+  frame->client_dx = x + border;
+  frame->client_dy = y + border;
+  if (frame->id != parent)
+    XTranslateCoordinates (tops->dpy, window, frame->id, 0, 0,
+                           &frame->client_dx, &frame->client_dy, &child);
   toplevel_note_map (tops, frame);
+}
+
+/* The client whose identity names @top (not NULL): its client, unless
+ * that says nothing and the window the app reparented into it does. */
+static Client *
+toplevel_named (const Toplevel *top)
+{
+  if (top->inner != NULL && !xapp_identity_is_set (&top->client->identity)
+      && xapp_identity_is_set (&top->inner->identity))
+    return top->inner;
+  return top->client;
+}
+
+/* Is @w the client in @top, or the window inside its wrapper? */
+static gboolean
+toplevel_holds (const Toplevel *top, Window w)
+{
+  return (top->client != NULL && top->client->id == w)
+         || (top->inner != NULL && top->inner->id == w);
 }
 
 static void
@@ -571,14 +622,13 @@ handle_focus (Toplevels *tops, const xEvent *ev)
 
     if (top == NULL)
       {
-        /* A client inside a frame. */
+        /* A client inside a frame, or a window inside its wrapper. */
         GHashTableIter iter;
         gpointer value;
 
         g_hash_table_iter_init (&iter, tops->toplevels);
         while (g_hash_table_iter_next (&iter, NULL, &value))
-          if (((Toplevel *) value)->client != NULL
-              && ((Toplevel *) value)->client->id == w)
+          if (toplevel_holds (value, w))
             top_id = ((Toplevel *) value)->id;
         if (top_id == None)
           return;
@@ -622,7 +672,8 @@ toplevels_handle_event (Toplevels *tops, const xEvent *ev)
         toplevel_remove (tops, ev->u.destroyNotify.window, TRUE);
       else if (ev->u.destroyNotify.event == ev->u.destroyNotify.window)
         {
-          /* A client inside a frame (selected StructureNotify on it). */
+          /* A client inside a frame, or a window inside its wrapper
+           * (selected StructureNotify on it). */
           Window w = ev->u.destroyNotify.window;
           GHashTableIter iter;
           gpointer value;
@@ -631,9 +682,14 @@ toplevels_handle_event (Toplevels *tops, const xEvent *ev)
             break;
           g_hash_table_iter_init (&iter, tops->toplevels);
           while (g_hash_table_iter_next (&iter, NULL, &value))
-            if (((Toplevel *) value)->client != NULL
-                && ((Toplevel *) value)->client->id == w)
-              ((Toplevel *) value)->client = NULL;
+            {
+              Toplevel *held = value;
+
+              if (held->client != NULL && held->client->id == w)
+                held->client = NULL;
+              if (held->inner != NULL && held->inner->id == w)
+                held->inner = NULL;
+            }
           g_hash_table_remove (tops->clients, GSIZE_TO_POINTER (w));
         }
       break;
@@ -643,6 +699,8 @@ toplevels_handle_event (Toplevels *tops, const xEvent *ev)
         {
           top->mapped = TRUE;
           toplevel_note_map (tops, top);
+          if (top->client != NULL)
+            seen_note (tops, toplevel_named (top), TRUE);
         }
       break;
     case UnmapNotify:
@@ -749,8 +807,8 @@ toplevel_target (Toplevels *tops, Toplevel *top, ToplevelTarget *target)
     toplevel_note_map (tops, top);
   target->window = client->id;
   target->index = client->first_map != 0 ? client_index (tops, client) : -1;
-  target->wm_class = client->wm_class;
-  target->wm_name = client->wm_name != NULL ? client->wm_name : client->net_wm_name;
+  target->wm_class = toplevel_named (top)->identity.wm_class;
+  target->wm_name = xapp_identity_title (&toplevel_named (top)->identity);
   target->origin_x = top->x + top->border + top->client_dx;
   target->origin_y = top->y + top->border + top->client_dy;
   return TRUE;

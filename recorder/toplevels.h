@@ -7,8 +7,9 @@
  * with the device events it is asked about: when the app crashes on a
  * click, the click is still aimed at the window it hit, although the window
  * is long gone by the time xrecord reads the click. Window properties
- * (WM_CLASS, WM_NAME, _NET_WM_PID) are read on the tracker connection when
- * they change and cached.
+ * (WM_CLASS, WM_NAME, _NET_WM_NAME, _NET_WM_PID) are taken from the
+ * recorded ChangeProperty requests and cached; whose a window is and which
+ * window names it is xapp/'s rule (xapp.h), shared with the replayer.
  */
 #pragma once
 
@@ -35,11 +36,11 @@ typedef struct
 /* Called when one of the app's top-levels is mapped for the first time. */
 typedef void (*ToplevelsMapFunc) (Window window, gpointer user_data);
 
-/* @dpy is the tracker connection (not owned). A window is the app's when
- * its _NET_WM_PID names a process in the app's process group (see
- * toplevels_set_app), or when it was created by an X client already known
- * to be the app's; with @private_server, every client but xrecord's own is
- * the app's. */
+/* @dpy is the tracker connection (not owned). A window is the app's by
+ * xapp/'s rule: with @private_server (xrecord started the server) every
+ * client but xrecord's own is the app's; on a shared display, when the X
+ * client that created it is the app or in its tree (X-Resource), else
+ * when its _NET_WM_PID says so; when nobody can tell, it is not. */
 Toplevels *toplevels_new (Display *dpy, gboolean private_server);
 void toplevels_free (Toplevels *tops);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Toplevels, toplevels_free)
@@ -50,6 +51,12 @@ void toplevels_set_map_func (Toplevels *tops, ToplevelsMapFunc func,
                              gpointer user_data);
 /* The resource base of one of xrecord's own connections: never the app. */
 void toplevels_add_own_client (Toplevels *tops, XID id_base);
+/* Does the server tell the X clients' pids (X-Resource)? Without it, a
+ * window is the app's only by its _NET_WM_PID. */
+gboolean toplevels_server_tells_pids (Toplevels *tops);
+/* The client with resource base @id_base has left: its base may come
+ * back as another client's. */
+void toplevels_client_gone (Toplevels *tops, XID id_base);
 
 /* Selects the events the model needs and reads the current windows and
  * focus. Call once the RECORD context records the tracker's events. */
@@ -81,5 +88,13 @@ gboolean toplevels_lookup (Toplevels *tops, Window window, ToplevelTarget *targe
 
 /* The number of app top-levels mapped so far (ever). */
 guint toplevels_get_n_app_mapped (Toplevels *tops);
+
+/* The top-level windows mapped while recording, the app's or not, each
+ * once in first-map order, with the identity they showed (the strings
+ * belong to the model; NULL: none): what to name when none was taken for
+ * the app's. */
+guint toplevels_get_n_seen (Toplevels *tops);
+void toplevels_get_seen (Toplevels *tops, guint i, Window *window,
+                         const char **wm_class, const char **title);
 
 G_END_DECLS

@@ -69,7 +69,9 @@ summary_markdown (const Reduction *r, guint n_in_file, const RunResult *replay,
                             r->stopped_early ? " (stopped early at a limit)" : "");
   if (!replay_failed)
     {
-      g_autofree char *what = target_describe_result (replay);
+      g_autofree char *said = target_describe_result (replay);
+      /* It may quote the session (a window's title): Markdown text. */
+      g_autofree char *what = quote_markdown_text (said);
       g_string_append_printf (md, "\nNote: in the replay for this report the app did not fail "
                                   "(it %s)%s.\n", what,
                               r->target->by_test
@@ -154,7 +156,8 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
   failed = target_still_fails (&replay, (gpointer) reduction->target);
   if (!failed)
     {
-      g_autofree char *what = target_describe_result (&replay);
+      g_autofree char *said = target_describe_result (&replay);
+      g_autofree char *what = quote_terminal (said);
       if (reduction->target->by_test)
         g_printerr ("xreduce: note: replayed by xreplay for the report, the app %s; "
                     "the --test command is what decides the failure\n", what);

@@ -106,6 +106,10 @@ target_describe_result (const RunResult *result)
       g_autofree char *words = verdict_describe (&result->verdict);
       return g_strdup_printf ("the --test command %s", words);
     }
+  if (result->verdict.kind == VERDICT_UNRESOLVED)
+    return g_strdup_printf ("could not be replayed as recorded (%s)",
+                            result->verdict.detail != NULL ? result->verdict.detail
+                                                           : "unresolved");
   return verdict_describe (&result->verdict);
 }
 

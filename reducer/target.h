@@ -35,7 +35,9 @@ gboolean target_still_fails (const RunResult *result, gpointer target);
 /* "crashed with SIGSEGV and stderr matches /x/", "the --test command exits 0". */
 char *target_describe (const Target *target);
 /* What one run did, in words: "crashed with SIGSEGV", "the --test command
- * said it passes (exit 1)". */
+ * said it passes (exit 1)", "could not be replayed as recorded (action 5
+ * ...: its window 1 (class X) did not appear within 500 ms)". It may quote
+ * the session (a window's title): quote it for where it goes. */
 char *target_describe_result (const RunResult *result);
 
 G_END_DECLS

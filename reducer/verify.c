@@ -9,6 +9,7 @@
 #include "verify.h"
 #include "dd.h"
 #include "reduce.h"
+#include "quote.h"
 
 #include <unistd.h>
 
@@ -53,7 +54,12 @@ on_empty_done (RunResult *result, gboolean failed, const GError *error, gpointer
   Verification *v = data;
 
   if (count (v, error) && failed && v->empty_seen == NULL)
-    v->empty_seen = target_describe_result (result);
+    {
+      /* Verdicts quote what the session says (a window's title): said on
+       * the terminal. */
+      g_autofree char *seen = target_describe_result (result);
+      v->empty_seen = quote_terminal (seen);
+    }
 }
 
 static void
@@ -65,7 +71,9 @@ on_full_done (RunResult *result, gboolean failed, const GError *error, gpointer 
     return;
   if (v->full_seen == NULL)
     {
-      v->full_seen = target_describe_result (result);
+      g_autofree char *seen = target_describe_result (result);
+
+      v->full_seen = quote_terminal (seen);
       v->full_tail = g_strstrip (g_strdup (result->stderr_tail != NULL ? result->stderr_tail : ""));
     }
   if (failed)

@@ -56,7 +56,8 @@ static const char usage_description[] =
   "  2  usage or bad input (e.g. a malformed session)\n"
   "  3  infrastructure error (Xvfb, the X connection, dbus-daemon)\n"
   "  4  the app could not start (no such program, died or no window)\n"
-
+  "  5  unresolved: the window an action aims at never appeared (the replay\n"
+  "     stopped there; it is never replayed on another window)\n"
   "  128+N  interrupted by signal N; the app and Xvfb are gone";
 
 typedef struct
@@ -367,7 +368,9 @@ static void
 print_result (const Args *a, const ReplayResult *result, gboolean ok, const GError *error,
               gboolean with_regex)
 {
-  g_autofree char *words = verdict_describe (&result->verdict);
+  g_autofree char *said = verdict_describe (&result->verdict);
+  /* It may quote the session (the title of a window that never came). */
+  g_autofree char *words = quote_terminal (said);
 
   if (a->json)
     {

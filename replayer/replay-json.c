@@ -19,6 +19,16 @@ json_add_int (JsonBuilder *builder, const char *name, gint64 value, gboolean kno
     json_builder_add_null_value (builder);
 }
 
+static void
+json_add_string (JsonBuilder *builder, const char *name, const char *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
 char *
 replay_result_to_json (const ReplayResult *result)
 {
@@ -54,6 +64,20 @@ replay_result_to_json (const ReplayResult *result)
     json_builder_add_null_value (builder);
   json_add_int (builder, "app_wait_ms", result->app_wait_ms, TRUE);
   json_add_int (builder, "app_wait_max_ms", result->app_wait_max_ms, TRUE);
+
+  json_builder_set_member_name (builder, "missing_window");
+  if (result->missing_action > 0)
+    {
+      json_builder_begin_object (builder);
+      json_add_int (builder, "action", result->missing_action, TRUE);
+      json_add_int (builder, "window", result->missing_window, TRUE);
+      json_add_string (builder, "class", result->missing_class);
+      json_add_string (builder, "title", result->missing_title);
+      json_add_int (builder, "waited_ms", result->missing_wait_ms, TRUE);
+      json_builder_end_object (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
 
   /* The last 2 KiB, cut at a character boundary. */
   valid = g_utf8_make_valid (result->stderr_text != NULL ? result->stderr_text : "",

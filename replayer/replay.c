@@ -62,6 +62,8 @@ replay_result_clear (ReplayResult *result)
   g_clear_pointer (&result->verdict.detail, g_free);
   g_clear_pointer (&result->backtrace, g_strfreev);
   g_clear_pointer (&result->pace_detail, g_free);
+  g_clear_pointer (&result->missing_class, g_free);
+  g_clear_pointer (&result->missing_title, g_free);
   result->stderr_len = 0;
 }
 
@@ -339,6 +341,89 @@ replay_note_latency (Replay *r)
     r->result->window_latency_ms = latency;
 }
 
+typedef enum
+{
+  WINDOW_READY,              /* inject now (into the match, or at root coordinates) */
+  WINDOW_WAIT,               /* not there yet: wait for it */
+  WINDOW_MISSING,            /* never came, and nothing may stand in for it */
+} WindowState;
+
+/* The replay cannot do what the session says: action @number aims at a
+ * window that did not come. Never replayed on another window instead
+ * (the click on an open menu would land on the menu bar): the verdict is
+ * unresolved, said in words and in the result. A crash before that, or
+ * while waiting, was a crash. */
+static void
+replay_missing_window (Replay *r, guint number, const SessionEvent *ev)
+{
+  ReplayResult *result = r->result;
+  g_autofree char *words = session_event_describe (ev);
+
+  result->missing_action = number + 1;
+  result->missing_window = ev->window;
+  result->missing_class = g_strdup (ev->wm_class);
+  result->missing_title = g_strdup (ev->wm_name);
+  result->missing_wait_ms = r->opts->window_wait_ms;
+  g_clear_pointer (&result->verdict.detail, g_free);
+  result->verdict.detail =
+    g_strdup_printf ("action %u (%s): its window %d%s%s%s did not appear within %u ms",
+                     number + 1, words, ev->window,
+                     ev->wm_class != NULL ? " (class " : "",
+                     ev->wm_class != NULL ? ev->wm_class : "",
+                     ev->wm_class != NULL ? ")" : "", r->opts->window_wait_ms);
+  replay_note (r, "action %u: window %d did not appear within %u ms: unresolved",
+               number + 1, ev->window, r->opts->window_wait_ms);
+  replay_finish (r, VERDICT_UNRESOLVED);
+}
+
+/* Is the window action @number aims at there? The same class and title
+ * (at any rank), or an earlier stand-in for it, at once; else it is
+ * waited for (a dialog the previous action opens), event-driven and
+ * bounded. When the wait is over, only what stands for the same window
+ * may take its place: the same class at the same index (a title that
+ * changed), the main window for index 0. Fills @match. */
+static WindowState
+replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatch *match)
+{
+  g_autofree char *identity = identity_key (ev);
+  gboolean exact, stand_in;
+
+  windows_match (r->windows, ev->window, ev->wm_class, ev->wm_name, match);
+  exact = match->kind == WINDOWS_MATCH_TITLE || match->kind == WINDOWS_MATCH_ALIAS;
+  stand_in = match->kind == WINDOWS_MATCH_INDEX || match->kind == WINDOWS_MATCH_MAIN;
+  if (!exact && !r->wait_over && !(stand_in && g_hash_table_contains (r->given_up, identity)))
+    {
+      /* (A window already waited for in vain, with a stand-in there, is
+       * not waited for again: a candidate without the action that opens
+       * it would wait at every action aimed at it.) */
+      if (!r->waiting)
+        {
+          r->waiting = TRUE;
+          replay_note (r, "action %u waits for window %d", number + 1, ev->window);
+          r->wait_timer = g_timeout_add (r->opts->window_wait_ms, on_wait_timeout, r);
+        }
+      return WINDOW_WAIT;
+    }
+  if (r->waiting && !r->wait_over)
+    replay_note_latency (r);
+  if (r->wait_timer != 0)
+    g_source_remove (r->wait_timer);
+  r->wait_timer = 0;
+  if (exact)
+    return WINDOW_READY;
+  if (!stand_in)
+    return WINDOW_MISSING;
+  if (r->wait_over)
+    {
+      replay_note (r, "action %u: window %d not as recorded after %u ms, using %s",
+                   number + 1, ev->window, r->opts->window_wait_ms,
+                   match_kind_names[match->kind]);
+      windows_add_alias (r->windows, ev->wm_class, ev->wm_name, match->window);
+      g_hash_table_add (r->given_up, g_steal_pointer (&identity));
+    }
+  return WINDOW_READY;
+}
+
 /* Injects action r->next, or waits for its window. */
 static void
 replay_step (Replay *r)
@@ -346,50 +431,24 @@ replay_step (Replay *r)
   guint number = r->next;
   const SessionEvent *ev = session_get_event (r->session, g_array_index (r->actions, guint, number));
   WindowsMatch match = { 0 };
-  gboolean aimed = ev->window >= 0;
-  gboolean matched = FALSE, known_absent = FALSE;
+  gboolean matched = FALSE;
   g_autofree char *words = NULL;
 
   if (r->phase != PHASE_ACTING)
     return;
-  if (aimed)
+  if (ev->window >= 0)
     {
-      g_autofree char *identity = identity_key (ev);
-
-      matched = windows_match (r->windows, ev->window, ev->wm_class, ev->wm_name, &match);
-      /* A window waited for in vain is not waited for again (a candidate
-       * without the action that opens a dialog would wait at every action
-       * aimed at it); if it shows up later, it matches by title. */
-      if (match.kind != WINDOWS_MATCH_TITLE && match.kind != WINDOWS_MATCH_ALIAS
-          && !r->wait_over && g_hash_table_contains (r->given_up, identity))
-        r->wait_over = known_absent = TRUE;
-      if (match.kind != WINDOWS_MATCH_TITLE && match.kind != WINDOWS_MATCH_ALIAS
-          && !r->wait_over)
+      switch (replay_find_window (r, number, ev, &match))
         {
-          /* Not there yet (a dialog the previous action opens): wait for
-           * it, event-driven, bounded. */
-          if (!r->waiting)
-            {
-              r->waiting = TRUE;
-              replay_note (r, "action %u waits for window %d \"%s\"", number + 1, ev->window,
-                           ev->wm_name != NULL ? ev->wm_name : "");
-              r->wait_timer = g_timeout_add (r->opts->window_wait_ms, on_wait_timeout, r);
-            }
+        case WINDOW_WAIT:
           return;
-        }
-      if (r->waiting && !r->wait_over)
-        replay_note_latency (r);
-      if (r->wait_timer != 0)
-        g_source_remove (r->wait_timer);
-      r->wait_timer = 0;
-      if (r->wait_over && !known_absent)
-        {
-          replay_note (r, "action %u: no window \"%s\" after %u ms, using %s", number + 1,
-                       ev->wm_name != NULL ? ev->wm_name : "", r->opts->window_wait_ms,
-                       match_kind_names[match.kind]);
-          if (matched)
-            windows_add_alias (r->windows, ev->wm_class, ev->wm_name, match.window);
-          g_hash_table_add (r->given_up, g_steal_pointer (&identity));
+        case WINDOW_MISSING:
+          replay_missing_window (r, number, ev);
+          return;
+        case WINDOW_READY:
+        default:
+          matched = match.kind != WINDOWS_MATCH_NONE;
+          break;
         }
     }
   r->waiting = r->wait_over = FALSE;
@@ -657,7 +716,11 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   r->dpy = xconn_get_display (r->conn);
   r->wm_protocols = XInternAtom (r->dpy, "WM_PROTOCOLS", False);
   r->net_wm_ping = XInternAtom (r->dpy, "_NET_WM_PING", False);
-  r->windows = windows_new (r->dpy);
+  r->windows = windows_new (r->dpy, r->opts->display == NULL);
+  /* Xvfb has it; a display of the user's may not. */
+  if (r->opts->display != NULL && !windows_server_tells_pids (r->windows))
+    g_printerr ("xreplay: warning: %s has no X-Resource extension (1.2): the app's windows "
+                "are known by their _NET_WM_PID, or by being new\n", DisplayString (r->dpy));
   r->injector = injector_new (r->dpy, r->opts->verbose ? injector_note : NULL, r);
   injector_reset_input (r->injector);
   n_bound = injector_bind_keysyms (r->injector, r->session);

@@ -99,6 +99,15 @@ struct ReplayResult
   char *pace_detail;         /* owned, or NULL: why not the pace asked for */
   gint64 app_wait_ms;        /* app pace: time spent waiting for the app, in all */
   gint64 app_wait_max_ms;    /* ... and the longest wait after one action */
+  /* UNRESOLVED: the action (from 1; 0: none) whose window never came, the
+   * window it aims at (index, class, title as recorded; owned strings, or
+   * NULL) and how long it was waited for. The replay stopped there: an
+   * action is never replayed on another window than its own. */
+  guint missing_action;
+  int missing_window;
+  char *missing_class;
+  char *missing_title;
+  guint missing_wait_ms;
 };
 
 void replay_result_clear (ReplayResult *result);
@@ -117,6 +126,8 @@ gboolean replay_run (const Session *session, const char *const *argv,
  * server_start_ms, time_to_first_window_ms, replay_ms, settle_ms,
  * total_ms, window_latency_ms (or null), app_cpu_ms, app_peak_rss_kb,
  * pace ("app" or "recorded"), pace_detail, app_wait_ms, app_wait_max_ms,
+ * missing_window (null, or for an unresolved replay {"action", "window",
+ * "class", "title", "waited_ms"}: the action whose window never came),
  * stderr_tail (the last 2 KiB), backtrace (an array of function names, or
  * null). */
 char *replay_result_to_json (const ReplayResult *result);

@@ -308,6 +308,8 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
   g_autofree char *name_md = quote_markdown_text (session_name);
   g_autofree char *name_code = quote_markdown_code (session_name);
   g_autofree char *command_line = NULL;
+  /* What happened may quote the session (a window's title). */
+  g_autofree char *outcome_md = quote_markdown_text (outcome);
   int width, height;
 
   session_get_screen (report->session, &width, &height);
@@ -319,13 +321,13 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
   /* An indented code block: one line, whatever the recorded command holds. */
   command_line = quote_terminal (command->str);
 
-  g_string_append_printf (md, "# %s: %s\n\n", name_md, outcome);
+  g_string_append_printf (md, "# %s: %s\n\n", name_md, outcome_md);
   g_string_append_printf (md, "Replaying %u user action%s of %s against\n\n    %s\n\n",
                           session_get_n_actions (report->session),
                           session_get_n_actions (report->session) == 1 ? "" : "s",
                           name_code, command_line);
   g_string_append_printf (md, "on a %dx%d X screen: the app **%s** after %u of them.\n\n",
-                          width, height, outcome, replayed);
+                          width, height, outcome_md, replayed);
   if (report->have_sheet)
     g_string_append (md, "![every step at a glance](steps.png)\n\n");
 
@@ -343,7 +345,7 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
   append_added_releases (report, md);
 
   g_string_append (md, "\n## What happened\n\n");
-  g_string_append_printf (md, "The app %s.\n", outcome);
+  g_string_append_printf (md, "The app %s.\n", outcome_md);
   if (backtrace != NULL && backtrace[0] != NULL)
     {
       g_string_append (md, "\nTop of the crash's backtrace (gdb):\n\n");

@@ -10,12 +10,11 @@
 
 #include "windows.h"
 
-#include <stdio.h>
-
 #include <string.h>
-#include <unistd.h>
 #include <X11/Xatom.h>
 #include <X11/Xutil.h>
+
+#include "xapp.h"
 
 typedef struct
 {
@@ -24,8 +23,7 @@ typedef struct
   guint64 first_map;         /* order of first map, from 1 */
   gboolean mapped;
   gboolean override;
-  char *wm_class;            /* owned, or NULL */
-  char *wm_name;             /* owned, or NULL */
+  XAppIdentity identity;     /* owned strings: its class and title (xapp.h) */
 } TopWin;
 
 typedef struct
@@ -37,9 +35,9 @@ typedef struct
 struct Windows
 {
   Display *dpy;              /* not owned */
+  XApp *xapp;                /* owned: whose a window is, its identity */
   Window root;
-  Atom net_wm_pid, net_wm_name, utf8_string, wm_protocols, net_wm_ping;
-  pid_t app_pid;
+  Atom net_wm_name, wm_protocols, net_wm_ping;
 
   GHashTable *foreign;       /* Window (frame) -> TRUE: not the app's */
   GPtrArray *tops;           /* of TopWin*, the app's, in first-map order */
@@ -50,8 +48,7 @@ struct Windows
 static void
 topwin_free (TopWin *top)
 {
-  g_free (top->wm_class);
-  g_free (top->wm_name);
+  xapp_identity_clear (&top->identity);
   g_free (top);
 }
 
@@ -64,17 +61,17 @@ alias_free (Alias *alias)
 }
 
 Windows *
-windows_new (Display *dpy)
+windows_new (Display *dpy, gboolean private_server)
 {
   Windows *windows = g_new0 (Windows, 1);
   Window root_ret, parent, *children = NULL;
   unsigned int n = 0;
 
   windows->dpy = dpy;
+  windows->xapp = xapp_new (dpy);
+  xapp_set_private (windows->xapp, private_server);
   windows->root = DefaultRootWindow (dpy);
-  windows->net_wm_pid = XInternAtom (dpy, "_NET_WM_PID", False);
   windows->net_wm_name = XInternAtom (dpy, "_NET_WM_NAME", False);
-  windows->utf8_string = XInternAtom (dpy, "UTF8_STRING", False);
   windows->wm_protocols = XInternAtom (dpy, "WM_PROTOCOLS", False);
   windows->net_wm_ping = XInternAtom (dpy, "_NET_WM_PING", False);
   windows->foreign = g_hash_table_new (NULL, NULL);
@@ -82,8 +79,11 @@ windows_new (Display *dpy)
   windows->aliases = g_ptr_array_new_with_free_func ((GDestroyNotify) alias_free);
 
   /* Select first, then list: a window created in between is seen as new
-   * (and then judged by its _NET_WM_PID), never missed. */
-  XSelectInput (dpy, windows->root, SubstructureNotifyMask);
+   * (and then judged by whose it is), never missed. StructureNotify too:
+   * the answers to _NET_WM_PING come as a ClientMessage sent to the root,
+   * GTK's with SubstructureNotify's mask, Qt 5's with StructureNotify's
+   * (and SubstructureRedirect's, which only a window manager may select). */
+  XSelectInput (dpy, windows->root, SubstructureNotifyMask | StructureNotifyMask);
   if (XQueryTree (dpy, windows->root, &root_ret, &parent, &children, &n))
     {
       for (unsigned int i = 0; i < n; i++)
@@ -102,144 +102,33 @@ windows_free (Windows *windows)
   g_hash_table_unref (windows->foreign);
   g_ptr_array_unref (windows->tops);
   g_ptr_array_unref (windows->aliases);
+  xapp_free (windows->xapp);
   g_free (windows);
 }
 
 void
 windows_set_app (Windows *windows, pid_t pid)
 {
-  windows->app_pid = pid;
+  xapp_set_app (windows->xapp, pid);
 }
 
-/* A format-8 property as valid UTF-8, or NULL. */
-static char *
-get_string (Windows *windows, Window w, Atom property, Atom type)
+gboolean
+windows_server_tells_pids (Windows *windows)
 {
-  Atom actual = None;
-  int format = 0;
-  unsigned long n = 0, after = 0;
-  unsigned char *data = NULL;
-  char *result = NULL;
-
-  if (XGetWindowProperty (windows->dpy, w, property, 0, 1024, False, type, &actual,
-                          &format, &n, &after, &data) == Success
-      && data != NULL && format == 8)
-    result = g_utf8_make_valid ((const char *) data, (gssize) n);
-  if (data != NULL)
-    XFree (data);
-  return result;
+  return xapp_has_xres (windows->xapp);
 }
 
-/* _NET_WM_PID of @w, or 0. */
-static pid_t
-get_pid (Windows *windows, Window w)
+static const char *
+topwin_title (const TopWin *top)
 {
-  Atom actual = None;
-  int format = 0;
-  unsigned long n = 0, after = 0;
-  unsigned char *data = NULL;
-  pid_t pid = 0;
-
-  if (XGetWindowProperty (windows->dpy, w, windows->net_wm_pid, 0, 1, False, XA_CARDINAL,
-                          &actual, &format, &n, &after, &data) == Success
-      && data != NULL && format == 32 && n == 1)
-    pid = (pid_t) *(unsigned long *) data;   /* Xlib stores format 32 as long */
-  if (data != NULL)
-    XFree (data);
-  return pid;
-}
-
-static gboolean
-has_class (Windows *windows, Window w)
-{
-  XClassHint hint = { NULL, NULL };
-  gboolean has;
-
-  has = XGetClassHint (windows->dpy, w, &hint) != 0;
-  if (hint.res_name != NULL)
-    XFree (hint.res_name);
-  if (hint.res_class != NULL)
-    XFree (hint.res_class);
-  return has;
-}
-
-/* The app's window for the root child @frame: @frame itself unless a
- * window manager put the client inside it (found by its WM_CLASS). */
-static Window
-find_client (Windows *windows, Window frame, int depth)
-{
-  Window root_ret, parent, *children = NULL, found = None;
-  unsigned int n = 0;
-
-  if (has_class (windows, frame))
-    return frame;
-  if (depth >= 3 || !XQueryTree (windows->dpy, frame, &root_ret, &parent, &children, &n))
-    return depth == 0 ? frame : None;
-  for (unsigned int i = 0; i < n && found == None; i++)
-    found = find_client (windows, children[i], depth + 1);
-  if (children != NULL)
-    XFree (children);
-  return found != None ? found : (depth == 0 ? frame : None);
+  return xapp_identity_title (&top->identity);
 }
 
 static void
 topwin_read_names (Windows *windows, TopWin *top)
 {
-  XClassHint hint = { NULL, NULL };
-
-  g_clear_pointer (&top->wm_class, g_free);
-  g_clear_pointer (&top->wm_name, g_free);
-  if (XGetClassHint (windows->dpy, top->client, &hint))
-    top->wm_class = hint.res_class != NULL ? g_utf8_make_valid (hint.res_class, -1) : NULL;
-  if (hint.res_name != NULL)
-    XFree (hint.res_name);
-  if (hint.res_class != NULL)
-    XFree (hint.res_class);
-  /* As the recorder does: WM_NAME, else _NET_WM_NAME. */
-  top->wm_name = get_string (windows, top->client, XA_WM_NAME, AnyPropertyType);
-  if (top->wm_name == NULL)
-    top->wm_name = get_string (windows, top->client, windows->net_wm_name,
-                               windows->utf8_string);
-}
-
-/* The parent of @pid, from /proc (0 if unknown). */
-static pid_t
-parent_of (pid_t pid)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
-  g_autofree char *stat = NULL;
-  const char *p;
-  char state;
-  int ppid = 0;
-
-  if (!g_file_get_contents (path, &stat, NULL, NULL))
-    return 0;
-  /* "pid (comm) state ppid ...": comm may hold spaces and parentheses. */
-  p = strrchr (stat, ')');
-  if (p == NULL || sscanf (p + 1, " %c %d", &state, &ppid) != 2)
-    return 0;
-  return (pid_t) ppid;
-}
-
-static gboolean
-pid_is_app (Windows *windows, pid_t pid)
-{
-  if (windows->app_pid <= 0)
-    return FALSE;
-  if (pid == windows->app_pid)
-    return TRUE;
-  /* A helper process the app started (same process group). */
-  if (getpgid (pid) == windows->app_pid)
-    return TRUE;
-  /* A descendant in a group of its own: the app is a launcher script, or
-   * runs under gdb (xreplay --backtrace), which gives it a new group. */
-  for (int depth = 0; depth < 32 && pid > 1; depth++)
-    {
-      pid = parent_of (pid);
-      if (pid == windows->app_pid)
-        return TRUE;
-    }
-  return FALSE;
+  xapp_identity_clear (&top->identity);
+  xapp_identity_read (windows->xapp, top->client, &top->identity);
 }
 
 static TopWin *
@@ -263,7 +152,6 @@ on_map (Windows *windows, const XMapEvent *ev)
 {
   TopWin *top;
   Window client;
-  pid_t pid;
 
   if (ev->event != windows->root
       || g_hash_table_contains (windows->foreign, GSIZE_TO_POINTER (ev->window)))
@@ -274,9 +162,11 @@ on_map (Windows *windows, const XMapEvent *ev)
       top->mapped = TRUE;
       return TRUE;
     }
-  client = find_client (windows, ev->window, 0);
-  pid = get_pid (windows, client);
-  if (pid != 0 && !pid_is_app (windows, pid))
+  /* The window that names it: itself, or the app's window inside a
+   * window manager's frame. Whose it is: xapp's rule; when nobody can
+   * tell, it is new since the app started, so the app's. */
+  client = xapp_identity_window (windows->xapp, ev->window);
+  if (xapp_window_owner (windows->xapp, client, 0) == XAPP_NOT_APP)
     {
       g_hash_table_add (windows->foreign, GSIZE_TO_POINTER (ev->window));
       return FALSE;
@@ -451,8 +341,8 @@ windows_match (Windows *windows, int index, const char *wm_class, const char *wm
   for (guint i = 0; i < windows->tops->len; i++)
     {
       TopWin *top = g_ptr_array_index (windows->tops, i);
-      if (top->mapped && g_strcmp0 (top->wm_class, wm_class) == 0
-          && g_strcmp0 (top->wm_name, wm_name) == 0)
+      if (top->mapped && g_strcmp0 (top->identity.wm_class, wm_class) == 0
+          && xapp_title_equal (topwin_title (top), wm_name))
         {
           if (found == NULL || rank_of (windows, found) != index)
             found = top;
@@ -467,7 +357,7 @@ windows_match (Windows *windows, int index, const char *wm_class, const char *wm
         Alias *alias = g_ptr_array_index (windows->aliases, i);
         TopWin *top = find_top (windows, alias->window, NULL);
         if (top != NULL && top->mapped && g_strcmp0 (alias->wm_class, wm_class) == 0
-            && g_strcmp0 (alias->wm_name, wm_name) == 0)
+            && xapp_title_equal (alias->wm_name, wm_name))
           {
             found = top;
             kind = WINDOWS_MATCH_ALIAS;
@@ -478,7 +368,7 @@ windows_match (Windows *windows, int index, const char *wm_class, const char *wm
   if (found == NULL)
     {
       TopWin *top = mapped_at (windows, index);
-      if (top != NULL && g_strcmp0 (top->wm_class, wm_class) == 0)
+      if (top != NULL && g_strcmp0 (top->identity.wm_class, wm_class) == 0)
         {
           found = top;
           kind = WINDOWS_MATCH_INDEX;
@@ -539,8 +429,8 @@ windows_describe (Windows *windows, Window window)
     return g_strdup_printf ("0x%lx", window);
   query_geometry (windows, top->client, &geometry);
   return g_strdup_printf ("0x%lx \"%s\" (%s) at %+d%+d %dx%d", top->client,
-                          top->wm_name != NULL ? top->wm_name : "",
-                          top->wm_class != NULL ? top->wm_class : "?",
+                          topwin_title (top) != NULL ? topwin_title (top) : "",
+                          top->identity.wm_class != NULL ? top->identity.wm_class : "?",
                           geometry.x, geometry.y, geometry.width, geometry.height);
 }
 

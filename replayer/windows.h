@@ -3,12 +3,13 @@
  *
  * The model follows SubstructureNotify on the root window (map, unmap,
  * destroy, configure) and PropertyNotify on the app's windows (WM_NAME and
- * WM_CLASS may change). A window is the app's when its _NET_WM_PID is the
- * app's pid (or a process in the app's process group); a window without
- * _NET_WM_PID counts when it was not there before the app started (on a
- * display shared with other clients that start windows during the replay,
- * those would be taken for the app's). With a reparenting window manager,
- * the client window inside a frame is found by its WM_CLASS.
+ * WM_CLASS may change). Whose a window is, and its identity, is xapp/'s
+ * rule, the recorder's too: on the private Xvfb every client but ours is
+ * the app's; on a display given, the X client that created it is the app
+ * or a process in its tree (X-Resource), else its _NET_WM_PID says so;
+ * when nobody can tell, a window counts when it was not there before the
+ * app started. With a reparenting window manager, the client window inside a
+ * frame is found by its WM_CLASS.
  *
  * Indices follow the recorder: the index of a window is its rank among the
  * app's *currently mapped* top-levels in first-map order (override-redirect
@@ -43,13 +44,16 @@ typedef struct
 } WindowsMatch;
 
 /* Selects SubstructureNotify on the root of @dpy (not owned) and takes the
- * windows mapped now as not the app's. */
-Windows *windows_new (Display *dpy);
+ * windows mapped now as not the app's. @private_server: xreplay started
+ * the server for the app, whose every other client is the app's. */
+Windows *windows_new (Display *dpy, gboolean private_server);
 void windows_free (Windows *windows);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Windows, windows_free)
 
 /* The app's pid (it leads its own process group). */
 void windows_set_app (Windows *windows, pid_t pid);
+/* Does the server tell the X clients' pids (X-Resource)? */
+gboolean windows_server_tells_pids (Windows *windows);
 
 /* Feeds an event; TRUE if the app's windows changed (one was mapped,
  * unmapped, moved, resized or renamed). */

@@ -137,6 +137,7 @@ typedef struct {
   const char *geometry; /* NULL: +100+100 */
   const char *display;  /* NULL: $DISPLAY */
   bool echo_keys;       /* say every key press's keysym */
+  bool no_pid;          /* set no _NET_WM_PID, as Tk, Xaw and Motif */
 } Options;
 
 typedef struct {
@@ -497,8 +498,9 @@ create_window (App *app, int idx)
   XChangeProperty (dpy, w, app->net_wm_name, app->utf8_string, 8, PropModeReplace,
                    (const unsigned char *) spec->title, (int) strlen (spec->title));
   XSetWMProtocols (dpy, w, protocols, 2);
-  XChangeProperty (dpy, w, app->net_wm_pid, XA_CARDINAL, 32, PropModeReplace,
-                   (const unsigned char *) &pid, 1);
+  if (!app->opt.no_pid)
+    XChangeProperty (dpy, w, app->net_wm_pid, XA_CARDINAL, 32, PropModeReplace,
+                     (const unsigned char *) &pid, 1);
   if (idx != WIN_MAIN)
     XSetTransientForHint (dpy, w, app->win[WIN_MAIN]);
   app->win[idx] = w;
@@ -957,6 +959,7 @@ usage (FILE *out)
          "  --geometry GEOM    main window placement, WxH+X+Y or +X+Y (default +100+100)\n"
          "  --display NAME     X display (default: $DISPLAY)\n"
          "  --echo-keys        say the keysym of every key press on stdout\n"
+         "  --no-pid           set no _NET_WM_PID on the windows (as Tk, Xaw, Motif)\n"
          "  --help             show this help\n", out);
 }
 
@@ -1018,6 +1021,8 @@ parse_args (int argc, char **argv, Options *opt)
         opt->display = value;
       else if (strcmp (arg, "--echo-keys") == 0)
         opt->echo_keys = true;
+      else if (strcmp (arg, "--no-pid") == 0)
+        opt->no_pid = true;
       else
         {
           fprintf (stderr, "xdemo: unknown option '%s'\n", arg);

@@ -1,5 +1,5 @@
-/* test-proctree.c — the CPU of a process tree (replayer/proctree.c), no
- * display.
+/* test-proctree.c — the CPU of a process tree (proc/proctree.c), and
+ * who is in it, no display.
  *
  * A child of this test starts a grandchild in a session of its own (as a
  * terminal starts its shell), which works for WORK_MS of its own CPU time
@@ -119,6 +119,17 @@ test_tree_cpu (void)
   g_assert_cmpuint (own_tree.ticks, >=, before.ticks + work);
   /* Both wait in pause(): neither runs. */
   g_assert_cmpuint (child_tree.n_active, ==, 0);
+  /* Who is in which tree: the grandchild, in a session and group of its
+   * own, by its parent, in the child's tree and in this test's; not the
+   * other way round. */
+  g_assert_true (proctree_is_in (child, child));
+  g_assert_true (proctree_is_in (child, grandchild));
+  g_assert_true (proctree_is_in (getpid (), grandchild));
+  g_assert_false (proctree_is_in (grandchild, child));
+  g_assert_false (proctree_is_in (child, getpid ()));
+  g_assert_false (proctree_is_in (child, 1));
+  g_assert_false (proctree_is_in (child, 0));
+  g_assert_false (proctree_is_in (0, child));
 
   /* The grandchild is in a session of its own: killed by its pid (init
    * reaps it), then the child. */
@@ -133,6 +144,8 @@ test_tree_cpu (void)
   g_assert_cmpuint (gone.n_active, ==, 0);
   proctree_sample (0, &gone);
   g_assert_cmpuint (gone.n_procs, ==, 0);
+  /* A process that is gone is in no tree. */
+  g_assert_false (proctree_is_in (getpid (), child));
 }
 
 /* A running process counts as active. */

@@ -46,10 +46,11 @@ typedef struct
 
 /* ---- a private Xvfb (xvfb-fixture.h) ---- */
 
+/* @disable: extensions the server leaves out, or NULL (the test's data). */
 static void
-xvfb_start (Fixture *f)
+xvfb_start (Fixture *f, const char *const *disable)
 {
-  test_xvfb_start (&f->xvfb, "1280x1024");
+  test_xvfb_start_without (&f->xvfb, "1280x1024", disable);
   f->display = f->xvfb.display;
   f->dpy = XOpenDisplay (f->display);
   g_assert_nonnull (f->dpy);
@@ -60,7 +61,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 {
   g_autoptr (GError) error = NULL;
 
-  xvfb_start (f);
+  xvfb_start (f, data);
   f->dir = g_dir_make_tmp ("test-record-XXXXXX", &error);
   g_assert_no_error (error);
   f->log = g_build_filename (f->dir, "session.log", NULL);
@@ -100,34 +101,16 @@ fixture_teardown (Fixture *f, gconstpointer data)
 static gboolean
 read_err_until (Fixture *f, const char *what)
 {
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-
-  while (strstr (f->err->str, what) == NULL)
-    {
-      struct pollfd pfd = { .fd = f->xrecord_err, .events = POLLIN };
-      char buf[512];
-      ssize_t n;
-      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
-
-      if (left <= 0 || poll (&pfd, 1, left) <= 0)
-        return FALSE;
-      n = read (f->xrecord_err, buf, sizeof buf);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      g_string_append_len (f->err, buf, n);
-    }
-  return TRUE;
+  return test_read_until (f->xrecord_err, f->err, what, WAIT_MS);
 }
 
-/* Starts xrecord OPTIONS -- $XDEMO APP_ARGS and waits until it records. */
+/* Starts xrecord OPTIONS -- APP APP_ARGS (APP NULL: $XDEMO). */
 static void
-xrecord_start (Fixture *f, const char *const *options, const char *const *app_args)
+xrecord_spawn (Fixture *f, const char *const *options, const char *app,
+               const char *const *app_args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
-  const char *ready;
 
   g_ptr_array_add (argv, (char *) env ("XRECORD"));
   g_ptr_array_add (argv, "-o");
@@ -135,7 +118,7 @@ xrecord_start (Fixture *f, const char *const *options, const char *const *app_ar
   for (const char *const *o = options; o != NULL && *o != NULL; o++)
     g_ptr_array_add (argv, (char *) *o);
   g_ptr_array_add (argv, "--");
-  g_ptr_array_add (argv, (char *) env ("XDEMO"));
+  g_ptr_array_add (argv, (char *) (app != NULL ? app : env ("XDEMO")));
   for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
@@ -144,6 +127,15 @@ xrecord_start (Fixture *f, const char *const *options, const char *const *app_ar
                                            &f->xrecord, NULL, NULL, &f->xrecord_err,
                                            &error));
   g_assert_no_error (error);
+}
+
+/* Starts xrecord OPTIONS -- $XDEMO APP_ARGS and waits until it records. */
+static void
+xrecord_start (Fixture *f, const char *const *options, const char *const *app_args)
+{
+  const char *ready;
+
+  xrecord_spawn (f, options, NULL, app_args);
   if (!read_err_until (f, "xrecord: recording "))
     g_error ("xrecord did not start recording; it said: %s", f->err->str);
   ready = strstr (f->err->str, "(pid ");
@@ -369,8 +361,10 @@ window_origin (Fixture *f, const char *title, int *x, int *y)
   g_error ("no window \"%s\"", title);
 }
 
+/* xdemo APP_ARGS recorded on the fixture's display, crashed by a click
+ * into the text field, "Hi", Alt+P and a click on Print; then replayed. */
 static void
-test_record_crash (Fixture *f, gconstpointer data)
+record_crash (Fixture *f, const char *const *app_args)
 {
   const char *const options[] = { "--display", f->display, NULL };
   g_autoptr (Session) session = NULL;
@@ -379,7 +373,7 @@ test_record_crash (Fixture *f, gconstpointer data)
   int status, main_x, main_y, print_x, print_y;
   guint i = 0;
 
-  xrecord_start (f, options, NULL);
+  xrecord_start (f, options, app_args);
   window_origin (f, "Editor", &main_x, &main_y);
   /* A click into the text field, "Hi", Alt+P, a click on Print. */
   click (f, main_x + 220, main_y + 56);
@@ -427,11 +421,117 @@ test_record_crash (Fixture *f, gconstpointer data)
       return;
     }
   {
-    const char *const argv[] = { g_getenv ("XREPLAY"), f->log, "--", env ("XDEMO"), NULL };
+    g_autoptr (GPtrArray) argv = g_ptr_array_new ();
     g_autofree char *err = NULL;
 
-    g_assert_cmpint (xrecord_run (argv, NULL, &err), ==, 1);
+    g_ptr_array_add (argv, (char *) g_getenv ("XREPLAY"));
+    g_ptr_array_add (argv, f->log);
+    g_ptr_array_add (argv, "--");
+    g_ptr_array_add (argv, (char *) env ("XDEMO"));
+    for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
+      g_ptr_array_add (argv, (char *) *a);
+    g_ptr_array_add (argv, NULL);
+    g_assert_cmpint (xrecord_run ((const char *const *) argv->pdata, NULL, &err), ==, 1);
   }
+}
+
+static void
+test_record_crash (Fixture *f, gconstpointer data)
+{
+  record_crash (f, NULL);
+  g_assert_null (strstr (f->err->str, "warning"));
+}
+
+/* An app that sets no _NET_WM_PID (Tk, Xaw, Motif): its windows are its
+ * own all the same, by the pid of the X client that created them. */
+static void
+test_record_no_pid (Fixture *f, gconstpointer data)
+{
+  const char *const app_args[] = { "--no-pid", NULL };
+  record_crash (f, app_args);
+  g_assert_null (strstr (f->err->str, "warning"));
+}
+
+/* A server without X-Resource: xrecord says so once, and knows the app's
+ * windows by their _NET_WM_PID, as before. */
+static void
+test_record_no_xres (Fixture *f, gconstpointer data)
+{
+  const char *warning = "has no X-Resource extension";
+  const char *first;
+  record_crash (f, NULL);
+  first = strstr (f->err->str, warning);
+  g_assert_nonnull (first);
+  g_assert_null (strstr (first + 1, warning));
+}
+
+/* Without X-Resource and without _NET_WM_PID nobody can tell the app's
+ * windows: nothing is recorded, and xrecord says so, naming the window
+ * it saw, and exits 4. */
+static void
+test_record_no_xres_no_pid (Fixture *f, gconstpointer data)
+{
+  const char *const options[] = { "--display", f->display, NULL };
+  const char *const app_args[] = { "--no-pid", "--bug", "none", NULL };
+  g_autoptr (Session) session = NULL;
+  int status, main_x, main_y;
+
+  xrecord_spawn (f, options, NULL, app_args);
+  wait_for_window (f, "Editor");
+  window_origin (f, "Editor", &main_x, &main_y);
+  click (f, main_x + 220, main_y + 56);
+  tap (f, NoSymbol, XK_x);
+  /* What the server did until now is still recorded. */
+  kill (f->xrecord, SIGTERM);
+  status = xrecord_wait (f);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 4);
+  g_assert_nonnull (strstr (f->err->str, "has no X-Resource extension"));
+  g_assert_nonnull (strstr (f->err->str, "xrecord: warning: no window of the app's was mapped "
+                                         "during the recording: nothing of it was recorded\n"
+                                         "xrecord: 1 window was mapped, none taken for the "
+                                         "app's"));
+  g_assert_nonnull (strstr (f->err->str, " \"Editor\" (XDemo)\n"));
+  g_assert_null (strstr (f->err->str, "xrecord: recording"));
+  session = load_log (f);
+  g_assert_cmpuint (session_get_n_actions (session), ==, 0);
+}
+
+/* The app hands its window to a process that is not its own (as a
+ * single-instance app asks the one already running): nothing of the app's
+ * is recorded; xrecord names the window, its title quoted for the
+ * terminal, and exits 4. */
+static void
+test_record_nothing_of_the_app (Fixture *f, gconstpointer data)
+{
+  const char *const options[] = { "--display", f->display, NULL };
+  const char *const app_args[] = { "-c", "echo 'app: started' >&2; exec sleep 600", NULL };
+  XSetWindowAttributes attrs = { .override_redirect = False };
+  XClassHint class = { .res_name = "other", .res_class = "Other" };
+  g_autoptr (Session) session = NULL;
+  Window other;
+  int status;
+
+  xrecord_spawn (f, options, "/bin/sh", app_args);
+  /* The app runs once the recording has started. */
+  g_assert_true (read_err_until (f, "app: started"));
+  other = XCreateWindow (f->dpy, DefaultRootWindow (f->dpy), 300, 200, 200, 100, 0,
+                         CopyFromParent, InputOutput, CopyFromParent, 0, &attrs);
+  XStoreName (f->dpy, other, "Not\x1b[31m the app");
+  XSetClassHint (f->dpy, other, &class);
+  XMapWindow (f->dpy, other);
+  wait_for_window (f, "Not\x1b[31m the app");
+  click (f, 350, 250);
+  kill (f->xrecord, SIGTERM);
+  status = xrecord_wait (f);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 4);
+  g_assert_nonnull (strstr (f->err->str, "xrecord: warning: no window of the app's was mapped"));
+  g_assert_nonnull (strstr (f->err->str, " \"Not\\x1b[31m the app\" (Other)\n"));
+  g_assert_null (strchr (f->err->str, '\x1b'));
+  g_assert_null (strstr (f->err->str, "X-Resource"));
+  session = load_log (f);
+  g_assert_cmpuint (session_get_n_actions (session), ==, 0);
 }
 
 static void
@@ -687,10 +787,18 @@ test_record_bad_input (Fixture *f, gconstpointer data)
 int
 main (int argc, char **argv)
 {
+  static const char *const no_xres[] = { "X-Resource", NULL };
+
   g_test_init (&argc, &argv, NULL);
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/record/crash", test_record_crash);
+  ADD ("/record/no-pid", test_record_no_pid);
+  ADD ("/record/nothing-of-the-app", test_record_nothing_of_the_app);
+  g_test_add ("/record/no-xres", Fixture, no_xres, fixture_setup, test_record_no_xres,
+              fixture_teardown);
+  g_test_add ("/record/no-xres-no-pid", Fixture, no_xres, fixture_setup,
+              test_record_no_xres_no_pid, fixture_teardown);
   ADD ("/record/focus-elsewhere", test_record_focus_elsewhere);
   ADD ("/record/sigkill", test_record_sigkill);
   ADD ("/record/headless-stop-key", test_record_headless_stop_key);

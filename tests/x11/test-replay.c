@@ -207,6 +207,84 @@ test_moved_window (Fixture *f, gconstpointer data)
   g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
 }
 
+/* The demo's crash: Alt+P opens the Print dialog (window 1), a click on
+ * its Print button (at 844,249 on the screen) crashes xdemo --bug print.
+ * @open: with Alt+P; the click is aimed at window 1 of @class, @title. */
+static char *
+print_session (Fixture *f, const char *name, gboolean open, const char *class,
+               const char *title)
+{
+  g_autofree char *click = g_strdup_printf (
+    "ButtonPress button=1 state=0x0 root=844,249 pos=84,129 window=1 class=\"%s\" "
+    "title=\"%s\"\n"
+    "1400 ButtonRelease button=1 state=0x100 root=844,249 pos=84,129 window=1 "
+    "class=\"%s\" title=\"%s\"\n", class, title, class, title);
+  g_autofree char *text = g_strdup_printf (
+    "xreduce-session 1\n"
+    "screen 1280x1024\n"
+    "command \"xdemo\"\n"
+    "%s"
+    "1300 %s",
+    open ? "1000 KeyPress keysym=Alt_L keycode=64 state=0x0 root=520,220 pos=420,120 window=0 "
+           "class=\"XDemo\" title=\"Editor\"\n"
+           "1100 KeyPress keysym=p keycode=33 state=0x8 root=520,220 pos=420,120 window=0 "
+           "class=\"XDemo\" title=\"Editor\"\n"
+           "1150 KeyRelease keysym=p keycode=33 state=0x8 root=520,220 pos=420,120 window=0 "
+           "class=\"XDemo\" title=\"Editor\"\n"
+           "1200 KeyRelease keysym=Alt_L keycode=64 state=0x8 root=520,220 pos=420,120 window=0 "
+           "class=\"XDemo\" title=\"Editor\"\n"
+         : "", click);
+
+  return write_file (f, name, text);
+}
+
+/* An action whose window never comes is never replayed on another
+ * window: the replay stops there, unresolved (exit 5), and says which
+ * action and window, in words and in --json. What stands for the same
+ * window still takes its place: the same class at the same index. */
+static void
+test_missing_window (Fixture *f, gconstpointer data)
+{
+  g_autofree char *unopened = print_session (f, "unopened.session", FALSE, "XDemo", "Print");
+  g_autofree char *other = print_session (f, "other.session", TRUE, "Other", "Drucken");
+  g_autofree char *renamed = print_session (f, "renamed.session", TRUE, "XDemo", "Drucken");
+  g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  JsonObject *object, *missing;
+
+  /* Nothing opens the dialog: the click would land on the bare root. */
+  g_assert_cmpint (run_xreplay (&out, NULL, FAST, "--json", "--window-wait", "500", unopened,
+                                "--", env ("XDEMO"), "--bug", "print", NULL), ==, 5);
+  object = parse_json (out, &parser);
+  g_assert_cmpstr (json_object_get_string_member (object, "outcome"), ==, "unresolved");
+  g_assert_cmpint (json_object_get_int_member (object, "actions"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (object, "actions_replayed"), ==, 0);
+  g_assert_nonnull (strstr (json_object_get_string_member (object, "detail"),
+                            "action 1 (press button 1 at 84,129 in \"Print\"): its window 1 "
+                            "(class XDemo) did not appear within 500 ms"));
+  missing = json_object_get_object_member (object, "missing_window");
+  g_assert_nonnull (missing);
+  g_assert_cmpint (json_object_get_int_member (missing, "action"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (missing, "window"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (missing, "class"), ==, "XDemo");
+  g_assert_cmpstr (json_object_get_string_member (missing, "title"), ==, "Print");
+  g_assert_cmpint (json_object_get_int_member (missing, "waited_ms"), ==, 500);
+
+  /* Window 1 is there, but another app's class, another title: not the
+   * window the click was for. Clicked anyway, it would crash the app. */
+  g_assert_cmpint (run_xreplay (&out2, NULL, FAST, "--window-wait", "500", other, "--",
+                                env ("XDEMO"), "--bug", "print", NULL), ==, 5);
+  g_assert_true (g_str_has_prefix (out2, "unresolved: action 5 (press button 1 at 84,129 in "
+                                         "\"Drucken\"): its window 1 (class Other) did not "
+                                         "appear within 500 ms (4 of 6 actions replayed"));
+
+  /* The same class at the same index, its title changed: the same
+   * window, re-anchored. */
+  g_assert_cmpint (run_xreplay (&out3, NULL, FAST, "--window-wait", "500", renamed, "--",
+                                env ("XDEMO"), "--bug", "print", NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out3, "crashed with SIGSEGV"));
+}
+
 /* A keysym with no keycode on the replay server (eacute is on no key of
  * Xvfb's us keymap) is bound to a spare keycode and still arrives; the
  * keymap is put back afterwards. */
@@ -477,6 +555,7 @@ main (int argc, char **argv)
   ADD ("/replay/without-trigger-passes", test_without_trigger_passes);
   ADD ("/replay/busy-child", test_busy_child);
   ADD ("/replay/moved-window", test_moved_window);
+  ADD ("/replay/missing-window", test_missing_window);
   ADD ("/replay/unmapped-keysym", test_unmapped_keysym);
   ADD ("/replay/hang", test_hang);
   ADD ("/replay/json-and-stderr-match", test_json_and_stderr_match);

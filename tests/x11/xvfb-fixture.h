@@ -11,6 +11,9 @@
  * (test_become_subreaper), so whatever the program left running is
  * re-parented to the test, where it can be seen and reaped.
  *
+ * test_read_until() reads what a program under test says on a pipe until
+ * a line of interest (its readiness) or its end, within a deadline.
+ *
  * test_remove_tree() removes a test's temporary folder with what is in it;
  * env() and data_path() find the programs and data meson passes to every
  * X11 test in its environment (XREPLAY, XDEMO, ..., XREDUCE_SRCDIR).
@@ -20,6 +23,7 @@
 #pragma once
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,10 +66,11 @@ typedef struct
   char *display;           /* ":N" */
 } TestXvfb;
 
+/* @disable: extensions the server leaves out (NULL-terminated), or NULL. */
 static inline void
-test_xvfb_start (TestXvfb *x, const char *screen)
+test_xvfb_start_without (TestXvfb *x, const char *screen, const char *const *disable)
 {
-  XServerOptions options = { .kind = XSERVER_XVFB };
+  XServerOptions options = { .kind = XSERVER_XVFB, .disable = disable };
   g_autoptr (GError) error = NULL;
 
   g_assert_cmpint (sscanf (screen, "%dx%d", &options.width, &options.height), ==, 2);
@@ -73,6 +78,12 @@ test_xvfb_start (TestXvfb *x, const char *screen)
   g_assert_no_error (error);
   x->pid = xserver_get_pid (x->server);
   x->display = g_strdup (xserver_get_display (x->server));
+}
+
+static inline void
+test_xvfb_start (TestXvfb *x, const char *screen)
+{
+  test_xvfb_start_without (x, screen, NULL);
 }
 
 static inline void
@@ -139,6 +150,32 @@ test_orphans_alive (pid_t keep)
         }
     }
   return alive;
+}
+
+/* Reads @fd into @said until it holds @what, or the end (@what "\xff":
+ * everything); FALSE at the end or after @timeout_ms without it. */
+static inline gboolean
+test_read_until (int fd, GString *said, const char *what, int timeout_ms)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (strstr (said->str, what) == NULL)
+    {
+      struct pollfd pfd = { .fd = fd, .events = POLLIN };
+      char buf[512];
+      ssize_t n;
+      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
+
+      if (left <= 0 || poll (&pfd, 1, left) <= 0)
+        return FALSE;
+      n = read (fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      g_string_append_len (said, buf, n);
+    }
+  return TRUE;
 }
 
 /* Removes @path, a folder with files and folders in it. */

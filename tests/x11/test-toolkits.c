@@ -1,0 +1,557 @@
+/* test-toolkits.c — record, replay and reduce a crash in an app of each
+ * toolkit: Tk (wish), GTK 3 (python3-gi), Qt 5 (python3-pyqt5) and Xaw.
+ *
+ * Each app (tests/apps/{tk,gtk,qt}-crash.*, xaw-crash.c) has the same
+ * layout and crashes with SIGSEGV only after File > Settings... and a click
+ * on Apply in the Settings dialog. Each case starts its own Xvfb, records
+ * the app on it with `xrecord --display` (not --headless: the windows are
+ * known by whose client made them, whatever the toolkit sets) while
+ * xdotool drives it: that sequence buried among actions that do not
+ * matter (typing into the entry, a click on Hello, File > About... and OK
+ * in the About dialog, more typing). Then the recording must replay to the
+ * crash 5 times of 5, and xreduce must keep exactly the essential actions
+ * (the menu, the item, Apply), in words.
+ *
+ * Synchronisation: xrecord says when it records and the app has a
+ * window; every menu, dialog and its closing is awaited on the X events of
+ * the test's own connection (MapNotify, UnmapNotify, DestroyNotify on the
+ * root), with the queue drained before the action that causes them. No
+ * sleeps. A toolkit whose runtime is missing is skipped (TAP skip) with
+ * the reason; scripts/bootstrap.sh installs them all.
+ *
+ * Programs come from the environment: XRECORD, XREPLAY, XREDUCE,
+ * XREDUCE_SRCDIR, XAW_CRASH (when built). Start reading at test_toolkit().
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+
+#include "session.h"
+#include "xvfb-fixture.h"
+
+#define WAIT_MS 30000
+
+typedef struct
+{
+  const char *name;          /* the test path's last part */
+  const char *title;         /* the main window's */
+  gboolean menu_by_drag;     /* Athena menus: press on File, release on the item */
+  /* The minimal session's actions, in words (xreduce keeps these): a
+   * format, %1$d,%2$d the position of Settings... in its menu as recorded
+   * (in the main window for a drag: the pointer is grabbed by the window
+   * pressed on), which the menu's size decides (the toolkit's font). */
+  const char *expected;
+} Toolkit;
+
+typedef struct
+{
+  TestXvfb xvfb;
+  Display *dpy;              /* the test's own connection: the X events */
+  char *dir, *log, *min;
+  GPtrArray *app;            /* the app's command line, NULL-terminated */
+  char **envp;               /* DISPLAY: the fixture's */
+  GPid xrecord;
+  int xrecord_err;
+  GString *err;              /* what xrecord said */
+  int item_x, item_y;        /* where Settings... was clicked (Toolkit.expected) */
+} Fixture;
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  test_xvfb_start (&f->xvfb, "1280x1024");
+  f->dpy = XOpenDisplay (f->xvfb.display);
+  g_assert_nonnull (f->dpy);
+  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
+  f->dir = g_dir_make_tmp ("test-toolkits-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->log = g_build_filename (f->dir, "session.log", NULL);
+  f->min = g_build_filename (f->dir, "session.min", NULL);
+  f->app = g_ptr_array_new_with_free_func (g_free);
+  /* GTK without an accessibility bus, as xreplay's sandbox runs it. */
+  f->envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->xvfb.display, TRUE);
+  f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
+  f->err = g_string_new (NULL);
+  f->xrecord_err = -1;
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  if (f->xrecord > 0)
+    {
+      kill (f->xrecord, SIGKILL);
+      waitpid (f->xrecord, NULL, 0);
+    }
+  if (f->xrecord_err >= 0)
+    close (f->xrecord_err);
+  XCloseDisplay (f->dpy);
+  test_xvfb_stop (&f->xvfb);
+  test_remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->log);
+  g_free (f->min);
+  g_ptr_array_unref (f->app);
+  g_strfreev (f->envp);
+  g_string_free (f->err, TRUE);
+}
+
+/* ---- the apps ---- */
+
+/* Does `/usr/bin/python3 -c CODE` succeed (the module is there)? */
+static gboolean
+python_has (Fixture *f, const char *code)
+{
+  const char *const argv[] = { "/usr/bin/python3", "-c", code, NULL };
+  int status = -1;
+
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE))
+    return FALSE;
+  return g_spawn_sync (NULL, (char **) argv, f->envp,
+                       G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                       NULL, NULL, &status, NULL)
+         && WIFEXITED (status) && WEXITSTATUS (status) == 0;
+}
+
+/* Fills f->app with @tk's command line; FALSE (and why) if its runtime is
+ * missing. */
+static gboolean
+app_command (Fixture *f, const Toolkit *tk, char **why)
+{
+  const char *srcdir = env ("XREDUCE_SRCDIR");
+
+  if (g_str_equal (tk->name, "tk"))
+    {
+      g_autofree char *wish = g_find_program_in_path ("wish");
+
+      if (wish == NULL)
+        {
+          *why = g_strdup ("no wish in PATH (Debian: tk)");
+          return FALSE;
+        }
+      g_ptr_array_add (f->app, g_steal_pointer (&wish));
+      g_ptr_array_add (f->app, g_build_filename (srcdir, "tests", "apps", "tk-crash.tcl", NULL));
+    }
+  else if (g_str_equal (tk->name, "gtk") || g_str_equal (tk->name, "qt"))
+    {
+      gboolean gtk = g_str_equal (tk->name, "gtk");
+
+      if (gtk ? !python_has (f, "import gi; gi.require_version('Gtk', '3.0'); "
+                                "from gi.repository import Gtk")
+              : !python_has (f, "import PyQt5.QtWidgets"))
+        {
+          *why = g_strdup (gtk ? "/usr/bin/python3 cannot import GTK 3 "
+                                 "(Debian: python3-gi, gir1.2-gtk-3.0)"
+                               : "/usr/bin/python3 cannot import PyQt5 (Debian: python3-pyqt5)");
+          return FALSE;
+        }
+      g_ptr_array_add (f->app, g_strdup ("/usr/bin/python3"));
+      g_ptr_array_add (f->app, g_build_filename (srcdir, "tests", "apps",
+                                                 gtk ? "gtk-crash.py" : "qt-crash.py", NULL));
+    }
+  else
+    {
+      const char *xaw = g_getenv ("XAW_CRASH");
+
+      if (xaw == NULL)
+        {
+          *why = g_strdup ("xaw-crash was not built: no libXaw (Debian: libxaw7-dev)");
+          return FALSE;
+        }
+      g_ptr_array_add (f->app, g_strdup (xaw));
+    }
+  g_ptr_array_add (f->app, NULL);
+  return TRUE;
+}
+
+/* ---- xrecord ---- */
+
+/* Reads xrecord's stderr until @what, or EOF (FALSE). */
+static gboolean
+read_err_until (Fixture *f, const char *what)
+{
+  return test_read_until (f->xrecord_err, f->err, what, WAIT_MS);
+}
+
+/* xrecord --display (the fixture's) -o LOG -- APP, until it records. */
+static void
+xrecord_start (Fixture *f)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+
+  g_ptr_array_add (argv, (char *) env ("XRECORD"));
+  g_ptr_array_add (argv, (char *) "--display");
+  g_ptr_array_add (argv, f->xvfb.display);
+  g_ptr_array_add (argv, (char *) "-o");
+  g_ptr_array_add (argv, f->log);
+  g_ptr_array_add (argv, (char *) "--");
+  for (guint i = 0; g_ptr_array_index (f->app, i) != NULL; i++)
+    g_ptr_array_add (argv, g_ptr_array_index (f->app, i));
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, f->envp,
+                                           G_SPAWN_DO_NOT_REAP_CHILD
+                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                           NULL, NULL, &f->xrecord, NULL, NULL,
+                                           &f->xrecord_err, &error));
+  g_assert_no_error (error);
+  if (!read_err_until (f, "xrecord: recording "))
+    g_error ("xrecord did not start recording; it said: %s", f->err->str);
+}
+
+static int
+xrecord_wait (Fixture *f)
+{
+  int status = -1;
+
+  read_err_until (f, "\xff");   /* to EOF: everything it said */
+  g_assert_cmpint (waitpid (f->xrecord, &status, 0), ==, f->xrecord);
+  f->xrecord = 0;
+  g_test_message ("xrecord said: %s", f->err->str);
+  return status;
+}
+
+/* ---- the X events ---- */
+
+static gboolean
+named (Display *dpy, Window w, const char *title)
+{
+  char *name = NULL;
+  gboolean match;
+
+  if (!XFetchName (dpy, w, &name) || name == NULL)
+    return FALSE;
+  match = g_str_equal (name, title);
+  XFree (name);
+  return match;
+}
+
+/* The next X event within the deadline. */
+static void
+next_event (Fixture *f, XEvent *ev, gint64 deadline, const char *waiting_for)
+{
+  while (XPending (f->dpy) == 0)
+    {
+      struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
+      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
+
+      if (left <= 0 || poll (&pfd, 1, left) <= 0)
+        g_error ("waited %d ms for %s in vain; xrecord said: %s", WAIT_MS, waiting_for,
+                 f->err->str);
+    }
+  XNextEvent (f->dpy, ev);
+}
+
+/* Forgets the X events so far: the next wait is for what comes after. */
+static void
+drain (Fixture *f)
+{
+  XSync (f->dpy, False);
+  while (XPending (f->dpy) > 0)
+    {
+      XEvent ev;
+      XNextEvent (f->dpy, &ev);
+    }
+}
+
+/* Waits for a top-level named @title (NULL: any override-redirect one, a
+ * menu) to be mapped; its geometry in *@attrs. */
+static Window
+wait_map (Fixture *f, const char *title, XWindowAttributes *attrs)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+  g_autofree char *what = g_strdup_printf ("a window %s%s%s", title ? "\"" : "(a menu)",
+                                           title ? title : "", title ? "\"" : "");
+
+  for (;;)
+    {
+      XEvent ev;
+
+      next_event (f, &ev, deadline, what);
+      if (ev.type == MapNotify && ev.xmap.event == DefaultRootWindow (f->dpy)
+          && (title != NULL ? named (f->dpy, ev.xmap.window, title) : ev.xmap.override_redirect)
+          && XGetWindowAttributes (f->dpy, ev.xmap.window, attrs))
+        return ev.xmap.window;
+    }
+}
+
+/* The main window: already mapped (the recorder waits for the app's first
+ * window), or soon. */
+static Window
+main_window (Fixture *f, const char *title)
+{
+  Window root = DefaultRootWindow (f->dpy), parent, *children = NULL, found = None;
+  XWindowAttributes attrs;
+  unsigned int n = 0;
+
+  XSync (f->dpy, False);
+  if (XQueryTree (f->dpy, root, &root, &parent, &children, &n))
+    {
+      for (unsigned int i = 0; i < n && found == None; i++)
+        if (XGetWindowAttributes (f->dpy, children[i], &attrs)
+            && attrs.map_state == IsViewable && named (f->dpy, children[i], title))
+          found = children[i];
+      XFree (children);
+    }
+  return found != None ? found : wait_map (f, title, &attrs);
+}
+
+/* Waits for @w to be unmapped or destroyed. */
+static void
+wait_gone (Fixture *f, Window w, const char *title)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+  g_autofree char *what = g_strdup_printf ("\"%s\" to close", title);
+
+  for (;;)
+    {
+      XEvent ev;
+
+      next_event (f, &ev, deadline, what);
+      if ((ev.type == UnmapNotify && ev.xunmap.window == w)
+          || (ev.type == DestroyNotify && ev.xdestroywindow.window == w))
+        return;
+    }
+}
+
+/* ---- xdotool ---- */
+
+static void G_GNUC_NULL_TERMINATED
+xdo (Fixture *f, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+  va_list ap;
+
+  g_ptr_array_add (argv, (char *) "xdotool");
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, f->envp,
+                               G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, &err, &status, &error));
+  g_assert_no_error (error);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    g_error ("xdotool failed: %s", err);
+}
+
+/* A click at @x,@y in @w (a top-level). */
+static void
+click_in (Fixture *f, Window w, int x, int y)
+{
+  g_autofree char *id = g_strdup_printf ("%lu", w);
+  g_autofree char *xs = g_strdup_printf ("%d", x);
+  g_autofree char *ys = g_strdup_printf ("%d", y);
+
+  xdo (f, "mousemove", "--window", id, xs, ys, "click", "1", NULL);
+}
+
+static void
+type_into (Fixture *f, Window w, const char *text)
+{
+  click_in (f, w, 200, 135);   /* the entry, under any toolkit's menu bar */
+  xdo (f, "type", "--delay", "30", text, NULL);
+}
+
+/* File > item @item (0: About..., 1: Settings...) of the menu bar of
+ * @main, then waits for the dialog @title; returns it. Where the item was
+ * clicked goes to f->item_x, f->item_y. */
+static Window
+choose (Fixture *f, const Toolkit *tk, Window main, int item, const char *title)
+{
+  g_autofree char *id = g_strdup_printf ("%lu", main);
+  g_autofree char *x = NULL, *y = NULL;
+  XWindowAttributes menu;
+  Window dialog, child;
+  int main_x, main_y;
+
+  drain (f);
+  if (tk->menu_by_drag)
+    xdo (f, "mousemove", "--window", id, "15", "10", "mousedown", "1", NULL);
+  else
+    xdo (f, "mousemove", "--window", id, "15", "10", "click", "1", NULL);
+  wait_map (f, NULL, &menu);
+  /* Two entries of one height: the middle of the one asked for. */
+  f->item_x = menu.width / 2;
+  f->item_y = menu.height * (2 * item + 1) / 4;
+  x = g_strdup_printf ("%d", menu.x + f->item_x);
+  y = g_strdup_printf ("%d", menu.y + f->item_y);
+  if (tk->menu_by_drag)
+    {
+      /* Recorded in the window pressed on. */
+      g_assert_true (XTranslateCoordinates (f->dpy, main, DefaultRootWindow (f->dpy), 0, 0,
+                                            &main_x, &main_y, &child));
+      f->item_x += menu.x - main_x;
+      f->item_y += menu.y - main_y;
+    }
+  if (tk->menu_by_drag)
+    xdo (f, "mousemove", x, y, "mouseup", "1", NULL);
+  else
+    xdo (f, "mousemove", x, y, "click", "1", NULL);
+  dialog = wait_map (f, title, &menu);
+  return dialog;
+}
+
+/* ---- the case ---- */
+
+static void
+record (Fixture *f, const Toolkit *tk)
+{
+  g_autoptr (Session) session = NULL;
+  g_autofree char *words = NULL;
+  SessionOutcome outcome;
+  Window main, about, settings;
+  int status;
+
+  xrecord_start (f);
+  main = main_window (f, tk->title);
+  /* What does not matter: typing, a click on Hello, the About dialog. */
+  type_into (f, main, "hello");
+  click_in (f, main, 200, 250);
+  about = choose (f, tk, main, 0, "About");
+  drain (f);
+  click_in (f, about, 150, 60);
+  wait_gone (f, about, "About");
+  type_into (f, main, "world");
+  /* What does: File > Settings..., Apply. */
+  settings = choose (f, tk, main, 1, "Settings");
+  click_in (f, settings, 75, 60);
+
+  status = xrecord_wait (f);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  session = session_load (f->log, NULL);
+  g_assert_nonnull (session);
+  outcome = session_get_outcome (session);
+  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
+  g_assert_cmpint (outcome.signal, ==, SIGSEGV);
+  words = test_actions_in_words (f->log);
+  g_test_message ("recorded %u actions:\n%s", session_get_n_actions (session), words);
+}
+
+/* Runs PROGRAM ARGS... -- APP; returns its exit status and stdout. */
+static int
+run_with_app (Fixture *f, char **out, const char *program, const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  g_ptr_array_add (argv, (char *) program);
+  for (const char *const *a = args; *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, (char *) "--");
+  for (guint i = 0; g_ptr_array_index (f->app, i) != NULL; i++)
+    g_ptr_array_add (argv, g_ptr_array_index (f->app, i));
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s said:\n%s%s", program, *out, err);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+static void
+test_toolkit (Fixture *f, gconstpointer data)
+{
+  const Toolkit *tk = data;
+  g_autofree char *why = NULL, *words = NULL, *expected = NULL;
+  guint crashed = 0;
+
+  if (!app_command (f, tk, &why))
+    {
+      g_test_skip (why);
+      return;
+    }
+  record (f, tk);
+
+  /* The recording crashes the app every time. */
+  for (int i = 0; i < 5; i++)
+    {
+      const char *const args[] = { f->log, NULL };
+      g_autofree char *out = NULL;
+
+      if (run_with_app (f, &out, env ("XREPLAY"), args) == 1
+          && g_str_has_prefix (out, "crashed with SIGSEGV"))
+        crashed++;
+    }
+  g_test_message ("%s: the recording crashed the app in %u of 5 replays", tk->name, crashed);
+  g_assert_cmpuint (crashed, ==, 5);
+
+  /* xreduce keeps exactly the menu, the item and Apply. */
+  {
+    const char *const args[] = { "--quiet", "--no-report", "-o", f->min, f->log, NULL };
+    g_autofree char *out = NULL;
+
+    g_assert_cmpint (run_with_app (f, &out, env ("XREDUCE"), args), ==, 0);
+  }
+  words = test_actions_in_words (f->min);
+  g_test_message ("%s: the minimal session:\n%s", tk->name, words);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  expected = g_strdup_printf (tk->expected, f->item_x, f->item_y);
+#pragma GCC diagnostic pop
+  g_assert_cmpstr (words, ==, expected);
+}
+
+/* Tk posts a menu on the press, and takes the item on the release (the
+ * press on it is not needed); GTK and Qt open the menu on a click and
+ * take the item on a click; Athena menus are pressed, dragged, released.
+ * Everywhere, Apply acts on its release, which xreduce appends after the
+ * last action kept. Tk names its menus by their path (#mb#file), GTK and
+ * Qt by the program (Qt's WM_NAME is empty: its _NET_WM_NAME), Athena's
+ * have no name. */
+static const Toolkit toolkits[] = {
+  { "tk", "Tk crash test", FALSE,
+    "press button 1 at 15,10 in \"Tk crash test\"\n"
+    "release button 1 at %1$d,%2$d in \"#mb#file\"\n"
+    "press button 1 at 75,60 in \"Settings\"\n"
+    "release button 1 at 75,60 in \"Settings\"\n" },
+  { "gtk", "GTK crash test", FALSE,
+    "press button 1 at 15,10 in \"GTK crash test\"\n"
+    "release button 1 at 15,10 in \"GTK crash test\"\n"
+    "press button 1 at %1$d,%2$d in \"gtk-crash.py\"\n"
+    "release button 1 at %1$d,%2$d in \"gtk-crash.py\"\n"
+    "press button 1 at 75,60 in \"Settings\"\n"
+    "release button 1 at 75,60 in \"Settings\"\n" },
+  { "qt", "Qt crash test", FALSE,
+    "press button 1 at 15,10 in \"Qt crash test\"\n"
+    "release button 1 at 15,10 in \"Qt crash test\"\n"
+    "press button 1 at %1$d,%2$d in \"qt-crash.py\"\n"
+    "release button 1 at %1$d,%2$d in \"qt-crash.py\"\n"
+    "press button 1 at 75,60 in \"Settings\"\n"
+    "release button 1 at 75,60 in \"Settings\"\n" },
+  { "xaw", "Xaw crash test", TRUE,
+    "press button 1 at 15,10 in \"Xaw crash test\"\n"
+    "release button 1 at %1$d,%2$d in \"Xaw crash test\"\n"
+    "press button 1 at 75,60 in \"Settings\"\n"
+    "release button 1 at 75,60 in \"Settings\"\n" },
+};
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (toolkits); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/toolkits/%s", toolkits[i].name);
+
+      g_test_add (path, Fixture, &toolkits[i], fixture_setup, test_toolkit, fixture_teardown);
+    }
+  return g_test_run ();
+}

@@ -1,0 +1,312 @@
+/* xapp.c — whose a window is, and its identity (see xapp.h).
+ *
+ * Start reading at xapp_window_owner(). Every request here may race with
+ * a client destroying its window or leaving (the app may be crashing right
+ * now): a read that fails leaves the answer unknown, and the protocol
+ * error goes to the caller's error handler, which must not exit (the
+ * recorder's xerror.c, the replayer's xconn.c).
+ */
+#define G_LOG_DOMAIN "xreduce-xapp"
+
+#include "xapp.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <X11/Xatom.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/XRes.h>
+#include <X11/extensions/record.h>
+
+#include "proctree.h"
+
+struct XApp
+{
+  Display *dpy;              /* not owned */
+  pid_t app_pid;
+  gboolean private_server;
+  XID base_mask;             /* XID & base_mask: the creating client's base */
+  gboolean has_xres;
+  GHashTable *own_bases;     /* XID set: the caller's connections */
+  Atom net_wm_pid, net_wm_name, utf8_string;
+};
+
+XApp *
+xapp_new (Display *dpy)
+{
+  XApp *xapp = g_new0 (XApp, 1);
+  int event_base, error_base, major = 0, minor = 0;
+
+  xapp->dpy = dpy;
+  /* RECORD's name for it, and the same mask for every client: the bits
+   * of an XID that say which client created it. */
+  xapp->base_mask = XRecordIdBaseMask (dpy);
+  xapp->own_bases = g_hash_table_new (NULL, NULL);
+  xapp->net_wm_pid = XInternAtom (dpy, "_NET_WM_PID", False);
+  xapp->net_wm_name = XInternAtom (dpy, "_NET_WM_NAME", False);
+  xapp->utf8_string = XInternAtom (dpy, "UTF8_STRING", False);
+  /* Client ids (and their pids) came with X-Resource 1.2. */
+  xapp->has_xres = XResQueryExtension (dpy, &event_base, &error_base)
+                   && XResQueryVersion (dpy, &major, &minor)
+                   && (major > 1 || (major == 1 && minor >= 2));
+  /* An id of our own range, allocated but never created: our base. */
+  xapp_add_own_client (xapp, XAllocID (dpy));
+  return xapp;
+}
+
+void
+xapp_free (XApp *xapp)
+{
+  if (xapp == NULL)
+    return;
+  g_hash_table_unref (xapp->own_bases);
+  g_free (xapp);
+}
+
+void
+xapp_set_app (XApp *xapp, pid_t pid)
+{
+  xapp->app_pid = pid;
+}
+
+void
+xapp_set_private (XApp *xapp, gboolean private_server)
+{
+  xapp->private_server = private_server;
+}
+
+void
+xapp_add_own_client (XApp *xapp, XID id)
+{
+  g_hash_table_add (xapp->own_bases, GSIZE_TO_POINTER (xapp_client_base (xapp, id)));
+}
+
+gboolean
+xapp_is_own_client (XApp *xapp, XID id)
+{
+  return g_hash_table_contains (xapp->own_bases,
+                                GSIZE_TO_POINTER (xapp_client_base (xapp, id)));
+}
+
+gboolean
+xapp_has_xres (XApp *xapp)
+{
+  return xapp->has_xres;
+}
+
+XID
+xapp_client_base (XApp *xapp, XID id)
+{
+  return id & xapp->base_mask;
+}
+
+gboolean
+xapp_same_client (XApp *xapp, XID a, XID b)
+{
+  return xapp_client_base (xapp, a) == xapp_client_base (xapp, b);
+}
+
+/* ---- whose ---- */
+
+pid_t
+xapp_client_pid (XApp *xapp, XID id)
+{
+  XResClientIdSpec spec = { .client = xapp_client_base (xapp, id),
+                            .mask = XRES_CLIENT_ID_PID_MASK };
+  XResClientIdValue *values = NULL;
+  long n = 0;
+  pid_t pid = -1;
+
+  /* The server looks the client up by the client bits of the XID: the
+   * window itself may be gone, its client must still be connected. */
+  if (!xapp->has_xres || spec.client == 0
+      || XResQueryClientIds (xapp->dpy, 1, &spec, &n, &values) != Success)
+    return -1;
+  for (long i = 0; i < n && pid <= 0; i++)
+    if (XResGetClientIdType (&values[i]) == XRES_CLIENT_ID_PID)
+      pid = XResGetClientPid (&values[i]);
+  XResClientIdsDestroy (n, values);
+  return pid > 0 ? pid : -1;
+}
+
+XAppOwner
+xapp_pid_owner (XApp *xapp, pid_t pid)
+{
+  if (pid <= 0 || xapp->app_pid <= 0)
+    return XAPP_UNKNOWN;
+  if (proctree_is_in (xapp->app_pid, pid))
+    return XAPP_APP;
+  /* Gone: it may have been one of the app's (a helper that has exited
+   * by the time its window is asked about). */
+  if (kill (pid, 0) != 0 && errno == ESRCH)
+    return XAPP_UNKNOWN;
+  return XAPP_NOT_APP;
+}
+
+XAppOwner
+xapp_client_owner (XApp *xapp, XID id)
+{
+  if (xapp_is_own_client (xapp, id))
+    return XAPP_NOT_APP;
+  if (xapp->app_pid <= 0)
+    return XAPP_UNKNOWN;
+  if (xapp->private_server)
+    return XAPP_APP;
+  return xapp_pid_owner (xapp, xapp_client_pid (xapp, id));
+}
+
+pid_t
+xapp_read_net_wm_pid (XApp *xapp, Window window)
+{
+  Atom actual = None;
+  int format = 0;
+  unsigned long n = 0, after = 0;
+  unsigned char *data = NULL;
+  pid_t pid = 0;
+
+  if (XGetWindowProperty (xapp->dpy, window, xapp->net_wm_pid, 0, 1, False, XA_CARDINAL,
+                          &actual, &format, &n, &after, &data) == Success
+      && data != NULL && format == 32 && n == 1)
+    pid = (pid_t) *(unsigned long *) data;   /* Xlib stores format 32 as long */
+  if (data != NULL)
+    XFree (data);
+  return pid;
+}
+
+XAppOwner
+xapp_window_owner (XApp *xapp, Window window, pid_t net_wm_pid)
+{
+  XAppOwner owner = xapp_client_owner (xapp, window);
+
+  if (owner != XAPP_UNKNOWN || xapp->app_pid <= 0)
+    return owner;
+  /* The server cannot tell: the window's word for it, a hint. */
+  if (net_wm_pid <= 0)
+    net_wm_pid = xapp_read_net_wm_pid (xapp, window);
+  return xapp_pid_owner (xapp, net_wm_pid);
+}
+
+/* ---- identity ---- */
+
+/* A format-8 property as valid UTF-8, or NULL. */
+static char *
+read_text (XApp *xapp, Window window, Atom property, Atom type)
+{
+  Atom actual = None;
+  int format = 0;
+  unsigned long n = 0, after = 0;
+  unsigned char *data = NULL;
+  char *text = NULL;
+
+  if (XGetWindowProperty (xapp->dpy, window, property, 0, 1024, False, type, &actual,
+                          &format, &n, &after, &data) == Success
+      && data != NULL && format == 8 && actual != None)
+    text = xapp_text_from_value ((const char *) data, n);
+  if (data != NULL)
+    XFree (data);
+  return text;
+}
+
+void
+xapp_identity_read (XApp *xapp, Window window, XAppIdentity *identity)
+{
+  XClassHint hint = { NULL, NULL };
+
+  if (identity->wm_class == NULL && XGetClassHint (xapp->dpy, window, &hint)
+      && hint.res_class != NULL)
+    identity->wm_class = g_utf8_make_valid (hint.res_class, -1);
+  if (hint.res_name != NULL)
+    XFree (hint.res_name);
+  if (hint.res_class != NULL)
+    XFree (hint.res_class);
+  if (identity->wm_name == NULL)
+    identity->wm_name = read_text (xapp, window, XA_WM_NAME, AnyPropertyType);
+  if (identity->net_wm_name == NULL)
+    identity->net_wm_name = read_text (xapp, window, xapp->net_wm_name, xapp->utf8_string);
+}
+
+void
+xapp_identity_clear (XAppIdentity *identity)
+{
+  g_clear_pointer (&identity->wm_class, g_free);
+  g_clear_pointer (&identity->wm_name, g_free);
+  g_clear_pointer (&identity->net_wm_name, g_free);
+}
+
+const char *
+xapp_identity_title (const XAppIdentity *identity)
+{
+  if (identity->wm_name != NULL && identity->wm_name[0] != '\0')
+    return identity->wm_name;
+  if (identity->net_wm_name != NULL && identity->net_wm_name[0] != '\0')
+    return identity->net_wm_name;
+  return NULL;
+}
+
+gboolean
+xapp_identity_is_set (const XAppIdentity *identity)
+{
+  return identity->wm_class != NULL || xapp_identity_title (identity) != NULL;
+}
+
+gboolean
+xapp_title_equal (const char *a, const char *b)
+{
+  return g_strcmp0 (a != NULL ? a : "", b != NULL ? b : "") == 0;
+}
+
+char *
+xapp_text_from_value (const char *value, gsize len)
+{
+  /* A title may end in NULs (some toolkits count the terminator). */
+  len = strnlen (value, len);
+  return g_utf8_make_valid (value, (gssize) len);
+}
+
+char *
+xapp_class_from_value (const char *value, gsize len)
+{
+  gsize first = strnlen (value, len);
+
+  if (first + 1 >= len)
+    return NULL;
+  return xapp_text_from_value (value + first + 1, len - first - 1);
+}
+
+static gboolean
+has_class (XApp *xapp, Window window)
+{
+  XClassHint hint = { NULL, NULL };
+  gboolean has = XGetClassHint (xapp->dpy, window, &hint) != 0;
+
+  if (hint.res_name != NULL)
+    XFree (hint.res_name);
+  if (hint.res_class != NULL)
+    XFree (hint.res_class);
+  return has;
+}
+
+static Window
+find_class_below (XApp *xapp, Window window, int depth)
+{
+  Window root, parent, *children = NULL, found = None;
+  unsigned int n = 0;
+
+  if (has_class (xapp, window))
+    return window;
+  if (depth >= 3 || !XQueryTree (xapp->dpy, window, &root, &parent, &children, &n))
+    return None;
+  for (unsigned int i = 0; i < n && found == None; i++)
+    found = find_class_below (xapp, children[i], depth + 1);
+  if (children != NULL)
+    XFree (children);
+  return found;
+}
+
+Window
+xapp_identity_window (XApp *xapp, Window top)
+{
+  Window found = find_class_below (xapp, top, 0);
+
+  return found != None ? found : top;
+}

@@ -1,0 +1,126 @@
+/* xapp.h — the app's windows on an X server: whose a window is, and its
+ * identity. One rule for the recorder (recorder/toplevels.c) and the
+ * replayer (replayer/windows.c), so that a window one of them takes for
+ * the app's, under a name, is the other's too. sessions/ and reducer/
+ * never include it (they are X-free).
+ *
+ * Whose. On a server of the app's alone (a private Xvfb or Xephyr the
+ * caller started for it), every client but the caller's own is the app's:
+ * whatever connects to it, the app started. On a shared display, a window
+ * is the app's when the X client that created it is the app's: its process
+ * is the app, or in the app's tree (proc/proctree.h: its process group, or
+ * below it by parents: the app under gdb for --backtrace, behind a
+ * launcher script). The client of a resource is in
+ * its XID (the bits of the client's resource base); the server tells the
+ * pid of every local client through the X-Resource extension
+ * (XResQueryClientIds with XRES_CLIENT_ID_PID_MASK, version 1.2). Only
+ * when it cannot tell (no X-Resource, a remote client, a client that is
+ * gone) is a window's _NET_WM_PID asked, as a hint: Tk, Xaw, Motif and
+ * many older programs set none.
+ *
+ * Identity. WM_CLASS's class, and the title: WM_NAME, or _NET_WM_NAME when
+ * WM_NAME is empty or missing (Qt's popups). The window that carries them
+ * is the one with WM_CLASS. A window manager's frame, created by another
+ * client, holds the app's window inside it; an app that creates its window
+ * at the root and reparents it into a wrapper of its own (Tk's toplevels
+ * and menus) keeps its identity on the wrapper: the same client owns both,
+ * so that is the app's structure, not a window manager's frame.
+ *
+ * Start reading at xapp_window_owner().
+ */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+#include <X11/Xlib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  XAPP_UNKNOWN,              /* nobody can tell (yet): the caller decides */
+  XAPP_NOT_APP,
+  XAPP_APP,
+} XAppOwner;
+
+typedef struct XApp XApp;
+
+/* On @dpy (not owned), whose own client is never the app. Asks the server
+ * once whether it has X-Resource 1.2. */
+XApp *xapp_new (Display *dpy);
+void xapp_free (XApp *xapp);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XApp, xapp_free)
+
+/* The app's pid (it leads its own process group); until it is set,
+ * nothing is the app's. */
+void xapp_set_app (XApp *xapp, pid_t pid);
+/* The server is the app's alone (the caller started it for the app):
+ * every client but the caller's is the app's. */
+void xapp_set_private (XApp *xapp, gboolean private_server);
+/* Another connection of the caller's (any resource of it): never the app. */
+void xapp_add_own_client (XApp *xapp, XID id);
+/* Was @id created by one of the caller's connections? No round trip. */
+gboolean xapp_is_own_client (XApp *xapp, XID id);
+/* Does the server tell clients' pids (X-Resource 1.2)? Without it,
+ * _NET_WM_PID is all there is. */
+gboolean xapp_has_xres (XApp *xapp);
+
+/* The resource base of the client that created @id. */
+XID xapp_client_base (XApp *xapp, XID id);
+/* Were @a and @b created by the same client? An app reparenting its
+ * window into a window of its own (TRUE), or a window manager framing it
+ * (FALSE). */
+gboolean xapp_same_client (XApp *xapp, XID a, XID b);
+/* The pid of the client that created @id, from X-Resource (a round trip),
+ * or -1: no X-Resource, a remote client, a client gone. */
+pid_t xapp_client_pid (XApp *xapp, XID id);
+
+/* Is the process @pid the app's? UNKNOWN for pid <= 0, before
+ * xapp_set_app, and for a process that is gone (it may have been). */
+XAppOwner xapp_pid_owner (XApp *xapp, pid_t pid);
+/* Is the client that created @id the app's: on a private server, unless
+ * it is the caller's; else by its pid (X-Resource, one round trip)?
+ * NOT_APP for the caller's own clients; UNKNOWN before xapp_set_app and
+ * when the server cannot tell. */
+XAppOwner xapp_client_owner (XApp *xapp, XID id);
+/* The rule: is @window the app's? Its client's (xapp_client_owner), else
+ * its _NET_WM_PID (@net_wm_pid if the caller knows it, > 0; else read from
+ * the server). UNKNOWN: the caller decides (the recorder: not until it
+ * says; the replayer: a window that was not there before the app). */
+XAppOwner xapp_window_owner (XApp *xapp, Window window, pid_t net_wm_pid);
+/* _NET_WM_PID of @window, or 0. */
+pid_t xapp_read_net_wm_pid (XApp *xapp, Window window);
+
+/* A window's identity, as read from its properties. */
+typedef struct
+{
+  char *wm_class;            /* WM_CLASS's class (its second string), or NULL */
+  char *wm_name;             /* WM_NAME, or NULL */
+  char *net_wm_name;         /* _NET_WM_NAME, or NULL */
+} XAppIdentity;
+
+/* Reads what @window has of the three (valid UTF-8); what it lacks, or
+ * cannot be read (the window is gone), is left as it was. */
+void xapp_identity_read (XApp *xapp, Window window, XAppIdentity *identity);
+void xapp_identity_clear (XAppIdentity *identity);
+/* The title: WM_NAME unless empty, else _NET_WM_NAME unless empty, else
+ * NULL. Borrowed from @identity. */
+const char *xapp_identity_title (const XAppIdentity *identity);
+/* Does it name a window: a class or a title? */
+gboolean xapp_identity_is_set (const XAppIdentity *identity);
+/* Titles compare equal when both say nothing (NULL or ""). */
+gboolean xapp_title_equal (const char *a, const char *b);
+
+/* Property values as a ChangeProperty request carries them (the recorder
+ * reads them from the request stream: a window's properties cannot be
+ * read once the app has crashed). Each returns a new valid UTF-8 string,
+ * or NULL. WM_CLASS is "instance\0Class\0": the class. */
+char *xapp_class_from_value (const char *value, gsize len);
+char *xapp_text_from_value (const char *value, gsize len);
+
+/* The window that carries the identity of the root child @top: @top if it
+ * has WM_CLASS, else the first window below it (3 levels at most) that
+ * has, else @top. */
+Window xapp_identity_window (XApp *xapp, Window top);
+
+G_END_DECLS
