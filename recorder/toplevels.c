@@ -256,7 +256,7 @@ toplevels_handle_request (Toplevels *tops, const guint8 *data, gsize len)
   if (req.property == XA_WM_NAME && req.format == 8)
     {
       g_free (client->identity.wm_name);
-      client->identity.wm_name = xapp_text_from_value (value, size);
+      client->identity.wm_name = xapp_text_from_property (tops->xapp, req.type, value, size);
     }
   else if (req.property == tops->net_wm_name && req.format == 8)
     {

@@ -93,6 +93,19 @@ stroke_mods_name (guint mods)
 
 /* ---- strokes ---- */
 
+/* Within a few pixels in the same window: toolkits take a press and a
+ * release, or two clicks, so close together for one place (GTK's double
+ * click distance is 5). */
+static gboolean
+same_place (const SessionEvent *a, const SessionEvent *b)
+{
+  if (a->window != b->window || g_strcmp0 (a->wm_name, b->wm_name) != 0)
+    return FALSE;
+  if (a->window >= 0)
+    return ABS (a->x - b->x) <= 4 && ABS (a->y - b->y) <= 4;
+  return ABS (a->root_x - b->root_x) <= 4 && ABS (a->root_y - b->root_y) <= 4;
+}
+
 static gint
 compare_actions (gconstpointer a, gconstpointer b)
 {
@@ -231,6 +244,10 @@ cut_action (Cutter *c, const SessionEvent *ev)
         return c->last != NULL ? c->last : stroke_new (c, STROKE_OTHER, ev);
       c->button_down[ev->button & 0xff] = 0;
       stroke = c->button;
+      /* Released elsewhere (a menu item chosen by dragging to it, even
+       * with the motion between removed): a drag. */
+      if (stroke->class == STROKE_CLICK && !ev->added && !same_place (stroke->main, ev))
+        stroke->class = STROKE_DRAG;
       if (--c->buttons_held == 0)
         c->button = NULL;
       return stroke;
@@ -312,7 +329,7 @@ typedef struct
   char *last_key;            /* owned: the last key phrase's key, with its modifiers */
   const SessionEvent *last_window;   /* of the previous key stroke */
   guint last_button;         /* of the last click or scroll */
-  guint64 last_press_ms;     /* of the last click or scroll */
+  const SessionEvent *last_press;   /* of the last click or scroll */
   guint clicks;              /* in the last click phrase */
 } Grouping;
 
@@ -344,12 +361,14 @@ static gboolean
 continues_click (Grouping *g, const Stroke *stroke)
 {
   if (g->last == NULL || g->motion != NULL || g->last_class != stroke->class
-      || stroke->main->button != g->last_button)
+      || stroke->main->button != g->last_button || g->last_press == NULL)
     return FALSE;
   if (stroke->class == STROKE_SCROLL)
     return gap_before (g, stroke) <= PHRASE_PAUSE_MS;
-  /* As toolkits count a double click: from one press to the next. */
-  return stroke->main->time_ms - g->last_press_ms <= PHRASE_MULTI_CLICK_MS && g->clicks < 3;
+  /* As toolkits count a double click: from one press to the next, at
+   * the same place. */
+  return stroke->main->time_ms - g->last_press->time_ms <= PHRASE_MULTI_CLICK_MS
+         && same_place (stroke->main, g->last_press) && g->clicks < 3;
 }
 
 static SessionPhrase *
@@ -378,7 +397,7 @@ group_pointer (Grouping *g, const Stroke *stroke, gboolean paused)
   phrase->kind = stroke->class == STROKE_DRAG ? SESSION_PHRASE_DRAG : SESSION_PHRASE_CLICK;
   g->motion = NULL;
   g->last_button = stroke->main->button;
-  g->last_press_ms = stroke->main->time_ms;
+  g->last_press = stroke->main;
   return phrase;
 }
 

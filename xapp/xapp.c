@@ -28,7 +28,7 @@ struct XApp
   XID base_mask;             /* XID & base_mask: the creating client's base */
   gboolean has_xres;
   GHashTable *own_bases;     /* XID set: the caller's connections */
-  Atom net_wm_pid, net_wm_name, utf8_string;
+  Atom net_wm_pid, net_wm_name, utf8_string, compound_text;
 };
 
 XApp *
@@ -45,6 +45,7 @@ xapp_new (Display *dpy)
   xapp->net_wm_pid = XInternAtom (dpy, "_NET_WM_PID", False);
   xapp->net_wm_name = XInternAtom (dpy, "_NET_WM_NAME", False);
   xapp->utf8_string = XInternAtom (dpy, "UTF8_STRING", False);
+  xapp->compound_text = XInternAtom (dpy, "COMPOUND_TEXT", False);
   /* Client ids (and their pids) came with X-Resource 1.2. */
   xapp->has_xres = XResQueryExtension (dpy, &event_base, &error_base)
                    && XResQueryVersion (dpy, &major, &minor)
@@ -188,7 +189,82 @@ xapp_window_owner (XApp *xapp, Window window, pid_t net_wm_pid)
 
 /* ---- identity ---- */
 
-/* A format-8 property as valid UTF-8, or NULL. */
+/* The bytes of a COMPOUND_TEXT (ISO 2022) as UTF-8: ASCII on the left,
+ * ISO 8859-1 on the right (the standard's defaults), a segment between
+ * ESC % G and ESC % @ as UTF-8 (what toolkits write for anything else);
+ * other charset designations are skipped and their bytes shown as '?'. */
+static char *
+compound_text_to_utf8 (const guchar *p, gsize len)
+{
+  GString *out = g_string_new (NULL);
+  gboolean utf8 = FALSE, other = FALSE;
+
+  for (gsize i = 0; i < len;)
+    {
+      if (p[i] == 0x1b)
+        {
+          gsize j = i + 1;
+
+          while (j < len && p[j] >= 0x20 && p[j] <= 0x2f)
+            j++;   /* intermediate bytes */
+          if (j < len)
+            {
+              gboolean percent = j == i + 2 && p[i + 1] == '%';
+              if (percent && p[j] == 'G')
+                utf8 = TRUE;
+              else if (percent && p[j] == '@')
+                utf8 = FALSE;
+              else
+                /* ESC ( B and ESC - A are the defaults; others we do not decode. */
+                other = !((j == i + 2 && p[i + 1] == '(' && p[j] == 'B')
+                          || (j == i + 2 && p[i + 1] == '-' && p[j] == 'A'));
+            }
+          i = j + 1;
+          continue;
+        }
+      if (utf8)
+        {
+          gsize j = i;
+          while (j < len && p[j] != 0x1b)
+            j++;
+          g_string_append_len (out, (const char *) p + i, (gssize) (j - i));
+          i = j;
+          continue;
+        }
+      if (p[i] >= 0xa0 && !other)
+        g_string_append_unichar (out, p[i]);
+      else if (p[i] < 0x80 && (p[i] >= 0x20 || p[i] == '\t' || p[i] == '\n'))
+        g_string_append_c (out, (char) p[i]);
+      else
+        g_string_append_c (out, '?');
+      i++;
+    }
+  {
+    char *valid = g_utf8_make_valid (out->str, (gssize) out->len);
+    g_string_free (out, TRUE);
+    return valid;
+  }
+}
+
+char *
+xapp_text_from_property (XApp *xapp, Atom type, const char *value, gsize len)
+{
+  /* A title may end in NULs (some toolkits count the terminator). */
+  len = strnlen (value, len);
+  if (type == XA_STRING)
+    {
+      /* ICCCM: STRING is ISO 8859-1. */
+      g_autofree char *utf8 = g_convert (value, (gssize) len, "UTF-8", "ISO-8859-1", NULL,
+                                         NULL, NULL);
+      if (utf8 != NULL)
+        return g_utf8_make_valid (utf8, -1);
+    }
+  else if (type == xapp->compound_text)
+    return compound_text_to_utf8 ((const guchar *) value, len);
+  return g_utf8_make_valid (value, (gssize) len);
+}
+
+/* A format-8 property as valid UTF-8 (decoded by its type), or NULL. */
 static char *
 read_text (XApp *xapp, Window window, Atom property, Atom type)
 {
@@ -201,7 +277,7 @@ read_text (XApp *xapp, Window window, Atom property, Atom type)
   if (XGetWindowProperty (xapp->dpy, window, property, 0, 1024, False, type, &actual,
                           &format, &n, &after, &data) == Success
       && data != NULL && format == 8 && actual != None)
-    text = xapp_text_from_value ((const char *) data, n);
+    text = xapp_text_from_property (xapp, actual, (const char *) data, n);
   if (data != NULL)
     XFree (data);
   return text;
@@ -236,10 +312,12 @@ xapp_identity_clear (XAppIdentity *identity)
 const char *
 xapp_identity_title (const XAppIdentity *identity)
 {
-  if (identity->wm_name != NULL && identity->wm_name[0] != '\0')
-    return identity->wm_name;
+  /* _NET_WM_NAME first, as EWMH asks: it is UTF-8 by definition, where
+   * WM_NAME may be COMPOUND_TEXT a browser fills with escapes. */
   if (identity->net_wm_name != NULL && identity->net_wm_name[0] != '\0')
     return identity->net_wm_name;
+  if (identity->wm_name != NULL && identity->wm_name[0] != '\0')
+    return identity->wm_name;
   return NULL;
 }
 

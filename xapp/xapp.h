@@ -18,8 +18,9 @@
  * gone) is a window's _NET_WM_PID asked, as a hint: Tk, Xaw, Motif and
  * many older programs set none.
  *
- * Identity. WM_CLASS's class, and the title: WM_NAME, or _NET_WM_NAME when
- * WM_NAME is empty or missing (Qt's popups). The window that carries them
+ * Identity. WM_CLASS's class, and the title: _NET_WM_NAME (UTF-8), or
+ * WM_NAME, decoded by its type, when that is empty or missing (Tk, Xaw,
+ * Motif set no _NET_WM_NAME). The window that carries them
  * is the one with WM_CLASS. A window manager's frame, created by another
  * client, holds the app's window inside it; an app that creates its window
  * at the root and reparents it into a wrapper of its own (Tk's toplevels
@@ -103,7 +104,7 @@ typedef struct
  * cannot be read (the window is gone), is left as it was. */
 void xapp_identity_read (XApp *xapp, Window window, XAppIdentity *identity);
 void xapp_identity_clear (XAppIdentity *identity);
-/* The title: WM_NAME unless empty, else _NET_WM_NAME unless empty, else
+/* The title: _NET_WM_NAME unless empty, else WM_NAME unless empty, else
  * NULL. Borrowed from @identity. */
 const char *xapp_identity_title (const XAppIdentity *identity);
 /* Does it name a window: a class or a title? */
@@ -117,6 +118,10 @@ gboolean xapp_title_equal (const char *a, const char *b);
  * or NULL. WM_CLASS is "instance\0Class\0": the class. */
 char *xapp_class_from_value (const char *value, gsize len);
 char *xapp_text_from_value (const char *value, gsize len);
+/* A text property of type @type (STRING: ISO 8859-1; COMPOUND_TEXT: its
+ * ASCII, Latin-1 and UTF-8 segments; anything else taken as UTF-8) as a
+ * new valid UTF-8 string. */
+char *xapp_text_from_property (XApp *xapp, Atom type, const char *value, gsize len);
 
 /* The window that carries the identity of the root child @top: @top if it
  * has WM_CLASS, else the first window below it (3 levels at most) that

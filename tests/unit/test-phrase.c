@@ -318,6 +318,34 @@ test_pointer (void)
                    "motion[24-24]: Move the pointer to 300,300 in \"Files\"\n");
 }
 
+/* Toolkit menus in reduced sessions: a press on a menu's title and its
+ * release on an item of the menu window (the motion between removed) is a
+ * drag; quick clicks in other places are clicks, not a double click. */
+static void
+test_menus (void)
+{
+  Script s;
+  g_autoptr (Session) session = NULL;
+  g_autofree char *words = NULL;
+
+  script_init (&s);
+  script_window (&s, 0, "Tk crash test");
+  script_pointer (&s, "ButtonPress", 1, 15, 10);
+  script_window (&s, 1, "");
+  script_pointer (&s, "ButtonRelease", 1, 30, 42);
+  script_window (&s, 0, "Tk crash test");
+  script_click (&s, 1, 15, 10);
+  script_window (&s, 2, "Settings");
+  script_click (&s, 1, 60, 80);
+  session = script_end (&s);
+  assert_partition (session);
+  words = phrases_in_words (session, SESSION_WORDS_TERMINAL);
+  g_assert_cmpstr (words, ==,
+                   "drag[0-1]: Drag from 15,10 in \"Tk crash test\" to 30,42 in a window of class \"T\"\n"
+                   "click[2-3]: Click at 15,10 in \"Tk crash test\"\n"
+                   "click[4-5]: Click at 60,80 in \"Settings\"\n");
+}
+
 /* In a reduced session Alt may never be released (1-minimal without its
  * release): Alt+P and the click after it are still two steps, the click
  * said with the Alt it is made with; the releases xreduce added are
@@ -435,6 +463,7 @@ main (int argc, char **argv)
   g_test_add_func ("/phrase/typing-breaks", test_typing_breaks);
   g_test_add_func ("/phrase/keys", test_keys);
   g_test_add_func ("/phrase/pointer", test_pointer);
+  g_test_add_func ("/phrase/menus", test_menus);
   g_test_add_func ("/phrase/reduced", test_reduced);
   g_test_add_func ("/phrase/quoting", test_quoting);
   g_test_add_func ("/phrase/action-ranges", test_action_ranges);

@@ -19,6 +19,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <X11/Xlib.h>
+#include <X11/Xatom.h>
 #include <X11/Xutil.h>
 #include <X11/keysym.h>
 #include <X11/extensions/XTest.h>
@@ -224,6 +225,74 @@ test_wrapper_and_frame (Fixture *f, gconstpointer data)
   g_assert_cmpint (ev->y, ==, 80);
 }
 
+/* Titles as people read them, whatever their encoding: _NET_WM_NAME
+ * (UTF-8) before WM_NAME, which a browser fills with COMPOUND_TEXT escapes;
+ * a WM_NAME alone as ICCCM says: STRING is Latin-1, COMPOUND_TEXT's
+ * segments ASCII, Latin-1 or UTF-8. */
+static void
+test_titles (Fixture *f, gconstpointer data)
+{
+  g_autofree char *log = g_build_filename (f->dir, "session.log", NULL);
+  const char *const argv[] = { env ("XRECORD"), "--headless", "--stop-key", "Pause", "-o", log,
+                               "--", env ("XDEMO"), "--bug", "none", NULL };
+  static const char ct_firefox[] = "Gort! \x1b%G\xe2\x80\x94\x1b%@ Firefox";
+  static const char utf8_firefox[] = "Gort! \xe2\x80\x94 Firefox";
+  static const char latin1[] = "Caf\xe9 \xab" "1\xbb";
+  static const char ct_alone[] = "A \x1b%G\xe2\x80\x94\x1b%@ B \x1b-A\xe9";
+  static const char *const want[] = { "Gort! \xe2\x80\x94 Firefox", "Caf\xc3\xa9 \xc2\xab" "1\xc2\xbb",
+                                      "A \xe2\x80\x94 B \xc3\xa9" };
+  g_autofree char *display = NULL;
+  g_autoptr (Session) session = NULL;
+  g_autoptr (GError) error = NULL;
+  Display *app;
+  Atom compound, utf8, net_wm_name;
+  Window w[3];
+  const char *on;
+
+  spawn (f, argv);
+  wait_said (f, "xrecord: recording ");
+  on = strstr (f->err->str, " on :");
+  g_assert_nonnull (on);
+  display = g_strndup (on + 4, strcspn (on + 4, "\n"));
+  app = XOpenDisplay (display);
+  g_assert_nonnull (app);
+  XSelectInput (app, DefaultRootWindow (app), SubstructureNotifyMask);
+  compound = XInternAtom (app, "COMPOUND_TEXT", False);
+  utf8 = XInternAtom (app, "UTF8_STRING", False);
+  net_wm_name = XInternAtom (app, "_NET_WM_NAME", False);
+  for (int i = 0; i < 3; i++)
+    w[i] = top (app, 100 + 250 * i, 700, "Titled", "");
+  XChangeProperty (app, w[0], XA_WM_NAME, compound, 8, PropModeReplace,
+                   (const guchar *) ct_firefox, sizeof ct_firefox - 1);
+  XChangeProperty (app, w[0], net_wm_name, utf8, 8, PropModeReplace,
+                   (const guchar *) utf8_firefox, sizeof utf8_firefox - 1);
+  XChangeProperty (app, w[1], XA_WM_NAME, XA_STRING, 8, PropModeReplace,
+                   (const guchar *) latin1, sizeof latin1 - 1);
+  XChangeProperty (app, w[2], XA_WM_NAME, compound, 8, PropModeReplace,
+                   (const guchar *) ct_alone, sizeof ct_alone - 1);
+  for (int i = 0; i < 3; i++)
+    {
+      XMapWindow (app, w[i]);
+      wait_mapped (app, w[i]);
+    }
+  for (int i = 0; i < 3; i++)
+    click (app, 150 + 250 * i, 750);
+  XTestFakeKeyEvent (app, XKeysymToKeycode (app, XK_Pause), True, CurrentTime);
+  XTestFakeKeyEvent (app, XKeysymToKeycode (app, XK_Pause), False, CurrentTime);
+  XCloseDisplay (app);
+  g_assert_cmpint (wait_exit (f), ==, 0);
+
+  session = session_load (log, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 3; i++)
+    {
+      const SessionEvent *ev = press_at (session, i);
+
+      g_assert_cmpstr (ev->wm_class, ==, "Titled");
+      g_assert_cmpstr (ev->wm_name, ==, want[i]);
+    }
+}
+
 /* On a shared display, a window another client maps while the app runs
  * is not the app's, named as the app's dialog would be and without
  * _NET_WM_PID to say whose it is: the server says. xreplay waits for the
@@ -270,6 +339,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  ADD ("/windows/titles", test_titles);
   ADD ("/windows/wrapper-and-frame", test_wrapper_and_frame);
   ADD ("/windows/replay-not-anothers", test_replay_not_anothers);
   return g_test_run ();
