@@ -7,7 +7,9 @@
  */
 #include <signal.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -391,6 +393,57 @@ test_interrupt_early (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (test_orphans_alive (0), ==, 0);
 }
 
+/* SIGKILL of xreduce while its --test oracle runs, the oracle a script
+ * with a child of its own (a sleep, standing for the replay a real oracle
+ * runs): nothing of it is left running, and nothing is left in TMPDIR. */
+static void
+test_sigkill_oracle (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *fifo = g_build_filename (fixture->dir, "started", NULL);
+  g_autofree char *tmp = g_build_filename (fixture->dir, "tmp", NULL);
+  g_autofree char *script = g_build_filename (fixture->dir, "oracle.sh", NULL);
+  g_autofree char *text = g_strdup_printf ("#!/bin/sh\necho started > '%s'\nsleep 300\n", fifo);
+  g_autofree char *test_cmd = g_strdup_printf ("--test=sh %s", script);
+  const char *argv[] = { env ("XREDUCE"), "-o", fixture->out, test_cmd, session,
+                         "--", env ("XDEMO"), NULL };
+  g_auto (GStrv) envp = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) left = NULL;
+  gint64 deadline;
+  char line[16] = "";
+  int fd, status;
+  GPid pid;
+
+  g_assert_true (g_file_set_contents (script, text, -1, NULL));
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
+  envp = g_environ_setenv (g_get_environ (), "TMPDIR", tmp, TRUE);
+  g_assert_true (g_spawn_async (NULL, (char **) argv, envp, G_SPAWN_DO_NOT_REAP_CHILD
+                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  /* An oracle runs once it has said so: the open waits for its echo. */
+  fd = open (fifo, O_RDONLY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (read (fd, line, sizeof line - 1), >, 0);
+  g_assert_cmpstr (line, ==, "started\n");
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  close (fd);
+  g_assert_true (WIFSIGNALED (status));
+  /* The oracles' scripts die with xreduce, their sleeps with them (the
+   * keeper), and the cleaner removes the candidates' folder. */
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (test_orphans_alive (0) > 0 && g_get_monotonic_time () < deadline)
+    g_usleep (20 * 1000);
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
+  left = g_dir_open (tmp, 0, NULL);
+  g_assert_nonnull (left);
+  for (const char *name; (name = g_dir_read_name (left)) != NULL;)
+    g_error ("%s is left in TMPDIR", name);
+}
+
 static void
 test_oracle_command (Fixture *fixture, gconstpointer data)
 {
@@ -528,5 +581,6 @@ main (int argc, char **argv)
   ADD ("/reduce/never-starts", test_never_starts);
   ADD ("/reduce/interrupt", test_interrupt);
   ADD ("/reduce/interrupt-early", test_interrupt_early);
+  ADD ("/reduce/sigkill-oracle", test_sigkill_oracle);
   return g_test_run ();
 }
