@@ -716,17 +716,16 @@ struct ProcTempDir
   int pipe;                  /* the write end; closing it (or dying) starts the cleaning */
 };
 
-ProcTempDir *
-proc_tempdir_new (const char *tmpl, GError **error)
+/* The cleaner for @path, a folder just made. */
+static ProcTempDir *
+tempdir_guard (char *path, GError **error)
 {
   g_autoptr (ProcTempDir) dir = g_new0 (ProcTempDir, 1);
   ProcSpawnOptions spawn;
   int fds[2];
 
   dir->pipe = -1;
-  dir->path = g_dir_make_tmp (tmpl, error);
-  if (dir->path == NULL)
-    return NULL;
+  dir->path = path;
   if (!g_unix_open_pipe (fds, FD_CLOEXEC, error))
     {
       g_rmdir (dir->path);
@@ -755,6 +754,29 @@ proc_tempdir_new (const char *tmpl, GError **error)
     }
   dir->pipe = fds[1];
   return g_steal_pointer (&dir);
+}
+
+ProcTempDir *
+proc_tempdir_new (const char *tmpl, GError **error)
+{
+  char *path = g_dir_make_tmp (tmpl, error);
+
+  return path != NULL ? tempdir_guard (path, error) : NULL;
+}
+
+ProcTempDir *
+proc_tempdir_new_at (const char *path_tmpl, GError **error)
+{
+  g_autofree char *path = g_strdup (path_tmpl);
+
+  if (g_mkdtemp_full (path, 0700) == NULL)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "cannot create the folder %s: %s", path_tmpl, g_strerror (saved));
+      return NULL;
+    }
+  return tempdir_guard (g_steal_pointer (&path), error);
 }
 
 const char *

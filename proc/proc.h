@@ -129,6 +129,10 @@ gboolean proc_run (const char *const *argv, guint timeout_ms, GError **error);
 typedef struct ProcTempDir ProcTempDir;
 
 ProcTempDir *proc_tempdir_new (const char *tmpl, GError **error);
+/* The same at @path_tmpl, a full path ending in XXXXXX: a folder written
+ * beside its final place and renamed there when complete (the rename
+ * leaves the cleaner nothing to remove). */
+ProcTempDir *proc_tempdir_new_at (const char *path_tmpl, GError **error);
 const char *proc_tempdir_get_path (const ProcTempDir *dir);
 void proc_tempdir_free (ProcTempDir *dir);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcTempDir, proc_tempdir_free)

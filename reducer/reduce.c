@@ -14,6 +14,7 @@
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include "reduce.h"
+#include "output.h"
 #include "pool.h"
 #include "proc.h"
 #include "runner.h"
@@ -671,6 +672,23 @@ check_input (Reducer *reducer, GError **error)
                            ? g_strdup (options->output_path)
                            : g_strconcat (options->session_path, ".min", NULL);
   /* Fail early, before minutes of work, if the output cannot be written. */
+  if (g_file_test (reducer->output_path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "cannot write the result to %s: "
+                   "it is a folder", reducer->output_path);
+      return FALSE;
+    }
+  if (options->report)
+    {
+      g_autofree char *report = g_strconcat (reducer->output_path, ".report", NULL);
+
+      if (!output_dir_check (report, "report.md", &local))
+        {
+          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s (or --no-report)",
+                       local->message);
+          return FALSE;
+        }
+    }
   dir = g_path_get_dirname (reducer->output_path);
   if (access (dir, W_OK) != 0)
     {

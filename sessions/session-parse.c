@@ -11,6 +11,7 @@
 #define G_LOG_DOMAIN "xreduce-sessions"
 
 #include "session-private.h"
+#include "output.h"
 #include <sys/stat.h>
 #include <unistd.h>
 #include <fcntl.h>
@@ -869,10 +870,10 @@ session_save (const Session *session, const char *path, GError **error)
   g_autofree char *text = session_to_string (session);
   GError *local = NULL;
 
-  /* g_file_set_contents writes a temporary file and renames it over
-   * @path: a reader (or a Ctrl-C) never sees half a session. */
-  if (!g_file_set_contents_full (path, text, -1,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0644, &local))
+  /* A new 0600 file under a temporary name, renamed over @path: a reader
+   * (or a Ctrl-C) never sees half a session, a link at @path is replaced,
+   * not followed, and the keystrokes are the owner's only. */
+  if (!output_file_write (path, text, -1, OUTPUT_FILE_MODE, &local))
     {
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s", local->message);
       g_error_free (local);

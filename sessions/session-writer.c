@@ -3,10 +3,14 @@
  * The recorder cannot know the outcome before the app dies, and must lose
  * nothing when it is killed: the header goes out at once, every record is a
  * complete line written with one write(2), and the outcome is a footer.
+ * The file is a new one (output.h): made 0600 under a temporary name
+ * beside the path, the header written, then renamed over the path, which
+ * it replaces whatever it was (a link is not followed).
  */
 #define G_LOG_DOMAIN "xreduce-sessions"
 
 #include "session-private.h"
+#include "output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,14 +52,16 @@ session_writer_open (const char *path, const Session *header, GError **error)
   g_autoptr (SessionWriter) writer = g_new0 (SessionWriter, 1);
   g_autoptr (GString) text = g_string_new (NULL);
 
+  g_autofree char *tmp = NULL;
+  GError *local = NULL;
+
   writer->path = g_strdup (path);
   /* 0600: a session holds everything the user typed into the app. */
-  writer->fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  writer->fd = output_file_create_temp (path, OUTPUT_FILE_MODE, &tmp, &local);
   if (writer->fd < 0)
     {
-      int saved = errno;
-      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: cannot create: %s",
-                   path, g_strerror (saved));
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s", local->message);
+      g_error_free (local);
       return NULL;
     }
   for (guint i = 0; i < header->n_preamble && i < header->events->len; i++)
@@ -71,7 +77,18 @@ session_writer_open (const char *path, const Session *header, GError **error)
     session_write_header (&copy, text);
   }
   if (!write_all (writer, text->str, text->len, error))
-    return NULL;
+    {
+      g_unlink (tmp);
+      return NULL;
+    }
+  /* From here on the file is at @path: a writer killed at any point
+   * leaves a loadable log there. */
+  if (!output_file_rename (tmp, path, &local))
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s", local->message);
+      g_error_free (local);
+      return NULL;
+    }
   return g_steal_pointer (&writer);
 }
 

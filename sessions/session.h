@@ -111,7 +111,8 @@ Session *session_load (const char *path, GError **error);
 Session *session_parse (const char *data, gsize len, const char *name,
                         GError **error);
 char *session_to_string (const Session *session);
-/* Atomic: writes a temporary file beside @path and renames it. */
+/* Atomic and private: writes a new 0600 file beside @path and renames it
+ * over @path (output.h), whatever was there (a link is not followed). */
 gboolean session_save (const Session *session, const char *path,
                        GError **error);
 /* The one line for @ev, without newline, as session_to_string writes it. */
@@ -201,9 +202,9 @@ char *session_export_xdotool (const Session *session, const char *source_name);
 /* The whole session as one JSON object, for other tools. */
 char *session_export_json (const Session *session);
 
-/* Writing as events arrive (the recorder): the file is created with mode
- * 0600, the header (everything but events and a footer outcome) is written
- * at once, and every appended record is one flushed line, so a writer
+/* Writing as events arrive (the recorder): the file is a new one of mode
+ * 0600 whatever was at @path (output.h), the header (everything but events
+ * and a footer outcome) is written at once, and every appended record is one flushed line, so a writer
  * killed at any point leaves a loadable file. */
 typedef struct SessionWriter SessionWriter;
 
