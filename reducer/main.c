@@ -31,7 +31,7 @@ typedef struct
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
   gdouble limit_time;
-  gboolean quiet, same_crash, report, share_home;
+  gboolean quiet, same_crash, report, share_home, run_recorded;
   int dashdash;              /* the index of "--", or -1 */
 } Args;
 
@@ -78,6 +78,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &a->report, "Do not write OUT.report/", NULL },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
+    { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress line", NULL },
     { NULL }
   };
@@ -96,7 +97,11 @@ parse_args (int *argc, char ***argv, Args *a)
     "candidates under Xvfb in parallel). The result is 1-minimal: removing\n"
     "any one remaining action makes the failure go away.");
   g_option_context_set_description (context,
-    "Without APP, the command recorded in the session is used.\n\n"
+    "Without '-- APP', the command recorded in the session runs only if it is a\n"
+    "plain program name from PATH (one word, no arguments, letters, digits and\n"
+    "._+- only, not in an sbin folder, not reboot, poweroff, halt, shutdown, init,\n"
+    "telinit or zzz); a session may come from anyone, so any other recorded\n"
+    "command is shown and refused (exit 2) unless --run-recorded-command is given.\n\n"
     "Every replay runs the app in a sandbox of its own: a fresh HOME and XDG\n"
     "directories, a private D-Bus session bus (see xreplay --help).\n\n"
     "Exit status:\n"
@@ -236,6 +241,12 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
         }
     }
   options->app_argv = a->dashdash >= 0 ? argv + a->dashdash + 1 : NULL;
+  if (a->dashdash >= 0 && a->run_recorded)
+    {
+      g_printerr ("xreduce: --run-recorded-command and '-- APP' exclude each other\n");
+      return EXIT_USAGE;
+    }
+  options->run_recorded_command = a->run_recorded;
   if (a->dashdash >= 0 && argv[a->dashdash + 1] == NULL)
     {
       g_printerr ("xreduce: nothing after '--': give the app's command line\n");

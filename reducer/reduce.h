@@ -26,7 +26,9 @@ typedef struct
 {
   const char *session_path;
   const char *output_path;   /* NULL: SESSION.min */
-  char **app_argv;           /* NULL or empty: the session's recorded command */
+  char **app_argv;           /* NULL or empty: the session's recorded command, if
+                              * session_command_check() allows it or... */
+  gboolean run_recorded_command; /* ... this is set (--run-recorded-command) */
   guint jobs;                /* 0: number of cores */
   DdAlgorithm algorithm;
   int signal;                /* 0: from the session */

@@ -39,8 +39,14 @@ enum
 
 static const char usage_description[] =
   "Replays SESSION's user actions with XTest against a fresh instance of APP\n"
-  "(default: the command recorded in SESSION) on a private Xvfb, and prints\n"
-  "what happened: crashed, exited, hung or passed.\n"
+  "on a private Xvfb, and prints what happened: crashed, exited, hung or passed.\n"
+  "\n"
+  "Without '-- APP', the command recorded in SESSION runs only if it is a plain\n"
+  "program name from PATH: one word, no arguments, letters, digits and ._+- only,\n"
+  "not in an sbin folder, not one that acts on the machine (reboot, poweroff,\n"
+  "halt, shutdown, init, telinit, zzz). A session may come from anyone: any other\n"
+  "recorded command is shown and refused (exit 2) unless --run-recorded-command\n"
+  "is given.\n"
   "\n"
   "Each replay runs the app in a sandbox of its own: a fresh temporary HOME\n"
   "(XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, XDG_STATE_HOME in it), a\n"
@@ -182,7 +188,7 @@ typedef struct
 {
   char *display, *speed, *stderr_match, *pace, *max_gap, *min_gap, *settle, *timeout;
   char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed;
-  gboolean share_home, json, quiet, verbose, list, backtrace;
+  gboolean share_home, json, quiet, verbose, list, backtrace, run_recorded;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
 } Args;
@@ -230,6 +236,7 @@ parse_args (int argc, char **argv, Args *a)
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what is replayed where; pass the app's output through", NULL },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home_seed, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox", NULL },
+    { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
     { NULL }
   };
 
@@ -324,10 +331,45 @@ check_options (const Args *a, ReplayOptions *opts, GRegex **regex)
       g_printerr ("xreplay: %s\n", error->message);
       return EXIT_USAGE;
     }
+  if (a->run_recorded && a->app_argv != NULL)
+    {
+      g_printerr ("xreplay: --run-recorded-command and '-- APP' exclude each other\n");
+      return EXIT_USAGE;
+    }
   if (a->display != NULL && *a->display == '\0')
     {
       g_printerr ("xreplay: --display: empty display name\n");
       return EXIT_USAGE;
+    }
+  return -1;
+}
+
+/* The app: after "--", else the recorded command if it may run (see
+ * session_command_check) or was asked for; -1, or EXIT_USAGE after saying
+ * why not. */
+static int
+choose_app (const Args *a, const Session *session, const char *const **app_argv)
+{
+  g_autoptr (GError) error = NULL;
+
+  *app_argv = a->app_argv;
+  if (*app_argv != NULL)
+    return -1;
+  *app_argv = session_get_command (session);
+  if (*app_argv == NULL)
+    {
+      g_printerr ("xreplay: %s records no command: give the app after '--'\n", a->rest[1]);
+      return EXIT_USAGE;
+    }
+  if (!a->run_recorded && !session_command_check (session, a->rest[1], &error))
+    {
+      g_printerr ("xreplay: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+  if (!a->quiet && !a->json)
+    {
+      g_autofree char *shown = quote_command_line (*app_argv);
+      g_printerr ("xreplay: running the recorded command: %s\n", shown);
     }
   return -1;
 }
@@ -438,12 +480,8 @@ main (int argc, char **argv)
     return print_list (session);
   if (a.export_format != NULL)
     return print_export (session, a.rest[1], a.export_format);
-  app_argv = a.app_argv != NULL ? a.app_argv : session_get_command (session);
-  if (app_argv == NULL || app_argv[0] == NULL)
-    {
-      g_printerr ("xreplay: %s records no command: give the app after '--'\n", a.rest[1]);
-      return EXIT_USAGE;
-    }
+  if ((status = choose_app (&a, session, &app_argv)) >= 0)
+    return status;
   if (a.backtrace && (status = check_backtrace (&crashtrace)) >= 0)
     return status;
   opts.crashtrace = crashtrace;

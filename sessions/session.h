@@ -124,6 +124,13 @@ void session_set_screen (Session *session, int width, int height);
 /* NULL-terminated; NULL if no command was recorded. */
 const char *const *session_get_command (const Session *session);
 void session_set_command (Session *session, const char *const *argv);
+/* Whether the recorded command may run without being asked for (-- APP
+ * or --run-recorded-command): only a plain program name from PATH, with
+ * no arguments, that does not act on the machine (the rule is in
+ * session-command.c). FALSE with SESSION_ERROR_INVALID and one line that
+ * shows the command (quoted for the terminal), says why and how to
+ * proceed; @name is the session's name for the message. */
+gboolean session_command_check (const Session *session, const char *name, GError **error);
 const char *session_get_keymap (const Session *session);
 void session_set_keymap (Session *session, const char *keymap);
 SessionOutcome session_get_outcome (const Session *session);

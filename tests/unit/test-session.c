@@ -855,6 +855,64 @@ test_export_injection (void)
   g_rmdir (dir);
 }
 
+/* The recorded command runs unasked only when it is a plain program name
+ * from PATH (session_command_check); the message shows the command on one
+ * line and says how to proceed. */
+static void
+test_command_check (void)
+{
+  g_autofree char *ldconfig = g_find_program_in_path ("ldconfig");
+  const struct { const char *command; const char *why; } cases[] = {
+    { "\"sh\"", NULL },
+    { "\"sh\" \"-c\" \"touch x\\n$(id)`id`\"", "it has arguments" },
+    { "\"./app\"", "not a plain program name" },
+    { "\"/bin/sh\"", "not a plain program name" },
+    { "\"-rf\"", "not a plain program name" },
+    { "\"a;b\"", "not a plain program name" },
+    { "\"reboot\"", "it acts on the machine" },
+    { "\"poweroff\"", "it acts on the machine" },
+    { "\"no-such-program-xreduce\"", "no such program in PATH" },
+    { "\"ldconfig\"", "a system administration program" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("xreduce-session 1\nscreen 10x10\ncommand %s\n",
+                                               cases[i].command);
+      g_autoptr (Session) session = session_parse (text, strlen (text), "s.log", NULL);
+      g_autoptr (GError) error = NULL;
+      gboolean ok;
+
+      /* Only where ldconfig is in an sbin folder on PATH. */
+      if (g_str_equal (cases[i].command, "\"ldconfig\"")
+          && (ldconfig == NULL || strstr (ldconfig, "/sbin/") == NULL))
+        continue;
+      g_assert_nonnull (session);
+      ok = session_command_check (session, "s.log", &error);
+      if (cases[i].why == NULL)
+        {
+          g_assert_no_error (error);
+          g_assert_true (ok);
+          continue;
+        }
+      g_assert_false (ok);
+      g_assert_error (error, SESSION_ERROR, SESSION_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, cases[i].why));
+      g_assert_true (g_str_has_prefix (error->message, "s.log records the command '"));
+      g_assert_nonnull (strstr (error->message, "--run-recorded-command"));
+      g_assert_null (strchr (error->message, '\n'));
+      g_assert_null (strchr (error->message, '\033'));
+    }
+  {
+    const char text[] = "xreduce-session 1\nscreen 10x10\n";
+    g_autoptr (Session) session = session_parse (text, strlen (text), "s.log", NULL);
+    g_autoptr (GError) error = NULL;
+
+    g_assert_false (session_command_check (session, "s.log", &error));
+    g_assert_nonnull (strstr (error->message, "records no command"));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -883,6 +941,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/bad-input/not-regular", test_not_regular);
   g_test_add_func ("/verdict/json", test_verdict_json);
   g_test_add_func ("/quote/shell", test_quote_shell);
+  g_test_add_func ("/session/command-check", test_command_check);
   g_test_add_func ("/quote/export-injection", test_export_injection);
   g_test_add_func ("/quote/terminal", test_quote_terminal);
   g_test_add_func ("/quote/markdown", test_quote_markdown);

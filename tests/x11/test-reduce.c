@@ -306,6 +306,38 @@ test_bad_input (Fixture *fixture, gconstpointer data)
         g_clear_pointer (&err, g_free);
         g_clear_pointer (&out, g_free);
       }
+    /* Without '-- APP', a recorded command that is not a plain program
+     * name is shown and refused, not run; both options together are a
+     * mistake. */
+    {
+      g_autofree char *mark = g_build_filename (fixture->dir, "pwned", NULL);
+      g_autofree char *evil = g_build_filename (fixture->dir, "evil.log", NULL);
+      g_autofree char *text = g_strdup_printf (
+        "xreduce-session 1\nscreen 640x480\ncommand \"sh\" \"-c\" \"touch %s\"\n"
+        "outcome crashed SIGSEGV\n12 KeyPress keysym=a keycode=38 state=0\n", mark);
+      const char *argv[] = { env ("XREDUCE"), "-o", fixture->out, evil, NULL };
+      const char *both[] = { env ("XREDUCE"), "--run-recorded-command", evil, "--", "xdemo",
+                             NULL };
+      int status = -1;
+
+      g_assert_true (g_file_set_contents (evil, text, -1, NULL));
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                                   NULL, NULL, &err, &status, NULL));
+      g_test_message ("xreduce said: %s", err);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+      g_assert_nonnull (strstr (err, "records the command 'sh' '-c' 'touch "));
+      g_assert_nonnull (strstr (err, "--run-recorded-command"));
+      g_assert_null (strchr (g_strstrip (err), '\n'));
+      g_assert_false (g_file_test (mark, G_FILE_TEST_EXISTS));
+      g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
+      g_clear_pointer (&err, g_free);
+      g_assert_true (g_spawn_sync (NULL, (char **) both, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                                   NULL, NULL, &err, &status, NULL));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+      g_assert_nonnull (strstr (err, "exclude each other"));
+      g_clear_pointer (&err, g_free);
+    }
     /* -o naming the input, by another path: refused, the input untouched. */
     {
       g_autofree char *text = NULL, *after = NULL;

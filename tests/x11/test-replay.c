@@ -415,6 +415,11 @@ test_bad_input (Fixture *f, gconstpointer data)
   g_autofree char *empty = write_file (f, "empty.session", "");
   g_autofree char *no_command = write_file (f, "nocmd.session",
                                             "xreduce-session 1\nscreen 1280x1024\n");
+  g_autofree char *mark = g_build_filename (f->dir, "pwned", NULL);
+  g_autofree char *evil_text = g_strdup_printf (
+    "xreduce-session 1\nscreen 1280x1024\ncommand \"sh\" \"-c\" \"touch %s\"\n"
+    "10 KeyPress keysym=a keycode=38 state=0x0\n", mark);
+  g_autofree char *evil = write_file (f, "evil.session", evil_text);
   const struct
   {
     const char *args[6];
@@ -425,6 +430,13 @@ test_bad_input (Fixture *f, gconstpointer data)
     { { newer, NULL }, "newer.session" },
     { { empty, NULL }, "empty.session" },
     { { no_command, NULL }, "records no command: give the app after '--'" },
+    /* A recorded command is shown, not run, unless asked for. */
+    { { evil, NULL }, "evil.session records the command 'sh' '-c' 'touch " },
+    { { evil, NULL }, "(it has arguments): a session may come from anyone, so it is not run "
+                      "unasked; give the app after '--', or --run-recorded-command" },
+    { { session, NULL }, "records the command 'xdemo' (no such program in PATH)" },
+    { { "--run-recorded-command", session, "--", "xdemo", NULL },
+      "--run-recorded-command and '-- APP' exclude each other" },
     { { NULL }, "no session file given" },
     { { session, session, NULL }, "more than one session file given" },
     { { "--speed", "0", session, NULL }, "--speed: '0' is not a factor" },
@@ -447,7 +459,47 @@ test_bad_input (Fixture *f, gconstpointer data)
       g_assert_cmpstr (out, ==, "");
       g_assert_true (g_str_has_prefix (err, "xreplay: "));
       g_assert_nonnull (strstr (err, cases[i].message));
+      /* Said in one line (the usage errors add the usage). */
+      if (strstr (err, "Usage:") == NULL && strstr (err, "Try 'xreplay --help'") == NULL)
+        g_assert_null (strchr (g_strstrip (err), '\n'));
     }
+  g_assert_false (g_file_test (mark, G_FILE_TEST_EXISTS));
+}
+
+/* The recorded command runs unasked when it is a plain program name
+ * found in PATH (here xdemo, with its folder in PATH), and any command
+ * with --run-recorded-command. */
+static void
+test_recorded_command (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *apps = g_path_get_dirname (env ("XDEMO"));
+  g_autofree char *path = g_strdup_printf ("%s:%s", apps, g_getenv ("PATH"));
+  g_autofree char *mark = g_build_filename (f->dir, "ran", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "xreduce-session 1\nscreen 1280x1024\ncommand \"sh\" \"-c\" \"touch %s\"\n"
+    "10 KeyPress keysym=a keycode=38 state=0x0\n", mark);
+  g_autofree char *asked = write_file (f, "asked.session", text);
+  g_autofree char *out = NULL, *err = NULL, *err2 = NULL;
+  const char *argv[] = { env ("XREPLAY"), FAST, session, NULL };
+  g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), "PATH", path, TRUE);
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("xreplay said: %s%s", out, err);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_nonnull (strstr (err, "running the recorded command: 'xdemo'"));
+  g_assert_nonnull (strstr (out, "crashed with SIGSEGV"));
+
+  /* Asked for: it runs (and maps no window: exit 4). */
+  g_assert_cmpint (run_xreplay (NULL, &err2, FAST, "--run-recorded-command", asked, NULL),
+                   ==, 4);
+  g_assert_nonnull (strstr (err2, "running the recorded command: 'sh' '-c' 'touch "));
+  g_assert_true (g_file_test (mark, G_FILE_TEST_EXISTS));
 }
 
 int
@@ -458,6 +510,7 @@ main (int argc, char **argv)
   test_become_subreaper ();
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/replay/bad-input", test_bad_input);
+  ADD ("/replay/recorded-command", test_recorded_command);
   ADD ("/replay/list", test_list);
   ADD ("/replay/crash-20-of-20", test_crash_every_time);
   ADD ("/replay/without-trigger-passes", test_without_trigger_passes);
