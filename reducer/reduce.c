@@ -636,6 +636,8 @@ check_input (Reducer *reducer, GError **error)
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);
       return FALSE;
     }
+  if (session_get_warning (reducer->session) != NULL)
+    say (reducer, "warning: %s", session_get_warning (reducer->session));
   if (session_get_n_actions (reducer->session) == 0)
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE,

@@ -476,6 +476,8 @@ main (int argc, char **argv)
       g_printerr ("xreplay: %s\n", error->message);
       return EXIT_USAGE;
     }
+  if (session_get_warning (session) != NULL && !a.quiet)
+    g_printerr ("xreplay: warning: %s\n", session_get_warning (session));
   if (a.list)
     return print_list (session);
   if (a.export_format != NULL)

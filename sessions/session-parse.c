@@ -46,7 +46,6 @@ typedef struct
 {
   const char *name;           /* file name for messages */
   guint line;
-  gboolean last_line_unterminated;
   Session *session;
   gboolean seen_version, seen_screen, seen_command, seen_keymap;
   gboolean seen_outcome, in_records, seen_footer;
@@ -94,9 +93,8 @@ parse_fail (Parser *parser, GError **error, const char *format, ...)
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE, "%s:%u: %s%s",
-               parser->name, parser->line, message,
-               parser->last_line_unterminated ? " (truncated last line?)" : "");
+  g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE, "%s:%u: %s",
+               parser->name, parser->line, message);
   return FALSE;
 }
 
@@ -600,9 +598,21 @@ parse_line (Parser *parser, const char *line, GError **error)
   return parse_header_line (parser, line, error);
 }
 
+/* The @len bytes at @line are blank, or a comment. */
+static gboolean
+line_is_comment (const char *line, gsize len)
+{
+  gsize i = 0;
+
+  while (i < len && (line[i] == ' ' || line[i] == '\t'))
+    i++;
+  return i == len || line[i] == '#';
+}
+
 Session *
 session_parse (const char *data, gsize len, const char *name, GError **error)
 {
+  static const char cut_note[] = " (its last line, cut short, was ignored)";
   g_autoptr (Session) session = session_new ();
   Parser parser = { .name = name, .session = session };
   const char *p = data, *end = data + len;
@@ -629,7 +639,6 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
       g_autofree char *line = NULL;
 
       parser.line++;
-      parser.last_line_unterminated = eol == NULL;
       if (nul != NULL && nul < p + line_len + 1)
         {
           g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
@@ -641,6 +650,20 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
        * stable (a comment "#a\r\r" would otherwise lose one per trip). */
       while (line_len > 0 && p[line_len - 1] == '\r')
         line_len--;
+      /* Every line a writer writes ends with '\n': a last line without
+       * one was cut (a log cut short, a file cut in transit), maybe in
+       * the middle of a character, and may still parse with a wrong value
+       * (keycode=6 of keycode=64). It is dropped, and the session says so
+       * (session_get_warning). A whole comment or a blank line carries no
+       * value: kept. */
+      if (eol == NULL && !(line_is_comment (p, line_len) && line_len <= SESSION_MAX_LINE
+                           && g_utf8_validate_len (p, line_len, NULL)))
+        {
+          session->warning = g_strdup_printf ("%s:%u: the last line does not end with a "
+                                              "newline (cut short?): ignored", name,
+                                              parser.line);
+          break;
+        }
       if (line_len > SESSION_MAX_LINE)
         {
           g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
@@ -656,21 +679,22 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
           return NULL;
         }
       line = g_strndup (p, line_len);
+      p = eol != NULL ? eol + 1 : end;
       if (!parse_line (&parser, line, error))
         return NULL;
-      p = eol != NULL ? eol + 1 : end;
     }
   if (!parser.seen_version)
     {
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_VERSION,
-                   "%s: no 'xreduce-session %d' line, not a session log",
-                   name, SESSION_FORMAT_VERSION);
+                   "%s: no 'xreduce-session %d' line, not a session log%s",
+                   name, SESSION_FORMAT_VERSION, session->warning != NULL ? cut_note : "");
       return NULL;
     }
   if (!parser.seen_screen)
     {
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
-                   "%s: missing 'screen WxH' header line", name);
+                   "%s: missing 'screen WxH' header line%s", name,
+                   session->warning != NULL ? cut_note : "");
       return NULL;
     }
   return g_steal_pointer (&session);

@@ -35,6 +35,7 @@ session_free (Session *session)
   g_array_unref (session->events);
   g_strfreev (session->command);
   g_free (session->keymap);
+  g_free (session->warning);
   g_free (session);
 }
 
@@ -76,6 +77,12 @@ session_set_screen (Session *session, int width, int height)
   g_return_if_fail (width > 0 && height > 0);
   session->screen_width = width;
   session->screen_height = height;
+}
+
+const char *
+session_get_warning (const Session *session)
+{
+  return session->warning;
 }
 
 const char *const *

@@ -118,8 +118,14 @@ gboolean session_save (const Session *session, const char *path,
 /* The one line for @ev, without newline, as session_to_string writes it. */
 char *session_event_to_line (const SessionEvent *ev);
 
+/* What the parser dropped, for the user: "name:12: the last line does not
+ * end with a newline (cut short?): ignored" (a last line without '\n' was
+ * cut: it is not read, whatever it says); NULL if nothing. */
+const char *session_get_warning (const Session *session);
+
 /* Header. */
 void session_get_screen (const Session *session, int *width, int *height);
+
 void session_set_screen (Session *session, int width, int height);
 /* NULL-terminated; NULL if no command was recorded. */
 const char *const *session_get_command (const Session *session);

@@ -401,6 +401,28 @@ test_list (Fixture *f, gconstpointer data)
   g_assert_cmpstr (lines[1], ==, "move to 492,273 in \"Editor\"");
   g_assert_cmpstr (lines[DEMO_ACTIONS - 2], ==, "press button 1 at 84,129 in \"Print\"");
   g_assert_cmpstr (lines[DEMO_ACTIONS - 1], ==, "release button 1 at 84,129 in \"Print\"");
+
+  /* The demo session cut in its last line: that line is not read, and
+   * xreplay says so. */
+  {
+    g_autofree char *text = NULL, *cut_out = NULL, *err = NULL, *cut = NULL;
+    g_auto (GStrv) cut_lines = NULL;
+    gsize len = 0;
+
+    g_assert_true (g_file_get_contents (session, &text, &len, NULL));
+    g_assert_cmpint (text[len - 1], ==, '\n');
+    /* In the middle of the last action's title ("Print"), without the
+     * outcome after it. */
+    g_assert_nonnull (g_strrstr (text, "\noutcome "));
+    *(g_strrstr (text, "\noutcome ") - 3) = '\0';
+    cut = write_file (f, "cut.session", text);
+    g_assert_cmpint (run_xreplay (&cut_out, &err, "--list", cut, NULL), ==, 0);
+    g_assert_nonnull (strstr (err, "xreplay: warning: "));
+    g_assert_nonnull (strstr (err, "the last line does not end with a newline (cut short?): "
+                                   "ignored"));
+    cut_lines = g_strsplit (cut_out, "\n", -1);
+    g_assert_cmpuint (g_strv_length (cut_lines), ==, DEMO_ACTIONS);
+  }
 }
 
 /* Every bad input: a clear message and exit status 2, before any X. */
