@@ -70,3 +70,15 @@ input_check_output (const ReduceOptions *options, char **output_path, GError **e
   *output_path = g_steal_pointer (&path);
   return TRUE;
 }
+
+gboolean
+input_check_screen (const ReduceOptions *options, const Session *session, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (session_check_screen (session, options->session_path, options->max_screen_width,
+                            options->max_screen_height, &local))
+    return TRUE;
+  g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);
+  return FALSE;
+}

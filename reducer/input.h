@@ -1,5 +1,6 @@
 /* input.h — what can be wrong with the user's input to xreduce beyond
- * the options' values (main.c): the app to run, the outputs. Checked
+ * the options' values (main.c): the app to run, the outputs, the screen
+ * size. Checked
  * before anything starts; every error is REDUCE_ERROR_USAGE (exit 2) with
  * one line. X-free.
  */
@@ -21,6 +22,11 @@ gboolean input_choose_app (const ReduceOptions *options, const Session *session,
  * can be written: not a folder, its folder writable, and OUT.report (with
  * options->report) free for a report (output_dir_check). */
 gboolean input_check_output (const ReduceOptions *options, char **output_path,
+                             GError **error);
+
+/* The session's screen within --max-screen: every worker starts an Xvfb
+ * of that size. */
+gboolean input_check_screen (const ReduceOptions *options, const Session *session,
                              GError **error);
 
 G_END_DECLS

@@ -27,7 +27,7 @@ enum
 typedef struct
 {
   char *output, *algorithm, *signal_name, *stderr_match, *test_cmd, *speed, *max_gap;
-  char *settle, *timeout, *window_wait, *start_timeout, *pace, *home;
+  char *settle, *timeout, *window_wait, *start_timeout, *pace, *home, *max_screen;
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
   gdouble limit_time;
@@ -40,7 +40,8 @@ args_clear (Args *a)
 {
   char **strings[] = { &a->output, &a->algorithm, &a->signal_name, &a->stderr_match,
                        &a->test_cmd, &a->speed, &a->max_gap, &a->settle, &a->timeout,
-                       &a->window_wait, &a->start_timeout, &a->pace, &a->home };
+                       &a->window_wait, &a->start_timeout, &a->pace, &a->home,
+                       &a->max_screen };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -76,6 +77,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &a->start_timeout, "Longest wait for the app's first window (see xreplay)", "MS" },
     { "report", 0, 0, G_OPTION_ARG_NONE, &a->report, "Write the bug-report folder OUT.report/: report.md with the steps in words, a picture before each, an xdotool script, the reduction's figures (the default)", NULL },
     { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &a->report, "Do not write OUT.report/", NULL },
+    { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): every worker's Xvfb takes about 4 bytes a pixel", "WxH" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
@@ -193,6 +195,18 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
         }
       g_strv_builder_add (xreplay_args, "--speed");
       g_strv_builder_add (xreplay_args, a->speed);
+    }
+  if (a->max_screen != NULL)
+    {
+      if (!session_screen_size_parse (a->max_screen, &options->max_screen_width,
+                                      &options->max_screen_height))
+        {
+          g_printerr ("xreduce: --max-screen: '%s' is not a size WxH (each 1 to %d)\n",
+                      a->max_screen, SESSION_MAX_COORD);
+          return EXIT_USAGE;
+        }
+      g_strv_builder_add (xreplay_args, "--max-screen");
+      g_strv_builder_add (xreplay_args, a->max_screen);
     }
   if (a->pace != NULL)
     {

@@ -98,6 +98,7 @@ reduce_options_init (ReduceOptions *options)
   options->same_crash_frames = 3;
   options->verify_runs = 3;
   options->report = TRUE;
+  options->max_screen_width = options->max_screen_height = SESSION_DEFAULT_MAX_SCREEN;
 }
 
 void
@@ -644,6 +645,8 @@ check_input (Reducer *reducer, GError **error)
                    "%s has no user actions: nothing to reduce", options->session_path);
       return FALSE;
     }
+  if (!input_check_screen (options, reducer->session, error))
+    return FALSE;
   if (!input_choose_app (options, reducer->session, &reducer->app_argv, &recorded, error))
     return FALSE;
   if (recorded)

@@ -187,7 +187,7 @@ on_report_end (Display *dpy, const ReplayResult *result, gpointer data)
 typedef struct
 {
   char *display, *speed, *stderr_match, *pace, *max_gap, *min_gap, *settle, *timeout;
-  char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed;
+  char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed, *max_screen;
   gboolean share_home, json, quiet, verbose, list, backtrace, run_recorded;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
@@ -201,7 +201,8 @@ args_clear (Args *a)
 {
   char **strings[] = { &a->display, &a->speed, &a->stderr_match, &a->pace, &a->max_gap,
                        &a->min_gap, &a->settle, &a->timeout, &a->start_timeout,
-                       &a->window_wait, &a->export_format, &a->report_dir, &a->home_seed };
+                       &a->window_wait, &a->export_format, &a->report_dir, &a->home_seed,
+                       &a->max_screen };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -234,6 +235,7 @@ parse_args (int argc, char **argv, Args *a)
     { "export", 0, 0, G_OPTION_ARG_STRING, &a->export_format, "Print the session as a standalone xdotool script or as JSON, and exit", "xdotool|json" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "Print nothing but errors (and --json)", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what is replayed where; pass the app's output through", NULL },
+    { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): the private Xvfb takes about 4 bytes a pixel", "WxH" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home_seed, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox", NULL },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
@@ -279,11 +281,19 @@ parse_args (int argc, char **argv, Args *a)
 /* The options' values into @opts (and *@regex); -1, or EXIT_USAGE after
  * saying what is wrong. Nothing has started yet. */
 static int
-check_options (const Args *a, ReplayOptions *opts, GRegex **regex)
+check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int max_screen[2])
 {
   g_autoptr (GError) error = NULL;
 
   replay_options_init (opts);
+  max_screen[0] = max_screen[1] = SESSION_DEFAULT_MAX_SCREEN;
+  if (a->max_screen != NULL
+      && !session_screen_size_parse (a->max_screen, &max_screen[0], &max_screen[1]))
+    {
+      g_printerr ("xreplay: --max-screen: '%s' is not a size WxH (each 1 to %d)\n",
+                  a->max_screen, SESSION_MAX_COORD);
+      return EXIT_USAGE;
+    }
   if (!parse_ms ("--max-gap", a->max_gap, &opts->max_gap_ms, &error)
       || !parse_ms ("--min-gap", a->min_gap, &opts->min_gap_ms, &error)
       || !parse_ms ("--settle", a->settle, &opts->settle_ms, &error)
@@ -462,13 +472,14 @@ main (int argc, char **argv)
   g_auto (ReplayResult) result = { 0 };
   Interrupt interrupt = { cancellable, 0 };
   ReplayOptions opts;
+  int max_screen[2];
   const char *const *app_argv;
   guint sigint, sigterm;
   gboolean ok;
   int status;
 
   if ((status = parse_args (argc, argv, &a)) >= 0
-      || (status = check_options (&a, &opts, &regex)) >= 0)
+      || (status = check_options (&a, &opts, &regex, max_screen)) >= 0)
     return status;
   session = session_load (a.rest[1], &error);
   if (session == NULL)
@@ -484,6 +495,14 @@ main (int argc, char **argv)
     return print_export (session, a.rest[1], a.export_format);
   if ((status = choose_app (&a, session, &app_argv)) >= 0)
     return status;
+  /* Before any Xvfb: one of the session's screen size could take
+   * gigabytes. */
+  if (a.display == NULL
+      && !session_check_screen (session, a.rest[1], max_screen[0], max_screen[1], &error))
+    {
+      g_printerr ("xreplay: %s\n", error->message);
+      return EXIT_USAGE;
+    }
   if (a.backtrace && (status = check_backtrace (&crashtrace)) >= 0)
     return status;
   opts.crashtrace = crashtrace;

@@ -404,17 +404,15 @@ parse_header_line (Parser *parser, const char *line, GError **error)
 
   if (g_str_equal (key, "screen"))
     {
-      guint64 w, h;
-      g_auto (GStrv) parts = g_strsplit (rest, "x", 3);
+      int w, h;
 
       if (parser->seen_screen)
         return parse_fail (parser, error, "second 'screen' line");
-      if (g_strv_length (parts) != 2 || !parse_uint (parts[0], 32767, &w)
-          || !parse_uint (parts[1], 32767, &h) || w == 0 || h == 0)
-        return parse_fail (parser, error, "bad screen size '%s' (WxH, up to 32767)",
-                           rest);
-      session->screen_width = (int) w;
-      session->screen_height = (int) h;
+      if (!session_screen_size_parse (rest, &w, &h))
+        return parse_fail (parser, error, "bad screen size '%s' (WxH, up to %d)",
+                           rest, SESSION_MAX_COORD);
+      session->screen_width = w;
+      session->screen_height = h;
       parser->seen_screen = TRUE;
     }
   else if (g_str_equal (key, "command") || g_str_equal (key, "keymap"))
@@ -755,6 +753,20 @@ session_load (const char *path, GError **error)
   close (fd);
   data[len] = '\0';
   return session_parse (data, len, path, error);
+}
+
+gboolean
+session_screen_size_parse (const char *text, int *width, int *height)
+{
+  g_auto (GStrv) parts = g_strsplit (text, "x", 3);
+  guint64 w, h;
+
+  if (g_strv_length (parts) != 2 || !parse_uint (parts[0], SESSION_MAX_COORD, &w)
+      || !parse_uint (parts[1], SESSION_MAX_COORD, &h) || w == 0 || h == 0)
+    return FALSE;
+  *width = (int) w;
+  *height = (int) h;
+  return TRUE;
 }
 
 static void

@@ -125,7 +125,15 @@ const char *session_get_warning (const Session *session);
 
 /* Header. */
 void session_get_screen (const Session *session, int *width, int *height);
-
+/* "WxH" (each 1 to SESSION_MAX_COORD) into @width, @height. */
+gboolean session_screen_size_parse (const char *text, int *width, int *height);
+/* The default of --max-screen: every replay starts an Xvfb of the
+ * session's screen size, about 4 bytes a pixel. */
+#define SESSION_DEFAULT_MAX_SCREEN 8192
+/* Whether the screen fits in @max_width x @max_height; else
+ * SESSION_ERROR_INVALID with one line that says how to raise the limit. */
+gboolean session_check_screen (const Session *session, const char *name, int max_width,
+                               int max_height, GError **error);
 void session_set_screen (Session *session, int width, int height);
 /* NULL-terminated; NULL if no command was recorded. */
 const char *const *session_get_command (const Session *session);

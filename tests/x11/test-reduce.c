@@ -294,6 +294,8 @@ test_bad_input (Fixture *fixture, gconstpointer data)
       { "--speed", "nan", "--speed: 'nan' is not a factor" },
       { "--settle", "1.5", "--settle: '1.5' is not a number of milliseconds" },
       { "--test", "/nonexistent/oracle", "--test: /nonexistent/oracle: no such program" },
+      { "--max-screen", "8192", "--max-screen: '8192' is not a size WxH" },
+      { "--max-screen", "64x64", "its screen is 1280x1024, larger than the limit 64x64" },
     };
 
     for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)

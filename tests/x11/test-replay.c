@@ -306,6 +306,15 @@ test_could_not_start (Fixture *f, gconstpointer data)
                    ==, 4);
   g_assert_true (g_str_has_prefix (out1, "could not start: "));
   g_assert_nonnull (strstr (out1, "/nonexistent/app"));
+  /* --max-screen raises the limit: this one gets as far as its Xvfb. */
+  {
+    g_autofree char *wide = write_file (f, "wide.session", "xreduce-session 1\nscreen 9000x100\n"
+                                        "10 KeyPress keysym=a keycode=38 state=0x0\n");
+    g_autofree char *out3 = NULL;
+
+    g_assert_cmpint (run_xreplay (&out3, NULL, "--max-screen", "9000x9000", wide, "--",
+                                  "/nonexistent/app", NULL), ==, 4);
+  }
   /* Dies before it maps a window. */
   g_assert_cmpint (run_xreplay (&out2, NULL, FAST, session, "--", "false", NULL), ==, 4);
   g_assert_nonnull (strstr (out2, "exited with status 1 before it mapped a window"));
@@ -442,6 +451,8 @@ test_bad_input (Fixture *f, gconstpointer data)
     "xreduce-session 1\nscreen 1280x1024\ncommand \"sh\" \"-c\" \"touch %s\"\n"
     "10 KeyPress keysym=a keycode=38 state=0x0\n", mark);
   g_autofree char *evil = write_file (f, "evil.session", evil_text);
+  g_autofree char *big = write_file (f, "big.session", "xreduce-session 1\nscreen 16384x16384\n"
+                                     "10 KeyPress keysym=a keycode=38 state=0x0\n");
   const struct
   {
     const char *args[6];
@@ -457,6 +468,11 @@ test_bad_input (Fixture *f, gconstpointer data)
     { { evil, NULL }, "(it has arguments): a session may come from anyone, so it is not run "
                       "unasked; give the app after '--', or --run-recorded-command" },
     { { session, NULL }, "records the command 'xdemo' (no such program in PATH)" },
+    /* A screen that would take gigabytes of Xvfb, refused before any. */
+    { { big, "--", "xdemo", NULL }, "big.session: its screen is 16384x16384, larger than the "
+                                    "limit 8192x8192 (each replay's Xvfb would take 1024 MiB "
+                                    "for it): --max-screen 16384x16384 replays it" },
+    { { "--max-screen", "100", session, NULL }, "--max-screen: '100' is not a size WxH" },
     { { "--run-recorded-command", session, "--", "xdemo", NULL },
       "--run-recorded-command and '-- APP' exclude each other" },
     { { NULL }, "no session file given" },
