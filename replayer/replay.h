@@ -89,6 +89,8 @@ struct ReplayResult
   char *pace_detail;         /* owned, or NULL: why not the pace asked for */
   gint64 app_wait_ms;        /* app pace: time spent waiting for the app, in all */
   gint64 app_wait_max_ms;    /* ... and the longest wait after one action */
+  gboolean never_connected;  /* COULD_NOT_START: the app sat idle without connecting to
+                              * the X server (REPLAY_START_IDLE_MS): not slow, not X11 */
 };
 
 void replay_result_clear (ReplayResult *result);
@@ -107,6 +109,7 @@ gboolean replay_run (const Session *session, const char *const *argv,
  * server_start_ms, time_to_first_window_ms, replay_ms, settle_ms,
  * total_ms, window_latency_ms (or null), app_cpu_ms, app_peak_rss_kb,
  * pace ("app" or "recorded"), pace_detail, app_wait_ms, app_wait_max_ms,
+ * never_connected,
  * stderr_tail (the last 2 KiB), backtrace (an array of function names, or
  * null). */
 char *replay_result_to_json (const ReplayResult *result);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <X11/Xatom.h>
+#include <X11/extensions/XRes.h>
 #include <X11/Xutil.h>
 
 typedef struct
@@ -40,6 +41,7 @@ struct Windows
   Window root;
   Atom net_wm_pid, net_wm_name, utf8_string, wm_protocols, net_wm_ping;
   pid_t app_pid;
+  gboolean have_xres;        /* X-Resource 1.2: client ids with pids */
 
   GHashTable *foreign;       /* Window (frame) -> TRUE: not the app's */
   GPtrArray *tops;           /* of TopWin*, the app's, in first-map order */
@@ -80,6 +82,13 @@ windows_new (Display *dpy)
   windows->foreign = g_hash_table_new (NULL, NULL);
   windows->tops = g_ptr_array_new_with_free_func ((GDestroyNotify) topwin_free);
   windows->aliases = g_ptr_array_new_with_free_func ((GDestroyNotify) alias_free);
+  {
+    int event_base, error_base, major = 0, minor = 0;
+
+    windows->have_xres = XResQueryExtension (dpy, &event_base, &error_base)
+                         && XResQueryVersion (dpy, &major, &minor)
+                         && (major > 1 || (major == 1 && minor >= 2));
+  }
 
   /* Select first, then list: a window created in between is seen as new
    * (and then judged by its _NET_WM_PID), never missed. */
@@ -240,6 +249,30 @@ pid_is_app (Windows *windows, pid_t pid)
         return TRUE;
     }
   return FALSE;
+}
+
+gboolean
+windows_app_connected (Windows *windows)
+{
+  XResClientIdSpec spec = { .client = 0, .mask = XRES_CLIENT_ID_PID_MASK };
+  XResClientIdValue *ids = NULL;
+  long n = 0;
+  gboolean found = FALSE;
+
+  if (!windows->have_xres || windows->app_pid <= 0)
+    return TRUE;
+  /* Client 0 with the pid mask: every client's pid, where the server
+   * knows it (local connections). */
+  if (XResQueryClientIds (windows->dpy, 1, &spec, &n, &ids) != Success)
+    return TRUE;
+  for (long i = 0; i < n && !found; i++)
+    {
+      pid_t pid = XResGetClientPid (&ids[i]);
+
+      found = pid > 0 && pid_is_app (windows, pid);
+    }
+  XResClientIdsDestroy (n, ids);
+  return found;
 }
 
 static TopWin *

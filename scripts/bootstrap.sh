@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 build=${XREDUCE_BUILD:-build}
 
 packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev \
-libx11-dev libxtst-dev libxkbcommon-dev libpng-dev \
+libx11-dev libxtst-dev libxres-dev libxkbcommon-dev libpng-dev \
 libjson-glib-dev xvfb xserver-xephyr xdotool x11-xkb-utils x11-utils xauth gdb \
 dbus-daemon"
 

@@ -597,6 +597,25 @@ test_never_starts (Fixture *fixture, gconstpointer data)
   g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
 }
 
+/* An app that never connects to the X server (sleep) is said at once, on
+ * its first try, not taken for a slow start and tried three times. */
+static void
+test_never_connects (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  const char *const extra[] = { "--no-report", "--start-timeout", "600000", NULL };
+  const char *const app_args[] = { "600", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (run_xreduce_talking (fixture, FALSE, session, extra, "sleep", app_args, &out,
+                                        &err), ==, 4);
+  g_assert_nonnull (strstr (err, "xreduce: the app could not start (the app did not connect to "
+                                 "the X server, and its processes sat idle"));
+  g_assert_null (strstr (err, "tries"));
+  g_assert_null (strstr (err, "does not fail"));
+  g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -613,6 +632,7 @@ main (int argc, char **argv)
   ADD ("/reduce/flaky-verdict", test_flaky_verdict);
   ADD ("/reduce/slow-start", test_slow_start);
   ADD ("/reduce/never-starts", test_never_starts);
+  ADD ("/reduce/never-connects", test_never_connects);
   ADD ("/reduce/interrupt", test_interrupt);
   ADD ("/reduce/interrupt-early", test_interrupt_early);
   ADD ("/reduce/sigkill-oracle", test_sigkill_oracle);

@@ -320,6 +320,35 @@ test_could_not_start (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (out2, "exited with status 1 before it mapped a window"));
 }
 
+/* An app that never maps a window is told apart from a slow one: idle
+ * and never connected to the X server (sleep), it is said at once, not
+ * after the start timeout, and --json says never_connected; connected
+ * but idle (xprop -spy: an X client with no window) it gets the whole
+ * start timeout, as a slow app would. */
+static void
+test_never_connects (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL, *json = NULL, *spy = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  JsonObject *object;
+
+  g_assert_cmpint (run_xreplay (&out, NULL, FAST, "--start-timeout", "600000", session, "--",
+                                "sleep", "600", NULL), ==, 4);
+  g_assert_nonnull (strstr (out, "could not start: the app did not connect to the X server, "
+                                 "and its processes sat idle"));
+  g_assert_cmpint (run_xreplay (&json, NULL, "--json", "--start-timeout", "600000", session,
+                                "--", "sleep", "600", NULL), ==, 4);
+  object = parse_json (json, &parser);
+  g_assert_cmpstr (json_object_get_string_member (object, "outcome"), ==, "could-not-start");
+  g_assert_true (json_object_get_boolean_member (object, "never_connected"));
+  if (g_find_program_in_path ("xprop") == NULL)
+    return;
+  g_assert_cmpint (run_xreplay (&spy, NULL, FAST, "--start-timeout", "4000", session, "--",
+                                "xprop", "-root", "-spy", NULL), ==, 4);
+  g_assert_nonnull (strstr (spy, "could not start: the app mapped no window within 4000 ms"));
+}
+
 /* --display: on a server the user started (here, ours), left running. */
 static void
 test_existing_display (Fixture *f, gconstpointer data)
@@ -559,6 +588,7 @@ main (int argc, char **argv)
   ADD ("/replay/json-and-stderr-match", test_json_and_stderr_match);
   ADD ("/replay/backtrace", test_backtrace);
   ADD ("/replay/could-not-start", test_could_not_start);
+  ADD ("/replay/never-connects", test_never_connects);
   ADD ("/replay/existing-display", test_existing_display);
   ADD ("/replay/sigterm-mid-replay", test_sigterm_mid_replay);
   return g_test_run ();
