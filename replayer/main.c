@@ -55,6 +55,12 @@ static const char usage_description[] =
   "change what the app does. --home DIR seeds HOME with a copy of DIR;\n"
   "--share-home turns the sandbox off.\n"
   "\n"
+  "What holds the user's keystrokes is private: the --report folder is 0700 and\n"
+  "its files 0600, written beside DIR and renamed over it when complete (an\n"
+  "interrupted replay leaves none; a DIR that is neither empty nor an earlier\n"
+  "report is refused). An app whose processes sit idle for 3 s without\n"
+  "connecting to the X server could not start (exit 4), at once.\n"
+  "\n"
   "Exit status:\n"
   "  0  passed (or the app exited with status 0)\n"
   "  1  the app crashed, hung or exited non-zero\n"
@@ -230,7 +236,7 @@ parse_args (int argc, char **argv, Args *a)
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "A failure counts only if the app's stderr matches REGEX", "REGEX" },
     { "backtrace", 0, 0, G_OPTION_ARG_NONE, &a->backtrace, "Run the app under gdb and report the crash's top frames", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object", NULL },
-    { "report", 0, 0, G_OPTION_ARG_FILENAME, &a->report_dir, "Write a bug-report folder: report.md, a picture before each step, steps.png, an xdotool script", "DIR" },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &a->report_dir, "Write a bug-report folder: report.md, a picture before each step, steps.png, an xdotool script (private: 0700, files 0600; put in place of an earlier report when complete)", "DIR" },
     { "list", 0, 0, G_OPTION_ARG_NONE, &a->list, "Print the session's user actions in words, one per line, and exit", NULL },
     { "export", 0, 0, G_OPTION_ARG_STRING, &a->export_format, "Print the session as a standalone xdotool script or as JSON, and exit", "xdotool|json" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "Print nothing but errors (and --json)", NULL },
