@@ -141,6 +141,9 @@ check_files (Session *session, const char *text)
   written = session_load (h->written, &error);
   if (written == NULL)
     abort ();
+  /* A footer before any record reads back as a header line: where the
+   * outcome stands is no difference. */
+  session_set_outcome (written, session_get_outcome (written), TRUE);
   written_text = session_to_string (written);
   session_set_outcome (session, outcome, TRUE);
   expected = session_to_string (session);
