@@ -329,7 +329,7 @@ static void
 test_never_connects (Fixture *f, gconstpointer data)
 {
   g_autofree char *session = data_path ("demo.session");
-  g_autofree char *out = NULL, *json = NULL, *spy = NULL;
+  g_autofree char *out = NULL, *json = NULL, *spy = NULL, *xprop = NULL;
   g_autoptr (JsonParser) parser = NULL;
   JsonObject *object;
 
@@ -342,7 +342,8 @@ test_never_connects (Fixture *f, gconstpointer data)
   object = parse_json (json, &parser);
   g_assert_cmpstr (json_object_get_string_member (object, "outcome"), ==, "could-not-start");
   g_assert_true (json_object_get_boolean_member (object, "never_connected"));
-  if (g_find_program_in_path ("xprop") == NULL)
+  xprop = g_find_program_in_path ("xprop");
+  if (xprop == NULL)
     return;
   g_assert_cmpint (run_xreplay (&spy, NULL, FAST, "--start-timeout", "4000", session, "--",
                                 "xprop", "-root", "-spy", NULL), ==, 4);
