@@ -473,6 +473,11 @@ on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean kil
                worker->id, result.actions, verdict_kind_to_string (result.verdict.kind),
                failed ? " (fails)" : "", result.elapsed_ms);
     }
+  /* An app that cannot start cannot start for the batch either: it stops
+   * now, not once its own replays have found out. */
+  if (g_error_matches (error, RUNNER_ERROR, RUNNER_ERROR_NOT_STARTED)
+      && runner->results != NULL && runner->batch_error == NULL)
+    runner->batch_error = g_error_copy (error);
   bg->done (error == NULL ? &result : NULL, failed, error, bg->done_data);
   run_result_clear (&result);
   background_free (bg);
