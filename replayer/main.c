@@ -484,6 +484,11 @@ main (int argc, char **argv)
   gboolean ok;
   int status;
 
+#if GLIB_CHECK_VERSION (2, 68, 0)
+  /* stdout is the result (--json is read by xreduce): G_MESSAGES_DEBUG's
+   * messages go to stderr. */
+  g_log_writer_default_set_use_stderr (TRUE);
+#endif
   if ((status = parse_args (argc, argv, &a)) >= 0
       || (status = check_options (&a, &opts, &regex, max_screen)) >= 0)
     return status;
