@@ -393,6 +393,35 @@ parse_action (Parser *parser, SessionEvent *ev, GArray *fields, GError **error)
   return TRUE;
 }
 
+static void append_quoted (GString *out, const char *text);
+
+/* The bytes of @text as a quoted string in the format. */
+static gsize
+quoted_length (const char *text)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  append_quoted (out, text);
+  return out->len;
+}
+
+/* Every line this parser accepts is written back (session_to_string, the
+ * writer) as one that it accepts again: quoted strings are written with
+ * escapes, and a raw control character in one (which the parser takes)
+ * grows to four bytes, so an action whose line would grow past
+ * SESSION_MAX_LINE is refused here, not when the file it is saved in is
+ * read. (Comments and server events are written as they were read.) */
+static gboolean
+fits_when_written (Parser *parser, const SessionEvent *ev, GError **error)
+{
+  g_autofree char *line = session_event_to_line (ev);
+
+  if (strlen (line) <= SESSION_MAX_LINE)
+    return TRUE;
+  return parse_fail (parser, error, "written back, this line would be longer than %d bytes "
+                     "(a control character in a title or class takes 4)", SESSION_MAX_LINE);
+}
+
 static gboolean
 parse_header_line (Parser *parser, const char *line, GError **error)
 {
@@ -440,6 +469,16 @@ parse_header_line (Parser *parser, const char *line, GError **error)
       if (words->len == 0 || (!is_command && words->len != 1))
         return parse_fail (parser, error, "%s: expected %s", key,
                            is_command ? "one or more quoted words" : "one quoted name");
+      {
+        /* Written back, the line must load again (see fits_when_written). */
+        gsize written = strlen (key);
+
+        for (guint i = 0; i < words->len; i++)
+          written += 1 + quoted_length (g_ptr_array_index (words, i));
+        if (written > SESSION_MAX_LINE)
+          return parse_fail (parser, error, "%s: written back, this line would be longer than "
+                             "%d bytes (a control character takes 4)", key, SESSION_MAX_LINE);
+      }
       if (is_command)
         {
           g_ptr_array_add (words, NULL);
@@ -529,7 +568,7 @@ parse_record (Parser *parser, const char *line, GError **error)
       ev.args = g_strdup (p);
       ev.window = -1;
     }
-  else if (!parse_action (parser, &ev, fields, error))
+  else if (!parse_action (parser, &ev, fields, error) || !fits_when_written (parser, &ev, error))
     {
       session_event_clear (&ev);
       return FALSE;

@@ -306,6 +306,72 @@ test_dir_install (Fixture *f, gconstpointer data)
     }
 }
 
+/* The recorder's writer: whatever a window's title is (up to the 4096
+ * bytes of the X property it reads, control characters that take 4 bytes
+ * escaped, multibyte characters), the line it writes loads again, with the
+ * title cut at a character's boundary; a command line too long for a line
+ * is refused before anything is written. */
+static void
+test_writer_long_title (Fixture *f, gconstpointer data)
+{
+  g_autoptr (Session) header = session_new ();
+  g_autofree char *escapes = g_strnfill (4096, '\033');
+  g_autoptr (GString) accents = g_string_new (NULL);
+  const char *titles[2];
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SessionWriter) writer = NULL;
+  g_autoptr (Session) back = NULL;
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  for (int i = 0; i < 2048; i++)
+    g_string_append (accents, "\xc3\xa9");   /* é */
+  titles[0] = escapes;
+  titles[1] = accents->str;
+  writer = session_writer_open (f->path, header, &error);
+  g_assert_no_error (error);
+  for (gsize i = 0; i < G_N_ELEMENTS (titles); i++)
+    {
+      SessionEvent ev = { .kind = SESSION_EVENT_MOTION, .time_ms = 10, .has_pos = TRUE,
+                          .root_x = 1, .root_y = 1, .window = 0, .wm_class = (char *) "C",
+                          .wm_name = (char *) titles[i] };
+
+      g_assert_true (session_writer_append (writer, &ev, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (session_writer_finish (writer, (SessionOutcome) { 0 }, &error));
+  back = session_load (f->path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (session_get_n_actions (back), ==, 2);
+  for (gsize i = 0; i < G_N_ELEMENTS (titles); i++)
+    {
+      const char *title = session_get_event (back, (guint) i)->wm_name;
+
+      g_assert_cmpuint (strlen (title), >, 900);
+      g_assert_true (g_str_has_prefix (titles[i], title));
+      g_assert_true (g_utf8_validate (title, -1, NULL));
+    }
+  g_assert_true (g_file_get_contents (f->path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (char **l = lines; *l != NULL; l++)
+    g_assert_cmpuint (strlen (*l), <=, SESSION_MAX_LINE);
+
+  /* A command line that no line can hold. */
+  {
+    g_autofree char *long_arg = g_strnfill (5000, 'x');
+    const char *argv[] = { "app", long_arg, NULL };
+    g_autoptr (SessionWriter) refused = NULL;
+    g_autofree char *other = g_build_filename (f->dir, "other", NULL);
+
+    g_clear_error (&error);
+    session_set_command (header, argv);
+    refused = session_writer_open (other, header, &error);
+    g_assert_null (refused);
+    g_assert_nonnull (strstr (error->message, "longer than 4096 bytes"));
+    g_assert_false (g_file_test (other, G_FILE_TEST_EXISTS));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -315,6 +381,7 @@ main (int argc, char **argv)
   ADD ("/output/file-over-folder", test_file_over_folder);
   ADD ("/output/session-save", test_session_save);
   ADD ("/output/writer", test_writer);
+  ADD ("/output/writer-long-title", test_writer_long_title);
   ADD ("/output/dir-check", test_dir_check);
   ADD ("/output/dir-install", test_dir_install);
   return g_test_run ();

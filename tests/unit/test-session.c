@@ -760,6 +760,46 @@ test_cut_last_line (void)
   }
 }
 
+/* A line the parser takes is one it takes again once written back: raw
+ * control characters in a title or a command (4 bytes each, escaped) that
+ * would make it too long are refused when read, with the line's number. */
+static void
+test_grows_when_written (void)
+{
+  g_autofree char *escapes = g_strnfill (1500, '\033');
+  const char *formats[] = {
+    HEAD "10 MotionNotify state=0 root=1,1 pos=1,1 window=0 title=\"%s\"\n",
+    "xreduce-session 1\ncommand \"%s\"\nscreen 1280x1024\n",
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autofree char *text = g_strdup_printf (formats[i], escapes);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (Session) session = session_parse (text, strlen (text), "t.log", &error);
+
+      g_assert_null (session);
+      g_assert_error (error, SESSION_ERROR, SESSION_ERROR_PARSE);
+      g_assert_true (g_str_has_prefix (error->message, i == 0 ? "t.log:3: " : "t.log:2: "));
+      g_assert_nonnull (strstr (error->message, "written back, this line would be longer than "
+                                                "4096 bytes"));
+    }
+  /* Just within: taken, and it round-trips. */
+  {
+    g_autofree char *fit = g_strnfill (900, '\033');
+    g_autofree char *text = g_strdup_printf (formats[0], fit);
+    g_autoptr (Session) session = session_parse (text, strlen (text), "t.log", NULL);
+    g_autofree char *written = NULL;
+    g_autoptr (Session) again = NULL;
+
+    g_assert_nonnull (session);
+    written = session_to_string (session);
+    again = session_parse (written, strlen (written), "t2.log", NULL);
+    g_assert_nonnull (again);
+    g_assert_cmpstr (session_get_event (again, 0)->wm_name, ==, fit);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -788,6 +828,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/bad-input/not-regular", test_not_regular);
   g_test_add_func ("/verdict/json", test_verdict_json);
   g_test_add_func ("/session/cut-last-line", test_cut_last_line);
+  g_test_add_func ("/session/grows-when-written", test_grows_when_written);
   g_test_add_func ("/verdict/bad-json", test_verdict_bad_json);
   return g_test_run ();
 }
