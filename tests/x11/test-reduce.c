@@ -257,6 +257,20 @@ test_bad_input (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (err, "/nonexistent.log"));
   g_clear_pointer (&err, g_free);
   g_clear_pointer (&out, g_free);
+  /* A FIFO and an endless device: refused at once, not waited for. */
+  {
+    g_autofree char *fifo = g_build_filename (fixture->dir, "fifo.log", NULL);
+    const char *paths[] = { fifo, "/dev/zero" };
+
+    g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+    for (gsize i = 0; i < G_N_ELEMENTS (paths); i++)
+      {
+        g_assert_cmpint (run_xreduce (fixture, paths[i], NULL, NULL, &out, &err), ==, 2);
+        g_assert_nonnull (strstr (err, "not a regular file"));
+        g_clear_pointer (&err, g_free);
+        g_clear_pointer (&out, g_free);
+      }
+  }
 
   g_assert_true (g_file_set_contents (bad, "xreduce-session 1\nscreen 640x480\n12 KeyPres keysym=a keycode=38 state=0\n", -1, NULL));
   g_assert_cmpint (run_xreduce (fixture, bad, NULL, NULL, &out, &err), ==, 2);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -481,6 +482,7 @@ test_bad_input (Fixture *f, gconstpointer data)
     "xreduce-session 1\nscreen 1280x1024\ncommand \"sh\" \"-c\" \"touch %s\"\n"
     "10 KeyPress keysym=a keycode=38 state=0x0\n", mark);
   g_autofree char *evil = write_file (f, "evil.session", evil_text);
+  g_autofree char *fifo = g_build_filename (f->dir, "fifo.session", NULL);
   g_autofree char *big = write_file (f, "big.session", "xreduce-session 1\nscreen 16384x16384\n"
                                      "10 KeyPress keysym=a keycode=38 state=0x0\n");
   const struct
@@ -493,6 +495,9 @@ test_bad_input (Fixture *f, gconstpointer data)
     { { newer, NULL }, "newer.session" },
     { { empty, NULL }, "empty.session" },
     { { no_command, NULL }, "records no command: give the app after '--'" },
+    /* Never waited for, never read without end. */
+    { { fifo, "--", "xdemo", NULL }, "fifo.session: not a regular file" },
+    { { "/dev/zero", "--", "xdemo", NULL }, "/dev/zero: not a regular file" },
     /* A recorded command is shown, not run, unless asked for. */
     { { evil, NULL }, "evil.session records the command 'sh' '-c' 'touch " },
     { { evil, NULL }, "(it has arguments): a session may come from anyone, so it is not run "
@@ -518,6 +523,7 @@ test_bad_input (Fixture *f, gconstpointer data)
     { { session, "--", NULL }, "nothing after '--'" },
   };
 
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *out = NULL, *err = NULL;
