@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -45,6 +46,7 @@ struct ProcChild
   int pidfd;                 /* owned, -1 once closed */
   guint pidfd_source;
   gboolean exited;
+  gboolean kept;             /* its group is on the keeper's list */
   int wait_status;
   ProcExitFunc on_exit;
   gpointer user_data;
@@ -262,6 +264,113 @@ proc_child_wait (ProcChild *child, guint timeout_ms)
     }
 }
 
+/* ---- the keeper ---- */
+
+/* PR_SET_PDEATHSIG reaches a child, not what the child started: a --test
+ * oracle's script and its own children, a launcher's app, would outlive a
+ * SIGKILLed owner. The keeper is a small process, started with the first
+ * child, that outlives us in a group of its own and reads on a socket
+ * whose only other end is ours: "+PGID" when a child's group starts,
+ * "-PGID" once we have killed it. At EOF (we are gone, however we went)
+ * it sends SIGTERM, then SIGKILL, to every group still on its list. The
+ * groups are digits we wrote, never part of the script. */
+static const char keeper_script[] =
+  "trap '' HUP INT TERM QUIT PIPE\n"
+  "g=' '\n"
+  "while read -r op n; do\n"
+  "  case $op in\n"
+  "    +) g=\"$g$n \" ;;\n"
+  "    -) case $g in *\" $n \"*) g=\"${g%% $n *} ${g#* $n }\" ;; esac ;;\n"
+  "  esac\n"
+  "done\n"
+  "[ \"$g\" = ' ' ] && exit 0\n"
+  "for n in $g; do kill -s TERM -- \"-$n\" 2>/dev/null; done\n"
+  "sleep 0.3\n"
+  "for n in $g; do kill -s KILL -- \"-$n\" 2>/dev/null; done\n"
+  "exit 0\n";
+
+G_LOCK_DEFINE_STATIC (keeper);
+static ProcChild *keeper;    /* the keeper process, or NULL */
+static int keeper_fd = -1;   /* our end of its socket */
+static gboolean keeper_failed;
+
+/* At our normal end: the keeper's list is empty (every child was
+ * stopped), it sees EOF and exits; wait for it, so that nothing of ours
+ * is left running when we return. */
+static void
+keeper_at_exit (void)
+{
+  G_LOCK (keeper);
+  if (keeper_fd >= 0)
+    close (keeper_fd);
+  keeper_fd = -1;
+  if (keeper != NULL)
+    proc_child_wait (keeper, 2000);
+  G_UNLOCK (keeper);
+}
+
+/* Called with the lock held. */
+static gboolean
+keeper_start (void)
+{
+  const char *argv[] = { "sh", "-c", keeper_script, "xreduce-keeper", NULL };
+  g_autoptr (GError) error = NULL;
+  ProcSpawnOptions spawn;
+  int fds[2];
+
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    {
+      g_warning ("cannot start the keeper of child groups: %s", g_strerror (errno));
+      return FALSE;
+    }
+  proc_spawn_options_init (&spawn);
+  spawn.argv = argv;
+  spawn.stdin_fd = fds[0];
+  spawn.err = PROC_OUTPUT_INHERIT;
+  spawn.outlive = TRUE;
+  keeper = proc_spawn (&spawn, &error);
+  close (fds[0]);
+  if (keeper == NULL)
+    {
+      close (fds[1]);
+      g_warning ("cannot start the keeper of child groups: %s", error->message);
+      return FALSE;
+    }
+  keeper_fd = fds[1];
+  atexit (keeper_at_exit);
+  return TRUE;
+}
+
+/* '+' or '-' @pgid on the keeper's list. */
+static void
+keeper_note (char op, pid_t pgid)
+{
+  char line[32];
+  int len = g_snprintf (line, sizeof line, "%c %d\n", op, (int) pgid);
+
+  G_LOCK (keeper);
+  if (keeper == NULL && op == '+' && !keeper_failed)
+    keeper_failed = !keeper_start ();
+  /* Never SIGPIPE: a keeper that died only loses us its service. */
+  if (keeper_fd >= 0 && send (keeper_fd, line, (size_t) len, MSG_NOSIGNAL) != len)
+    {
+      close (keeper_fd);
+      keeper_fd = -1;
+    }
+  G_UNLOCK (keeper);
+}
+
+pid_t
+proc_keeper_get_pid (void)
+{
+  pid_t pid;
+
+  G_LOCK (keeper);
+  pid = keeper != NULL ? proc_child_get_pid (keeper) : 0;
+  G_UNLOCK (keeper);
+  return pid;
+}
+
 /* ---- spawning ---- */
 
 static int
@@ -380,6 +489,11 @@ proc_spawn (const ProcSpawnOptions *options, GError **error)
       return NULL;
     }
   child->pidfd_source = g_unix_fd_add (child->pidfd, G_IO_IN, on_pidfd, child);
+  if (child->own_group && !options->outlive)
+    {
+      keeper_note ('+', pid);
+      child->kept = TRUE;
+    }
   return g_steal_pointer (&child);
 }
 
@@ -452,6 +566,11 @@ proc_child_kill (ProcChild *child, guint grace_ms)
     }
   /* Whatever the child left in its group (helpers, a gdb) goes too. */
   signal_group (child, SIGKILL);
+  if (child->kept)
+    {
+      keeper_note ('-', child->pid);
+      child->kept = FALSE;
+    }
 }
 
 void
@@ -597,17 +716,16 @@ struct ProcTempDir
   int pipe;                  /* the write end; closing it (or dying) starts the cleaning */
 };
 
-ProcTempDir *
-proc_tempdir_new (const char *tmpl, GError **error)
+/* The cleaner for @path, a folder just made. */
+static ProcTempDir *
+tempdir_guard (char *path, GError **error)
 {
   g_autoptr (ProcTempDir) dir = g_new0 (ProcTempDir, 1);
   ProcSpawnOptions spawn;
   int fds[2];
 
   dir->pipe = -1;
-  dir->path = g_dir_make_tmp (tmpl, error);
-  if (dir->path == NULL)
-    return NULL;
+  dir->path = path;
   if (!g_unix_open_pipe (fds, FD_CLOEXEC, error))
     {
       g_rmdir (dir->path);
@@ -636,6 +754,29 @@ proc_tempdir_new (const char *tmpl, GError **error)
     }
   dir->pipe = fds[1];
   return g_steal_pointer (&dir);
+}
+
+ProcTempDir *
+proc_tempdir_new (const char *tmpl, GError **error)
+{
+  char *path = g_dir_make_tmp (tmpl, error);
+
+  return path != NULL ? tempdir_guard (path, error) : NULL;
+}
+
+ProcTempDir *
+proc_tempdir_new_at (const char *path_tmpl, GError **error)
+{
+  g_autofree char *path = g_strdup (path_tmpl);
+
+  if (g_mkdtemp_full (path, 0700) == NULL)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "cannot create the folder %s: %s", path_tmpl, g_strerror (saved));
+      return NULL;
+    }
+  return tempdir_guard (g_steal_pointer (&path), error);
 }
 
 const char *

@@ -6,7 +6,10 @@
  *   - runs in a process group of its own (setpgid in the child and in the
  *     parent), so that killing the group takes whatever it started along;
  *   - dies with the thread that spawned it (PR_SET_PDEATHSIG), and exits at
- *     once if that parent was already gone before prctl took effect: a
+ *     once if that parent was already gone before prctl took effect;
+ *   - and its group (what it started: an oracle script's own children)
+ *     dies with its owner too: the keeper, a small process that outlives
+ *     the owner, kills the groups the owner had not stopped. So a
  *     SIGKILLed xreduce or xreplay leaves nothing running;
  *   - is watched through a pidfd in the main loop (the exit callback runs
  *     the moment it dies), and can be waited for synchronously, bounded;
@@ -99,6 +102,10 @@ void proc_child_kill (ProcChild *child, guint grace_ms);
 void proc_child_free (ProcChild *child);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcChild, proc_child_free)
 
+/* The keeper's pid (0 before the first child): a process of ours that
+ * outlives us by a moment, for tests that count what is left. */
+pid_t proc_keeper_get_pid (void);
+
 /* Reads one line ("...\n", without it) that a child writes on @fd within
  * @timeout_ms: how X servers (-displayfd) and dbus-daemon
  * (--print-address) say they are ready. EOF before a newline (the child
@@ -122,6 +129,10 @@ gboolean proc_run (const char *const *argv, guint timeout_ms, GError **error);
 typedef struct ProcTempDir ProcTempDir;
 
 ProcTempDir *proc_tempdir_new (const char *tmpl, GError **error);
+/* The same at @path_tmpl, a full path ending in XXXXXX: a folder written
+ * beside its final place and renamed there when complete (the rename
+ * leaves the cleaner nothing to remove). */
+ProcTempDir *proc_tempdir_new_at (const char *path_tmpl, GError **error);
 const char *proc_tempdir_get_path (const ProcTempDir *dir);
 void proc_tempdir_free (ProcTempDir *dir);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcTempDir, proc_tempdir_free)

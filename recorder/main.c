@@ -74,7 +74,7 @@ main (int argc, char **argv)
   g_auto (GStrv) command = NULL;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      "Write the session log to FILE (mode 0600)", "FILE" },
+      "Write the session log to FILE: a new file of mode 0600 in place of whatever was there (a link is replaced, not followed)", "FILE" },
     { "display", 'd', 0, G_OPTION_ARG_STRING, &display,
       "Run the app on this existing display (default: a nested Xephyr on $DISPLAY)", "DPY" },
     { "headless", 0, 0, G_OPTION_ARG_NONE, &headless,

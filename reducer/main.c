@@ -27,11 +27,11 @@ enum
 typedef struct
 {
   char *output, *algorithm, *signal_name, *stderr_match, *test_cmd, *speed, *max_gap;
-  char *settle, *timeout, *window_wait, *start_timeout, *pace, *home;
+  char *settle, *timeout, *window_wait, *start_timeout, *pace, *home, *max_screen;
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
   gdouble limit_time;
-  gboolean quiet, same_crash, report, share_home;
+  gboolean quiet, same_crash, report, share_home, run_recorded;
   int dashdash;              /* the index of "--", or -1 */
 } Args;
 
@@ -40,7 +40,8 @@ args_clear (Args *a)
 {
   char **strings[] = { &a->output, &a->algorithm, &a->signal_name, &a->stderr_match,
                        &a->test_cmd, &a->speed, &a->max_gap, &a->settle, &a->timeout,
-                       &a->window_wait, &a->start_timeout, &a->pace, &a->home };
+                       &a->window_wait, &a->start_timeout, &a->pace, &a->home,
+                       &a->max_screen };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -76,8 +77,10 @@ parse_args (int *argc, char ***argv, Args *a)
     { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &a->start_timeout, "Longest wait for the app's first window (see xreplay)", "MS" },
     { "report", 0, 0, G_OPTION_ARG_NONE, &a->report, "Write the bug-report folder OUT.report/: report.md with the steps in words, a picture before each, an xdotool script, the reduction's figures (the default)", NULL },
     { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &a->report, "Do not write OUT.report/", NULL },
+    { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): every worker's Xvfb takes about 4 bytes a pixel", "WxH" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
+    { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress line", NULL },
     { NULL }
   };
@@ -96,9 +99,17 @@ parse_args (int *argc, char ***argv, Args *a)
     "candidates under Xvfb in parallel). The result is 1-minimal: removing\n"
     "any one remaining action makes the failure go away.");
   g_option_context_set_description (context,
-    "Without APP, the command recorded in the session is used.\n\n"
+    "Without '-- APP', the command recorded in the session runs only if it is a\n"
+    "plain program name from PATH (one word, no arguments, letters, digits and\n"
+    "._+- only, not in an sbin folder, not reboot, poweroff, halt, shutdown, init,\n"
+    "telinit or zzz); a session may come from anyone, so any other recorded\n"
+    "command is shown and refused (exit 2) unless --run-recorded-command is given.\n\n"
     "Every replay runs the app in a sandbox of its own: a fresh HOME and XDG\n"
     "directories, a private D-Bus session bus (see xreplay --help).\n\n"
+    "OUT and OUT.report/ hold the user's keystrokes: OUT is a new 0600 file,\n"
+    "OUT.report/ a 0700 folder of 0600 files put in place when complete, whatever\n"
+    "was at their paths (links are replaced, not followed; an OUT.report that is\n"
+    "neither empty nor an earlier report is refused before anything starts).\n\n"
     "Exit status:\n"
     "  0    reduced; the minimal session is in OUT, its bug report in OUT.report/\n"
     "       (a report that cannot be written is only a warning)\n"
@@ -189,6 +200,18 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
       g_strv_builder_add (xreplay_args, "--speed");
       g_strv_builder_add (xreplay_args, a->speed);
     }
+  if (a->max_screen != NULL)
+    {
+      if (!session_screen_size_parse (a->max_screen, &options->max_screen_width,
+                                      &options->max_screen_height))
+        {
+          g_printerr ("xreduce: --max-screen: '%s' is not a size WxH (each 1 to %d)\n",
+                      a->max_screen, SESSION_MAX_COORD);
+          return EXIT_USAGE;
+        }
+      g_strv_builder_add (xreplay_args, "--max-screen");
+      g_strv_builder_add (xreplay_args, a->max_screen);
+    }
   if (a->pace != NULL)
     {
       if (!g_str_equal (a->pace, "app") && !g_str_equal (a->pace, "recorded"))
@@ -236,6 +259,12 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
         }
     }
   options->app_argv = a->dashdash >= 0 ? argv + a->dashdash + 1 : NULL;
+  if (a->dashdash >= 0 && a->run_recorded)
+    {
+      g_printerr ("xreduce: --run-recorded-command and '-- APP' exclude each other\n");
+      return EXIT_USAGE;
+    }
+  options->run_recorded_command = a->run_recorded;
   if (a->dashdash >= 0 && argv[a->dashdash + 1] == NULL)
     {
       g_printerr ("xreduce: nothing after '--': give the app's command line\n");

@@ -14,8 +14,10 @@
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include "reduce.h"
+#include "input.h"
 #include "pool.h"
 #include "proc.h"
+#include "quote.h"
 #include "runner.h"
 #include "sandbox.h"
 #include "session.h"
@@ -97,6 +99,7 @@ reduce_options_init (ReduceOptions *options)
   options->same_crash_frames = 3;
   options->verify_runs = 3;
   options->report = TRUE;
+  options->max_screen_width = options->max_screen_height = SESSION_DEFAULT_MAX_SCREEN;
 }
 
 void
@@ -618,7 +621,7 @@ check_input (Reducer *reducer, GError **error)
 {
   const ReduceOptions *options = reducer->options;
   g_autoptr (GError) local = NULL;
-  g_autofree char *dir = NULL;
+  gboolean recorded;
 
   reducer->session = session_load (options->session_path, &local);
   if (reducer->session == NULL)
@@ -626,21 +629,22 @@ check_input (Reducer *reducer, GError **error)
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);
       return FALSE;
     }
+  if (session_get_warning (reducer->session) != NULL)
+    say (reducer, "warning: %s", session_get_warning (reducer->session));
   if (session_get_n_actions (reducer->session) == 0)
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE,
                    "%s has no user actions: nothing to reduce", options->session_path);
       return FALSE;
     }
-  if (options->app_argv != NULL && options->app_argv[0] != NULL)
-    reducer->app_argv = g_strdupv (options->app_argv);
-  else if (session_get_command (reducer->session) != NULL)
-    reducer->app_argv = g_strdupv ((char **) session_get_command (reducer->session));
-  else
+  if (!input_check_screen (options, reducer->session, error))
+    return FALSE;
+  if (!input_choose_app (options, reducer->session, &reducer->app_argv, &recorded, error))
+    return FALSE;
+  if (recorded)
     {
-      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE,
-                   "%s records no command: give it after '--'", options->session_path);
-      return FALSE;
+      g_autofree char *shown = quote_command_line ((const char *const *) reducer->app_argv);
+      say (reducer, "running the recorded command: %s", shown);
     }
   reducer->target.by_test = options->test_argv != NULL;
   reducer->target.stderr_match = options->stderr_match;
@@ -659,19 +663,7 @@ check_input (Reducer *reducer, GError **error)
           return FALSE;
         }
     }
-  reducer->output_path = options->output_path != NULL
-                           ? g_strdup (options->output_path)
-                           : g_strconcat (options->session_path, ".min", NULL);
-  /* Fail early, before minutes of work, if the output cannot be written. */
-  dir = g_path_get_dirname (reducer->output_path);
-  if (access (dir, W_OK) != 0)
-    {
-      int saved = errno;
-      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "cannot write the result to %s: %s",
-                   reducer->output_path, g_strerror (saved));
-      return FALSE;
-    }
-  return TRUE;
+  return input_check_output (options, &reducer->output_path, error);
 }
 
 /* Every replay makes a sandbox (sandbox.h): one made here first says at

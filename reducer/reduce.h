@@ -26,7 +26,9 @@ typedef struct
 {
   const char *session_path;
   const char *output_path;   /* NULL: SESSION.min */
-  char **app_argv;           /* NULL or empty: the session's recorded command */
+  char **app_argv;           /* NULL or empty: the session's recorded command, if
+                              * session_command_check() allows it or... */
+  gboolean run_recorded_command; /* ... this is set (--run-recorded-command) */
   guint jobs;                /* 0: number of cores */
   DdAlgorithm algorithm;
   int signal;                /* 0: from the session */
@@ -39,6 +41,7 @@ typedef struct
   guint64 limit_tests;
   guint verify_runs;         /* full-session replays before reducing */
   char **xreplay_args;       /* passed to every replay */
+  int max_screen_width, max_screen_height; /* --max-screen (also in xreplay_args) */
   gboolean window_wait_given; /* --window-wait is in xreplay_args: do not learn it */
   gboolean start_timeout_given; /* --start-timeout is in xreplay_args: do not learn it */
   gboolean pace_given;       /* --pace is in xreplay_args: do not pick it */

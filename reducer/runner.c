@@ -317,6 +317,8 @@ parse_replay_json (const char *text, RunResult *result, GError **error)
   if (!verdict_from_json (object, &result->verdict, error))
     return FALSE;
   result->stderr_matched = json_object_get_boolean_member_with_default (object, "stderr_matched", FALSE);
+  result->never_connected = json_object_get_boolean_member_with_default (object, "never_connected",
+                                                                         FALSE);
   result->actions = (guint) MAX (member_ms (object, "actions"), 0);
   result->actions_replayed = (guint) MAX (member_ms (object, "actions_replayed"), 0);
   result->stderr_tail = g_strdup (json_object_get_string_member_with_default (object, "stderr_tail", ""));
@@ -395,15 +397,25 @@ typedef struct
   guint attempt;             /* tries so far */
 } Retry;
 
-/* The app could not start: FALSE if it has had all its tries (then
- * @error says so, with what the app printed), else TRUE: try again, with
- * one worker fewer from now on. */
+/* The app could not start: FALSE if it has had all its tries, or if its
+ * processes sat idle without connecting to the X server (fewer replays
+ * beside it cannot help that one; then @error says so, with what the app
+ * printed), else TRUE: try again, with one worker fewer from now on. */
 static gboolean
 may_retry (Runner *runner, const RunResult *result, guint attempt, GError **error)
 {
   g_autofree char *tail = g_strstrip (g_strdup (result->stderr_tail));
   gsize len = strlen (tail);
 
+  if (result->never_connected)
+    {
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_NOT_STARTED,
+                   "the app could not start (%s)%s%s",
+                   result->verdict.detail != NULL ? result->verdict.detail : "no reason given",
+                   len > 0 ? "; its stderr ends with: " : "",
+                   tail + (len > 600 ? len - 600 : 0));
+      return FALSE;
+    }
   if (attempt >= RUNNER_START_ATTEMPTS)
     {
       g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_NOT_STARTED,
@@ -462,6 +474,11 @@ on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean kil
                worker->id, result.actions, verdict_kind_to_string (result.verdict.kind),
                failed ? " (fails)" : "", result.elapsed_ms);
     }
+  /* An app that cannot start cannot start for the batch either: it stops
+   * now, not once its own replays have found out. */
+  if (g_error_matches (error, RUNNER_ERROR, RUNNER_ERROR_NOT_STARTED)
+      && runner->results != NULL && runner->batch_error == NULL)
+    runner->batch_error = g_error_copy (error);
   bg->done (error == NULL ? &result : NULL, failed, error, bg->done_data);
   run_result_clear (&result);
   background_free (bg);

@@ -12,7 +12,9 @@
  * the other workers' replays: such a test is never a pass. It runs again
  * when fewer workers are busy, with one worker fewer from then on; if it
  * still cannot start after RUNNER_START_ATTEMPTS tries, the batch stops
- * with RUNNER_ERROR_NOT_STARTED, saying what the app printed.
+ * with RUNNER_ERROR_NOT_STARTED, saying what the app printed. An app that
+ * sat idle without connecting to the X server (xreplay's never_connected)
+ * gets no other try: it is not slow, it is no X11 app.
  */
 #pragma once
 
@@ -63,6 +65,7 @@ typedef struct
   gint64 app_cpu_ms;         /* CPU time of the app's process tree, or -1 */
   gint64 app_peak_rss_kb;    /* its most resident memory, or -1 */
   gint64 elapsed_ms;
+  gboolean never_connected;  /* could not start: idle, never an X client (no retry) */
 } RunResult;
 
 void run_result_clear (RunResult *result);

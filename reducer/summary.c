@@ -5,14 +5,12 @@
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include "summary.h"
+#include "output.h"
 #include "proc.h"
 #include "quote.h"
 #include "reduce.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <unistd.h>
-#include <glib/gstdio.h>
 
 char *
 summary_markdown (const Reduction *r, guint n_in_file, const RunResult *replay,
@@ -91,44 +89,7 @@ append_section (const char *dir, const char *title, const char *markdown, GError
   if (!g_file_get_contents (path, &old, NULL, error))
     return FALSE;
   text = g_strdup_printf ("%s\n## %s\n\n%s", old, title, markdown);
-  return g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
-}
-
-/* Removes a folder tree we wrote (a report), without following links. */
-static void
-remove_tree (const char *path)
-{
-  const char *argv[] = { "rm", "-rf", "--", path, NULL };
-  g_autoptr (GError) error = NULL;
-
-  if (!proc_run (argv, 60000, &error))
-    g_warning ("cannot remove %s: %s", path, error->message);
-}
-
-/* Puts the finished folder @fresh at @dir, in place of what was there. */
-static gboolean
-install_report (const char *fresh, const char *dir, GError **error)
-{
-  g_autofree char *old = g_strdup_printf ("%s.old-%d", dir, (int) getpid ());
-
-  if (g_file_test (dir, G_FILE_TEST_EXISTS) && g_rename (dir, old) != 0)
-    {
-      int saved = errno;
-      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "cannot replace %s: %s", dir,
-                   g_strerror (saved));
-      return FALSE;
-    }
-  if (g_rename (fresh, dir) != 0)
-    {
-      int saved = errno;
-      g_rename (old, dir);
-      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "cannot write %s: %s", dir,
-                   g_strerror (saved));
-      return FALSE;
-    }
-  if (g_file_test (old, G_FILE_TEST_EXISTS))
-    remove_tree (old);
-  return TRUE;
+  return output_file_write (path, text, -1, OUTPUT_FILE_MODE, error);
 }
 
 gboolean
@@ -136,23 +97,33 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
                       char **report_md, GError **error)
 {
   g_autofree char *dir = g_strconcat (reduction->output_path, ".report", NULL);
-  g_autofree char *fresh = g_strdup_printf ("%s.partial-%d", dir, (int) getpid ());
-  const char *args[] = { "--report", fresh, NULL };
+  g_autofree char *tmpl = g_strconcat (dir, ".partial-XXXXXX", NULL);
+  /* Written beside its place, private (0700), removed unless complete
+   * (even if xreduce is killed), renamed into place when it is. */
+  g_autoptr (ProcTempDir) fresh = NULL;
   g_autofree char *section = NULL;
   g_autoptr (GError) local = NULL;
   RunResult replay = { 0 };
   gboolean failed, ok = FALSE;
 
-  if (g_file_test (fresh, G_FILE_TEST_EXISTS))
-    remove_tree (fresh);
-  if (!runner_run_once (runner, (Session *) best, args, &replay, &local))
+  fresh = proc_tempdir_new_at (tmpl, &local);
+  if (fresh == NULL)
     {
-      if (g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
-        g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
-      else
-        g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
-      goto out;
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
+      return FALSE;
     }
+  {
+    const char *args[] = { "--report", proc_tempdir_get_path (fresh), NULL };
+
+    if (!runner_run_once (runner, (Session *) best, args, &replay, &local))
+      {
+        if (g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
+          g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+        else
+          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
+        goto out;
+      }
+  }
   failed = target_still_fails (&replay, (gpointer) reduction->target);
   if (!failed)
     {
@@ -167,8 +138,8 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
                     reduction->output_path, what);
     }
   section = summary_markdown (reduction, session_get_n_actions (best), &replay, failed);
-  if (!append_section (fresh, "Reduction", section, &local)
-      || !install_report (fresh, dir, &local))
+  if (!append_section (proc_tempdir_get_path (fresh), "Reduction", section, &local)
+      || !output_dir_install (proc_tempdir_get_path (fresh), dir, &local))
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
       goto out;
@@ -177,8 +148,6 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
   ok = TRUE;
 out:
   run_result_clear (&replay);
-  if (!ok && g_file_test (fresh, G_FILE_TEST_EXISTS))
-    remove_tree (fresh);
   return ok;
 }
 

@@ -39,8 +39,14 @@ enum
 
 static const char usage_description[] =
   "Replays SESSION's user actions with XTest against a fresh instance of APP\n"
-  "(default: the command recorded in SESSION) on a private Xvfb, and prints\n"
-  "what happened: crashed, exited, hung or passed.\n"
+  "on a private Xvfb, and prints what happened: crashed, exited, hung or passed.\n"
+  "\n"
+  "Without '-- APP', the command recorded in SESSION runs only if it is a plain\n"
+  "program name from PATH: one word, no arguments, letters, digits and ._+- only,\n"
+  "not in an sbin folder, not one that acts on the machine (reboot, poweroff,\n"
+  "halt, shutdown, init, telinit, zzz). A session may come from anyone: any other\n"
+  "recorded command is shown and refused (exit 2) unless --run-recorded-command\n"
+  "is given.\n"
   "\n"
   "Each replay runs the app in a sandbox of its own: a fresh temporary HOME\n"
   "(XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, XDG_STATE_HOME in it), a\n"
@@ -48,6 +54,12 @@ static const char usage_description[] =
   "removed afterwards, so that parallel replays and a crash's leftovers cannot\n"
   "change what the app does. --home DIR seeds HOME with a copy of DIR;\n"
   "--share-home turns the sandbox off.\n"
+  "\n"
+  "What holds the user's keystrokes is private: the --report folder is 0700 and\n"
+  "its files 0600, written beside DIR and renamed over it when complete (an\n"
+  "interrupted replay leaves none; a DIR that is neither empty nor an earlier\n"
+  "report is refused). An app whose processes sit idle for 3 s without\n"
+  "connecting to the X server could not start (exit 4), at once.\n"
   "\n"
   "Exit status:\n"
   "  0  passed (or the app exited with status 0)\n"
@@ -191,8 +203,8 @@ on_report_end (Display *dpy, const ReplayResult *result, gpointer data)
 typedef struct
 {
   char *display, *speed, *stderr_match, *pace, *max_gap, *min_gap, *settle, *timeout;
-  char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed;
-  gboolean share_home, json, quiet, verbose, list, list_actions, backtrace;
+  char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed, *max_screen;
+  gboolean share_home, json, quiet, verbose, list, list_actions, backtrace, run_recorded;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
 } Args;
@@ -205,7 +217,8 @@ args_clear (Args *a)
 {
   char **strings[] = { &a->display, &a->speed, &a->stderr_match, &a->pace, &a->max_gap,
                        &a->min_gap, &a->settle, &a->timeout, &a->start_timeout,
-                       &a->window_wait, &a->export_format, &a->report_dir, &a->home_seed };
+                       &a->window_wait, &a->export_format, &a->report_dir, &a->home_seed,
+                       &a->max_screen };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -233,14 +246,16 @@ parse_args (int argc, char **argv, Args *a)
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "A failure counts only if the app's stderr matches REGEX", "REGEX" },
     { "backtrace", 0, 0, G_OPTION_ARG_NONE, &a->backtrace, "Run the app under gdb and report the crash's top frames", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object", NULL },
-    { "report", 0, 0, G_OPTION_ARG_FILENAME, &a->report_dir, "Write a bug-report folder: report.md, a picture before each step, steps.png, an xdotool script", "DIR" },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &a->report_dir, "Write a bug-report folder: report.md, a picture before each step, steps.png, an xdotool script (private: 0700, files 0600; put in place of an earlier report when complete)", "DIR" },
     { "list", 0, 0, G_OPTION_ARG_NONE, &a->list, "Print the session's steps in words (typing, keys, clicks, drags), numbered, with their actions, and exit", NULL },
     { "list-actions", 0, 0, G_OPTION_ARG_NONE, &a->list_actions, "Print the session's user actions in words, one per line, and exit", NULL },
     { "export", 0, 0, G_OPTION_ARG_STRING, &a->export_format, "Print the session as a standalone xdotool script or as JSON, and exit", "xdotool|json" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "Print nothing but errors (and --json)", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what is replayed where; pass the app's output through", NULL },
+    { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): the private Xvfb takes about 4 bytes a pixel", "WxH" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home_seed, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox", NULL },
+    { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
     { NULL }
   };
 
@@ -283,11 +298,19 @@ parse_args (int argc, char **argv, Args *a)
 /* The options' values into @opts (and *@regex); -1, or EXIT_USAGE after
  * saying what is wrong. Nothing has started yet. */
 static int
-check_options (const Args *a, ReplayOptions *opts, GRegex **regex)
+check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int max_screen[2])
 {
   g_autoptr (GError) error = NULL;
 
   replay_options_init (opts);
+  max_screen[0] = max_screen[1] = SESSION_DEFAULT_MAX_SCREEN;
+  if (a->max_screen != NULL
+      && !session_screen_size_parse (a->max_screen, &max_screen[0], &max_screen[1]))
+    {
+      g_printerr ("xreplay: --max-screen: '%s' is not a size WxH (each 1 to %d)\n",
+                  a->max_screen, SESSION_MAX_COORD);
+      return EXIT_USAGE;
+    }
   if (!parse_ms ("--max-gap", a->max_gap, &opts->max_gap_ms, &error)
       || !parse_ms ("--min-gap", a->min_gap, &opts->min_gap_ms, &error)
       || !parse_ms ("--settle", a->settle, &opts->settle_ms, &error)
@@ -335,10 +358,45 @@ check_options (const Args *a, ReplayOptions *opts, GRegex **regex)
       g_printerr ("xreplay: %s\n", error->message);
       return EXIT_USAGE;
     }
+  if (a->run_recorded && a->app_argv != NULL)
+    {
+      g_printerr ("xreplay: --run-recorded-command and '-- APP' exclude each other\n");
+      return EXIT_USAGE;
+    }
   if (a->display != NULL && *a->display == '\0')
     {
       g_printerr ("xreplay: --display: empty display name\n");
       return EXIT_USAGE;
+    }
+  return -1;
+}
+
+/* The app: after "--", else the recorded command if it may run (see
+ * session_command_check) or was asked for; -1, or EXIT_USAGE after saying
+ * why not. */
+static int
+choose_app (const Args *a, const Session *session, const char *const **app_argv)
+{
+  g_autoptr (GError) error = NULL;
+
+  *app_argv = a->app_argv;
+  if (*app_argv != NULL)
+    return -1;
+  *app_argv = session_get_command (session);
+  if (*app_argv == NULL)
+    {
+      g_printerr ("xreplay: %s records no command: give the app after '--'\n", a->rest[1]);
+      return EXIT_USAGE;
+    }
+  if (!a->run_recorded && !session_command_check (session, a->rest[1], &error))
+    {
+      g_printerr ("xreplay: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+  if (!a->quiet && !a->json)
+    {
+      g_autofree char *shown = quote_command_line (*app_argv);
+      g_printerr ("xreplay: running the recorded command: %s\n", shown);
     }
   return -1;
 }
@@ -433,13 +491,19 @@ main (int argc, char **argv)
   g_auto (ReplayResult) result = { 0 };
   Interrupt interrupt = { cancellable, 0 };
   ReplayOptions opts;
+  int max_screen[2];
   const char *const *app_argv;
   guint sigint, sigterm;
   gboolean ok;
   int status;
 
+#if GLIB_CHECK_VERSION (2, 68, 0)
+  /* stdout is the result (--json is read by xreduce): G_MESSAGES_DEBUG's
+   * messages go to stderr. */
+  g_log_writer_default_set_use_stderr (TRUE);
+#endif
   if ((status = parse_args (argc, argv, &a)) >= 0
-      || (status = check_options (&a, &opts, &regex)) >= 0)
+      || (status = check_options (&a, &opts, &regex, max_screen)) >= 0)
     return status;
   session = session_load (a.rest[1], &error);
   if (session == NULL)
@@ -447,16 +511,22 @@ main (int argc, char **argv)
       g_printerr ("xreplay: %s\n", error->message);
       return EXIT_USAGE;
     }
+  if (session_get_warning (session) != NULL && !a.quiet)
+    g_printerr ("xreplay: warning: %s\n", session_get_warning (session));
   if (a.list)
     return print_steps (session);
   if (a.list_actions)
     return print_list (session);
   if (a.export_format != NULL)
     return print_export (session, a.rest[1], a.export_format);
-  app_argv = a.app_argv != NULL ? a.app_argv : session_get_command (session);
-  if (app_argv == NULL || app_argv[0] == NULL)
+  if ((status = choose_app (&a, session, &app_argv)) >= 0)
+    return status;
+  /* Before any Xvfb: one of the session's screen size could take
+   * gigabytes. */
+  if (a.display == NULL
+      && !session_check_screen (session, a.rest[1], max_screen[0], max_screen[1], &error))
     {
-      g_printerr ("xreplay: %s records no command: give the app after '--'\n", a.rest[1]);
+      g_printerr ("xreplay: %s\n", error->message);
       return EXIT_USAGE;
     }
   if (a.backtrace && (status = check_backtrace (&crashtrace)) >= 0)

@@ -57,6 +57,8 @@ replay_result_to_json (const ReplayResult *result)
 
   json_builder_set_member_name (builder, "pace");
   json_builder_add_string_value (builder, result->pace == REPLAY_PACE_APP ? "app" : "recorded");
+  json_builder_set_member_name (builder, "never_connected");
+  json_builder_add_boolean_value (builder, result->never_connected);
   json_builder_set_member_name (builder, "pace_detail");
   if (result->pace_detail != NULL)
     json_builder_add_string_value (builder, result->pace_detail);

@@ -24,6 +24,11 @@
 #define REPLAY_QUIET_SAMPLES (REPLAY_QUIET_WINDOW_MS / REPLAY_QUIET_SAMPLE_MS)
 #define REPLAY_BUSY_PERCENT 10
 
+/* Starting: an app whose processes have all been idle this long, none of
+ * them a client of the X server, is not starting slowly (a slow start
+ * runs, or waits for the disk or the server): it will map no window. */
+#define REPLAY_START_IDLE_MS 3000
+
 typedef enum
 {
   PHASE_STARTING,
@@ -72,6 +77,8 @@ typedef struct
   gboolean answered;         /* the app answered the ping (or cannot be pinged) */
   gboolean noted_busy;
   guint n_ever_mapped;       /* the app's windows mapped so far */
+  ProcTreeSample start_sample; /* starting: the app's tree at the last sample */
+  gint64 start_idle_since;   /* ... idle and not connected since then, or 0 */
 
   /* Pacing (pace.c). */
   GHashTable *held;          /* owned: "k<keycode>"/"b<button>" -> Held, the presses */

@@ -108,6 +108,8 @@ struct ReplayResult
   char *missing_class;
   char *missing_title;
   guint missing_wait_ms;
+  gboolean never_connected;  /* COULD_NOT_START: the app sat idle without connecting to
+                              * the X server (REPLAY_START_IDLE_MS): not slow, not X11 */
 };
 
 void replay_result_clear (ReplayResult *result);
@@ -128,6 +130,7 @@ gboolean replay_run (const Session *session, const char *const *argv,
  * pace ("app" or "recorded"), pace_detail, app_wait_ms, app_wait_max_ms,
  * missing_window (null, or for an unresolved replay {"action", "window",
  * "class", "title", "waited_ms"}: the action whose window never came),
+ * never_connected,
  * stderr_tail (the last 2 KiB), backtrace (an array of function names, or
  * null). */
 char *replay_result_to_json (const ReplayResult *result);

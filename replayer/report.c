@@ -2,11 +2,16 @@
  *
  * Pictures are taken during the replay (report_step); everything is
  * written at the end (report_finish): report.md, steps.png, step-NN.png,
- * last-screen.png, replay-xdotool.sh and the session itself.
+ * last-screen.png, replay-xdotool.sh and the session itself. All of it
+ * goes into a private folder beside the report's path (0700, files 0600:
+ * they show what the user typed), renamed into place once complete: an
+ * interrupted replay leaves no half report, a killed one no folder.
  */
 #define G_LOG_DOMAIN "xreduce-replayer"
 
 #include "report.h"
+#include "output.h"
+#include "proc.h"
 #include "quote.h"
 #include "snapshot.h"
 
@@ -24,7 +29,9 @@ typedef struct
 
 struct Report
 {
-  char *dir;
+  char *dir;          /* where the report goes when complete */
+  ProcTempDir *fresh; /* where it is written until then */
+  const char *fresh_path;
   char *session_path;
   char **argv;
   Session *session;   /* a copy */
@@ -78,17 +85,15 @@ picture_action (const Session *session, GArray *actions, const SessionPhrase *ph
 static gboolean
 write_session_copy (Report *report, GError **error)
 {
-  g_autofree char *path = g_build_filename (report->dir, "session.log", NULL);
-  g_autofree char *script_path = g_build_filename (report->dir, "replay-xdotool.sh", NULL);
+  g_autofree char *path = g_build_filename (report->fresh_path, "session.log", NULL);
+  g_autofree char *script_path = g_build_filename (report->fresh_path, "replay-xdotool.sh",
+                                                   NULL);
   g_autofree char *name = g_path_get_basename (report->session_path);
   g_autofree char *script = session_export_xdotool (report->session, name);
 
   if (!session_save (report->session, path, error))
     return FALSE;
-  if (!g_file_set_contents (script_path, script, -1, error))
-    return FALSE;
-  g_chmod (script_path, 0755);
-  return TRUE;
+  return output_file_write (script_path, script, -1, OUTPUT_SCRIPT_MODE, error);
 }
 
 Report *
@@ -97,14 +102,25 @@ report_new (const char *dir, const Session *session, const char *session_path,
 {
   g_autoptr (Report) report = g_new0 (Report, 1);
   g_autofree char *text = session_to_string (session);
+  g_autofree char *parent = g_path_get_dirname (dir);
+  g_autofree char *tmpl = NULL;
+  g_autofree char *base = NULL;
 
-  if (g_mkdir_with_parents (dir, 0755) != 0)
+  /* An earlier report at @dir is replaced at the end; anything else there
+   * is not ours to remove. */
+  if (!output_dir_check (dir, "report.md", error))
+    return NULL;
+  base = g_path_get_basename (dir);
+  tmpl = g_strdup_printf ("%s/%s.partial-XXXXXX", parent, base);
+  if (g_mkdir_with_parents (parent, 0700) != 0
+      || (report->fresh = proc_tempdir_new_at (tmpl, NULL)) == NULL)
     {
       int saved = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
                    "cannot create the report folder %s: %s", dir, g_strerror (saved));
       return NULL;
     }
+  report->fresh_path = proc_tempdir_get_path (report->fresh);
   report->dir = g_strdup (dir);
   report->session_path = g_strdup (session_path);
   report->argv = g_strdupv ((char **) argv);
@@ -138,6 +154,8 @@ report_free (Report *report)
 {
   if (report == NULL)
     return;
+  /* What was not put in place goes (an interrupted replay). */
+  g_clear_pointer (&report->fresh, proc_tempdir_free);
   g_free (report->dir);
   g_free (report->session_path);
   g_strfreev (report->argv);
@@ -198,7 +216,7 @@ take_picture (Report *report, Display *dpy, guint index, const ReplayStep *step)
   if (picture != NULL)
     {
       g_autofree char *name = g_strdup_printf ("step-%02u.png", index + 1);
-      g_autofree char *path = g_build_filename (report->dir, name, NULL);
+      g_autofree char *path = g_build_filename (report->fresh_path, name, NULL);
 
       if (snapshot_save_png (picture, path, &error))
         {
@@ -233,7 +251,7 @@ void
 report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *last_path = g_build_filename (report->dir, "last-screen.png", NULL);
+  g_autofree char *last_path = g_build_filename (report->fresh_path, "last-screen.png", NULL);
 
   /* The screen at the end: if the app is still there, what it shows now;
    * after a crash, the last picture taken before it. */
@@ -248,7 +266,7 @@ report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive)
                                            last_path, &error);
   if (report->pictures->len > 0 && error == NULL)
     {
-      g_autofree char *sheet = g_build_filename (report->dir, "steps.png", NULL);
+      g_autofree char *sheet = g_build_filename (report->fresh_path, "steps.png", NULL);
       g_ptr_array_add (report->captions, NULL);
       report->have_sheet = snapshot_save_contact_sheet (report->pictures,
                                                         (const char *const *) report->captions->pdata,
@@ -303,7 +321,7 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
 {
   g_autoptr (GString) md = g_string_new (NULL);
   g_autoptr (GString) command = g_string_new (NULL);
-  g_autofree char *md_path = g_build_filename (report->dir, "report.md", NULL);
+  g_autofree char *md_path = g_build_filename (report->fresh_path, "report.md", NULL);
   g_autofree char *session_name = g_path_get_basename (report->session_path);
   g_autofree char *name_md = quote_markdown_text (session_name);
   g_autofree char *name_code = quote_markdown_code (session_name);
@@ -372,8 +390,10 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
   if (report->picture_error != NULL)
     g_string_append_printf (md, "\n(Some pictures could not be taken: %s)\n", report->picture_error);
 
-  if (!write_session_copy (report, error))
+  if (!write_session_copy (report, error)
+      || !output_file_write (md_path, md->str, (gssize) md->len, OUTPUT_FILE_MODE, error))
     return FALSE;
-  return g_file_set_contents (md_path, md->str, (gssize) md->len, error);
+  /* Complete: in place of what was at the path. */
+  return output_dir_install (report->fresh_path, report->dir, error);
 }
 

@@ -112,6 +112,38 @@ replay_note_usage (Replay *r, const ProcTreeSample *sample)
   r->result->app_peak_rss_kb = MAX (r->result->app_peak_rss_kb, (gint64) sample->rss_kb);
 }
 
+/* Starting: an app that never maps a window looks like a slow one until
+ * the start timeout, and xreduce would give it its tries (which help a
+ * slow start under load). Told apart at once: a slow start runs, waits
+ * for a core or the disk, or talks to the X server; an app (`sleep 100`,
+ * a program that is no X11 app, one waiting on something that never
+ * comes) whose processes have all sat idle for REPLAY_START_IDLE_MS, none
+ * of them connected to the server, will not map a window. */
+static void
+replay_check_start (Replay *r, const ProcTreeSample *sample)
+{
+  const ProcTreeSample *last = &r->start_sample;
+  gboolean idle = sample->n_procs > 0 && sample->n_active == 0 && sample->ticks == last->ticks
+                  && sample->n_procs == last->n_procs && sample->pid_sum == last->pid_sum;
+  gint64 now = replay_now_ms ();
+
+  r->start_sample = *sample;
+  if (!idle || windows_app_connected (r->windows))
+    {
+      r->start_idle_since = 0;
+      return;
+    }
+  if (r->start_idle_since == 0)
+    r->start_idle_since = now;
+  if (now - r->start_idle_since < REPLAY_START_IDLE_MS)
+    return;
+  r->result->never_connected = TRUE;
+  r->result->verdict.detail = g_strdup_printf (
+    "the app did not connect to the X server, and its processes sat idle for %d s: not an "
+    "X11 app, or waiting for something", REPLAY_START_IDLE_MS / 1000);
+  replay_finish (r, VERDICT_COULD_NOT_START);
+}
+
 gboolean
 replay_on_usage_sample (gpointer user_data)
 {
@@ -120,6 +152,8 @@ replay_on_usage_sample (gpointer user_data)
 
   proctree_sample (proc_child_get_pid (r->child), &sample);
   replay_note_usage (r, &sample);
+  if (r->phase == PHASE_STARTING)
+    replay_check_start (r, &sample);
   return G_SOURCE_CONTINUE;
 }
 

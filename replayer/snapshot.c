@@ -8,10 +8,12 @@
 #define G_LOG_DOMAIN "xreduce-replayer"
 
 #include "snapshot.h"
+#include "output.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <png.h>
 #include <X11/Xutil.h>
 #include <gio/gio.h>
@@ -340,15 +342,21 @@ snapshot_step_picture (const Snapshot *screen, Display *dpy, const SnapshotMarks
 gboolean
 snapshot_save_png (const Snapshot *snapshot, const char *path, GError **error)
 {
-  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
-  FILE *file = fopen (tmp, "wb");
+  g_autofree char *tmp = NULL;
+  /* A picture of what the user typed: a new 0600 file (output.h). */
+  int fd = output_file_create_temp (path, OUTPUT_FILE_MODE, &tmp, error);
+  FILE *file = fd >= 0 ? fdopen (fd, "wb") : NULL;
   png_structp png = NULL;
   png_infop info = NULL;
   g_autofree png_bytep *rows = NULL;
 
+  if (fd < 0)
+    return FALSE;
   if (file == NULL)
     {
       int saved = errno;
+      close (fd);
+      remove (tmp);
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
                    g_strerror (saved));
       return FALSE;
@@ -374,7 +382,7 @@ snapshot_save_png (const Snapshot *snapshot, const char *path, GError **error)
   png_write_image (png, rows);
   png_write_end (png, NULL);
   png_destroy_write_struct (&png, &info);
-  if (fclose (file) != 0 || rename (tmp, path) != 0)
+  if (fclose (file) != 0)
     {
       int saved = errno;
       remove (tmp);
@@ -382,7 +390,7 @@ snapshot_save_png (const Snapshot *snapshot, const char *path, GError **error)
                    g_strerror (saved));
       return FALSE;
     }
-  return TRUE;
+  return output_file_rename (tmp, path, error);
 }
 
 /* Box-filter shrink by an integer @factor. */

@@ -131,6 +131,12 @@ topwin_read_names (Windows *windows, TopWin *top)
   xapp_identity_read (windows->xapp, top->client, &top->identity);
 }
 
+gboolean
+windows_app_connected (Windows *windows)
+{
+  return xapp_app_connected (windows->xapp);
+}
+
 static TopWin *
 find_top (Windows *windows, Window w, guint *index)
 {

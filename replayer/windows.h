@@ -83,6 +83,10 @@ void windows_add_alias (Windows *windows, const char *wm_class, const char *wm_n
 
 /* Does @window list _NET_WM_PING in WM_PROTOCOLS? */
 gboolean windows_supports_ping (Windows *windows, Window window);
+/* Whether a process of the app (as windows_set_app: the app, its group,
+ * its descendants) is a client of the X server, by the X-Resource
+ * extension's client pids; TRUE when the server cannot say. */
+gboolean windows_app_connected (Windows *windows);
 
 /* "0x400003 "Editor" (XDemo) at +100+100 640x480", for verbose logs. */
 char *windows_describe (Windows *windows, Window window);

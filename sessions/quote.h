@@ -11,7 +11,8 @@
  *     backquotes than any run in the text, on one line;
  *   - quote_markdown_text(): running Markdown text on one line, with every
  *     character that could start markup (links, HTML, code, emphasis,
- *     tables) escaped by a backslash.
+ *     tables) escaped by a backslash;
+ *   - quote_command_line(): a command line shown on a terminal.
  * X-free; unit-tested in tests/unit/test-session.c.
  */
 #pragma once
@@ -24,5 +25,8 @@ char *quote_shell (const char *text);
 char *quote_terminal (const char *text);
 char *quote_markdown_code (const char *text);
 char *quote_markdown_text (const char *text);
+/* A command line to show: each word quote_shell()'d, joined by spaces,
+ * the whole quote_terminal()'d (one line, no escape reaches a terminal). */
+char *quote_command_line (const char *const *argv);
 
 G_END_DECLS

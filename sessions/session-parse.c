@@ -11,6 +11,7 @@
 #define G_LOG_DOMAIN "xreduce-sessions"
 
 #include "session-private.h"
+#include "output.h"
 #include <sys/stat.h>
 #include <unistd.h>
 #include <fcntl.h>
@@ -45,7 +46,6 @@ typedef struct
 {
   const char *name;           /* file name for messages */
   guint line;
-  gboolean last_line_unterminated;
   Session *session;
   gboolean seen_version, seen_screen, seen_command, seen_keymap;
   gboolean seen_outcome, in_records, seen_footer;
@@ -93,9 +93,8 @@ parse_fail (Parser *parser, GError **error, const char *format, ...)
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE, "%s:%u: %s%s",
-               parser->name, parser->line, message,
-               parser->last_line_unterminated ? " (truncated last line?)" : "");
+  g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE, "%s:%u: %s",
+               parser->name, parser->line, message);
   return FALSE;
 }
 
@@ -402,6 +401,35 @@ parse_action (Parser *parser, SessionEvent *ev, GArray *fields, GError **error)
   return TRUE;
 }
 
+static void append_quoted (GString *out, const char *text);
+
+/* The bytes of @text as a quoted string in the format. */
+static gsize
+quoted_length (const char *text)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  append_quoted (out, text);
+  return out->len;
+}
+
+/* Every line this parser accepts is written back (session_to_string, the
+ * writer) as one that it accepts again: quoted strings are written with
+ * escapes, and a raw control character in one (which the parser takes)
+ * grows to four bytes, so an action whose line would grow past
+ * SESSION_MAX_LINE is refused here, not when the file it is saved in is
+ * read. (Comments and server events are written as they were read.) */
+static gboolean
+fits_when_written (Parser *parser, const SessionEvent *ev, GError **error)
+{
+  g_autofree char *line = session_event_to_line (ev);
+
+  if (strlen (line) <= SESSION_MAX_LINE)
+    return TRUE;
+  return parse_fail (parser, error, "written back, this line would be longer than %d bytes "
+                     "(a control character in a title or class takes 4)", SESSION_MAX_LINE);
+}
+
 static gboolean
 parse_header_line (Parser *parser, const char *line, GError **error)
 {
@@ -413,17 +441,15 @@ parse_header_line (Parser *parser, const char *line, GError **error)
 
   if (g_str_equal (key, "screen"))
     {
-      guint64 w, h;
-      g_auto (GStrv) parts = g_strsplit (rest, "x", 3);
+      int w, h;
 
       if (parser->seen_screen)
         return parse_fail (parser, error, "second 'screen' line");
-      if (g_strv_length (parts) != 2 || !parse_uint (parts[0], 32767, &w)
-          || !parse_uint (parts[1], 32767, &h) || w == 0 || h == 0)
-        return parse_fail (parser, error, "bad screen size '%s' (WxH, up to 32767)",
-                           rest);
-      session->screen_width = (int) w;
-      session->screen_height = (int) h;
+      if (!session_screen_size_parse (rest, &w, &h))
+        return parse_fail (parser, error, "bad screen size '%s' (WxH, up to %d)",
+                           rest, SESSION_MAX_COORD);
+      session->screen_width = w;
+      session->screen_height = h;
       parser->seen_screen = TRUE;
     }
   else if (g_str_equal (key, "command") || g_str_equal (key, "keymap"))
@@ -451,6 +477,16 @@ parse_header_line (Parser *parser, const char *line, GError **error)
       if (words->len == 0 || (!is_command && words->len != 1))
         return parse_fail (parser, error, "%s: expected %s", key,
                            is_command ? "one or more quoted words" : "one quoted name");
+      {
+        /* Written back, the line must load again (see fits_when_written). */
+        gsize written = strlen (key);
+
+        for (guint i = 0; i < words->len; i++)
+          written += 1 + quoted_length (g_ptr_array_index (words, i));
+        if (written > SESSION_MAX_LINE)
+          return parse_fail (parser, error, "%s: written back, this line would be longer than "
+                             "%d bytes (a control character takes 4)", key, SESSION_MAX_LINE);
+      }
       if (is_command)
         {
           g_ptr_array_add (words, NULL);
@@ -540,7 +576,7 @@ parse_record (Parser *parser, const char *line, GError **error)
       ev.args = g_strdup (p);
       ev.window = -1;
     }
-  else if (!parse_action (parser, &ev, fields, error))
+  else if (!parse_action (parser, &ev, fields, error) || !fits_when_written (parser, &ev, error))
     {
       session_event_clear (&ev);
       return FALSE;
@@ -607,9 +643,21 @@ parse_line (Parser *parser, const char *line, GError **error)
   return parse_header_line (parser, line, error);
 }
 
+/* The @len bytes at @line are blank, or a comment. */
+static gboolean
+line_is_comment (const char *line, gsize len)
+{
+  gsize i = 0;
+
+  while (i < len && (line[i] == ' ' || line[i] == '\t'))
+    i++;
+  return i == len || line[i] == '#';
+}
+
 Session *
 session_parse (const char *data, gsize len, const char *name, GError **error)
 {
+  static const char cut_note[] = " (its last line, cut short, was ignored)";
   g_autoptr (Session) session = session_new ();
   Parser parser = { .name = name, .session = session };
   const char *p = data, *end = data + len;
@@ -636,7 +684,6 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
       g_autofree char *line = NULL;
 
       parser.line++;
-      parser.last_line_unterminated = eol == NULL;
       if (nul != NULL && nul < p + line_len + 1)
         {
           g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
@@ -648,6 +695,20 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
        * stable (a comment "#a\r\r" would otherwise lose one per trip). */
       while (line_len > 0 && p[line_len - 1] == '\r')
         line_len--;
+      /* Every line a writer writes ends with '\n': a last line without
+       * one was cut (a log cut short, a file cut in transit), maybe in
+       * the middle of a character, and may still parse with a wrong value
+       * (keycode=6 of keycode=64). It is dropped, and the session says so
+       * (session_get_warning). A whole comment or a blank line carries no
+       * value: kept. */
+      if (eol == NULL && !(line_is_comment (p, line_len) && line_len <= SESSION_MAX_LINE
+                           && g_utf8_validate_len (p, line_len, NULL)))
+        {
+          session->warning = g_strdup_printf ("%s:%u: the last line does not end with a "
+                                              "newline (cut short?): ignored", name,
+                                              parser.line);
+          break;
+        }
       if (line_len > SESSION_MAX_LINE)
         {
           g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
@@ -663,21 +724,22 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
           return NULL;
         }
       line = g_strndup (p, line_len);
+      p = eol != NULL ? eol + 1 : end;
       if (!parse_line (&parser, line, error))
         return NULL;
-      p = eol != NULL ? eol + 1 : end;
     }
   if (!parser.seen_version)
     {
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_VERSION,
-                   "%s: no 'xreduce-session %d' line, not a session log",
-                   name, SESSION_FORMAT_VERSION);
+                   "%s: no 'xreduce-session %d' line, not a session log%s",
+                   name, SESSION_FORMAT_VERSION, session->warning != NULL ? cut_note : "");
       return NULL;
     }
   if (!parser.seen_screen)
     {
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
-                   "%s: missing 'screen WxH' header line", name);
+                   "%s: missing 'screen WxH' header line%s", name,
+                   session->warning != NULL ? cut_note : "");
       return NULL;
     }
   return g_steal_pointer (&session);
@@ -738,6 +800,20 @@ session_load (const char *path, GError **error)
   close (fd);
   data[len] = '\0';
   return session_parse (data, len, path, error);
+}
+
+gboolean
+session_screen_size_parse (const char *text, int *width, int *height)
+{
+  g_auto (GStrv) parts = g_strsplit (text, "x", 3);
+  guint64 w, h;
+
+  if (g_strv_length (parts) != 2 || !parse_uint (parts[0], SESSION_MAX_COORD, &w)
+      || !parse_uint (parts[1], SESSION_MAX_COORD, &h) || w == 0 || h == 0)
+    return FALSE;
+  *width = (int) w;
+  *height = (int) h;
+  return TRUE;
 }
 
 static void
@@ -879,10 +955,10 @@ session_save (const Session *session, const char *path, GError **error)
   g_autofree char *text = session_to_string (session);
   GError *local = NULL;
 
-  /* g_file_set_contents writes a temporary file and renames it over
-   * @path: a reader (or a Ctrl-C) never sees half a session. */
-  if (!g_file_set_contents_full (path, text, -1,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0644, &local))
+  /* A new 0600 file under a temporary name, renamed over @path: a reader
+   * (or a Ctrl-C) never sees half a session, a link at @path is replaced,
+   * not followed, and the keystrokes are the owner's only. */
+  if (!output_file_write (path, text, -1, OUTPUT_FILE_MODE, &local))
     {
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s", local->message);
       g_error_free (local);

@@ -14,6 +14,7 @@ struct Session
   gboolean outcome_at_end;   /* written as a footer */
   guint n_preamble;          /* leading comment events before the version line */
   GArray *events;            /* of SessionEvent, owns their strings */
+  char *warning;             /* or NULL: what the parser dropped (a cut last line) */
 };
 
 void session_event_clear (SessionEvent *ev);

@@ -95,3 +95,16 @@ quote_markdown_text (const char *text)
     }
   return g_string_free (out, FALSE);
 }
+
+char *
+quote_command_line (const char *const *argv)
+{
+  g_autoptr (GString) words = g_string_new (NULL);
+
+  for (const char *const *a = argv; a != NULL && *a != NULL; a++)
+    {
+      g_autofree char *q = quote_shell (*a);
+      g_string_append_printf (words, "%s%s", a == argv ? "" : " ", q);
+    }
+  return quote_terminal (words->str);
+}

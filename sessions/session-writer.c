@@ -3,10 +3,14 @@
  * The recorder cannot know the outcome before the app dies, and must lose
  * nothing when it is killed: the header goes out at once, every record is a
  * complete line written with one write(2), and the outcome is a footer.
+ * The file is a new one (output.h): made 0600 under a temporary name
+ * beside the path, the header written, then renamed over the path, which
+ * it replaces whatever it was (a link is not followed).
  */
 #define G_LOG_DOMAIN "xreduce-sessions"
 
 #include "session-private.h"
+#include "output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,17 +51,9 @@ session_writer_open (const char *path, const Session *header, GError **error)
 {
   g_autoptr (SessionWriter) writer = g_new0 (SessionWriter, 1);
   g_autoptr (GString) text = g_string_new (NULL);
+  g_autofree char *tmp = NULL;
+  GError *local = NULL;
 
-  writer->path = g_strdup (path);
-  /* 0600: a session holds everything the user typed into the app. */
-  writer->fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (writer->fd < 0)
-    {
-      int saved = errno;
-      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: cannot create: %s",
-                   path, g_strerror (saved));
-      return NULL;
-    }
   for (guint i = 0; i < header->n_preamble && i < header->events->len; i++)
     {
       char *line = session_event_to_line (session_get_event (header, i));
@@ -70,16 +66,83 @@ session_writer_open (const char *path, const Session *header, GError **error)
     copy.outcome.kind = SESSION_OUTCOME_UNKNOWN;
     session_write_header (&copy, text);
   }
+  /* Every line written loads again: a command line that does not fit
+   * is refused before anything is written. */
+  for (const char *line = text->str, *eol; *line != '\0'; line = eol + 1)
+    {
+      eol = strchr (line, '\n');
+      if (eol - line > SESSION_MAX_LINE)
+        {
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_INVALID,
+                       "%s: the header would hold a line longer than %d bytes (the command "
+                       "line?)", path, SESSION_MAX_LINE);
+          return NULL;
+        }
+    }
+  writer->path = g_strdup (path);
+  /* 0600: a session holds everything the user typed into the app. */
+  writer->fd = output_file_create_temp (path, OUTPUT_FILE_MODE, &tmp, &local);
+  if (writer->fd < 0)
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s", local->message);
+      g_error_free (local);
+      return NULL;
+    }
   if (!write_all (writer, text->str, text->len, error))
-    return NULL;
+    {
+      g_unlink (tmp);
+      return NULL;
+    }
+  /* From here on the file is at @path: a writer killed at any point
+   * leaves a loadable log there. */
+  if (!output_file_rename (tmp, path, &local))
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s", local->message);
+      g_error_free (local);
+      return NULL;
+    }
   return g_steal_pointer (&writer);
+}
+
+/* @ev's line, within SESSION_MAX_LINE so that it loads again: a title (a
+ * window's WM_NAME, up to 4096 bytes, whose control characters take 4
+ * bytes each once escaped), then a class, that would make it longer is
+ * cut at a character's boundary. */
+static char *
+fitted_line (const SessionEvent *ev)
+{
+  SessionEvent copy = *ev;
+  g_autofree char *name = g_strdup (ev->wm_name);
+  g_autofree char *klass = g_strdup (ev->wm_class);
+  char *line = session_event_to_line (ev);
+
+  while (strlen (line) > SESSION_MAX_LINE)
+    {
+      char *cut = name != NULL && *name != '\0' ? name : klass != NULL && *klass != '\0' ? klass
+                                                                                      : NULL;
+      gsize len, drop, keep;
+
+      if (cut == NULL)
+        break;   /* cannot be: without them, a line is short */
+      len = strlen (cut);
+      drop = MAX ((strlen (line) - SESSION_MAX_LINE) / 4, 1);
+      keep = len > drop ? len - drop : 0;
+      while (keep > 0 && ((guchar) cut[keep] & 0xc0) == 0x80)
+        keep--;
+      cut[keep] = '\0';
+      copy.wm_name = name;
+      copy.wm_class = klass;
+      g_free (line);
+      line = session_event_to_line (&copy);
+    }
+  return line;
 }
 
 gboolean
 session_writer_append (SessionWriter *writer, const SessionEvent *ev,
                        GError **error)
 {
-  g_autofree char *line = session_event_to_line (ev);
+  g_autofree char *line = fitted_line (ev);
   g_autofree char *with_newline = g_strconcat (line, "\n", NULL);
 
   return write_all (writer, with_newline, strlen (with_newline), error);

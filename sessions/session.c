@@ -35,6 +35,7 @@ session_free (Session *session)
   g_array_unref (session->events);
   g_strfreev (session->command);
   g_free (session->keymap);
+  g_free (session->warning);
   g_free (session);
 }
 
@@ -76,6 +77,28 @@ session_set_screen (Session *session, int width, int height)
   g_return_if_fail (width > 0 && height > 0);
   session->screen_width = width;
   session->screen_height = height;
+}
+
+const char *
+session_get_warning (const Session *session)
+{
+  return session->warning;
+}
+
+gboolean
+session_check_screen (const Session *session, const char *name, int max_width,
+                      int max_height, GError **error)
+{
+  if (session->screen_width <= max_width && session->screen_height <= max_height)
+    return TRUE;
+  /* 32 bits a pixel: what one Xvfb takes for its screen alone. */
+  g_set_error (error, SESSION_ERROR, SESSION_ERROR_INVALID,
+               "%s: its screen is %dx%d, larger than the limit %dx%d (each replay's Xvfb "
+               "would take %" G_GUINT64_FORMAT " MiB for it): --max-screen %dx%d replays it",
+               name, session->screen_width, session->screen_height, max_width, max_height,
+               (guint64) session->screen_width * (guint64) session->screen_height * 4 >> 20,
+               session->screen_width, session->screen_height);
+  return FALSE;
 }
 
 const char *const *

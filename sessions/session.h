@@ -114,18 +114,40 @@ Session *session_load (const char *path, GError **error);
 Session *session_parse (const char *data, gsize len, const char *name,
                         GError **error);
 char *session_to_string (const Session *session);
-/* Atomic: writes a temporary file beside @path and renames it. */
+/* Atomic and private: writes a new 0600 file beside @path and renames it
+ * over @path (output.h), whatever was there (a link is not followed). */
 gboolean session_save (const Session *session, const char *path,
                        GError **error);
 /* The one line for @ev, without newline, as session_to_string writes it. */
 char *session_event_to_line (const SessionEvent *ev);
 
+/* What the parser dropped, for the user: "name:12: the last line does not
+ * end with a newline (cut short?): ignored" (a last line without '\n' was
+ * cut: it is not read, whatever it says); NULL if nothing. */
+const char *session_get_warning (const Session *session);
+
 /* Header. */
 void session_get_screen (const Session *session, int *width, int *height);
+/* "WxH" (each 1 to SESSION_MAX_COORD) into @width, @height. */
+gboolean session_screen_size_parse (const char *text, int *width, int *height);
+/* The default of --max-screen: every replay starts an Xvfb of the
+ * session's screen size, about 4 bytes a pixel. */
+#define SESSION_DEFAULT_MAX_SCREEN 8192
+/* Whether the screen fits in @max_width x @max_height; else
+ * SESSION_ERROR_INVALID with one line that says how to raise the limit. */
+gboolean session_check_screen (const Session *session, const char *name, int max_width,
+                               int max_height, GError **error);
 void session_set_screen (Session *session, int width, int height);
 /* NULL-terminated; NULL if no command was recorded. */
 const char *const *session_get_command (const Session *session);
 void session_set_command (Session *session, const char *const *argv);
+/* Whether the recorded command may run without being asked for (-- APP
+ * or --run-recorded-command): only a plain program name from PATH, with
+ * no arguments, that does not act on the machine (the rule is in
+ * session-command.c). FALSE with SESSION_ERROR_INVALID and one line that
+ * shows the command (quoted for the terminal), says why and how to
+ * proceed; @name is the session's name for the message. */
+gboolean session_command_check (const Session *session, const char *name, GError **error);
 const char *session_get_keymap (const Session *session);
 void session_set_keymap (Session *session, const char *keymap);
 SessionOutcome session_get_outcome (const Session *session);
@@ -264,9 +286,9 @@ char *session_export_xdotool (const Session *session, const char *source_name);
 /* The whole session as one JSON object, for other tools. */
 char *session_export_json (const Session *session);
 
-/* Writing as events arrive (the recorder): the file is created with mode
- * 0600, the header (everything but events and a footer outcome) is written
- * at once, and every appended record is one flushed line, so a writer
+/* Writing as events arrive (the recorder): the file is a new one of mode
+ * 0600 whatever was at @path (output.h), the header (everything but events
+ * and a footer outcome) is written at once, and every appended record is one flushed line, so a writer
  * killed at any point leaves a loadable file. */
 typedef struct SessionWriter SessionWriter;
 

@@ -144,6 +144,27 @@ xapp_pid_owner (XApp *xapp, pid_t pid)
   return XAPP_NOT_APP;
 }
 
+gboolean
+xapp_app_connected (XApp *xapp)
+{
+  XResClientIdSpec spec = { .client = 0, .mask = XRES_CLIENT_ID_PID_MASK };
+  XResClientIdValue *values = NULL;
+  long n = 0;
+  gboolean found = FALSE;
+
+  if (!xapp->has_xres || xapp->app_pid <= 0)
+    return TRUE;
+  /* Client 0 with the pid mask: every client's pid, where the server
+   * knows it (local connections). */
+  if (XResQueryClientIds (xapp->dpy, 1, &spec, &n, &values) != Success)
+    return TRUE;
+  for (long i = 0; i < n && !found; i++)
+    if (XResGetClientIdType (&values[i]) == XRES_CLIENT_ID_PID)
+      found = xapp_pid_owner (xapp, XResGetClientPid (&values[i])) == XAPP_APP;
+  XResClientIdsDestroy (n, values);
+  return found;
+}
+
 XAppOwner
 xapp_client_owner (XApp *xapp, XID id)
 {

@@ -79,6 +79,10 @@ pid_t xapp_client_pid (XApp *xapp, XID id);
 /* Is the process @pid the app's? UNKNOWN for pid <= 0, before
  * xapp_set_app, and for a process that is gone (it may have been). */
 XAppOwner xapp_pid_owner (XApp *xapp, pid_t pid);
+/* Is a process of the app (the app or a descendant) a client of the
+ * server now, by X-Resource's client pids? TRUE when the server cannot
+ * say (no X-Resource 1.2) and before xapp_set_app. */
+gboolean xapp_app_connected (XApp *xapp);
 /* Is the client that created @id the app's: on a private server, unless
  * it is the caller's; else by its pid (X-Resource, one round trip)?
  * NOT_APP for the caller's own clients; UNKNOWN before xapp_set_app and

@@ -1,6 +1,6 @@
-/* replay-corpus.c — runs every file of tests/fuzz/corpus through the fuzz
- * target, one GTest case per file, so the unit suite (and its ASan/UBSan
- * build) replays what the fuzzer found. */
+/* replay-corpus.c — runs every file of a corpus (CORPUS_DIR) through the
+ * fuzz target it is linked with, one GTest case per file, so the unit
+ * suite (and its ASan/UBSan build) replays what the fuzzer found. */
 #include <stdint.h>
 #include <glib.h>
 
@@ -19,6 +19,12 @@ replay_one (gconstpointer data)
   g_assert_cmpint (LLVMFuzzerTestOneInput ((const uint8_t *) contents, len), ==, 0);
 }
 
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -32,7 +38,7 @@ main (int argc, char **argv)
   g_assert_no_error (error);
   while ((name = g_dir_read_name (dir)) != NULL)
     g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  g_ptr_array_sort (names, compare_names);
   g_assert_cmpuint (names->len, >, 0);
   for (guint i = 0; i < names->len; i++)
     {

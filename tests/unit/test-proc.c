@@ -224,6 +224,29 @@ owner_main (const char *what)
         return 1;
       g_print ("%d\n", (int) proc_child_get_pid (child));
     }
+  else if (g_str_equal (what, "group"))
+    {
+      /* A child that starts a child of its own (a --test oracle's
+       * script): the grandchild's pid on stdout. */
+      const char *argv[] = { "sh", "-c", "sleep 100 >/dev/null 2>&1 & echo $!; wait", NULL };
+      ProcSpawnOptions spawn;
+      g_autofree char *line = NULL;
+      int fds[2];
+
+      if (!g_unix_open_pipe (fds, FD_CLOEXEC, &error))
+        return 1;
+      proc_spawn_options_init (&spawn);
+      spawn.argv = argv;
+      spawn.out = PROC_OUTPUT_FD;
+      spawn.output_fd = fds[1];
+      if (proc_spawn (&spawn, &error) == NULL)
+        return 1;
+      close (fds[1]);
+      line = proc_read_line (fds[0], 5000, 64, &error);
+      if (line == NULL)
+        return 1;
+      g_print ("%s\n", line);
+    }
   else
     {
       SandboxOptions options = { 0 };
@@ -248,6 +271,18 @@ static void
 test_owner_killed (void)
 {
   g_autofree char *line = run_owner ("spawn");
+  pid_t pid = (pid_t) g_ascii_strtoll (line, NULL, 10);
+
+  g_assert_cmpint (pid, >, 0);
+  g_assert_true (wait_gone (pid, NULL));
+}
+
+/* What a child started dies with the child's owner too (PDEATHSIG alone
+ * reaches the child only): the keeper kills the group. */
+static void
+test_owner_killed_group (void)
+{
+  g_autofree char *line = run_owner ("group");
   pid_t pid = (pid_t) g_ascii_strtoll (line, NULL, 10);
 
   g_assert_cmpint (pid, >, 0);
@@ -398,6 +433,7 @@ main (int argc, char **argv)
   g_test_add_func ("/proc/read-line", test_read_line);
   g_test_add_func ("/proc/run", test_run);
   g_test_add_func ("/proc/owner-killed", test_owner_killed);
+  g_test_add_func ("/proc/owner-killed-group", test_owner_killed_group);
   g_test_add_func ("/sandbox/owner-killed", test_sandbox_owner_killed);
   g_test_add_func ("/sandbox/env-and-bus", test_sandbox);
   g_test_add_func ("/sandbox/seed", test_sandbox_seed);

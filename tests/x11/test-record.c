@@ -373,6 +373,9 @@ record_crash (Fixture *f, const char *const *app_args)
   int status, main_x, main_y, print_x, print_y;
   guint i = 0;
 
+  /* A 0644 file at the log's path: the log is a new 0600 file. */
+  g_assert_true (g_file_set_contents (f->log, "old", -1, NULL));
+  g_assert_cmpint (g_chmod (f->log, 0644), ==, 0);
   xrecord_start (f, options, app_args);
   window_origin (f, "Editor", &main_x, &main_y);
   /* A click into the text field, "Hi", Alt+P, a click on Print. */
@@ -596,8 +599,14 @@ test_record_sigkill (Fixture *f, gconstpointer data)
   const char *const options[] = { "--display", f->display, NULL };
   const char *const app_args[] = { "--bug", "none", NULL };
   g_autoptr (Session) session = NULL;
+  g_autofree char *victim = g_build_filename (f->dir, "victim", NULL);
+  g_autofree char *text = NULL;
+  struct stat st;
   gint64 deadline;
 
+  /* A link at the log's path: replaced by the log, not followed. */
+  g_assert_true (g_file_set_contents (victim, "victim", -1, NULL));
+  g_assert_cmpint (symlink (victim, f->log), ==, 0);
   xrecord_start (f, options, app_args);
   for (int i = 0; i < 50; i++)
     {
@@ -608,6 +617,11 @@ test_record_sigkill (Fixture *f, gconstpointer data)
   waitpid (f->xrecord, NULL, 0);
   f->xrecord = 0;
 
+  g_assert_cmpint (lstat (f->log, &st), ==, 0);
+  g_assert_true (S_ISREG (st.st_mode));
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_true (g_file_get_contents (victim, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "victim");
   /* Every line written so far is a valid line. */
   session = load_log (f);
   g_assert_cmpint (session_get_outcome (session).kind, ==, SESSION_OUTCOME_UNKNOWN);

@@ -7,7 +7,9 @@
  */
 #include <signal.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -290,6 +292,20 @@ test_bad_input (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (err, "/nonexistent.log"));
   g_clear_pointer (&err, g_free);
   g_clear_pointer (&out, g_free);
+  /* A FIFO and an endless device: refused at once, not waited for. */
+  {
+    g_autofree char *fifo = g_build_filename (fixture->dir, "fifo.log", NULL);
+    const char *paths[] = { fifo, "/dev/zero" };
+
+    g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+    for (gsize i = 0; i < G_N_ELEMENTS (paths); i++)
+      {
+        g_assert_cmpint (run_xreduce (fixture, paths[i], NULL, NULL, &out, &err), ==, 2);
+        g_assert_nonnull (strstr (err, "not a regular file"));
+        g_clear_pointer (&err, g_free);
+        g_clear_pointer (&out, g_free);
+      }
+  }
 
   g_assert_true (g_file_set_contents (bad, "xreduce-session 1\nscreen 640x480\n12 KeyPres keysym=a keycode=38 state=0\n", -1, NULL));
   g_assert_cmpint (run_xreduce (fixture, bad, NULL, NULL, &out, &err), ==, 2);
@@ -327,6 +343,8 @@ test_bad_input (Fixture *fixture, gconstpointer data)
       { "--speed", "nan", "--speed: 'nan' is not a factor" },
       { "--settle", "1.5", "--settle: '1.5' is not a number of milliseconds" },
       { "--test", "/nonexistent/oracle", "--test: /nonexistent/oracle: no such program" },
+      { "--max-screen", "8192", "--max-screen: '8192' is not a size WxH" },
+      { "--max-screen", "64x64", "its screen is 1280x1024, larger than the limit 64x64" },
     };
 
     for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -339,6 +357,38 @@ test_bad_input (Fixture *fixture, gconstpointer data)
         g_clear_pointer (&err, g_free);
         g_clear_pointer (&out, g_free);
       }
+    /* Without '-- APP', a recorded command that is not a plain program
+     * name is shown and refused, not run; both options together are a
+     * mistake. */
+    {
+      g_autofree char *mark = g_build_filename (fixture->dir, "pwned", NULL);
+      g_autofree char *evil = g_build_filename (fixture->dir, "evil.log", NULL);
+      g_autofree char *text = g_strdup_printf (
+        "xreduce-session 1\nscreen 640x480\ncommand \"sh\" \"-c\" \"touch %s\"\n"
+        "outcome crashed SIGSEGV\n12 KeyPress keysym=a keycode=38 state=0\n", mark);
+      const char *argv[] = { env ("XREDUCE"), "-o", fixture->out, evil, NULL };
+      const char *both[] = { env ("XREDUCE"), "--run-recorded-command", evil, "--", "xdemo",
+                             NULL };
+      int status = -1;
+
+      g_assert_true (g_file_set_contents (evil, text, -1, NULL));
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                                   NULL, NULL, &err, &status, NULL));
+      g_test_message ("xreduce said: %s", err);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+      g_assert_nonnull (strstr (err, "records the command 'sh' '-c' 'touch "));
+      g_assert_nonnull (strstr (err, "--run-recorded-command"));
+      g_assert_null (strchr (g_strstrip (err), '\n'));
+      g_assert_false (g_file_test (mark, G_FILE_TEST_EXISTS));
+      g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
+      g_clear_pointer (&err, g_free);
+      g_assert_true (g_spawn_sync (NULL, (char **) both, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                                   NULL, NULL, &err, &status, NULL));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+      g_assert_nonnull (strstr (err, "exclude each other"));
+      g_clear_pointer (&err, g_free);
+    }
     /* -o naming the input, by another path: refused, the input untouched. */
     {
       g_autofree char *text = NULL, *after = NULL;
@@ -424,6 +474,57 @@ test_interrupt_early (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (seen->str, "nothing written to"));
   g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
   g_assert_cmpuint (test_orphans_alive (0), ==, 0);
+}
+
+/* SIGKILL of xreduce while its --test oracle runs, the oracle a script
+ * with a child of its own (a sleep, standing for the replay a real oracle
+ * runs): nothing of it is left running, and nothing is left in TMPDIR. */
+static void
+test_sigkill_oracle (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *fifo = g_build_filename (fixture->dir, "started", NULL);
+  g_autofree char *tmp = g_build_filename (fixture->dir, "tmp", NULL);
+  g_autofree char *script = g_build_filename (fixture->dir, "oracle.sh", NULL);
+  g_autofree char *text = g_strdup_printf ("#!/bin/sh\necho started > '%s'\nsleep 300\n", fifo);
+  g_autofree char *test_cmd = g_strdup_printf ("--test=sh %s", script);
+  const char *argv[] = { env ("XREDUCE"), "-o", fixture->out, test_cmd, session,
+                         "--", env ("XDEMO"), NULL };
+  g_auto (GStrv) envp = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) left = NULL;
+  gint64 deadline;
+  char line[16] = "";
+  int fd, status;
+  GPid pid;
+
+  g_assert_true (g_file_set_contents (script, text, -1, NULL));
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
+  envp = g_environ_setenv (g_get_environ (), "TMPDIR", tmp, TRUE);
+  g_assert_true (g_spawn_async (NULL, (char **) argv, envp, G_SPAWN_DO_NOT_REAP_CHILD
+                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  /* An oracle runs once it has said so: the open waits for its echo. */
+  fd = open (fifo, O_RDONLY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (read (fd, line, sizeof line - 1), >, 0);
+  g_assert_cmpstr (line, ==, "started\n");
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  close (fd);
+  g_assert_true (WIFSIGNALED (status));
+  /* The oracles' scripts die with xreduce, their sleeps with them (the
+   * keeper), and the cleaner removes the candidates' folder. */
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (test_orphans_alive (0) > 0 && g_get_monotonic_time () < deadline)
+    g_usleep (20 * 1000);
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
+  left = g_dir_open (tmp, 0, NULL);
+  g_assert_nonnull (left);
+  for (const char *name; (name = g_dir_read_name (left)) != NULL;)
+    g_error ("%s is left in TMPDIR", name);
 }
 
 static void
@@ -545,6 +646,25 @@ test_never_starts (Fixture *fixture, gconstpointer data)
   g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
 }
 
+/* An app that never connects to the X server (sleep) is said at once, on
+ * its first try, not taken for a slow start and tried three times. */
+static void
+test_never_connects (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  const char *const extra[] = { "--no-report", "--start-timeout", "600000", NULL };
+  const char *const app_args[] = { "600", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (run_xreduce_talking (fixture, FALSE, session, extra, "sleep", app_args, &out,
+                                        &err), ==, 4);
+  g_assert_nonnull (strstr (err, "xreduce: the app could not start (the app did not connect to "
+                                 "the X server, and its processes sat idle"));
+  g_assert_null (strstr (err, "tries"));
+  g_assert_null (strstr (err, "does not fail"));
+  g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -562,7 +682,9 @@ main (int argc, char **argv)
   ADD ("/reduce/flaky-verdict", test_flaky_verdict);
   ADD ("/reduce/slow-start", test_slow_start);
   ADD ("/reduce/never-starts", test_never_starts);
+  ADD ("/reduce/never-connects", test_never_connects);
   ADD ("/reduce/interrupt", test_interrupt);
   ADD ("/reduce/interrupt-early", test_interrupt_early);
+  ADD ("/reduce/sigkill-oracle", test_sigkill_oracle);
   return g_test_run ();
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -384,9 +385,48 @@ test_could_not_start (Fixture *f, gconstpointer data)
                    ==, 4);
   g_assert_true (g_str_has_prefix (out1, "could not start: "));
   g_assert_nonnull (strstr (out1, "/nonexistent/app"));
+  /* --max-screen raises the limit: this one gets as far as its Xvfb. */
+  {
+    g_autofree char *wide = write_file (f, "wide.session", "xreduce-session 1\nscreen 9000x100\n"
+                                        "10 KeyPress keysym=a keycode=38 state=0x0\n");
+    g_autofree char *out3 = NULL;
+
+    g_assert_cmpint (run_xreplay (&out3, NULL, "--max-screen", "9000x9000", wide, "--",
+                                  "/nonexistent/app", NULL), ==, 4);
+  }
   /* Dies before it maps a window. */
   g_assert_cmpint (run_xreplay (&out2, NULL, FAST, session, "--", "false", NULL), ==, 4);
   g_assert_nonnull (strstr (out2, "exited with status 1 before it mapped a window"));
+}
+
+/* An app that never maps a window is told apart from a slow one: idle
+ * and never connected to the X server (sleep), it is said at once, not
+ * after the start timeout, and --json says never_connected; connected
+ * but idle (xprop -spy: an X client with no window) it gets the whole
+ * start timeout, as a slow app would. */
+static void
+test_never_connects (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL, *json = NULL, *spy = NULL, *xprop = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  JsonObject *object;
+
+  g_assert_cmpint (run_xreplay (&out, NULL, FAST, "--start-timeout", "600000", session, "--",
+                                "sleep", "600", NULL), ==, 4);
+  g_assert_nonnull (strstr (out, "could not start: the app did not connect to the X server, "
+                                 "and its processes sat idle"));
+  g_assert_cmpint (run_xreplay (&json, NULL, "--json", "--start-timeout", "600000", session,
+                                "--", "sleep", "600", NULL), ==, 4);
+  object = parse_json (json, &parser);
+  g_assert_cmpstr (json_object_get_string_member (object, "outcome"), ==, "could-not-start");
+  g_assert_true (json_object_get_boolean_member (object, "never_connected"));
+  xprop = g_find_program_in_path ("xprop");
+  if (xprop == NULL)
+    return;
+  g_assert_cmpint (run_xreplay (&spy, NULL, FAST, "--start-timeout", "4000", session, "--",
+                                "xprop", "-root", "-spy", NULL), ==, 4);
+  g_assert_nonnull (strstr (spy, "could not start: the app mapped no window within 4000 ms"));
 }
 
 /* --display: on a server the user started (here, ours), left running. */
@@ -493,6 +533,28 @@ test_list (Fixture *f, gconstpointer data)
   g_assert_cmpstr (step_lines[1], ==, "  2. Type \"Hello world\" in \"Editor\" (actions 7-30)");
   g_assert_cmpstr (step_lines[12], ==, " 13. Press Alt+P in \"Editor\" (actions 66-69)");
   g_assert_cmpstr (step_lines[n - 1], ==, " 19. Click at 84,129 in \"Print\" (actions 85-91)");
+
+  /* The demo session cut in its last line: that line is not read, and
+   * xreplay says so. */
+  {
+    g_autofree char *text = NULL, *cut_out = NULL, *err = NULL, *cut = NULL;
+    g_auto (GStrv) cut_lines = NULL;
+    gsize len = 0;
+
+    g_assert_true (g_file_get_contents (session, &text, &len, NULL));
+    g_assert_cmpint (text[len - 1], ==, '\n');
+    /* In the middle of the last action's title ("Print"), without the
+     * outcome after it. */
+    g_assert_nonnull (g_strrstr (text, "\noutcome "));
+    *(g_strrstr (text, "\noutcome ") - 3) = '\0';
+    cut = write_file (f, "cut.session", text);
+    g_assert_cmpint (run_xreplay (&cut_out, &err, "--list-actions", cut, NULL), ==, 0);
+    g_assert_nonnull (strstr (err, "xreplay: warning: "));
+    g_assert_nonnull (strstr (err, "the last line does not end with a newline (cut short?): "
+                                   "ignored"));
+    cut_lines = g_strsplit (cut_out, "\n", -1);
+    g_assert_cmpuint (g_strv_length (cut_lines), ==, DEMO_ACTIONS);
+  }
 }
 
 /* Every bad input: a clear message and exit status 2, before any X. */
@@ -507,6 +569,14 @@ test_bad_input (Fixture *f, gconstpointer data)
   g_autofree char *empty = write_file (f, "empty.session", "");
   g_autofree char *no_command = write_file (f, "nocmd.session",
                                             "xreduce-session 1\nscreen 1280x1024\n");
+  g_autofree char *mark = g_build_filename (f->dir, "pwned", NULL);
+  g_autofree char *evil_text = g_strdup_printf (
+    "xreduce-session 1\nscreen 1280x1024\ncommand \"sh\" \"-c\" \"touch %s\"\n"
+    "10 KeyPress keysym=a keycode=38 state=0x0\n", mark);
+  g_autofree char *evil = write_file (f, "evil.session", evil_text);
+  g_autofree char *fifo = g_build_filename (f->dir, "fifo.session", NULL);
+  g_autofree char *big = write_file (f, "big.session", "xreduce-session 1\nscreen 16384x16384\n"
+                                     "10 KeyPress keysym=a keycode=38 state=0x0\n");
   const struct
   {
     const char *args[6];
@@ -517,6 +587,21 @@ test_bad_input (Fixture *f, gconstpointer data)
     { { newer, NULL }, "newer.session" },
     { { empty, NULL }, "empty.session" },
     { { no_command, NULL }, "records no command: give the app after '--'" },
+    /* Never waited for, never read without end. */
+    { { fifo, "--", "xdemo", NULL }, "fifo.session: not a regular file" },
+    { { "/dev/zero", "--", "xdemo", NULL }, "/dev/zero: not a regular file" },
+    /* A recorded command is shown, not run, unless asked for. */
+    { { evil, NULL }, "evil.session records the command 'sh' '-c' 'touch " },
+    { { evil, NULL }, "(it has arguments): a session may come from anyone, so it is not run "
+                      "unasked; give the app after '--', or --run-recorded-command" },
+    { { session, NULL }, "records the command 'xdemo' (no such program in PATH)" },
+    /* A screen that would take gigabytes of Xvfb, refused before any. */
+    { { big, "--", "xdemo", NULL }, "big.session: its screen is 16384x16384, larger than the "
+                                    "limit 8192x8192 (each replay's Xvfb would take 1024 MiB "
+                                    "for it): --max-screen 16384x16384 replays it" },
+    { { "--max-screen", "100", session, NULL }, "--max-screen: '100' is not a size WxH" },
+    { { "--run-recorded-command", session, "--", "xdemo", NULL },
+      "--run-recorded-command and '-- APP' exclude each other" },
     { { NULL }, "no session file given" },
     { { session, session, NULL }, "more than one session file given" },
     { { "--speed", "0", session, NULL }, "--speed: '0' is not a factor" },
@@ -530,6 +615,7 @@ test_bad_input (Fixture *f, gconstpointer data)
     { { session, "--", NULL }, "nothing after '--'" },
   };
 
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *out = NULL, *err = NULL;
@@ -539,7 +625,47 @@ test_bad_input (Fixture *f, gconstpointer data)
       g_assert_cmpstr (out, ==, "");
       g_assert_true (g_str_has_prefix (err, "xreplay: "));
       g_assert_nonnull (strstr (err, cases[i].message));
+      /* Said in one line (the usage errors add the usage). */
+      if (strstr (err, "Usage:") == NULL && strstr (err, "Try 'xreplay --help'") == NULL)
+        g_assert_null (strchr (g_strstrip (err), '\n'));
     }
+  g_assert_false (g_file_test (mark, G_FILE_TEST_EXISTS));
+}
+
+/* The recorded command runs unasked when it is a plain program name
+ * found in PATH (here xdemo, with its folder in PATH), and any command
+ * with --run-recorded-command. */
+static void
+test_recorded_command (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *apps = g_path_get_dirname (env ("XDEMO"));
+  g_autofree char *path = g_strdup_printf ("%s:%s", apps, g_getenv ("PATH"));
+  g_autofree char *mark = g_build_filename (f->dir, "ran", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "xreduce-session 1\nscreen 1280x1024\ncommand \"sh\" \"-c\" \"touch %s\"\n"
+    "10 KeyPress keysym=a keycode=38 state=0x0\n", mark);
+  g_autofree char *asked = write_file (f, "asked.session", text);
+  g_autofree char *out = NULL, *err = NULL, *err2 = NULL;
+  const char *argv[] = { env ("XREPLAY"), FAST, session, NULL };
+  g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), "PATH", path, TRUE);
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("xreplay said: %s%s", out, err);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_nonnull (strstr (err, "running the recorded command: 'xdemo'"));
+  g_assert_nonnull (strstr (out, "crashed with SIGSEGV"));
+
+  /* Asked for: it runs (and maps no window: exit 4). */
+  g_assert_cmpint (run_xreplay (NULL, &err2, FAST, "--run-recorded-command", asked, NULL),
+                   ==, 4);
+  g_assert_nonnull (strstr (err2, "running the recorded command: 'sh' '-c' 'touch "));
+  g_assert_true (g_file_test (mark, G_FILE_TEST_EXISTS));
 }
 
 int
@@ -550,6 +676,7 @@ main (int argc, char **argv)
   test_become_subreaper ();
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/replay/bad-input", test_bad_input);
+  ADD ("/replay/recorded-command", test_recorded_command);
   ADD ("/replay/list", test_list);
   ADD ("/replay/crash-20-of-20", test_crash_every_time);
   ADD ("/replay/without-trigger-passes", test_without_trigger_passes);
@@ -561,6 +688,7 @@ main (int argc, char **argv)
   ADD ("/replay/json-and-stderr-match", test_json_and_stderr_match);
   ADD ("/replay/backtrace", test_backtrace);
   ADD ("/replay/could-not-start", test_could_not_start);
+  ADD ("/replay/never-connects", test_never_connects);
   ADD ("/replay/existing-display", test_existing_display);
   ADD ("/replay/sigterm-mid-replay", test_sigterm_mid_replay);
   return g_test_run ();

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -195,6 +196,61 @@ assert_png (const char *path, int width, int height)
     }
 }
 
+/* A report folder holds what the user typed: the folder is 0700 (a real
+ * folder, not a link), every file in it 0600 (the script 0700). */
+static void
+assert_private_report (const char *dir)
+{
+  g_autoptr (GDir) d = NULL;
+  struct stat st;
+  guint n = 0;
+
+  g_assert_cmpint (lstat (dir, &st), ==, 0);
+  g_assert_true (S_ISDIR (st.st_mode));
+  g_assert_cmpint (st.st_mode & 07777, ==, 0700);
+  d = g_dir_open (dir, 0, NULL);
+  g_assert_nonnull (d);
+  for (const char *name; (name = g_dir_read_name (d)) != NULL; n++)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_assert_cmpint (lstat (path, &st), ==, 0);
+      g_assert_true (S_ISREG (st.st_mode));
+      g_assert_cmpint (st.st_mode & 07777, ==,
+                       g_str_equal (name, "replay-xdotool.sh") ? 0700 : 0600);
+    }
+  g_assert_cmpuint (n, >=, 3);
+}
+
+/* @dir holds exactly @names (NULL-terminated, in any order): nothing
+ * half-written beside them (no REPORT.partial-*). */
+static void
+assert_holds (const char *dir, const char *const *names)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  for (const char *name; (name = g_dir_read_name (d)) != NULL; n++)
+    if (!g_strv_contains (names, name))
+      g_error ("%s is left in %s", name, dir);
+  g_assert_cmpuint (n, ==, g_strv_length ((char **) names));
+}
+
+/* An old report at @dir: 0755, its files 0644, one the new one lacks. */
+static void
+make_old_report (const char *dir)
+{
+  g_autofree char *md = g_build_filename (dir, "report.md", NULL);
+  g_autofree char *stray = g_build_filename (dir, "step-99.png", NULL);
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (md, "# old report\n", -1, NULL));
+  g_assert_true (g_file_set_contents (stray, "old", -1, NULL));
+  g_assert_cmpint (g_chmod (md, 0644), ==, 0);
+  g_assert_cmpint (g_chmod (stray, 0644), ==, 0);
+}
+
 /* ---- xreplay --report ---- */
 
 static void
@@ -210,11 +266,17 @@ test_replay_report (Fixture *f, gconstpointer data)
   g_autofree char *out = NULL, *md = NULL, *extra = NULL;
   int width = 0, height = 0;
 
+  const char *const left[] = { "print.session", "report", NULL };
+
+  /* An earlier report there is replaced, whole. */
+  make_old_report (report);
   g_assert_cmpint (run (argv, NULL, &out, NULL), ==, 1);
   g_assert_nonnull (strstr (out, "crashed with SIGSEGV"));
   md = read_file (report, "report.md");
   g_test_message ("report.md:\n%s", md);
   g_assert_nonnull (strstr (md, "crashed with SIGSEGV"));
+  assert_private_report (report);
+  assert_holds (f->dir, left);
 
   /* Exactly the session's phrases, numbered, in report_step_words(). */
   parse_steps (md, words, pictures);
@@ -461,6 +523,67 @@ test_xdotool_script (Fixture *f, gconstpointer data)
   g_assert_cmpint (WTERMSIG (status), ==, SIGSEGV);
 }
 
+/* --report naming a folder that is not a report: refused before the
+ * replay (exit 2, one line), nothing in it touched. */
+static void
+test_report_not_ours (Fixture *f, gconstpointer data)
+{
+  g_autofree char *dir = g_build_filename (f->dir, "work", NULL);
+  g_autofree char *file = g_build_filename (dir, "thesis.tex", NULL);
+  g_autofree char *err = NULL, *text = NULL;
+  const char *argv[] = { env ("XREPLAY"), "--report", dir, f->session, "--", env ("XDEMO"),
+                         NULL };
+  const char *const left[] = { "print.session", "work", NULL };
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (file, "years of work", -1, NULL));
+  g_assert_cmpint (run (argv, NULL, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--report"));
+  g_assert_nonnull (strstr (err, dir));
+  g_assert_null (strchr (g_strstrip (err), '\n'));
+  g_assert_true (g_file_get_contents (file, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "years of work");
+  assert_holds (f->dir, left);
+}
+
+/* xreplay --report interrupted mid-replay (Ctrl-C once the Print dialog
+ * is up, on the test's display): the earlier report is as it was, and no
+ * half-written folder is left beside it. */
+static void
+test_report_interrupted (Fixture *f, gconstpointer data)
+{
+  g_autofree char *report = g_build_filename (f->dir, "report", NULL);
+  g_autofree char *md = NULL;
+  const char *argv[] = { env ("XREPLAY"), "--settle", "20000", "--display", NULL, "--report",
+                         report, f->session, "--", env ("XDEMO"), "--bug", "none", NULL };
+  const char *const left[] = { "print.session", "report", NULL };
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+  GPid pid;
+
+  make_old_report (report);
+  xvfb_start (f);
+  argv[4] = f->xvfb.display;
+  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
+  XSync (f->dpy, False);
+  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
+                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  wait_for_map (f, "Print");
+  kill (pid, SIGINT);
+  g_assert_true (wait_child (pid, &status));
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 130);
+  md = read_file (report, "report.md");
+  g_assert_cmpstr (md, ==, "# old report\n");
+  assert_holds (f->dir, left);
+  {
+    const char *const old[] = { "report.md", "step-99.png", NULL };
+    assert_holds (report, old);
+  }
+}
+
 /* ---- xreduce's report ---- */
 
 static void
@@ -483,8 +606,31 @@ test_reduce_report (Fixture *f, gconstpointer data)
   const char *summary, *section;
   guint before = 0, after = 0, n_list;
 
+  g_autofree char *victim = g_build_filename (f->dir, "victim", NULL);
+  g_autofree char *victim_md = g_build_filename (victim, "report.md", NULL);
+  g_autofree char *victim_text = NULL;
+  struct stat st;
+
+  /* What was at the outputs' paths: a 0644 file, a link to someone's
+   * report. The file becomes a new 0600 one, the link a folder of ours;
+   * what the link pointed to is untouched. */
+  g_assert_true (g_file_set_contents (min, "old", -1, NULL));
+  g_assert_cmpint (g_chmod (min, 0644), ==, 0);
+  g_assert_cmpint (g_mkdir (victim, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (victim_md, "# theirs\n", -1, NULL));
+  g_assert_cmpint (symlink (victim, report), ==, 0);
   g_assert_cmpint (run (reduce_argv, NULL, &out, NULL), ==, 0);
   g_assert_nonnull (strstr (out, report_line));
+  g_assert_cmpint (lstat (min, &st), ==, 0);
+  g_assert_true (S_ISREG (st.st_mode));
+  g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+  assert_private_report (report);
+  g_assert_true (g_file_get_contents (victim_md, &victim_text, NULL, NULL));
+  g_assert_cmpstr (victim_text, ==, "# theirs\n");
+  {
+    const char *const left[] = { "print.session", "out.min", "out.min.report", "victim", NULL };
+    assert_holds (f->dir, left);
+  }
   summary = strstr (out, " -> ");
   g_assert_nonnull (summary);
   g_assert_cmpint (sscanf (out, "%u -> %u actions", &before, &after), ==, 2);
@@ -567,6 +713,8 @@ main (int argc, char **argv)
   ADD ("/report/bad-input", test_bad_input);
   ADD ("/report/replay", test_replay_report);
   ADD ("/report/typed", test_typed_report);
+  ADD ("/report/not-ours", test_report_not_ours);
+  ADD ("/report/interrupted", test_report_interrupted);
   ADD ("/report/xdotool-script", test_xdotool_script);
   ADD ("/report/reduce", test_reduce_report);
   return g_test_run ();

@@ -34,6 +34,7 @@
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 
+#include "proc.h"
 #include "session.h"
 #include "xserver.h"
 
@@ -115,8 +116,9 @@ test_pid_alive (pid_t pid)
 }
 
 /* Reaps the test's exited children except @keep (e.g. its own Xvfb, or 0),
- * and returns the number of its children still running other than @keep:
- * with test_become_subreaper(), whatever a finished program left behind. */
+ * and returns the number of its children still running other than @keep
+ * and the test's own keeper (proc.h): with test_become_subreaper(),
+ * whatever a finished program left behind. */
 static inline guint
 test_orphans_alive (pid_t keep)
 {
@@ -133,7 +135,7 @@ test_orphans_alive (pid_t keep)
       char state;
       int ppid;
 
-      if (pid <= 0 || pid == keep)
+      if (pid <= 0 || pid == keep || pid == proc_keeper_get_pid ())
         continue;
       path = g_strdup_printf ("/proc/%s/stat", name);
       if (!g_file_get_contents (path, &stat, NULL, NULL))

@@ -1,0 +1,32 @@
+/* input.h — what can be wrong with the user's input to xreduce beyond
+ * the options' values (main.c): the app to run, the outputs, the screen
+ * size. Checked
+ * before anything starts; every error is REDUCE_ERROR_USAGE (exit 2) with
+ * one line. X-free.
+ */
+#pragma once
+
+#include <glib.h>
+#include "reduce.h"
+#include "session.h"
+
+G_BEGIN_DECLS
+
+/* The app's command line: after "--", else the one @session records if
+ * it may run unasked (session_command_check) or
+ * options->run_recorded_command. *@recorded says which. */
+gboolean input_choose_app (const ReduceOptions *options, const Session *session,
+                           char ***app_argv, gboolean *recorded, GError **error);
+
+/* The output file (OUT, default SESSION.min) into *@output_path, if it
+ * can be written: not a folder, its folder writable, and OUT.report (with
+ * options->report) free for a report (output_dir_check). */
+gboolean input_check_output (const ReduceOptions *options, char **output_path,
+                             GError **error);
+
+/* The session's screen within --max-screen: every worker starts an Xvfb
+ * of that size. */
+gboolean input_check_screen (const ReduceOptions *options, const Session *session,
+                             GError **error);
+
+G_END_DECLS
