@@ -7,6 +7,7 @@
 #include "session-private.h"
 #include "quote.h"
 
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 /* Single-quoted for sh. */
@@ -156,34 +157,6 @@ session_export_xdotool (const Session *session, const char *source_name)
   return g_string_free (out, FALSE);
 }
 
-static void
-json_string (GString *out, const char *text)
-{
-  if (text == NULL)
-    {
-      g_string_append (out, "null");
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
-    {
-      switch (*p)
-        {
-        case '"': g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        default:
-          if (*p < 0x20)
-            g_string_append_printf (out, "\\u%04x", *p);
-          else
-            g_string_append_c (out, (char) *p);
-        }
-    }
-  g_string_append_c (out, '"');
-}
-
 static const char *
 kind_name (SessionEventKind kind)
 {
@@ -199,75 +172,164 @@ kind_name (SessionEventKind kind)
     }
 }
 
+static void
+add_string_or_null (JsonBuilder *b, const char *member, const char *value)
+{
+  json_builder_set_member_name (b, member);
+  if (value == NULL)
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_string_value (b, value);
+}
+
+static void
+add_pair (JsonBuilder *b, const char *member, int x, int y)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  json_builder_add_int_value (b, x);
+  json_builder_add_int_value (b, y);
+  json_builder_end_array (b);
+}
+
+static void
+add_event (JsonBuilder *b, const SessionEvent *ev)
+{
+  g_autofree char *words = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "time_ms");
+  json_builder_add_int_value (b, (gint64) ev->time_ms);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, kind_name (ev->kind));
+  if (ev->kind == SESSION_EVENT_SERVER)
+    {
+      add_string_or_null (b, "name", ev->name);
+      add_string_or_null (b, "fields", ev->args);
+      json_builder_end_object (b);
+      return;
+    }
+  words = session_event_describe (ev);
+  add_string_or_null (b, "words", words);
+  if (ev->keysym != NULL)
+    {
+      add_string_or_null (b, "keysym", ev->keysym);
+      json_builder_set_member_name (b, "keycode");
+      json_builder_add_int_value (b, ev->keycode);
+    }
+  if (ev->button != 0)
+    {
+      json_builder_set_member_name (b, "button");
+      json_builder_add_int_value (b, ev->button);
+    }
+  json_builder_set_member_name (b, "state");
+  json_builder_add_int_value (b, ev->state);
+  if (ev->has_pos)
+    add_pair (b, "root", ev->root_x, ev->root_y);
+  if (ev->has_pos && ev->window >= 0)
+    add_pair (b, "pos", ev->x, ev->y);
+  if (ev->added)
+    {
+      /* A release that xreduce added, not one the user made. */
+      json_builder_set_member_name (b, "added");
+      json_builder_add_boolean_value (b, TRUE);
+    }
+  json_builder_set_member_name (b, "window");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "index");
+  json_builder_add_int_value (b, ev->window);
+  add_string_or_null (b, "class", ev->wm_class);
+  add_string_or_null (b, "title", ev->wm_name);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
+/* The phrases: what a person did, in words, with the actions (0-based
+ * action numbers: the n-th non-server event) each covers. */
+static void
+add_steps (JsonBuilder *b, const Session *session)
+{
+  g_autoptr (GPtrArray) phrases = session_get_phrases (session);
+
+  json_builder_set_member_name (b, "steps");
+  json_builder_begin_array (b);
+  for (guint p = 0; p < phrases->len; p++)
+    {
+      const SessionPhrase *phrase = g_ptr_array_index (phrases, p);
+      g_autofree char *said = session_phrase_describe (session, phrase, SESSION_WORDS_TERMINAL);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, session_phrase_kind_to_string (phrase->kind));
+      add_string_or_null (b, "words", said);
+      json_builder_set_member_name (b, "actions");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < phrase->actions->len; i++)
+        json_builder_add_int_value (b, g_array_index (phrase->actions, guint, i));
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 char *
 session_export_json (const Session *session)
 {
-  GString *out = g_string_new ("{\n  \"format\": \"xreduce-session\",\n");
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
   g_autofree char *outcome = session_outcome_to_string (session->outcome);
-  gboolean first = TRUE;
+  char *text;
 
-  g_string_append_printf (out, "  \"version\": %d,\n  \"screen\": {\"width\": %d, \"height\": %d},\n",
-                          session->version, session->screen_width, session->screen_height);
-  g_string_append (out, "  \"command\": ");
+  /* Every string in a loaded session is valid UTF-8 (the parser checks),
+   * so json-glib's output is valid JSON whatever the titles hold. */
+  json_builder_begin_object (b);
+  add_string_or_null (b, "format", "xreduce-session");
+  json_builder_set_member_name (b, "version");
+  json_builder_add_int_value (b, session->version);
+  json_builder_set_member_name (b, "screen");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "width");
+  json_builder_add_int_value (b, session->screen_width);
+  json_builder_set_member_name (b, "height");
+  json_builder_add_int_value (b, session->screen_height);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "command");
   if (session->command == NULL)
-    g_string_append (out, "null");
+    json_builder_add_null_value (b);
   else
     {
-      g_string_append_c (out, '[');
+      json_builder_begin_array (b);
       for (char **a = session->command; *a != NULL; a++)
-        {
-          if (a != session->command)
-            g_string_append (out, ", ");
-          json_string (out, *a);
-        }
-      g_string_append_c (out, ']');
+        json_builder_add_string_value (b, *a);
+      json_builder_end_array (b);
     }
-  g_string_append (out, ",\n  \"keymap\": ");
-  json_string (out, session->keymap);
-  g_string_append (out, ",\n  \"outcome\": ");
-  json_string (out, session->outcome.kind == SESSION_OUTCOME_UNKNOWN ? NULL : outcome);
-  g_string_append (out, ",\n  \"events\": [");
+  add_string_or_null (b, "keymap", session->keymap);
+  add_string_or_null (b, "outcome",
+                      session->outcome.kind == SESSION_OUTCOME_UNKNOWN ? NULL : outcome);
+  add_steps (b, session);
+  json_builder_set_member_name (b, "events");
+  json_builder_begin_array (b);
   for (guint i = 0; i < session->events->len; i++)
     {
       const SessionEvent *ev = session_get_event (session, i);
-      g_autofree char *words = NULL;
 
-      if (ev->kind == SESSION_EVENT_COMMENT)
-        continue;
-      g_string_append_printf (out, "%s\n    {\"time_ms\": %" G_GUINT64_FORMAT ", \"type\": \"%s\"",
-                              first ? "" : ",", ev->time_ms, kind_name (ev->kind));
-      first = FALSE;
-      if (ev->kind == SESSION_EVENT_SERVER)
-        {
-          g_string_append (out, ", \"name\": ");
-          json_string (out, ev->name);
-          g_string_append (out, ", \"fields\": ");
-          json_string (out, ev->args);
-          g_string_append_c (out, '}');
-          continue;
-        }
-      words = session_event_describe (ev);
-      g_string_append (out, ", \"words\": ");
-      json_string (out, words);
-      if (ev->keysym != NULL)
-        {
-          g_string_append (out, ", \"keysym\": ");
-          json_string (out, ev->keysym);
-          g_string_append_printf (out, ", \"keycode\": %u", ev->keycode);
-        }
-      if (ev->button != 0)
-        g_string_append_printf (out, ", \"button\": %u", ev->button);
-      g_string_append_printf (out, ", \"state\": %u", ev->state);
-      if (ev->has_pos)
-        g_string_append_printf (out, ", \"root\": [%d, %d]", ev->root_x, ev->root_y);
-      if (ev->has_pos && ev->window >= 0)
-        g_string_append_printf (out, ", \"pos\": [%d, %d]", ev->x, ev->y);
-      g_string_append_printf (out, ", \"window\": {\"index\": %d, \"class\": ", ev->window);
-      json_string (out, ev->wm_class);
-      g_string_append (out, ", \"title\": ");
-      json_string (out, ev->wm_name);
-      g_string_append (out, "}}");
+      if (ev->kind != SESSION_EVENT_COMMENT)
+        add_event (b, ev);
     }
-  g_string_append (out, "\n  ]\n}\n");
-  return g_string_free (out, FALSE);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, NULL);
+  /* One newline at the end, as a text file has. */
+  {
+    char *with_newline = g_strconcat (text, "\n", NULL);
+
+    g_free (text);
+    return with_newline;
+  }
 }

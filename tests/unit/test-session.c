@@ -633,6 +633,63 @@ test_export_json (void)
         n_actions++;
     }
   g_assert_cmpuint (n_actions, ==, session_get_n_actions (session));
+
+  /* The steps: one per phrase, in words, covering every action once. */
+  {
+    g_autoptr (GPtrArray) phrases = session_get_phrases (session);
+    JsonArray *steps = json_object_get_array_member (root, "steps");
+    guint covered = 0;
+
+    g_assert_cmpuint (json_array_get_length (steps), ==, phrases->len);
+    for (guint p = 0; p < phrases->len; p++)
+      {
+        const SessionPhrase *phrase = g_ptr_array_index (phrases, p);
+        JsonObject *step = json_array_get_object_element (steps, p);
+        JsonArray *actions = json_object_get_array_member (step, "actions");
+        g_autofree char *said = session_phrase_describe (session, phrase,
+                                                         SESSION_WORDS_TERMINAL);
+
+        g_assert_cmpstr (json_object_get_string_member (step, "words"), ==, said);
+        g_assert_cmpstr (json_object_get_string_member (step, "kind"), ==,
+                         session_phrase_kind_to_string (phrase->kind));
+        g_assert_cmpuint (json_array_get_length (actions), ==, phrase->actions->len);
+        for (guint i = 0; i < phrase->actions->len; i++)
+          g_assert_cmpint (json_array_get_int_element (actions, i), ==,
+                           g_array_index (phrase->actions, guint, i));
+        covered += phrase->actions->len;
+      }
+    g_assert_cmpuint (covered, ==, session_get_n_actions (session));
+  }
+}
+
+/* A release that xreduce added says so in JSON; the user's do not. */
+static void
+test_export_json_added (void)
+{
+  g_autoptr (Session) session = parse_ok (
+    "xreduce-session 1\nscreen 100x100\n"
+    "1000 KeyPress keysym=l keycode=46 state=0x0\n"
+    "1000 KeyRelease keysym=l keycode=46 state=0x0 added=1\n"
+    "1300 KeyPress keysym=l keycode=46 state=0x0\n"
+    "1400 KeyRelease keysym=l keycode=46 state=0x0\n");
+  g_autofree char *json = session_export_json (session);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  JsonArray *events;
+
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (json, "}\n"));
+  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "events");
+  g_assert_cmpuint (json_array_get_length (events), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      JsonObject *ev = json_array_get_object_element (events, i);
+
+      g_assert_cmpint (json_object_get_boolean_member_with_default (ev, "added", FALSE), ==,
+                       i == 1);
+    }
 }
 
 static void
@@ -857,6 +914,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/crlf-and-footer", test_crlf_and_footer);
   g_test_add_func ("/session/signals", test_signals);
   g_test_add_func ("/session/export-json", test_export_json);
+  g_test_add_func ("/session/export-json-added", test_export_json_added);
   g_test_add_func ("/session/export-xdotool", test_export_xdotool);
   for (gsize i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     {
