@@ -20,6 +20,7 @@
 
 #include "replay.h"
 #include "replay-private.h"
+#include "quote.h"
 #include "xserver.h"
 
 #include <signal.h>
@@ -71,6 +72,7 @@ void
 replay_note (Replay *r, const char *format, ...)
 {
   g_autofree char *message = NULL;
+  g_autofree char *line = NULL;
   va_list args;
 
   if (!r->opts->verbose)
@@ -78,7 +80,10 @@ replay_note (Replay *r, const char *format, ...)
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_printerr ("xreplay: %s\n", message);
+  /* Notes hold the session's words and the windows' titles: whatever a
+   * web page or another client chose, shown escaped, never sent raw. */
+  line = quote_terminal (message);
+  g_printerr ("xreplay: %s\n", line);
 }
 
 static void

@@ -311,6 +311,31 @@ test_unmapped_keysym (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (err, "bound 1 keysyms to spare keycodes"));
 }
 
+/* --verbose names each action and the window it went to: a title from the
+ * session (whatever a web page chose) reaches the terminal escaped, its
+ * escape sequence never raw. */
+static void
+test_verbose_quoted (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = write_file (f, "escape.session",
+    "xreduce-session 1\n"
+    "screen 1280x1024\n"
+    "command \"xdemo\"\n"
+    "100 MotionNotify state=0x0 root=400,300 pos=300,200 window=0 class=\"XDemo\" "
+    "title=\"Editor\\x1b[2J\\x07\"\n"
+    "200 KeyPress keysym=x keycode=53 state=0x0 window=0 class=\"XDemo\" "
+    "title=\"Editor\\x1b[2J\\x07\"\n"
+    "260 KeyRelease keysym=x keycode=53 state=0x0 window=0 class=\"XDemo\" "
+    "title=\"Editor\\x1b[2J\\x07\"\n");
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_xreplay (NULL, &err, "--verbose", FAST, session, "--", env ("XDEMO"),
+                                "--bug", "none", NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "[1/3] move to 300,200 in \"Editor\\x1b[2J\\x07\""));
+  g_assert_null (strchr (err, '\033'));
+  g_assert_null (strchr (err, '\007'));
+}
+
 /* A hang is told apart from a pass (xdemo --bug hang loops at Print). */
 static void
 test_hang (Fixture *f, gconstpointer data)
@@ -684,6 +709,7 @@ main (int argc, char **argv)
   ADD ("/replay/moved-window", test_moved_window);
   ADD ("/replay/missing-window", test_missing_window);
   ADD ("/replay/unmapped-keysym", test_unmapped_keysym);
+  ADD ("/replay/verbose-quoted", test_verbose_quoted);
   ADD ("/replay/hang", test_hang);
   ADD ("/replay/json-and-stderr-match", test_json_and_stderr_match);
   ADD ("/replay/backtrace", test_backtrace);
