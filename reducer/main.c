@@ -28,6 +28,7 @@ typedef struct
 {
   char *output, *algorithm, *signal_name, *stderr_match, *test_cmd, *speed, *max_gap;
   char *settle, *timeout, *window_wait, *start_timeout, *pace, *home, *max_screen;
+  char *max_session_size;
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
   gdouble limit_time;
@@ -41,7 +42,7 @@ args_clear (Args *a)
   char **strings[] = { &a->output, &a->algorithm, &a->signal_name, &a->stderr_match,
                        &a->test_cmd, &a->speed, &a->max_gap, &a->settle, &a->timeout,
                        &a->window_wait, &a->start_timeout, &a->pace, &a->home,
-                       &a->max_screen };
+                       &a->max_screen, &a->max_session_size };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -78,6 +79,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "report", 0, 0, G_OPTION_ARG_NONE, &a->report, "Write the bug-report folder OUT.report/: report.md with the steps in words, a picture before each, an xdotool script, the reduction's figures (the default)", NULL },
     { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &a->report, "Do not write OUT.report/", NULL },
     { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): every worker's Xvfb takes about 4 bytes a pixel", "WxH" },
+    { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
@@ -211,6 +213,18 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
         }
       g_strv_builder_add (xreplay_args, "--max-screen");
       g_strv_builder_add (xreplay_args, a->max_screen);
+    }
+  if (a->max_session_size != NULL)
+    {
+      if (!session_max_size_parse (a->max_session_size, &options->max_session_size))
+        {
+          g_printerr ("xreduce: --max-session-size: '%s' is not a whole number of MiB (1 to %"
+                      G_GSIZE_FORMAT ")\n", a->max_session_size,
+                      SESSION_MAX_FILE_SIZE_CEILING / (1024 * 1024));
+          return EXIT_USAGE;
+        }
+      g_strv_builder_add (xreplay_args, "--max-session-size");
+      g_strv_builder_add (xreplay_args, a->max_session_size);
     }
   if (a->pace != NULL)
     {

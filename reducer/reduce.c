@@ -100,6 +100,7 @@ reduce_options_init (ReduceOptions *options)
   options->verify_runs = 3;
   options->report = TRUE;
   options->max_screen_width = options->max_screen_height = SESSION_DEFAULT_MAX_SCREEN;
+  options->max_session_size = SESSION_MAX_FILE_SIZE;
 }
 
 void
@@ -623,7 +624,8 @@ check_input (Reducer *reducer, GError **error)
   g_autoptr (GError) local = NULL;
   gboolean recorded;
 
-  reducer->session = session_load (options->session_path, &local);
+  reducer->session = session_load_limited (options->session_path, options->max_session_size,
+                                           &local);
   if (reducer->session == NULL)
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);

@@ -204,6 +204,7 @@ typedef struct
 {
   char *display, *speed, *stderr_match, *pace, *max_gap, *min_gap, *settle, *timeout;
   char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed, *max_screen;
+  char *max_session_size;
   gboolean share_home, json, quiet, verbose, list, list_actions, backtrace, run_recorded;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
@@ -218,7 +219,7 @@ args_clear (Args *a)
   char **strings[] = { &a->display, &a->speed, &a->stderr_match, &a->pace, &a->max_gap,
                        &a->min_gap, &a->settle, &a->timeout, &a->start_timeout,
                        &a->window_wait, &a->export_format, &a->report_dir, &a->home_seed,
-                       &a->max_screen };
+                       &a->max_screen, &a->max_session_size };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -253,6 +254,7 @@ parse_args (int argc, char **argv, Args *a)
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "Print nothing but errors (and --json)", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what is replayed where; pass the app's output through", NULL },
     { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): the private Xvfb takes about 4 bytes a pixel", "WxH" },
+    { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home_seed, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox", NULL },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
@@ -298,11 +300,20 @@ parse_args (int argc, char **argv, Args *a)
 /* The options' values into @opts (and *@regex); -1, or EXIT_USAGE after
  * saying what is wrong. Nothing has started yet. */
 static int
-check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int max_screen[2])
+check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int max_screen[2],
+               gsize *max_session)
 {
   g_autoptr (GError) error = NULL;
 
   replay_options_init (opts);
+  *max_session = SESSION_MAX_FILE_SIZE;
+  if (a->max_session_size != NULL && !session_max_size_parse (a->max_session_size, max_session))
+    {
+      g_printerr ("xreplay: --max-session-size: '%s' is not a whole number of MiB (1 to %"
+                  G_GSIZE_FORMAT ")\n", a->max_session_size,
+                  SESSION_MAX_FILE_SIZE_CEILING / (1024 * 1024));
+      return EXIT_USAGE;
+    }
   max_screen[0] = max_screen[1] = SESSION_DEFAULT_MAX_SCREEN;
   if (a->max_screen != NULL
       && !session_screen_size_parse (a->max_screen, &max_screen[0], &max_screen[1]))
@@ -492,6 +503,7 @@ main (int argc, char **argv)
   Interrupt interrupt = { cancellable, 0 };
   ReplayOptions opts;
   int max_screen[2];
+  gsize max_session;
   const char *const *app_argv;
   guint sigint, sigterm;
   gboolean ok;
@@ -503,9 +515,9 @@ main (int argc, char **argv)
   g_log_writer_default_set_use_stderr (TRUE);
 #endif
   if ((status = parse_args (argc, argv, &a)) >= 0
-      || (status = check_options (&a, &opts, &regex, max_screen)) >= 0)
+      || (status = check_options (&a, &opts, &regex, max_screen, &max_session)) >= 0)
     return status;
-  session = session_load (a.rest[1], &error);
+  session = session_load_limited (a.rest[1], max_session, &error);
   if (session == NULL)
     {
       g_printerr ("xreplay: %s\n", error->message);

@@ -669,11 +669,13 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
                    "%s: empty file, not a session log", name);
       return NULL;
     }
-  if (len > SESSION_MAX_FILE_SIZE)
+  /* The caller holds the bytes already (session_load_limited checked its
+   * limit before reading): only the ceiling of any limit here. */
+  if (len > SESSION_MAX_FILE_SIZE_CEILING)
     {
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE,
-                   "%s: %" G_GSIZE_FORMAT " bytes is too large for a session log (at most %d MiB)",
-                   name, len, SESSION_MAX_FILE_SIZE / (1024 * 1024));
+                   "%s: %" G_GSIZE_FORMAT " bytes is too large for a session log (at most %"
+                   G_GSIZE_FORMAT " MiB)", name, len, SESSION_MAX_FILE_SIZE_CEILING / (1024 * 1024));
       return NULL;
     }
   nul = memchr (data, '\0', len);
@@ -745,8 +747,27 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
   return g_steal_pointer (&session);
 }
 
+gboolean
+session_max_size_parse (const char *text, gsize *max_bytes)
+{
+  guint64 mib = 0;
+
+  if (text == NULL
+      || !g_ascii_string_to_unsigned (text, 10, 1, SESSION_MAX_FILE_SIZE_CEILING / (1024 * 1024),
+                                      &mib, NULL))
+    return FALSE;
+  *max_bytes = (gsize) mib * 1024 * 1024;
+  return TRUE;
+}
+
 Session *
 session_load (const char *path, GError **error)
+{
+  return session_load_limited (path, SESSION_MAX_FILE_SIZE, error);
+}
+
+Session *
+session_load_limited (const char *path, gsize max_bytes, GError **error)
 {
   g_autofree char *data = NULL;
   struct stat st;
@@ -771,11 +792,21 @@ session_load (const char *path, GError **error)
       return NULL;
     }
   /* Check the size first: never read a 1 GB file into memory. */
-  if (st.st_size > SESSION_MAX_FILE_SIZE)
+  if ((guint64) st.st_size > max_bytes)
     {
-      g_set_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE,
-                   "%s: %" G_GINT64_FORMAT " bytes is too large for a session log (at most %d MiB)",
-                   path, (gint64) st.st_size, SESSION_MAX_FILE_SIZE / (1024 * 1024));
+      guint64 need = ((guint64) st.st_size + 1024 * 1024 - 1) / (1024 * 1024);
+
+      if (need <= SESSION_MAX_FILE_SIZE_CEILING / (1024 * 1024))
+        g_set_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE,
+                     "%s: %" G_GINT64_FORMAT " bytes is too large for a session log (at most %"
+                     G_GSIZE_FORMAT " MiB): --max-session-size %" G_GUINT64_FORMAT " reads it",
+                     path, (gint64) st.st_size, max_bytes / (1024 * 1024), need);
+      else
+        g_set_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE,
+                     "%s: %" G_GINT64_FORMAT " bytes is too large for a session log (at most %"
+                     G_GSIZE_FORMAT " MiB, at most %" G_GSIZE_FORMAT " MiB with "
+                     "--max-session-size)", path, (gint64) st.st_size,
+                     max_bytes / (1024 * 1024), SESSION_MAX_FILE_SIZE_CEILING / (1024 * 1024));
       close (fd);
       return NULL;
     }

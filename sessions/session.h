@@ -19,8 +19,10 @@ G_BEGIN_DECLS
 
 #define SESSION_FORMAT_VERSION 1
 /* Refuse files larger than this before reading them (a 1 GB log is a
- * mistake, not a session). */
+ * mistake, not a session), unless the user raises it (--max-session-size,
+ * in MiB, up to SESSION_MAX_FILE_SIZE_CEILING). */
 #define SESSION_MAX_FILE_SIZE (64 * 1024 * 1024)
+#define SESSION_MAX_FILE_SIZE_CEILING ((gsize) 1024 * 1024 * 1024)
 #define SESSION_MAX_LINE 4096
 /* Window-relative coordinates beyond this are not coordinates. */
 #define SESSION_MAX_COORD 32767
@@ -111,6 +113,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Session, session_free)
 
 /* Loading and saving. @name is used in error messages ("name:12: ..."). */
 Session *session_load (const char *path, GError **error);
+/* session_load() refusing files over @max_bytes (instead of
+ * SESSION_MAX_FILE_SIZE) before reading them, with a message naming
+ * --max-session-size. */
+Session *session_load_limited (const char *path, gsize max_bytes, GError **error);
+/* Parses a --max-session-size value: a whole number of MiB, 1 to 4096.
+ * FALSE for anything else. */
+gboolean session_max_size_parse (const char *text, gsize *max_bytes);
 Session *session_parse (const char *data, gsize len, const char *name,
                         GError **error);
 char *session_to_string (const Session *session);

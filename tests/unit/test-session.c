@@ -548,6 +548,47 @@ test_huge_file (void)
   g_rmdir (dir);
 }
 
+/* --max-session-size: the limit in MiB, the file refused from its size
+ * with the option that reads it, read under a raised limit. */
+static void
+test_max_size (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("xreduce-test-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "large.log", NULL);
+  g_autoptr (GString) text = g_string_new ("xreduce-session 1\nscreen 100x100\n");
+  g_autoptr (Session) session = NULL;
+  gsize max = 0;
+  const char *const bad[] = { "0", "-1", "1025", "1.5", "1M", "", " 2", "99999999999999999999" };
+
+  g_assert_true (session_max_size_parse ("1", &max));
+  g_assert_cmpuint (max, ==, 1024 * 1024);
+  g_assert_true (session_max_size_parse ("1024", &max));
+  g_assert_cmpuint (max, ==, SESSION_MAX_FILE_SIZE_CEILING);
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    g_assert_false (session_max_size_parse (bad[i], &max));
+  g_assert_false (session_max_size_parse (NULL, &max));
+
+  /* 1.5 MiB: over a limit of 1, under one of 2 and the default. */
+  while (text->len < 3 * 512 * 1024)
+    g_string_append (text, "# padding\n");
+  g_string_append (text, "10 KeyPress keysym=a keycode=38 state=0x0\n");
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, &error));
+  session = session_load_limited (path, 1024 * 1024, &error);
+  g_assert_null (session);
+  g_assert_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "(at most 1 MiB): --max-session-size 2 reads it"));
+  g_clear_error (&error);
+  session = session_load_limited (path, 2 * 1024 * 1024, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (session_get_n_actions (session), ==, 1);
+  g_clear_pointer (&session, session_free);
+  session = session_load (path, &error);
+  g_assert_no_error (error);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_missing_file (void)
 {
@@ -923,6 +964,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/session/bad-input/long-line", test_long_line);
   g_test_add_func ("/session/bad-input/huge-file", test_huge_file);
+  g_test_add_func ("/session/bad-input/max-size", test_max_size);
   g_test_add_func ("/session/bad-input/missing-file", test_missing_file);
   g_test_add_func ("/session/bad-input/not-regular", test_not_regular);
   g_test_add_func ("/verdict/json", test_verdict_json);

@@ -345,6 +345,8 @@ test_bad_input (Fixture *fixture, gconstpointer data)
       { "--test", "/nonexistent/oracle", "--test: /nonexistent/oracle: no such program" },
       { "--max-screen", "8192", "--max-screen: '8192' is not a size WxH" },
       { "--max-screen", "64x64", "its screen is 1280x1024, larger than the limit 64x64" },
+      { "--max-session-size", "1.5", "--max-session-size: '1.5' is not a whole number of MiB" },
+      { "--max-session-size", "0", "--max-session-size: '0' is not a whole number of MiB" },
     };
 
     for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -582,6 +582,21 @@ test_list (Fixture *f, gconstpointer data)
   }
 }
 
+/* A session of 1.5 MiB (mostly a comment's lines) with one key press. */
+static char *
+large_session (Fixture *f)
+{
+  GString *text = g_string_new ("xreduce-session 1\nscreen 1280x1024\n");
+  g_autofree char *path = NULL;
+
+  while (text->len < 3 * 512 * 1024)
+    g_string_append (text, "# a comment line of a long recording, padding.\n");
+  g_string_append (text, "10 KeyPress keysym=a keycode=38 state=0x0\n");
+  path = write_file (f, "large.session", text->str);
+  g_string_free (text, TRUE);
+  return g_steal_pointer (&path);
+}
+
 /* Every bad input: a clear message and exit status 2, before any X. */
 static void
 test_bad_input (Fixture *f, gconstpointer data)
@@ -602,6 +617,7 @@ test_bad_input (Fixture *f, gconstpointer data)
   g_autofree char *fifo = g_build_filename (f->dir, "fifo.session", NULL);
   g_autofree char *big = write_file (f, "big.session", "xreduce-session 1\nscreen 16384x16384\n"
                                      "10 KeyPress keysym=a keycode=38 state=0x0\n");
+  g_autofree char *large = large_session (f);
   const struct
   {
     const char *args[6];
@@ -625,6 +641,15 @@ test_bad_input (Fixture *f, gconstpointer data)
                                     "limit 8192x8192 (each replay's Xvfb would take 1024 MiB "
                                     "for it): --max-screen 16384x16384 replays it" },
     { { "--max-screen", "100", session, NULL }, "--max-screen: '100' is not a size WxH" },
+    /* A file over the size limit is refused from its size, before it is
+     * read; the message says how to raise the limit. */
+    { { "--max-session-size", "1", large, "--", "xdemo", NULL },
+      "large.session: 1572932 bytes is too large for a session log (at most 1 MiB): "
+      "--max-session-size 2 reads it" },
+    { { "--max-session-size", "0", session, NULL },
+      "--max-session-size: '0' is not a whole number of MiB (1 to 1024)" },
+    { { "--max-session-size", "2048", session, NULL }, "--max-session-size: '2048' is not" },
+    { { "--max-session-size", "1M", session, NULL }, "--max-session-size: '1M' is not" },
     { { "--run-recorded-command", session, "--", "xdemo", NULL },
       "--run-recorded-command and '-- APP' exclude each other" },
     { { NULL }, "no session file given" },
@@ -655,6 +680,15 @@ test_bad_input (Fixture *f, gconstpointer data)
         g_assert_null (strchr (g_strstrip (err), '\n'));
     }
   g_assert_false (g_file_test (mark, G_FILE_TEST_EXISTS));
+
+  /* The raised limit reads it. */
+  {
+    g_autofree char *out = NULL;
+
+    g_assert_cmpint (run_xreplay (&out, NULL, "--max-session-size", "2", "--list-actions",
+                                  large, NULL), ==, 0);
+    g_assert_cmpstr (out, ==, "press a\n");
+  }
 }
 
 /* The recorded command runs unasked when it is a plain program name
