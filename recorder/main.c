@@ -12,6 +12,7 @@
  */
 #define G_LOG_DOMAIN "xreduce-recorder"
 
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <glib.h>
@@ -93,6 +94,10 @@ main (int argc, char **argv)
   RecorderOptions options = { .width = 1280, .height = 1024 };
   SessionOutcome outcome;
 
+  /* The terminal's character set, for GLib's conversion of what is
+   * printed: titles in other scripts are shown, not '?'. LC_CTYPE only:
+   * numbers in files and scripts stay "0.05" in every locale. */
+  setlocale (LC_CTYPE, "");
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
     "Records what the user does to an X11 app, and whether it crashes, as a\n"

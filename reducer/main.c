@@ -6,6 +6,7 @@
  */
 #define G_LOG_DOMAIN "xreduce-reducer"
 
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
@@ -379,6 +380,10 @@ main (int argc, char **argv)
   ReduceSummary summary = { 0 };
   int status;
 
+  /* The terminal's character set, for GLib's conversion of what is
+   * printed: titles in other scripts are shown, not '?'. LC_CTYPE only:
+   * numbers in files and scripts stay "0.05" in every locale. */
+  setlocale (LC_CTYPE, "");
   if ((status = parse_args (&argc, &argv, &a)) >= 0
       || (status = check_options (&a, argv, &options, &test_argv, &replay_args)) >= 0)
     return status;

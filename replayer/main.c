@@ -11,6 +11,7 @@
  */
 #define G_LOG_DOMAIN "xreduce-replayer"
 
+#include <locale.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -509,6 +510,10 @@ main (int argc, char **argv)
   gboolean ok;
   int status;
 
+  /* The terminal's character set, for GLib's conversion of what is
+   * printed: titles in other scripts are shown, not '?'. LC_CTYPE only:
+   * numbers in files and scripts stay "0.05" in every locale. */
+  setlocale (LC_CTYPE, "");
 #if GLIB_CHECK_VERSION (2, 68, 0)
   /* stdout is the result (--json is read by xreduce): G_MESSAGES_DEBUG's
    * messages go to stderr. */

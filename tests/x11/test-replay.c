@@ -336,6 +336,42 @@ test_verbose_quoted (Fixture *f, gconstpointer data)
   g_assert_null (strchr (err, '\007'));
 }
 
+/* A title in another script is printed as it is in a UTF-8 locale (GLib
+ * converts what is printed to the locale's character set), and as '?'
+ * only where the terminal cannot show it. */
+static void
+test_list_locale (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = write_file (f, "dash.session",
+    "xreduce-session 1\nscreen 1280x1024\n"
+    "10 KeyPress keysym=a keycode=38 state=0x0 window=0 class=\"X\" "
+    "title=\"\xc3\xa9t\xc3\xa9 \xe2\x80\x94 \xe6\x97\xa5\"\n");
+  const struct
+  {
+    const char *locale;
+    const char *want;
+  } cases[] = {
+    { "C.UTF-8", "  1. Type \"a\" in \"\xc3\xa9t\xc3\xa9 \xe2\x80\x94 \xe6\x97\xa5\" (action 1)\n" },
+    { "C", "  1. Type \"a\" in \"?t? ? ?\" (action 1)\n" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *argv[] = { env ("XREPLAY"), "--list", session, NULL };
+      g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), "LC_ALL", cases[i].locale, TRUE);
+      g_autofree char *out = NULL;
+      g_autoptr (GError) error = NULL;
+      int status = -1;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                                   NULL, &out, NULL, &status, &error));
+      g_assert_no_error (error);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+      g_assert_cmpstr (out, ==, cases[i].want);
+    }
+}
+
 /* A hang is told apart from a pass (xdemo --bug hang loops at Print). */
 static void
 test_hang (Fixture *f, gconstpointer data)
@@ -737,6 +773,7 @@ main (int argc, char **argv)
   ADD ("/replay/bad-input", test_bad_input);
   ADD ("/replay/recorded-command", test_recorded_command);
   ADD ("/replay/list", test_list);
+  ADD ("/replay/list-locale", test_list_locale);
   ADD ("/replay/crash-20-of-20", test_crash_every_time);
   ADD ("/replay/without-trigger-passes", test_without_trigger_passes);
   ADD ("/replay/busy-child", test_busy_child);
