@@ -32,18 +32,11 @@ if ! command -v firefox-esr >/dev/null; then
 fi
 command -v xdotool >/dev/null || { echo "$0: xdotool is not installed" >&2; exit 2; }
 
-tmp=$(mktemp -d)
-cleanup () {
-  xrecord_kill
-  xvfb_stop
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-export MOZ_CRASHREPORTER_DISABLE=1
-
 . "$top/scripts/xvfb.sh"
 . "$top/scripts/xrecord.sh"
+xrecord_workdir
+export MOZ_CRASHREPORTER_DISABLE=1
+
 if [ -n "${FIREFOX_SESSION:-}" ]; then
   cp "$FIREFOX_SESSION" "$tmp/firefox.session"
 else

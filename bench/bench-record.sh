@@ -23,17 +23,10 @@ for p in "$xrecord" "$xdemo" "$inject"; do
 done
 [ $((n % 10)) -eq 0 ] || { echo "$0: N must be a multiple of 10" >&2; exit 2; }
 
-tmp=$(mktemp -d)
-cleanup () {
-  xrecord_kill
-  xvfb_stop
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
 . "$top/scripts/xvfb.sh"
 . "$top/scripts/xrecord.sh"
+xrecord_workdir
+
 xvfb_start "$tmp"
 xrecord_start "$tmp" "$xrecord" "$tmp/session.log" "$xdemo" --bug none
 

@@ -12,6 +12,9 @@
 #   xrecord_stop             # SIGTERM now (xrecord writes what it has),
 #                            # then as xrecord_wait
 #   xrecord_kill             # from the script's EXIT trap
+#   xrecord_workdir          # $tmp: a new temporary folder, and the EXIT
+#                            # trap that ends xrecord and Xvfb (xvfb.sh)
+#                            # and removes it; INT and TERM exit 130
 #
 # If xrecord does not start, it prints xrecord's messages and exits 3.
 
@@ -59,4 +62,16 @@ xrecord_kill () {
     xrecord_pid=
   fi
   return 0
+}
+
+xrecord_workdir () {
+  tmp=$(mktemp -d)
+  trap _xr_cleanup EXIT
+  trap 'exit 130' INT TERM
+}
+
+_xr_cleanup () {
+  xrecord_kill
+  xvfb_stop
+  rm -rf "$tmp"
 }

@@ -62,20 +62,13 @@ for tool in Xvfb xdotool timeout python3; do
   command -v "$tool" >/dev/null || { echo "$0: needs $tool" >&2; exit 2; }
 done
 
-tmp=$(mktemp -d)
-cleanup () {
-  xrecord_kill
-  xvfb_stop
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. "$here/../../scripts/xvfb.sh"
+. "$here/../../scripts/xrecord.sh"
+xrecord_workdir
 
 python3 "$here/make-demo-session.py" --variant "$variant" >"$tmp/script.session" \
   || { echo "$0: make-demo-session.py failed" >&2; exit 3; }
 
-. "$here/../../scripts/xvfb.sh"
-. "$here/../../scripts/xrecord.sh"
 xvfb_start "$tmp"
 # Where the generated user's pointer rests before the first action.
 xdotool mousemove 1000 700

@@ -38,17 +38,10 @@ for tool in Xvfb xdotool xterm bash timeout; do
   command -v "$tool" >/dev/null || { echo "$0: needs $tool" >&2; exit 2; }
 done
 
-tmp=$(mktemp -d)
-cleanup () {
-  xrecord_kill
-  xvfb_stop
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
 . "$top/scripts/xvfb.sh"
 . "$top/scripts/xrecord.sh"
+xrecord_workdir
+
 xvfb_start "$tmp"
 xdotool mousemove 900 700
 HOME=$tmp xrecord_start "$tmp" "$xrecord" "$tmp/out.session" \
