@@ -772,6 +772,12 @@ recorder_run (Recorder *recorder, SessionOutcome *outcome, GError **error)
 {
   gboolean ok;
 
+  /* Before anything starts: a signal that arrives while the server, the
+   * capture or the app start waits for the loop, which stops cleanly,
+   * instead of killing xrecord with the log unfinished. */
+  recorder->signal_sources[0] = g_unix_signal_add (SIGINT, on_signal, recorder);
+  recorder->signal_sources[1] = g_unix_signal_add (SIGTERM, on_signal, recorder);
+  recorder->signal_sources[2] = g_unix_signal_add (SIGHUP, on_signal, recorder);
   xerror_install ();
   ok = open_display (recorder, error) && open_log (recorder, error)
        && start_capture (recorder, error) && start_app (recorder, error);
@@ -788,10 +794,6 @@ recorder_run (Recorder *recorder, SessionOutcome *outcome, GError **error)
       close_display (recorder);
       return FALSE;
     }
-  recorder->signal_sources[0] = g_unix_signal_add (SIGINT, on_signal, recorder);
-  recorder->signal_sources[1] = g_unix_signal_add (SIGTERM, on_signal, recorder);
-  recorder->signal_sources[2] = g_unix_signal_add (SIGHUP, on_signal, recorder);
-
   while (!(recorder->stopping && recorder->drained))
     g_main_loop_run (recorder->loop);
 
