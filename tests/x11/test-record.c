@@ -148,13 +148,7 @@ xrecord_start (Fixture *f, const char *const *options, const char *const *app_ar
 static int
 xrecord_wait (Fixture *f)
 {
-  int status = -1;
-
-  read_err_until (f, "\xff");   /* to EOF: everything it said */
-  g_assert_cmpint (waitpid (f->xrecord, &status, 0), ==, f->xrecord);
-  f->xrecord = 0;
-  g_test_message ("xrecord said: %s", f->err->str);
-  return status;
+  return test_wait_said (&f->xrecord, f->xrecord_err, f->err, WAIT_MS);
 }
 
 /* Runs xrecord to completion; returns its exit status, its stderr in *err. */

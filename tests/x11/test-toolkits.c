@@ -212,13 +212,7 @@ xrecord_start (Fixture *f)
 static int
 xrecord_wait (Fixture *f)
 {
-  int status = -1;
-
-  read_err_until (f, "\xff");   /* to EOF: everything it said */
-  g_assert_cmpint (waitpid (f->xrecord, &status, 0), ==, f->xrecord);
-  f->xrecord = 0;
-  g_test_message ("xrecord said: %s", f->err->str);
-  return status;
+  return test_wait_said (&f->xrecord, f->xrecord_err, f->err, WAIT_MS);
 }
 
 /* ---- the X events ---- */

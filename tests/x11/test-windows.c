@@ -88,12 +88,8 @@ wait_said (Fixture *f, const char *what)
 static int
 wait_exit (Fixture *f)
 {
-  int status = -1;
+  int status = test_wait_said (&f->pid, f->err_fd, f->err, WAIT_MS);
 
-  test_read_until (f->err_fd, f->err, "\xff", WAIT_MS);   /* to the end */
-  g_assert_cmpint (waitpid (f->pid, &status, 0), ==, f->pid);
-  f->pid = 0;
-  g_test_message ("it said: %s", f->err->str);
   g_assert_true (WIFEXITED (status));
   return WEXITSTATUS (status);
 }

@@ -12,7 +12,8 @@
  * re-parented to the test, where it can be seen and reaped.
  *
  * test_read_until() reads what a program under test says on a pipe until
- * a line of interest (its readiness) or its end, within a deadline.
+ * a line of interest (its readiness) or its end, within a deadline;
+ * test_wait_said() reads it to the end and reaps it.
  *
  * test_remove_tree() removes a test's temporary folder with what is in it;
  * env() and data_path() find the programs and data meson passes to every
@@ -178,6 +179,21 @@ test_read_until (int fd, GString *said, const char *what, int timeout_ms)
       g_string_append_len (said, buf, n);
     }
   return TRUE;
+}
+
+/* Reads what the child *@pid says on @fd to its end (within @timeout_ms),
+ * reaps it, logs what it said and returns its wait status; *@pid becomes
+ * 0, so that a teardown does not kill it again. */
+static inline int
+test_wait_said (GPid *pid, int fd, GString *said, int timeout_ms)
+{
+  int status = -1;
+
+  test_read_until (fd, said, "\xff", timeout_ms);
+  g_assert_cmpint (waitpid (*pid, &status, 0), ==, *pid);
+  *pid = 0;
+  g_test_message ("it said: %s", said->str);
+  return status;
 }
 
 /* Removes @path, a folder with files and folders in it. */
