@@ -60,6 +60,8 @@ typedef struct
                             * into this one (Tk's), or NULL */
   int x, y, width, height, border;
   int client_dx, client_dy; /* client origin from the frame's origin */
+  int client_width, client_height; /* the client's size, when it is not the frame */
+  Window client_parent;    /* the client's parent: the frame, or a window in it */
   gboolean mapped;
 } Toplevel;
 
@@ -521,6 +523,7 @@ handle_reparent (Toplevels *tops, Window window, Window parent, int x, int y)
   Toplevel *old = toplevel_find (tops, window);
   Client *client = g_hash_table_lookup (tops->clients, GSIZE_TO_POINTER (window));
   int border = old != NULL ? old->border : 0;
+  int old_width = old != NULL ? old->width : 0, old_height = old != NULL ? old->height : 0;
   Toplevel *frame;
   Window child;
 
@@ -561,14 +564,32 @@ handle_reparent (Toplevels *tops, Window window, Window parent, int x, int y)
       return;
     }
   frame->client = client;
+  frame->client_parent = parent;
   /* Where the client's inside is in the frame: the event says, when the
    * frame is the parent (the window, or the frame, may be gone by the time
-   * the recorded event is read); else ask. */
+   * the recorded event is read). Then ask the server: a window manager
+   * moves the client inside its frame right after the reparent (openbox
+   * puts it at 1,20, under the title bar), maybe before the
+   * StructureNotify we selected on the client took effect; the round trip
+   * makes sure that every move after it is seen (handle_client_configure). */
   frame->client_dx = x + border;
   frame->client_dy = y + border;
-  if (frame->id != parent)
-    XTranslateCoordinates (tops->dpy, window, frame->id, 0, 0,
-                           &frame->client_dx, &frame->client_dy, &child);
+  if (old_width > 0)
+    {
+      frame->client_width = old_width;
+      frame->client_height = old_height;
+    }
+  {
+    XWindowAttributes attrs;
+
+    if (XTranslateCoordinates (tops->dpy, window, frame->id, 0, 0, &frame->client_dx,
+                               &frame->client_dy, &child)
+        && XGetWindowAttributes (tops->dpy, window, &attrs))
+      {
+        frame->client_width = attrs.width;
+        frame->client_height = attrs.height;
+      }
+  }
   toplevel_note_map (tops, frame);
 }
 
@@ -589,6 +610,47 @@ toplevel_holds (const Toplevel *top, Window w)
 {
   return (top->client != NULL && top->client->id == w)
          || (top->inner != NULL && top->inner->id == w);
+}
+
+/* A ConfigureNotify of a client inside a frame (we selected its
+ * StructureNotify): its place in the frame and its size. A real one is
+ * relative to its parent; the synthetic one a window manager sends (ICCCM
+ * 4.1.5) gives its place on the root. */
+static void
+handle_client_configure (Toplevels *tops, const xEvent *ev)
+{
+  Window w = ev->u.configureNotify.window;
+  int x = ev->u.configureNotify.x, y = ev->u.configureNotify.y;
+  int border = ev->u.configureNotify.borderWidth;
+  gboolean synthetic = (ev->u.u.type & 0x80) != 0;
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, tops->toplevels);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Toplevel *top = value;
+      Window child;
+
+      if (top->client == NULL || top->client->id != w || top->id == w)
+        continue;
+      top->client_width = ev->u.configureNotify.width;
+      top->client_height = ev->u.configureNotify.height;
+      if (synthetic)
+        {
+          top->client_dx = x + border - (top->x + top->border);
+          top->client_dy = y + border - (top->y + top->border);
+        }
+      else if (top->client_parent == top->id)
+        {
+          top->client_dx = x + border;
+          top->client_dy = y + border;
+        }
+      else
+        XTranslateCoordinates (tops->dpy, w, top->id, 0, 0, &top->client_dx,
+                               &top->client_dy, &child);
+      return;
+    }
 }
 
 static void
@@ -709,8 +771,11 @@ toplevels_handle_event (Toplevels *tops, const xEvent *ev)
         top->mapped = FALSE;
       break;
     case ConfigureNotify:
-      if (ev->u.configureNotify.event == tops->root
-          && (top = toplevel_find (tops, ev->u.configureNotify.window)) != NULL)
+      if (ev->u.configureNotify.event == ev->u.configureNotify.window
+          && toplevel_find (tops, ev->u.configureNotify.window) == NULL)
+        handle_client_configure (tops, ev);
+      else if (ev->u.configureNotify.event == tops->root
+               && (top = toplevel_find (tops, ev->u.configureNotify.window)) != NULL)
         {
           top->x = ev->u.configureNotify.x;
           top->y = ev->u.configureNotify.y;
@@ -811,6 +876,8 @@ toplevel_target (Toplevels *tops, Toplevel *top, ToplevelTarget *target)
   target->wm_name = xapp_identity_title (&toplevel_named (top)->identity);
   target->origin_x = top->x + top->border + top->client_dx;
   target->origin_y = top->y + top->border + top->client_dy;
+  target->width = client->id == top->id ? top->width : top->client_width;
+  target->height = client->id == top->id ? top->height : top->client_height;
   return TRUE;
 }
 

@@ -31,6 +31,7 @@ typedef struct
   const char *wm_class;    /* or NULL */
   const char *wm_name;     /* or NULL */
   int origin_x, origin_y;  /* the window's origin in root coordinates */
+  int width, height;       /* its size (inside a frame: its own, not the frame's) */
 } ToplevelTarget;
 
 /* Called when one of the app's top-levels is mapped for the first time. */

@@ -105,6 +105,11 @@ set_target (Translator *translator, SessionEvent *out, int root_x, int root_y,
   out->x = CLAMP (root_x - target->origin_x, -SESSION_MAX_COORD, SESSION_MAX_COORD);
   out->y = CLAMP (root_y - target->origin_y, -SESSION_MAX_COORD, SESSION_MAX_COORD);
   out->window = target->index;
+  if (target->index >= 0 && target->width > 0 && target->height > 0)
+    {
+      out->width = MIN (target->width, SESSION_MAX_COORD);
+      out->height = MIN (target->height, SESSION_MAX_COORD);
+    }
   g_free (translator->wm_class);
   g_free (translator->wm_name);
   translator->wm_class = g_strdup (target->wm_class);

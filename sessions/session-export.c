@@ -228,6 +228,8 @@ add_event (JsonBuilder *b, const SessionEvent *ev)
     add_pair (b, "root", ev->root_x, ev->root_y);
   if (ev->has_pos && ev->window >= 0)
     add_pair (b, "pos", ev->x, ev->y);
+  if (ev->window >= 0 && ev->width > 0)
+    add_pair (b, "size", ev->width, ev->height);
   if (ev->added)
     {
       /* A release that xreduce added, not one the user made. */

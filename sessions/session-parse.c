@@ -362,6 +362,15 @@ parse_action (Parser *parser, SessionEvent *ev, GArray *fields, GError **error)
                                f->value, MAX_WINDOW_INDEX);
           ev->window = (int) ivalue;
         }
+      else if (g_str_equal (f->key, "size"))
+        {
+          if (!session_screen_size_parse (f->value, &ev->width, &ev->height))
+            {
+              g_autofree char *word = excerpt (f->value);
+              return parse_fail (parser, error, "bad window size '%s' (WxH, 1 to %d each)",
+                                 word, SESSION_MAX_COORD);
+            }
+        }
       else if (g_str_equal (f->key, "class") && f->quoted)
         ev->wm_class = g_strdup (f->value);
       else if (g_str_equal (f->key, "title") && f->quoted)
@@ -395,6 +404,8 @@ parse_action (Parser *parser, SessionEvent *ev, GArray *fields, GError **error)
     return parse_fail (parser, error, "%s without root=", kind);
   if (has_rel && !(ev->has_pos && ev->window >= 0))
     return parse_fail (parser, error, "pos= needs root= and window=");
+  if (ev->width > 0 && ev->window < 0)
+    return parse_fail (parser, error, "size= needs window=");
   if (ev->has_pos && ev->window >= 0 && !has_rel)
     return parse_fail (parser, error, "%s in window %d without pos=", kind,
                        ev->window);
@@ -903,6 +914,8 @@ append_event (GString *out, const SessionEvent *ev)
     }
   if (ev->window >= 0)
     g_string_append_printf (out, " window=%d", ev->window);
+  if (ev->window >= 0 && ev->width > 0)
+    g_string_append_printf (out, " size=%dx%d", ev->width, ev->height);
   if (ev->wm_class != NULL)
     {
       g_string_append (out, " class=");

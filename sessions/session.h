@@ -74,6 +74,10 @@ typedef struct
   /* Target top-level window (under the pointer, or focused for keys):
    * index among the app's top-level windows, -1 if none (root). */
   int window;
+  /* The target window's size when the action was made (the window manager
+   * of the user's desktop chose it, a tiling one for one), 0x0 if not
+   * recorded: the replay gives the window this size first. */
+  int width, height;
   char *wm_class;            /* WM_CLASS class part, or NULL */
   char *wm_name;             /* WM_NAME, or NULL */
   /* KEY_RELEASE, BUTTON_RELEASE: not in the recording; session_subset()
