@@ -249,6 +249,18 @@ wait_for_app (Replay *r)
   r->pace_timer = g_timeout_add (r->opts->timeout_ms, on_pace_timeout, r);
 }
 
+void
+replay_pace_wait (Replay *r)
+{
+  if (r->result->pace == REPLAY_PACE_RECORDED)
+    {
+      /* No ping to tell: a frame's time (the app redraws at its size). */
+      replay_schedule_in (r, MAX (r->opts->min_gap_ms, 50));
+      return;
+    }
+  wait_for_app (r);
+}
+
 /* Once the first window is there: can the app be paced? */
 void
 replay_pace_start (Replay *r)

@@ -50,6 +50,7 @@ typedef struct
   Windows *windows;          /* owned */
   Injector *injector;        /* owned */
   ProcChild *child;          /* owned */
+  ProcChild *wm;             /* owned, or NULL: --wm's window manager */
   Sandbox *sandbox;          /* owned, or NULL: the app shares our HOME and bus */
   Atom wm_protocols, net_wm_ping;
 
@@ -58,6 +59,8 @@ typedef struct
   guint64 last_time_ms;      /* recorded time of the previous action */
   GHashTable *last_pos;      /* owned: window identity -> last recorded pos (x | y << 32) */
   GHashTable *given_up;      /* owned: identities already waited for in vain */
+  gboolean is_wm;            /* no window manager runs: the replay is one */
+  GHashTable *arranged;      /* owned: "window size" and "window +x+y" asked for */
 
   Phase phase;
   guint timer;               /* the phase's timeout, or 0 */
@@ -110,6 +113,9 @@ void replay_pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *
                        const SessionEvent *after);
 void replay_pace_injected (Replay *r, const SessionEvent *ev);
 void replay_pace_answered (Replay *r);
+/* Waits for the app to take what the replay did to its windows (a resize),
+ * as after an action; then the action r->next is tried again. */
+void replay_pace_wait (Replay *r);
 
 /* settle.c */
 void replay_settle (Replay *r);

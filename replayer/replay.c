@@ -40,6 +40,8 @@
 /* How long the app gets to exit after SIGTERM before SIGKILL. */
 #define REPLAY_KILL_GRACE_MS 300
 
+G_DEFINE_QUARK (replay-error-quark, replay_error)
+
 static void replay_schedule_next (Replay *r);
 static void replay_step (Replay *r);
 
@@ -429,6 +431,63 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
   return WINDOW_READY;
 }
 
+/* Asks once for what @key says (a size, a place) for @match's window;
+ * FALSE if it was asked before (the app or its hints may refuse it). */
+static gboolean
+replay_ask_once (Replay *r, const WindowsMatch *match, char *key)
+{
+  g_autofree char *owned = key;
+
+  if (g_hash_table_contains (r->arranged, owned))
+    return FALSE;
+  g_hash_table_add (r->arranged, g_steal_pointer (&owned));
+  replay_note (r, "%s", key);
+  return TRUE;
+}
+
+/* The replay is the window manager of its own server, as the user's
+ * desktop had one: before an action, the window it aims at gets the size
+ * it had then (a tiling window manager's, a maximised window, the user's
+ * resize: toolkits lay out their widgets by the size, and the recorded
+ * positions mean the same widget only at the same size), and it is moved
+ * where it was if the action would land off the screen; else it stays
+ * where the toolkit put it. Menus and other override-redirect windows
+ * are the toolkit's alone. TRUE if the window was changed: the action
+ * waits for the app to take it. */
+static gboolean
+replay_arrange (Replay *r, const SessionEvent *ev, const WindowsMatch *match)
+{
+  gboolean changed = FALSE;
+  int screen_w = DisplayWidth (r->dpy, DefaultScreen (r->dpy));
+  int screen_h = DisplayHeight (r->dpy, DefaultScreen (r->dpy));
+
+  if (!r->is_wm || match->override_redirect || match->window == None)
+    return FALSE;
+  if (ev->width > 0 && ev->height > 0
+      && (match->width != ev->width || match->height != ev->height)
+      && replay_ask_once (r, match, g_strdup_printf ("window 0x%lx to its recorded size %dx%d",
+                                                      match->window, ev->width, ev->height)))
+    {
+      XResizeWindow (r->dpy, match->window, (unsigned) ev->width, (unsigned) ev->height);
+      changed = TRUE;
+    }
+  if (ev->has_pos && ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_KEY_RELEASE
+      && (match->x + ev->x < 0 || match->x + ev->x >= screen_w
+          || match->y + ev->y < 0 || match->y + ev->y >= screen_h))
+    {
+      int x = CLAMP (ev->root_x - ev->x, -ev->x, screen_w - 1 - ev->x);
+      int y = CLAMP (ev->root_y - ev->y, -ev->y, screen_h - 1 - ev->y);
+
+      if (replay_ask_once (r, match, g_strdup_printf ("window 0x%lx to %+d%+d, where the action lands",
+                                                 match->window, x, y)))
+        {
+          XMoveWindow (r->dpy, match->window, x, y);
+          changed = TRUE;
+        }
+    }
+  return changed;
+}
+
 /* Injects action r->next, or waits for its window. */
 static void
 replay_step (Replay *r)
@@ -457,6 +516,14 @@ replay_step (Replay *r)
         }
     }
   r->waiting = r->wait_over = FALSE;
+  if (matched && replay_arrange (r, ev, &match))
+    {
+      if (!xconn_sync (r->conn))
+        replay_fail_x (r);
+      else
+        replay_pace_wait (r);
+      return;
+    }
 
   if (r->opts->verbose)
     {
@@ -489,12 +556,27 @@ replay_step (Replay *r)
     case SESSION_EVENT_KEY_PRESS:
     case SESSION_EVENT_KEY_RELEASE:
       if (matched && ev->kind == SESSION_EVENT_KEY_PRESS)
-        replay_point_into (r, ev, &match);
+        {
+          /* Keys go to the window that had the focus when they were
+           * recorded. */
+          if (r->is_wm && windows_focus (r->windows, &match))
+            replay_note (r, "focus to 0x%lx for a key", match.window);
+          replay_point_into (r, ev, &match);
+        }
       injector_key (r->injector, ev);
       break;
     case SESSION_EVENT_BUTTON_PRESS:
     case SESSION_EVENT_BUTTON_RELEASE:
     case SESSION_EVENT_MOTION:
+      if (matched && ev->kind == SESSION_EVENT_BUTTON_PRESS && r->is_wm
+          && !match.override_redirect)
+        {
+          /* Click to focus, and raise, as the window managers of most
+           * desktops do; the press then lands on it. */
+          XRaiseWindow (r->dpy, match.frame);
+          if (windows_focus (r->windows, &match))
+            replay_note (r, "focus to 0x%lx for a click", match.window);
+        }
       if (matched)
         injector_motion (r->injector, match.x + ev->x, match.y + ev->y);
       else if (ev->has_pos)
@@ -545,6 +627,10 @@ on_windows_changed (Replay *r, XEvent *ev)
         g_source_remove (r->timer);
       r->timer = 0;
       r->phase = PHASE_ACTING;
+      /* Without a window manager, the replay is one (replay_arrange). */
+      r->is_wm = !windows_wm_running (r->windows);
+      if (!r->is_wm)
+        replay_note (r, "a window manager runs: the windows are left to it");
       replay_pace_start (r);
       replay_schedule_next (r);
     }
@@ -660,6 +746,9 @@ replay_cleanup (Replay *r)
       result->stderr_len = len;
     }
   g_clear_pointer (&r->child, proc_child_free);
+  if (r->wm != NULL)
+    proc_child_kill (r->wm, REPLAY_KILL_GRACE_MS);
+  g_clear_pointer (&r->wm, proc_child_free);
   g_clear_pointer (&r->injector, injector_free);
   g_clear_pointer (&r->windows, windows_free);
   g_clear_pointer (&r->conn, xconn_free);
@@ -702,6 +791,92 @@ replay_spawn_app (Replay *r, const char *const *argv, GError **error)
   return proc_spawn (&spawn, error);
 }
 
+static void
+on_wm_exit (ProcChild *child, int status, gpointer user_data)
+{
+  Replay *r = user_data;
+
+  if (r->phase != PHASE_DONE && r->phase != PHASE_STARTING)
+    replay_note (r, "the window manager exited");
+}
+
+static gboolean
+on_wm_poll (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;   /* only wakes the loop up */
+}
+
+/* --wm: runs the window manager on the replay's server, with the app's
+ * environment (the sandbox's HOME: its configuration is its own), and
+ * waits until it manages the display (it holds SubstructureRedirect on
+ * the root; it says so by selecting it, which the server tells in the
+ * root's all-event mask), or has exited, or start_timeout_ms is over. */
+static gboolean
+replay_start_wm (Replay *r, GError **error)
+{
+  g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), "DISPLAY",
+                                          DisplayString (r->dpy), TRUE);
+  gint64 deadline = replay_now_ms () + r->opts->start_timeout_ms;
+  g_autofree char *name = g_shell_quote (r->opts->wm_argv[0]);
+  ProcSpawnOptions spawn;
+  guint poll_source;
+
+  if (r->sandbox != NULL)
+    envp = sandbox_apply (r->sandbox, envp);
+  proc_spawn_options_init (&spawn);
+  spawn.argv = r->opts->wm_argv;
+  spawn.envp = (const char *const *) envp;
+  spawn.out = PROC_OUTPUT_NULL;
+  spawn.err = PROC_OUTPUT_CAPTURE;
+  spawn.echo_stderr = r->opts->verbose;
+  spawn.on_exit = on_wm_exit;
+  spawn.user_data = r;
+  r->wm = proc_spawn (&spawn, error);
+  if (r->wm == NULL)
+    {
+      g_prefix_error (error, "--wm: ");
+      return FALSE;
+    }
+  /* The window manager's own windows are not the app's: on a server with
+   * a window manager, the app's windows are known by whose client made
+   * them (windows_new without private_server). */
+  poll_source = g_timeout_add (20, on_wm_poll, NULL);
+  while (!windows_wm_running (r->windows))
+    {
+      if (proc_child_has_exited (r->wm))
+        {
+          g_autofree char *how = proc_describe_wait_status (proc_child_get_wait_status (r->wm));
+          gsize len = 0;
+          const char *said = proc_child_get_stderr (r->wm, &len);
+          g_autofree char *last = g_utf8_make_valid (said != NULL ? said : "", (gssize) MIN (len, 400));
+
+          g_source_remove (poll_source);
+          g_strchomp (last);
+          g_set_error (error, REPLAY_ERROR, REPLAY_ERROR_WM,
+                       "--wm: the window manager %s %s before it managed the display%s%s",
+                       name, how, *last != '\0' ? "; it said: " : "", last);
+          return FALSE;
+        }
+      if (g_cancellable_set_error_if_cancelled (r->opts->cancellable, error))
+        {
+          g_source_remove (poll_source);
+          return FALSE;
+        }
+      if (replay_now_ms () > deadline)
+        {
+          g_source_remove (poll_source);
+          g_set_error (error, REPLAY_ERROR, REPLAY_ERROR_WM,
+                       "--wm: the window manager %s did not manage the display within %u ms",
+                       name, r->opts->start_timeout_ms);
+          return FALSE;
+        }
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (poll_source);
+  replay_note (r, "window manager %s manages the display", r->opts->wm_argv[0]);
+  return TRUE;
+}
+
 /* Everything between the connection and the verdict; FALSE with
  * r->error set on an infrastructure error. */
 static gboolean
@@ -721,11 +896,17 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   r->dpy = xconn_get_display (r->conn);
   r->wm_protocols = XInternAtom (r->dpy, "WM_PROTOCOLS", False);
   r->net_wm_ping = XInternAtom (r->dpy, "_NET_WM_PING", False);
-  r->windows = windows_new (r->dpy, r->opts->display == NULL);
+  r->windows = windows_new (r->dpy, r->opts->display == NULL && r->opts->wm_argv == NULL);
   /* Xvfb has it; a display of the user's may not. */
   if (r->opts->display != NULL && !windows_server_tells_pids (r->windows))
     g_printerr ("xreplay: warning: %s has no X-Resource extension (1.2): the app's windows "
                 "are known by their _NET_WM_PID, or by being new\n", DisplayString (r->dpy));
+  if (r->opts->wm_argv != NULL && !replay_start_wm (r, &local))
+    {
+      r->result->verdict.detail = g_strdup (local->message);
+      r->error = g_steal_pointer (&local);
+      return FALSE;
+    }
   r->injector = injector_new (r->dpy, r->opts->verbose ? injector_note : NULL, r);
   injector_reset_input (r->injector);
   n_bound = injector_bind_keysyms (r->injector, r->session);
@@ -865,6 +1046,7 @@ replay_init (Replay *r, const Session *session, const ReplayOptions *opts,
   r->actions = session_get_actions (session);
   r->last_pos = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   r->given_up = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  r->arranged = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   r->held = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   result->pace = opts->pace;
   if (r->actions->len > 0)
@@ -882,6 +1064,7 @@ replay_clear (Replay *r)
   g_array_unref (r->actions);
   g_hash_table_unref (r->last_pos);
   g_hash_table_unref (r->given_up);
+  g_hash_table_unref (r->arranged);
   g_hash_table_unref (r->held);
   g_main_loop_unref (r->loop);
   g_clear_error (&r->error);

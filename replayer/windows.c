@@ -37,7 +37,7 @@ struct Windows
   Display *dpy;              /* not owned */
   XApp *xapp;                /* owned: whose a window is, its identity */
   Window root;
-  Atom net_wm_name, wm_protocols, net_wm_ping;
+  Atom net_wm_name, wm_protocols, net_wm_ping, wm_take_focus;
 
   GHashTable *foreign;       /* Window (frame) -> TRUE: not the app's */
   GPtrArray *tops;           /* of TopWin*, the app's, in first-map order */
@@ -74,6 +74,7 @@ windows_new (Display *dpy, gboolean private_server)
   windows->net_wm_name = XInternAtom (dpy, "_NET_WM_NAME", False);
   windows->wm_protocols = XInternAtom (dpy, "WM_PROTOCOLS", False);
   windows->net_wm_ping = XInternAtom (dpy, "_NET_WM_PING", False);
+  windows->wm_take_focus = XInternAtom (dpy, "WM_TAKE_FOCUS", False);
   windows->foreign = g_hash_table_new (NULL, NULL);
   windows->tops = g_ptr_array_new_with_free_func ((GDestroyNotify) topwin_free);
   windows->aliases = g_ptr_array_new_with_free_func ((GDestroyNotify) alias_free);
@@ -394,6 +395,8 @@ windows_match (Windows *windows, int index, const char *wm_class, const char *wm
       return FALSE;
     }
   match->kind = kind;
+  match->frame = found->frame;
+  match->override_redirect = found->override;
   return TRUE;
 }
 
@@ -409,8 +412,38 @@ windows_add_alias (Windows *windows, const char *wm_class, const char *wm_name,
   g_ptr_array_insert (windows->aliases, 0, alias);   /* newest first */
 }
 
+
 gboolean
-windows_supports_ping (Windows *windows, Window window)
+windows_wm_running (Windows *windows)
+{
+  XWindowAttributes attrs;
+
+  return XGetWindowAttributes (windows->dpy, windows->root, &attrs)
+         && (attrs.all_event_masks & SubstructureRedirectMask) != 0;
+}
+
+/* Is @w @ancestor or inside it? */
+static gboolean
+window_within (Windows *windows, Window w, Window ancestor)
+{
+  for (int depth = 0; depth < 32 && w != None && w != windows->root; depth++)
+    {
+      Window root, parent, *children = NULL;
+      unsigned int n;
+
+      if (w == ancestor)
+        return TRUE;
+      if (!XQueryTree (windows->dpy, w, &root, &parent, &children, &n))
+        return FALSE;
+      if (children != NULL)
+        XFree (children);
+      w = parent;
+    }
+  return FALSE;
+}
+
+static gboolean
+has_protocol (Windows *windows, Window window, Atom protocol)
 {
   Atom *protocols = NULL;
   int n = 0;
@@ -419,10 +452,57 @@ windows_supports_ping (Windows *windows, Window window)
   if (window == None || !XGetWMProtocols (windows->dpy, window, &protocols, &n))
     return FALSE;
   for (int i = 0; i < n; i++)
-    found |= protocols[i] == windows->net_wm_ping;
+    found |= protocols[i] == protocol;
   if (protocols != NULL)
     XFree (protocols);
   return found;
+}
+
+gboolean
+windows_focus (Windows *windows, const WindowsMatch *match)
+{
+  Window focus = None;
+  int revert;
+  XWMHints *hints;
+  gboolean input = TRUE;
+
+  if (match->window == None || match->override_redirect)
+    return FALSE;
+  XGetInputFocus (windows->dpy, &focus, &revert);
+  /* None: the app dropped the focus itself until it is ready (it takes
+   * it back with XSetInputFocus, as toolkits do); not taken from it. */
+  if (focus == None
+      || (focus != PointerRoot && window_within (windows, focus, match->window)))
+    return FALSE;
+  hints = XGetWMHints (windows->dpy, match->window);
+  if (hints != NULL)
+    {
+      if (hints->flags & InputHint)
+        input = hints->input;
+      XFree (hints);
+    }
+  /* Back to PointerRoot when it goes, as on a server without one. */
+  if (input)
+    XSetInputFocus (windows->dpy, match->window, RevertToPointerRoot, CurrentTime);
+  if (has_protocol (windows, match->window, windows->wm_take_focus))
+    {
+      XEvent ev = { 0 };
+
+      ev.xclient.type = ClientMessage;
+      ev.xclient.window = match->window;
+      ev.xclient.message_type = windows->wm_protocols;
+      ev.xclient.format = 32;
+      ev.xclient.data.l[0] = (long) windows->wm_take_focus;
+      ev.xclient.data.l[1] = CurrentTime;
+      XSendEvent (windows->dpy, match->window, False, NoEventMask, &ev);
+    }
+  return TRUE;
+}
+
+gboolean
+windows_supports_ping (Windows *windows, Window window)
+{
+  return has_protocol (windows, window, windows->net_wm_ping);
 }
 
 char *

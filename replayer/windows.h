@@ -41,6 +41,9 @@ typedef struct
   Window window;             /* the app's client window (None for NONE) */
   int x, y;                  /* its origin in root coordinates */
   int width, height;
+  Window frame;              /* the root child that holds it (a window manager's
+                              * frame, or the window itself) */
+  gboolean override_redirect; /* a menu or tooltip: no window manager's */
 } WindowsMatch;
 
 /* Selects SubstructureNotify on the root of @dpy (not owned) and takes the
@@ -83,6 +86,15 @@ void windows_add_alias (Windows *windows, const char *wm_class, const char *wm_n
 
 /* Does @window list _NET_WM_PING in WM_PROTOCOLS? */
 gboolean windows_supports_ping (Windows *windows, Window window);
+/* Does a window manager run on the display (a client holds
+ * SubstructureRedirect on the root)? */
+gboolean windows_wm_running (Windows *windows);
+/* Gives @match's window the input focus as a window manager would
+ * (ICCCM 4.1.7: XSetInputFocus unless its WM_HINTS refuse input, and
+ * WM_TAKE_FOCUS if it asks for it), unless the focus is in it already,
+ * or is None (the app dropped it until it is ready). TRUE if the focus
+ * was moved. */
+gboolean windows_focus (Windows *windows, const WindowsMatch *match);
 /* Whether a process of the app (as windows_set_app: the app, its group,
  * its descendants) is a client of the X server, by the X-Resource
  * extension's client pids; TRUE when the server cannot say. */
