@@ -650,6 +650,31 @@ proc_describe_wait_status (int wait_status)
   return g_strdup_printf ("exited with status %d", WEXITSTATUS (wait_status));
 }
 
+GStrv
+proc_command_parse (const char *command, GError **error)
+{
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (GError) local = NULL;
+  g_autofree char *path = NULL;
+  int argc = 0;
+
+  if (!g_shell_parse_argv (command, &argc, &argv, &local))
+    {
+      g_set_error (error, PROC_ERROR, PROC_ERROR_FAILED, "not a command line: %s",
+                   local->message);
+      return NULL;
+    }
+  path = g_find_program_in_path (argv[0]);
+  if (path == NULL)
+    {
+      g_autofree char *quoted = g_shell_quote (argv[0]);
+      g_set_error (error, PROC_ERROR, PROC_ERROR_NOT_FOUND, "%s: no such program in PATH",
+                   quoted);
+      return NULL;
+    }
+  return g_steal_pointer (&argv);
+}
+
 gboolean
 proc_run (const char *const *argv, guint timeout_ms, GError **error)
 {

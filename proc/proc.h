@@ -121,6 +121,12 @@ char *proc_describe_wait_status (int wait_status);
  * the last lines of its stderr. For short jobs (copying a directory). */
 gboolean proc_run (const char *const *argv, guint timeout_ms, GError **error);
 
+/* A command line the user gave as one string (xreplay --wm "i3 -c FILE"),
+ * split as the shell would (quotes, no expansion): its words, or NULL
+ * (PROC_ERROR_FAILED: empty, bad quoting; PROC_ERROR_NOT_FOUND: its
+ * program is not in PATH). */
+GStrv proc_command_parse (const char *command, GError **error);
+
 /* A temporary directory (0700, from a g_dir_make_tmp() template) that is
  * removed with all in it when freed, and also when its owner dies however
  * it dies: a small cleaner process, started before anything is put in it,

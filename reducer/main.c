@@ -11,6 +11,7 @@
 #include <string.h>
 #include <glib.h>
 
+#include "proc.h"
 #include "reduce.h"
 #include "sandbox.h"
 #include "session.h"
@@ -29,7 +30,7 @@ typedef struct
 {
   char *output, *algorithm, *signal_name, *stderr_match, *test_cmd, *speed, *max_gap;
   char *settle, *timeout, *window_wait, *start_timeout, *pace, *home, *max_screen;
-  char *max_session_size;
+  char *max_session_size, *wm;
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
   gdouble limit_time;
@@ -43,7 +44,7 @@ args_clear (Args *a)
   char **strings[] = { &a->output, &a->algorithm, &a->signal_name, &a->stderr_match,
                        &a->test_cmd, &a->speed, &a->max_gap, &a->settle, &a->timeout,
                        &a->window_wait, &a->start_timeout, &a->pace, &a->home,
-                       &a->max_screen, &a->max_session_size };
+                       &a->max_screen, &a->max_session_size, &a->wm };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -83,6 +84,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
+    { "wm", 0, 0, G_OPTION_ARG_STRING, &a->wm, "Run the window manager CMD on every replay's Xvfb, for a bug that needs one (see xreplay)", "CMD" },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress line", NULL },
     { NULL }
@@ -168,6 +170,18 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
     }
   if (a->share_home)
     g_strv_builder_add (xreplay_args, "--share-home");
+  if (a->wm != NULL)
+    {
+      g_auto (GStrv) wm_argv = proc_command_parse (a->wm, &error);
+
+      if (wm_argv == NULL)
+        {
+          g_printerr ("xreduce: --wm: %s\n", error->message);
+          return EXIT_USAGE;
+        }
+      g_strv_builder_add (xreplay_args, "--wm");
+      g_strv_builder_add (xreplay_args, a->wm);
+    }
 
   /* Checked here as xreplay checks them: a bad value is said now, before
    * any server starts, not by every replay. */

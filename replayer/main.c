@@ -22,6 +22,7 @@
 #include <glib-unix.h>
 #include <gio/gio.h>
 
+#include "proc.h"
 #include "replay.h"
 #include "sandbox.h"
 #include "quote.h"
@@ -205,7 +206,7 @@ typedef struct
 {
   char *display, *speed, *stderr_match, *pace, *max_gap, *min_gap, *settle, *timeout;
   char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed, *max_screen;
-  char *max_session_size;
+  char *max_session_size, *wm;
   gboolean share_home, json, quiet, verbose, list, list_actions, backtrace, run_recorded;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
@@ -220,7 +221,7 @@ args_clear (Args *a)
   char **strings[] = { &a->display, &a->speed, &a->stderr_match, &a->pace, &a->max_gap,
                        &a->min_gap, &a->settle, &a->timeout, &a->start_timeout,
                        &a->window_wait, &a->export_format, &a->report_dir, &a->home_seed,
-                       &a->max_screen, &a->max_session_size };
+                       &a->max_screen, &a->max_session_size, &a->wm };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -258,6 +259,7 @@ parse_args (int argc, char **argv, Args *a)
     { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home_seed, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox", NULL },
+    { "wm", 0, 0, G_OPTION_ARG_STRING, &a->wm, "Run the window manager CMD on the private Xvfb before the app, for a bug that needs one (default: none; xreplay gives the windows their recorded size and focus itself)", "CMD" },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
     { NULL }
   };
@@ -496,6 +498,7 @@ main (int argc, char **argv)
   g_auto (Args) a = { 0 };
   g_autoptr (GError) error = NULL;
   g_autofree char *crashtrace = NULL;
+  g_auto (GStrv) wm_argv = NULL;
   g_autoptr (GRegex) regex = NULL;
   g_autoptr (Session) session = NULL;
   g_autoptr (Report) report = NULL;
@@ -561,6 +564,22 @@ main (int argc, char **argv)
       opts.on_end = on_report_end;
       opts.hook_data = report;
     }
+  if (a.wm != NULL)
+    {
+      if (a.display != NULL)
+        {
+          g_printerr ("xreplay: --wm and --display exclude each other (a display given has "
+                      "its own window manager, or none)\n");
+          return EXIT_USAGE;
+        }
+      wm_argv = proc_command_parse (a.wm, &error);
+      if (wm_argv == NULL)
+        {
+          g_printerr ("xreplay: --wm: %s\n", error->message);
+          return EXIT_USAGE;
+        }
+    }
+  opts.wm_argv = (const char *const *) wm_argv;
   opts.display = a.display;
   opts.home_seed = a.home_seed;
   opts.share_home = a.share_home;

@@ -43,6 +43,14 @@ typedef struct
   guint n_windows;
 } ReplayStep;
 
+#define REPLAY_ERROR (replay_error_quark ())
+GQuark replay_error_quark (void);
+
+typedef enum
+{
+  REPLAY_ERROR_WM,           /* --wm's window manager did not start */
+} ReplayError;
+
 typedef struct
 {
   const char *display;       /* NULL: a private Xvfb sized like the session's screen */
@@ -59,6 +67,8 @@ typedef struct
   gboolean verbose;          /* notes on stderr; the app's output passed through */
   gboolean share_home;       /* run the app with our HOME and session bus, no sandbox */
   const char *home_seed;     /* or NULL: the sandbox's HOME starts as a copy of this */
+  const char *const *wm_argv; /* or NULL: a window manager to run on the private
+                              * Xvfb before the app (else the replay is one) */
   GCancellable *cancellable; /* or NULL; cancelling aborts the replay (and cleans up) */
   const char *crashtrace;    /* or NULL: path of xreduce-crashtrace, to run the app
                               * under gdb and fill ReplayResult.backtrace */
