@@ -306,6 +306,13 @@ capture_stop (Capture *capture)
   XFlush (capture->ctrl);
 }
 
+void
+capture_get_fds (Capture *capture, int *ctrl_fd, int *data_fd)
+{
+  *ctrl_fd = ConnectionNumber (capture->ctrl);
+  *data_fd = ConnectionNumber (capture->data);
+}
+
 gboolean
 capture_is_running (Capture *capture)
 {

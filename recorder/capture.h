@@ -69,6 +69,8 @@ void capture_set_client_gone_func (Capture *capture, CaptureClientGoneFunc func,
 /* Disables the context; the state func is called with FALSE once the
  * server has sent everything it recorded. */
 void capture_stop (Capture *capture);
+/* The descriptors of its two X connections (to cut them: guard.h). */
+void capture_get_fds (Capture *capture, int *ctrl_fd, int *data_fd);
 gboolean capture_is_running (Capture *capture);
 
 G_END_DECLS

@@ -8,11 +8,14 @@
  * Exit status: 0 recorded (whatever became of the app), 2 bad usage or
  * input (the app or the output), 3 no X infrastructure (no DISPLAY
  * server, no RECORD extension, no Xephyr/Xvfb), 4 nothing of the app
- * recorded: no window was taken for the app's (the log is written).
+ * recorded: no window was taken for the app's, or none of its windows was
+ * mapped within --start-timeout (the log is written); 128+N when signal N
+ * ended the recording (130 for Ctrl-C; the log is complete).
  */
 #define G_LOG_DOMAIN "xreduce-recorder"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <glib.h>
@@ -64,6 +67,19 @@ print_nothing_recorded (Recorder *recorder)
     }
 }
 
+/* No window of the app's was mapped within the start timeout. */
+static void
+print_start_timed_out (Recorder *recorder, guint timeout_ms, guint n_created)
+{
+  g_printerr ("xrecord: no window of the app's was mapped within %u ms "
+              "(--start-timeout): stopped\n", timeout_ms);
+  if (n_created > 0)
+    g_printerr ("xrecord: the app created %u top-level window%s that %s never mapped: a "
+                "window manager may be waiting for you to place %s (twm: click where it "
+                "goes), or holding the server\n", n_created, n_created == 1 ? "" : "s",
+                n_created == 1 ? "was" : "were", n_created == 1 ? "it" : "them");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -71,6 +87,7 @@ main (int argc, char **argv)
   g_autofree char *display = NULL;
   g_autofree char *screen = NULL;
   g_autofree char *stop_key = NULL;
+  g_autofree char *start_timeout = NULL;
   gboolean headless = FALSE;
   g_auto (GStrv) command = NULL;
   GOptionEntry entries[] = {
@@ -84,6 +101,8 @@ main (int argc, char **argv)
       "Screen size of the nested or private server (default 1280x1024)", "WxH" },
     { "stop-key", 0, 0, G_OPTION_ARG_STRING, &stop_key,
       "Stop recording when this key is pressed (not recorded), e.g. Pause", "KEYSYM" },
+    { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &start_timeout,
+      "Stop if no window of the app's is mapped within MS (default 30000)", "MS" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL,
       "-- APP [ARGS...]" },
     { NULL },
@@ -93,6 +112,7 @@ main (int argc, char **argv)
   g_autoptr (Recorder) recorder = NULL;
   RecorderOptions options = { .width = 1280, .height = 1024 };
   SessionOutcome outcome;
+  guint64 start_timeout_ms = 0;
 
   /* The terminal's character set, for GLib's conversion of what is
    * printed: titles in other scripts are shown, not '?'. LC_CTYPE only:
@@ -114,7 +134,10 @@ main (int argc, char **argv)
     "  2  usage or bad input (the app, the output file)\n"
     "  3  infrastructure error (no display, no RECORD, no Xephyr or Xvfb)\n"
     "  4  nothing of the app was recorded: no window was taken for the\n"
-    "     app's (xrecord names the windows it saw); the log is written");
+    "     app's (xrecord names the windows it saw), or none was mapped\n"
+    "     within --start-timeout; the log is written\n"
+    "  128+N  signal N ended the recording (130: Ctrl-C, 143: SIGTERM,\n"
+    "     129: SIGHUP); the log is complete, with its end line");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("xrecord: %s\n", error->message);
@@ -140,6 +163,14 @@ main (int argc, char **argv)
       g_printerr ("xrecord: bad --screen '%s' (WxH, e.g. 1280x1024)\n", screen);
       return EXIT_USAGE;
     }
+  if (start_timeout != NULL
+      && !g_ascii_string_to_unsigned (start_timeout, 10, 1, 24 * 3600 * 1000,
+                                      (guint64 *) &start_timeout_ms, NULL))
+    {
+      g_printerr ("xrecord: --start-timeout: '%s' is not a number of milliseconds "
+                  "(1 to 86400000)\n", start_timeout);
+      return EXIT_USAGE;
+    }
   if (screen != NULL && display != NULL)
     g_printerr ("xrecord: --screen is ignored with --display (the display has its own)\n");
 
@@ -149,15 +180,31 @@ main (int argc, char **argv)
                   : display != NULL ? RECORDER_EXISTING : RECORDER_NESTED;
   options.display = display;
   options.stop_key = stop_key;
+  options.start_timeout_ms = (guint) start_timeout_ms;
 
   recorder = recorder_new (&options, &error);
   if (recorder != NULL && recorder_run (recorder, &outcome, &error))
     {
       g_autofree char *what = session_outcome_describe (outcome);
+      guint timeout_ms, n_created;
 
       g_printerr ("xrecord: %u actions, %u server events written to %s; the app: %s\n",
                   recorder_get_n_actions (recorder),
                   recorder_get_n_server_events (recorder), output, what);
+      if (recorder_get_signal (recorder) != 0)
+        {
+          if (recorder_get_n_app_windows (recorder) == 0)
+            print_nothing_recorded (recorder);
+          g_printerr ("xrecord: stopped by %s\n",
+                      session_signal_name (recorder_get_signal (recorder)));
+          return 128 + recorder_get_signal (recorder);
+        }
+      if (recorder_get_start_timed_out (recorder, &timeout_ms, &n_created))
+        {
+          print_start_timed_out (recorder, timeout_ms, n_created);
+          print_nothing_recorded (recorder);
+          return EXIT_NOTHING;
+        }
       if (recorder_get_n_app_windows (recorder) == 0)
         {
           print_nothing_recorded (recorder);

@@ -26,6 +26,7 @@
 #include <X11/extensions/record.h>
 
 #include "capture.h"
+#include "guard.h"
 #include "proc.h"
 #include "quote.h"
 #include "xserver.h"
@@ -41,6 +42,9 @@ G_DEFINE_QUARK (recorder-error-quark, recorder_error)
 #define DRAIN_TIMEOUT_MS 3000
 /* How long the app gets to exit after SIGTERM, before SIGKILL. */
 #define APP_TERM_TIMEOUT_MS 2000
+/* ... when a signal ends the recording: xrecord ends within a second. */
+#define APP_TERM_SIGNAL_MS 300
+#define DRAIN_SIGNAL_MS 300
 #define ENABLE_TIMEOUT_MS 10000
 /* Long enough for a loaded CI machine to start an X server. */
 #define SERVER_START_TIMEOUT_MS 20000
@@ -81,7 +85,12 @@ struct Recorder
   SessionOutcome outcome;
   GError *write_error;
   guint drain_timeout;
-  guint signal_sources[3];
+  Guard *guard;            /* owned: signals, and the start timeout, while stuck */
+  int signal;              /* the signal that ended the recording, or 0 */
+  guint start_timeout_ms;
+  guint start_timer;       /* until the app's first window, or 0 */
+  gboolean start_timed_out;
+  guint n_created;         /* the app's top-level windows created */
   guint n_actions, n_server;
   guint n_app_windows;     /* the app's windows mapped, once recording ended */
   GPtrArray *seen_windows; /* char* (owned), NULL-terminated: every window mapped */
@@ -167,6 +176,8 @@ recorder_new (const RecorderOptions *options, GError **error)
   recorder->display_option = g_strdup (options->display);
   recorder->width = options->width;
   recorder->height = options->height;
+  recorder->start_timeout_ms = options->start_timeout_ms != 0 ? options->start_timeout_ms
+                                                               : RECORDER_START_TIMEOUT_MS;
   recorder->loop = g_main_loop_new (NULL, FALSE);
   return g_steal_pointer (&recorder);
 }
@@ -176,9 +187,8 @@ recorder_free (Recorder *recorder)
 {
   if (recorder == NULL)
     return;
-  for (guint i = 0; i < G_N_ELEMENTS (recorder->signal_sources); i++)
-    if (recorder->signal_sources[i] != 0)
-      g_source_remove (recorder->signal_sources[i]);
+  if (recorder->start_timer != 0)
+    g_source_remove (recorder->start_timer);
   if (recorder->drain_timeout != 0)
     g_source_remove (recorder->drain_timeout);
   g_clear_pointer (&recorder->app, proc_child_free);
@@ -196,6 +206,7 @@ recorder_free (Recorder *recorder)
   xserver_free (recorder->server);
   g_clear_error (&recorder->write_error);
   g_clear_pointer (&recorder->seen_windows, g_ptr_array_unref);
+  g_clear_pointer (&recorder->guard, guard_free);
   g_clear_pointer (&recorder->loop, g_main_loop_unref);
   g_free (recorder->display);
   g_free (recorder->display_option);
@@ -220,6 +231,20 @@ guint
 recorder_get_n_app_windows (Recorder *recorder)
 {
   return recorder->n_app_windows;
+}
+
+int
+recorder_get_signal (Recorder *recorder)
+{
+  return recorder->signal;
+}
+
+gboolean
+recorder_get_start_timed_out (Recorder *recorder, guint *timeout_ms, guint *n_created)
+{
+  *timeout_ms = recorder->start_timeout_ms;
+  *n_created = recorder->n_created;
+  return recorder->start_timed_out;
 }
 
 const char *const *
@@ -262,8 +287,8 @@ begin_stop (Recorder *recorder, const char *why)
   if (recorder->drained)
     g_main_loop_quit (recorder->loop);
   else
-    recorder->drain_timeout = g_timeout_add (DRAIN_TIMEOUT_MS, on_drain_timeout,
-                                             recorder);
+    recorder->drain_timeout = g_timeout_add (recorder->signal != 0 ? DRAIN_SIGNAL_MS
+                                             : DRAIN_TIMEOUT_MS, on_drain_timeout, recorder);
 }
 
 static void
@@ -289,18 +314,42 @@ on_app_exit (ProcChild *app, int status, gpointer user_data)
     g_main_loop_quit (recorder->loop);
 }
 
-static gboolean
-on_signal (gpointer user_data)
+static void
+on_signal (int signum, gpointer user_data)
 {
   Recorder *recorder = user_data;
 
+  if (recorder->signal == 0)
+    recorder->signal = signum;
   if (!recorder->outcome_known)
     {
       recorder->outcome_known = TRUE;
       recorder->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_NONE };
     }
   begin_stop (recorder, "signal");
-  return G_SOURCE_CONTINUE;
+  /* (Also during set-up: the loop may not run yet.) */
+  g_main_loop_quit (recorder->loop);
+}
+
+/* No window of the app's came: a window manager may be waiting for the
+ * user to place it (twm), or the app shows none. */
+static gboolean
+on_start_timeout (gpointer user_data)
+{
+  Recorder *recorder = user_data;
+
+  recorder->start_timer = 0;
+  if (toplevels_get_n_app_mapped (recorder->tops) == 0)
+    {
+      recorder->start_timed_out = TRUE;
+      if (!recorder->outcome_known)
+        {
+          recorder->outcome_known = TRUE;
+          recorder->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_NONE };
+        }
+      begin_stop (recorder, "no window of the app's");
+    }
+  return G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -325,7 +374,9 @@ stop_app (Recorder *recorder)
       guint timeout;
 
       proc_child_signal (recorder->app, sig[i]);
-      timeout = g_timeout_add (APP_TERM_TIMEOUT_MS, on_app_term_timeout, recorder);
+      timeout = g_timeout_add (recorder->signal != 0 || recorder->start_timed_out
+                               ? APP_TERM_SIGNAL_MS : APP_TERM_TIMEOUT_MS,
+                               on_app_term_timeout, recorder);
       while (!recorder->app_exited && g_main_context_iteration (NULL, TRUE))
         if (g_main_context_find_source_by_id (NULL, timeout) == NULL)
           break;
@@ -392,6 +443,13 @@ on_captured (const xEvent *ev, XID id_base, guint64 time_ms, gpointer user_data)
       translator_tracker_event (recorder->translator, ev);
       /* The app never hears of its top-levels' creation; the tracker does. */
       if (type == CreateNotify
+          && ev->u.createNotify.parent == DefaultRootWindow (recorder->tracker)
+          && !ev->u.createNotify.override
+          && toplevels_is_app_client (recorder->tops,
+                                      ev->u.createNotify.window
+                                      & XRecordIdBaseMask (recorder->tracker)))
+        recorder->n_created++;
+      if (type == CreateNotify
           && toplevels_is_app_client (recorder->tops,
                                       ev->u.createNotify.window
                                       & XRecordIdBaseMask (recorder->tracker))
@@ -429,6 +487,10 @@ print_ready (Recorder *recorder)
       || toplevels_get_n_app_mapped (recorder->tops) == 0)
     return;
   recorder->ready = TRUE;
+  if (recorder->start_timer != 0)
+    g_source_remove (recorder->start_timer);
+  recorder->start_timer = 0;
+  guard_set_deadline (recorder->guard, 0);
   /* Scripts and tests wait for this line. */
   g_printerr ("xrecord: recording %s (pid %d) on %s\n", recorder->argv[0],
               (int) recorder->app_pid, recorder->display);
@@ -488,10 +550,16 @@ on_io_error_exit (Display *dpy, void *user_data)
   Recorder *recorder = user_data;
 
   /* The server is gone (the Xephyr window was closed): the app goes with
-   * it; end the recording without waiting for RECORD's end. */
+   * it; end the recording without waiting for RECORD's end. Or the guard
+   * cut a round trip the server did not answer (a window manager holds
+   * it grabbed) because of a signal or the start timeout. */
   if (!recorder->server_gone)
     {
-      g_printerr ("xrecord: lost the connection to %s\n", recorder->display);
+      if (!guard_has_cut (recorder->guard))
+        g_printerr ("xrecord: lost the connection to %s\n", recorder->display);
+      else if (recorder->signal == 0 && recorder->tops != NULL
+               && toplevels_get_n_app_mapped (recorder->tops) == 0)
+        recorder->start_timed_out = TRUE;
       recorder->server_gone = TRUE;
       recorder->drained = TRUE;
       begin_stop (recorder, "the X server is gone");
@@ -600,6 +668,14 @@ open_display (Recorder *recorder, GError **error)
       return FALSE;
     }
   capture_set_io_error_handler (recorder->capture, on_io_error_exit, recorder);
+  {
+    int ctrl_fd, data_fd;
+
+    capture_get_fds (recorder->capture, &ctrl_fd, &data_fd);
+    guard_add_fd (recorder->guard, ConnectionNumber (recorder->tracker));
+    guard_add_fd (recorder->guard, ctrl_fd);
+    guard_add_fd (recorder->guard, data_fd);
+  }
   return TRUE;
 }
 
@@ -712,6 +788,11 @@ start_app (Recorder *recorder, GError **error)
       return FALSE;
     }
   recorder->app_pid = proc_child_get_pid (recorder->app);
+  /* Until its first window: the loop's timer, and the guard's deadline
+   * should a window manager hold the server meanwhile. */
+  recorder->start_timer = g_timeout_add (recorder->start_timeout_ms, on_start_timeout, recorder);
+  guard_set_deadline (recorder->guard, g_get_monotonic_time ()
+                                       + (gint64) recorder->start_timeout_ms * 1000);
   /* The group leader is the app: _NET_WM_PID of any process in the group
    * marks the app's windows. */
   toplevels_set_app (recorder->tops, recorder->app_pid);
@@ -774,14 +855,21 @@ recorder_run (Recorder *recorder, SessionOutcome *outcome, GError **error)
 
   /* Before anything starts: a signal that arrives while the server, the
    * capture or the app start waits for the loop, which stops cleanly,
-   * instead of killing xrecord with the log unfinished. */
-  recorder->signal_sources[0] = g_unix_signal_add (SIGINT, on_signal, recorder);
-  recorder->signal_sources[1] = g_unix_signal_add (SIGTERM, on_signal, recorder);
-  recorder->signal_sources[2] = g_unix_signal_add (SIGHUP, on_signal, recorder);
+   * instead of killing xrecord with the log unfinished; and one that
+   * arrives while a window manager holds the server (guard.h). */
+  recorder->guard = guard_new (on_signal, recorder);
   xerror_install ();
   ok = open_display (recorder, error) && open_log (recorder, error)
-       && start_capture (recorder, error) && start_app (recorder, error);
-  if (!ok)
+       && start_capture (recorder, error)
+       && (recorder->signal != 0 || start_app (recorder, error));
+  if (!ok && recorder->signal != 0 && recorder->writer != NULL)
+    {
+      /* Interrupted while setting up: a recording of nothing, ended. */
+      g_clear_error (error);
+      begin_stop (recorder, "signal during set-up");
+      recorder->drained = TRUE;
+    }
+  else if (!ok)
     {
       if (recorder->writer != NULL)
         {

@@ -41,7 +41,12 @@ typedef struct
   const char *display;     /* RECORDER_EXISTING */
   int width, height;       /* the screen of NESTED and HEADLESS */
   const char *stop_key;    /* a keysym name, or NULL */
+  guint start_timeout_ms;  /* for the app's first window; 0: the default */
 } RecorderOptions;
+
+/* How long the app's first window is waited for by default: on a desktop
+ * the window manager may wait for the user to place it (twm). */
+#define RECORDER_START_TIMEOUT_MS 30000
 
 typedef struct Recorder Recorder;
 
@@ -68,6 +73,13 @@ guint recorder_get_n_server_events (Recorder *recorder);
  * When none was the app's, these are the windows the user may have
  * meant. */
 guint recorder_get_n_app_windows (Recorder *recorder);
+/* After recorder_run: the signal (SIGINT, SIGTERM, SIGHUP) that ended the
+ * recording, or 0; whether it ended because no window of the app's was
+ * mapped within the start timeout, and how many top-level windows the
+ * app had created by then (mapped or not). */
+int recorder_get_signal (Recorder *recorder);
+gboolean recorder_get_start_timed_out (Recorder *recorder, guint *timeout_ms,
+                                       guint *n_created);
 const char *const *recorder_get_seen_windows (Recorder *recorder);
 
 G_END_DECLS

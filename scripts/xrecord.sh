@@ -8,7 +8,8 @@
 #       ... "$xrecord_pid" is xrecord's; its stderr goes to DIR/xrecord.err,
 #       the app's stdout to DIR/app.out ...
 #   xrecord_wait [SECONDS]   # the app ended the recording (SIGTERM after
-#                            # SECONDS, default 10); returns xrecord's status
+#                            # SECONDS, default 10: status 143); returns
+#                            # xrecord's status
 #   xrecord_stop             # SIGTERM now (xrecord writes what it has),
 #                            # then as xrecord_wait
 #   xrecord_kill             # from the script's EXIT trap
@@ -54,6 +55,10 @@ xrecord_wait () {
 xrecord_stop () {
   kill -TERM "$xrecord_pid"
   xrecord_wait 10
+  # 143: ended by our SIGTERM, the log complete.
+  _xr_status=$?
+  [ "$_xr_status" -eq 143 ] && return 0
+  return "$_xr_status"
 }
 
 xrecord_kill () {
