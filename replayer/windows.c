@@ -191,6 +191,37 @@ on_map (Windows *windows, const XMapEvent *ev)
   return TRUE;
 }
 
+/* A window of the root was reparented into @parent: if the frame that
+ * holds it now (the root's child above @parent) was mapped before it
+ * held the app's window, and so taken for nobody's, it is looked at
+ * again. */
+static gboolean
+on_reparented (Windows *windows, Window parent)
+{
+  Window frame = parent, root, up, *children = NULL;
+  unsigned int n;
+  XWindowAttributes attrs;
+  XMapEvent map = { .type = MapNotify, .event = windows->root };
+
+  for (int depth = 0; depth < 32; depth++)
+    {
+      if (!XQueryTree (windows->dpy, frame, &root, &up, &children, &n))
+        return FALSE;
+      if (children != NULL)
+        XFree (children);
+      if (up == windows->root)
+        break;
+      frame = up;
+    }
+  if (find_top (windows, frame, NULL) != NULL
+      || !XGetWindowAttributes (windows->dpy, frame, &attrs) || attrs.map_state == IsUnmapped)
+    return FALSE;
+  g_hash_table_remove (windows->foreign, GSIZE_TO_POINTER (frame));
+  map.window = frame;
+  map.override_redirect = attrs.override_redirect;
+  return on_map (windows, &map);
+}
+
 gboolean
 windows_handle_event (Windows *windows, const XEvent *ev)
 {
@@ -219,15 +250,15 @@ windows_handle_event (Windows *windows, const XEvent *ev)
       g_ptr_array_remove_index (windows->tops, index);
       return TRUE;
     case ReparentNotify:
-      /* Taken into a window manager's frame: the frame is mapped next. */
+      /* Taken into a window manager's frame: the frame is mapped next,
+       * or was mapped before (i3 maps its frame first). */
       if (ev->xreparent.event != windows->root || ev->xreparent.parent == windows->root)
         return FALSE;
       g_hash_table_remove (windows->foreign, GSIZE_TO_POINTER (ev->xreparent.window));
       top = find_top (windows, ev->xreparent.window, &index);
-      if (top == NULL || top->frame != ev->xreparent.window)
-        return FALSE;
-      g_ptr_array_remove_index (windows->tops, index);
-      return TRUE;
+      if (top != NULL && top->frame == ev->xreparent.window)
+        g_ptr_array_remove_index (windows->tops, index);
+      return on_reparented (windows, ev->xreparent.parent) || top != NULL;
     case ConfigureNotify:
       return ev->xconfigure.event == windows->root
              && find_top (windows, ev->xconfigure.window, NULL) != NULL;

@@ -385,18 +385,21 @@ has_class (XApp *xapp, Window window)
   return has;
 }
 
+/* The first window at or below @window (@depth levels down already)
+ * that has WM_CLASS and was not made by the client that made @not_of
+ * (None: any client). */
 static Window
-find_class_below (XApp *xapp, Window window, int depth)
+find_class_below (XApp *xapp, Window window, int depth, Window not_of)
 {
   Window root, parent, *children = NULL, found = None;
   unsigned int n = 0;
 
-  if (has_class (xapp, window))
+  if ((not_of == None || !xapp_same_client (xapp, window, not_of)) && has_class (xapp, window))
     return window;
   if (depth >= 3 || !XQueryTree (xapp->dpy, window, &root, &parent, &children, &n))
     return None;
   for (unsigned int i = 0; i < n && found == None; i++)
-    found = find_class_below (xapp, children[i], depth + 1);
+    found = find_class_below (xapp, children[i], depth + 1, not_of);
   if (children != NULL)
     XFree (children);
   return found;
@@ -405,7 +408,13 @@ find_class_below (XApp *xapp, Window window, int depth)
 Window
 xapp_identity_window (XApp *xapp, Window top)
 {
-  Window found = find_class_below (xapp, top, 0);
+  Window found = find_class_below (xapp, top, 0, None);
+  Window inner;
 
+  /* A window manager's frame with a class of its own (i3's "i3-frame")
+   * holds another client's window that has one: that one names it. An
+   * app's own wrapper (Tk's) holds windows of the same client. */
+  if (found == top && (inner = find_class_below (xapp, top, 0, top)) != None)
+    return inner;
   return found != None ? found : top;
 }

@@ -129,7 +129,9 @@ char *xapp_text_from_property (XApp *xapp, Atom type, const char *value, gsize l
 
 /* The window that carries the identity of the root child @top: @top if it
  * has WM_CLASS, else the first window below it (3 levels at most) that
- * has, else @top. */
+ * has, else @top; but a window below @top that another client made and
+ * that has WM_CLASS before @top's own (a window manager's frame that has
+ * a class, as i3's). */
 Window xapp_identity_window (XApp *xapp, Window top);
 
 G_END_DECLS
