@@ -28,6 +28,12 @@ struct Translator
   gboolean have_pointer;
   int pointer_x, pointer_y;
 
+  /* What each held key's press produced: its release releases that, even
+   * when the keymap changed in between (xdotool binds a spare keycode to
+   * each character it types, then unbinds it before the release is
+   * read). */
+  char *pressed[256];      /* keycode -> keysym name (owned), or NULL */
+
   GHashTable *atom_names;  /* Atom -> char* (owned) */
   GString *args;           /* the fields of the last server record */
   char *keysym;            /* the strings of the last record (owned) */
@@ -53,6 +59,8 @@ translator_free (Translator *translator)
 {
   if (translator == NULL)
     return;
+  for (guint i = 0; i < G_N_ELEMENTS (translator->pressed); i++)
+    g_free (translator->pressed[i]);
   g_hash_table_unref (translator->atom_names);
   g_string_free (translator->args, TRUE);
   g_free (translator->keysym);
@@ -179,6 +187,8 @@ translator_device (Translator *translator, const xEvent *ev, guint64 time_ms,
         if (!toplevels_focus (translator->tops, root_x, root_y, &target))
           return TRANSLATE_SKIP;
         name = translator_keysym_name (translator->dpy, detail, state);
+        if (type == KeyRelease && translator->pressed[detail & 0xff] != NULL)
+          name = translator->pressed[detail & 0xff];
         if (name == NULL)
           {
             g_debug ("keycode %u produces no keysym: not recorded", detail);
@@ -186,6 +196,8 @@ translator_device (Translator *translator, const xEvent *ev, guint64 time_ms,
           }
         g_free (translator->keysym);
         translator->keysym = g_strdup (name);
+        g_free (translator->pressed[detail & 0xff]);
+        translator->pressed[detail & 0xff] = type == KeyPress ? g_strdup (name) : NULL;
         out->kind = type == KeyPress ? SESSION_EVENT_KEY_PRESS
                                      : SESSION_EVENT_KEY_RELEASE;
         out->keysym = translator->keysym;

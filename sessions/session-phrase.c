@@ -202,8 +202,12 @@ cut_action (Cutter *c, const SessionEvent *ev)
       return c->motion;
 
     case SESSION_EVENT_KEY_PRESS:
-      if ((stroke = g_hash_table_lookup (c->keys_held, key)) != NULL)
-        return stroke;   /* auto-repeat */
+      /* Auto-repeat: the key held produces the same keysym again. (The
+       * same keycode with another keysym is another key: xdotool binds
+       * one spare keycode to each character it types.) */
+      if ((stroke = g_hash_table_lookup (c->keys_held, key)) != NULL
+          && g_strcmp0 (stroke->main->keysym, ev->keysym) == 0)
+        return stroke;
       if ((bit = modifier_bit (ev->keysym)) != 0)
         {
           if (!g_hash_table_contains (c->mods_held, key))
