@@ -1,7 +1,8 @@
 #!/bin/sh
 # Everything a fresh Debian 12 machine needs to build and test xreduce
 # (the toolkit tests' runtimes too: Tk, GTK 3 and Qt 5 for Debian's
-# python3, the Athena widgets):
+# python3, the Athena widgets; the window managers the desktop tests record
+# under: openbox, i3, twm):
 # installs the missing packages with apt-get, configures and builds into
 # build/ (or $XREDUCE_BUILD). Safe to run again: it only does what is missing.
 set -eu
@@ -11,7 +12,7 @@ build=${XREDUCE_BUILD:-build}
 packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev \
 libx11-dev libxtst-dev libxres-dev libxkbcommon-dev libpng-dev \
 libjson-glib-dev xvfb xserver-xephyr xdotool x11-xkb-utils x11-utils xauth gdb \
-dbus-daemon xterm \
+dbus-daemon xterm openbox i3-wm twm \
 tk python3-gi gir1.2-gtk-3.0 python3-pyqt5 libxaw7-dev"
 
 missing=""

@@ -794,6 +794,135 @@ test_record_bad_input (Fixture *f, gconstpointer data)
   g_assert_false (g_file_test (f->log, G_FILE_TEST_EXISTS));
 }
 
+/* ---- on a desktop whose window manager holds the server ---- */
+
+/* twm on the fixture's display, once it manages it (it holds
+ * SubstructureRedirect: the root's all-event mask says so, checked at
+ * each event twm's start makes); FALSE (the test skips) without twm or
+ * xterm. The root's MapNotify events stay selected. */
+static gboolean
+twm_start (Fixture *f, GPid *twm)
+{
+  const char *const argv[] = { "twm", NULL };
+  g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->display, TRUE);
+  g_autofree char *twm_path = g_find_program_in_path ("twm");
+  g_autofree char *xterm_path = g_find_program_in_path ("xterm");
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+  Window root = DefaultRootWindow (f->dpy);
+  XWindowAttributes attrs;
+  g_autoptr (GError) error = NULL;
+
+  if (twm_path == NULL || xterm_path == NULL)
+    {
+      g_test_skip ("no twm or xterm in PATH (Debian: twm, xterm)");
+      return FALSE;
+    }
+  XSelectInput (f->dpy, root, SubstructureNotifyMask);
+  XSync (f->dpy, False);
+  g_assert_true (g_spawn_async (NULL, (char **) argv, envp,
+                                G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
+                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                NULL, NULL, twm, &error));
+  g_assert_no_error (error);
+  while (XGetWindowAttributes (f->dpy, root, &attrs)
+         && !(attrs.all_event_masks & SubstructureRedirectMask))
+    {
+      struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
+      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
+
+      if (XPending (f->dpy) == 0 && (left <= 0 || poll (&pfd, 1, MIN (left, 50)) < 0))
+        g_error ("twm did not manage the display within %d ms", WAIT_MS);
+      while (XPending (f->dpy) > 0)
+        {
+          XEvent ev;
+          XNextEvent (f->dpy, &ev);
+        }
+    }
+  return TRUE;
+}
+
+static void
+twm_stop (GPid twm)
+{
+  kill (twm, SIGKILL);
+  waitpid (twm, NULL, 0);
+}
+
+/* twm lets the user place a new window without a position (xterm's) and
+ * grabs the server meanwhile: the app's window is never mapped. xrecord
+ * says so after --start-timeout and names what it saw; its log ends. */
+static void
+test_record_never_mapped (Fixture *f, gconstpointer data)
+{
+  const char *const options[] = { "--display", f->display, "--start-timeout", "1500", NULL };
+  g_autoptr (Session) session = NULL;
+  GPid twm;
+  int status;
+
+  if (!twm_start (f, &twm))
+    return;
+  xrecord_spawn (f, options, "xterm", NULL);
+  status = xrecord_wait (f);
+  twm_stop (twm);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 4);
+  g_assert_nonnull (strstr (f->err->str, "no window of the app's was mapped within 1500 ms"));
+  g_assert_nonnull (strstr (f->err->str, "the app created 1 top-level window that was never "
+                                         "mapped: a window manager may be waiting for you "
+                                         "to place it"));
+  session = load_log (f);
+  g_assert_cmpint (session_get_outcome (session).kind, ==, SESSION_OUTCOME_NONE);
+}
+
+/* SIGINT, SIGTERM and SIGHUP end xrecord while twm holds the server and
+ * the app's window waits to be placed: 128+N, the log with its end
+ * line, nothing left running. The moment: twm maps its size window as
+ * the placement starts (an event of the root, which reaches us even
+ * while twm holds the server). */
+static void
+test_record_signal_while_placing (Fixture *f, gconstpointer data)
+{
+  const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+  const char *const options[] = { "--display", f->display, NULL };
+  GPid twm;
+
+  test_become_subreaper ();
+  for (gsize i = 0; i < G_N_ELEMENTS (signals); i++)
+    {
+      g_autoptr (Session) session = NULL;
+      gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000, sent;
+      gboolean placing = FALSE;
+      int status;
+
+      if (!twm_start (f, &twm))
+        return;
+      g_string_truncate (f->err, 0);
+      xrecord_spawn (f, options, "xterm", NULL);
+      while (!placing)
+        {
+          struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
+          int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
+          XEvent ev;
+
+          if (XPending (f->dpy) == 0 && (left <= 0 || poll (&pfd, 1, left) <= 0))
+            g_error ("twm did not start placing xterm's window within %d ms", WAIT_MS);
+          XNextEvent (f->dpy, &ev);
+          placing = ev.type == MapNotify && ev.xmap.event == DefaultRootWindow (f->dpy);
+        }
+      sent = g_get_monotonic_time ();
+      kill (f->xrecord, signals[i]);
+      status = xrecord_wait (f);
+      g_test_message ("%s: xrecord ended %" G_GINT64_FORMAT " ms after it",
+                      session_signal_name (signals[i]), (g_get_monotonic_time () - sent) / 1000);
+      twm_stop (twm);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 128 + signals[i]);
+      session = load_log (f);
+      g_assert_cmpint (session_get_outcome (session).kind, ==, SESSION_OUTCOME_NONE);
+      g_assert_cmpuint (test_orphans_alive (f->xvfb.pid), ==, 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -814,5 +943,7 @@ main (int argc, char **argv)
   ADD ("/record/headless-stop-key", test_record_headless_stop_key);
   ADD ("/record/nested-xephyr", test_record_nested);
   ADD ("/record/bad-input", test_record_bad_input);
+  ADD ("/record/never-mapped", test_record_never_mapped);
+  ADD ("/record/signal-while-placing", test_record_signal_while_placing);
   return g_test_run ();
 }

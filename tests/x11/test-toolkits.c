@@ -44,6 +44,9 @@ typedef struct
   const char *name;          /* the test path's last part */
   const char *title;         /* the main window's */
   gboolean menu_by_drag;     /* Athena menus: press on File, release on the item */
+  const char *file_x, *file_y; /* where File is pressed, in the main window: on
+                              * the menu bar also at a tiling window manager's
+                              * size (Athena's Form stretches its children) */
   /* The minimal session's actions, in words (xreduce keeps these): a
    * format, %1$d,%2$d the position of Settings... in its menu as recorded
    * (in the main window for a drag: the pointer is grabbed by the window
@@ -51,9 +54,25 @@ typedef struct
   const char *expected;
 } Toolkit;
 
+/* The desktop the app is recorded on: no window manager, a stacking one
+ * that decorates (openbox), a tiling one (i3). */
+typedef struct
+{
+  const char *name;          /* the test path's first part */
+  const char *wm;            /* the program, or NULL */
+} Desktop;
+
+typedef struct
+{
+  const Desktop *desktop;
+  const Toolkit *toolkit;
+} Case;
+
 typedef struct
 {
   TestXvfb xvfb;
+  GPid wm;                   /* the window manager, or 0 */
+  char *wm_command;          /* its command line, for xreplay --wm; or NULL */
   Display *dpy;              /* the test's own connection: the X events */
   char *dir, *log, *min;
   GPtrArray *app;            /* the app's command line, NULL-terminated */
@@ -64,6 +83,85 @@ typedef struct
   int item_x, item_y;        /* where Settings... was clicked (Toolkit.expected) */
 } Fixture;
 
+/* The app's windows come and go (it crashes): a request about one that
+ * is gone (BadWindow) is no failure of the test. */
+static int
+on_x_error (Display *dpy, XErrorEvent *ev)
+{
+  if (ev->error_code != BadWindow)
+    g_error ("X error %d (request %d)", ev->error_code, ev->request_code);
+  return 0;
+}
+
+static gboolean
+has_property (Display *dpy, Window w, Atom atom)
+{
+  Atom type = None;
+  int format;
+  unsigned long n, after;
+  unsigned char *value = NULL;
+
+  if (XGetWindowProperty (dpy, w, atom, 0, 1, False, AnyPropertyType, &type, &format, &n,
+                          &after, &value) != Success)
+    return FALSE;
+  if (value != NULL)
+    XFree (value);
+  return type != None;
+}
+
+/* Starts the window manager @wm on the fixture's display and waits until
+ * it manages it: until it has set _NET_SUPPORTING_WM_CHECK on the root
+ * (both openbox and i3 do, once they have taken SubstructureRedirect). */
+static void
+wm_start (Fixture *f, const char *wm)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+  Window root = DefaultRootWindow (f->dpy);
+  Atom check = XInternAtom (f->dpy, "_NET_SUPPORTING_WM_CHECK", False);
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+
+  g_ptr_array_add (argv, g_strdup (wm));
+  if (g_str_equal (wm, "i3"))
+    {
+      /* A configuration of its own, so that i3 starts no wizard, bar or
+       * other program. */
+      g_autofree char *config = g_build_filename (f->dir, "i3.config", NULL);
+
+      g_assert_true (g_file_set_contents (config, "# i3 config file (v4)\n"
+                                                  "font pango:monospace 8\n", -1, NULL));
+      g_ptr_array_add (argv, g_strdup ("-c"));
+      g_ptr_array_add (argv, g_steal_pointer (&config));
+    }
+  else if (g_str_equal (wm, "openbox"))
+    {
+      g_ptr_array_add (argv, g_strdup ("--sm-disable"));
+    }
+  g_ptr_array_add (argv, NULL);
+  f->wm_command = g_strjoinv (" ", (char **) argv->pdata);
+  XSelectInput (f->dpy, root, SubstructureNotifyMask | PropertyChangeMask);
+  XSync (f->dpy, False);
+  if (!g_spawn_async (f->dir, (char **) argv->pdata, f->envp,
+                      G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
+                      | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                      NULL, NULL, &f->wm, &error))
+    g_error ("cannot start %s: %s", wm, error->message);
+  while (!has_property (f->dpy, root, check))
+    {
+      XEvent ev;
+
+      while (XPending (f->dpy) == 0)
+        {
+          struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
+          int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
+
+          if (left <= 0 || poll (&pfd, 1, left) <= 0)
+            g_error ("%s did not start managing the display within %d ms", wm, WAIT_MS);
+        }
+      XNextEvent (f->dpy, &ev);
+    }
+}
+
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
@@ -72,6 +170,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   test_xvfb_start (&f->xvfb, "1280x1024");
   f->dpy = XOpenDisplay (f->xvfb.display);
   g_assert_nonnull (f->dpy);
+  XSetErrorHandler (on_x_error);
   XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
   f->dir = g_dir_make_tmp ("test-toolkits-XXXXXX", &error);
   g_assert_no_error (error);
@@ -83,6 +182,8 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
   f->err = g_string_new (NULL);
   f->xrecord_err = -1;
+  if (((const Case *) data)->desktop->wm != NULL)
+    wm_start (f, ((const Case *) data)->desktop->wm);
 }
 
 static void
@@ -95,12 +196,18 @@ fixture_teardown (Fixture *f, gconstpointer data)
     }
   if (f->xrecord_err >= 0)
     close (f->xrecord_err);
+  if (f->wm > 0)
+    {
+      kill (f->wm, SIGKILL);
+      waitpid (f->wm, NULL, 0);
+    }
   XCloseDisplay (f->dpy);
   test_xvfb_stop (&f->xvfb);
   test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->log);
   g_free (f->min);
+  g_free (f->wm_command);
   g_ptr_array_unref (f->app);
   g_strfreev (f->envp);
   g_string_free (f->err, TRUE);
@@ -258,8 +365,40 @@ drain (Fixture *f)
     }
 }
 
+/* @w if it is named @title, else the window inside it that is (a window
+ * manager's frame holds the app's window), or None. */
+static Window
+find_named (Display *dpy, Window w, const char *title, int depth)
+{
+  Window root, parent, *children = NULL, found = None;
+  unsigned int n = 0;
+
+  if (named (dpy, w, title))
+    return w;
+  if (depth == 0 || !XQueryTree (dpy, w, &root, &parent, &children, &n))
+    return None;
+  for (unsigned int i = 0; i < n && found == None; i++)
+    found = find_named (dpy, children[i], title, depth - 1);
+  if (children != NULL)
+    XFree (children);
+  return found;
+}
+
+/* The app's window named @title in the root child @w, which it then
+ * watches (StructureNotify: its unmapping, for wait_gone). */
+static Window
+app_window (Fixture *f, Window w, const char *title)
+{
+  Window found = find_named (f->dpy, w, title, 3);
+
+  if (found != None)
+    XSelectInput (f->dpy, found, StructureNotifyMask);
+  return found;
+}
+
 /* Waits for a top-level named @title (NULL: any override-redirect one, a
- * menu) to be mapped; its geometry in *@attrs. */
+ * menu) to be mapped, in a window manager's frame or not; returns the
+ * app's window, its geometry in *@attrs. */
 static Window
 wait_map (Fixture *f, const char *title, XWindowAttributes *attrs)
 {
@@ -270,12 +409,17 @@ wait_map (Fixture *f, const char *title, XWindowAttributes *attrs)
   for (;;)
     {
       XEvent ev;
+      Window w = None;
 
       next_event (f, &ev, deadline, what);
-      if (ev.type == MapNotify && ev.xmap.event == DefaultRootWindow (f->dpy)
-          && (title != NULL ? named (f->dpy, ev.xmap.window, title) : ev.xmap.override_redirect)
-          && XGetWindowAttributes (f->dpy, ev.xmap.window, attrs))
-        return ev.xmap.window;
+      if (ev.type != MapNotify || ev.xmap.event != DefaultRootWindow (f->dpy))
+        continue;
+      if (title == NULL)
+        w = ev.xmap.override_redirect ? ev.xmap.window : None;
+      else
+        w = app_window (f, ev.xmap.window, title);
+      if (w != None && XGetWindowAttributes (f->dpy, w, attrs))
+        return w;
     }
 }
 
@@ -293,8 +437,8 @@ main_window (Fixture *f, const char *title)
     {
       for (unsigned int i = 0; i < n && found == None; i++)
         if (XGetWindowAttributes (f->dpy, children[i], &attrs)
-            && attrs.map_state == IsViewable && named (f->dpy, children[i], title))
-          found = children[i];
+            && attrs.map_state == IsViewable)
+          found = app_window (f, children[i], title);
       XFree (children);
     }
   return found != None ? found : wait_map (f, title, &attrs);
@@ -375,9 +519,9 @@ choose (Fixture *f, const Toolkit *tk, Window main, int item, const char *title)
 
   drain (f);
   if (tk->menu_by_drag)
-    xdo (f, "mousemove", "--window", id, "15", "10", "mousedown", "1", NULL);
+    xdo (f, "mousemove", "--window", id, tk->file_x, tk->file_y, "mousedown", "1", NULL);
   else
-    xdo (f, "mousemove", "--window", id, "15", "10", "click", "1", NULL);
+    xdo (f, "mousemove", "--window", id, tk->file_x, tk->file_y, "click", "1", NULL);
   wait_map (f, NULL, &menu);
   /* Two entries of one height: the middle of the one asked for. */
   f->item_x = menu.width / 2;
@@ -463,7 +607,7 @@ run_with_app (Fixture *f, char **out, const char *program, const char *const *ar
 static void
 test_toolkit (Fixture *f, gconstpointer data)
 {
-  const Toolkit *tk = data;
+  const Toolkit *tk = ((const Case *) data)->toolkit;
   g_autofree char *why = NULL, *words = NULL, *expected = NULL;
   guint crashed = 0;
 
@@ -487,6 +631,16 @@ test_toolkit (Fixture *f, gconstpointer data)
   g_test_message ("%s: the recording crashed the app in %u of 5 replays", tk->name, crashed);
   g_assert_cmpuint (crashed, ==, 5);
 
+  /* And under the same window manager, with xreplay --wm. */
+  if (f->wm_command != NULL)
+    {
+      const char *const args[] = { "--wm", f->wm_command, f->log, NULL };
+      g_autofree char *out = NULL;
+
+      g_assert_cmpint (run_with_app (f, &out, env ("XREPLAY"), args), ==, 1);
+      g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
+    }
+
   /* xreduce keeps exactly the menu, the item and Apply. */
   {
     const char *const args[] = { "--quiet", "--no-report", "-o", f->min, f->log, NULL };
@@ -503,6 +657,189 @@ test_toolkit (Fixture *f, gconstpointer data)
   g_assert_cmpstr (words, ==, expected);
 }
 
+/* The session with its Apply click where Apply is only once the Settings
+ * dialog has twice its size (Athena's Form stretches its children with
+ * the dialog), as a tiling window manager would have made it: @sized
+ * says so (size=600x240), else the session does not say the size. */
+static char *
+stretched_session (Fixture *f, gboolean sized)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  GString *out = g_string_new (NULL);
+  g_autofree char *path = g_build_filename (f->dir, sized ? "sized.log" : "unsized.log", NULL);
+  guint changed = 0;
+
+  g_assert_true (g_file_get_contents (f->log, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr (GRegex) re = g_regex_new (" pos=75,60 window=([0-9]+) size=300x120 ", 0, 0, NULL);
+      g_autofree char *line = NULL;
+
+      if (strstr (lines[i], "title=\"Settings\"") != NULL && g_regex_match (re, lines[i], 0, NULL))
+        {
+          line = g_regex_replace (re, lines[i], -1, 0,
+                                  sized ? " pos=150,120 window=\\1 size=600x240 "
+                                        : " pos=150,120 window=\\1 ",
+                                  0, NULL);
+          changed++;
+        }
+      g_string_append (out, line != NULL ? line : lines[i]);
+      if (lines[i + 1] != NULL)
+        g_string_append_c (out, '\n');
+    }
+  g_assert_cmpuint (changed, >=, 2);
+  g_assert_true (g_file_set_contents (path, out->str, -1, NULL));
+  g_string_free (out, TRUE);
+  return g_steal_pointer (&path);
+}
+
+/* A window's recorded size is given back at replay: the Apply click of a
+ * dialog recorded at twice its size crashes the app only when the replay
+ * gives the dialog that size (without size=, the click lands below the
+ * dialog and the app lives). */
+static void
+test_resized (Fixture *f, gconstpointer data)
+{
+  const Toolkit *tk = ((const Case *) data)->toolkit;
+  g_autofree char *why = NULL, *sized = NULL, *unsized = NULL;
+  g_autofree char *out = NULL, *out2 = NULL;
+
+  if (!app_command (f, tk, &why))
+    {
+      g_test_skip (why);
+      return;
+    }
+  record (f, tk);
+  sized = stretched_session (f, TRUE);
+  unsized = stretched_session (f, FALSE);
+  {
+    const char *const args[] = { unsized, NULL };
+
+    g_assert_cmpint (run_with_app (f, &out, env ("XREPLAY"), args), ==, 0);
+  }
+  {
+    const char *const args[] = { sized, NULL };
+
+    g_assert_cmpint (run_with_app (f, &out2, env ("XREPLAY"), args), ==, 1);
+    g_assert_true (g_str_has_prefix (out2, "crashed with SIGSEGV"));
+  }
+}
+
+/* ---- keyboards ---- */
+
+/* What the keyboard tests type, as GTK's input method composes it. */
+#define TYPED_TEXT "zäö@€é©ж"
+
+/* A session as xrecord writes it on a German keyboard (setxkbmap de,
+ * with Compose on the right Control key): z and y swapped, ä and ö on
+ * their own keys, @ and € with AltGr, a dead acute, Compose o c for ©,
+ * then a switch to a Russian group for ж: every keycode is the German
+ * one, none means the same on the replay's US keyboard. */
+static char *
+german_session (Fixture *f)
+{
+  static const char *const keys[][3] = {
+    /* keysym, keycode, state */
+    { "z", "29", "0x0" }, { "adiaeresis", "48", "0x0" }, { "odiaeresis", "47", "0x0" },
+    { "ISO_Level3_Shift", "108", "0x0" }, { "at", "24", "0x80" },
+    { "EuroSign", "26", "0x80" }, { "ISO_Level3_Shift", "108", "0x80" },
+    { "dead_acute", "21", "0x0" }, { "e", "26", "0x0" },
+    { "Multi_key", "105", "0x0" }, { "o", "32", "0x0" }, { "c", "54", "0x0" },
+    { "Cyrillic_zhe", "39", "0x2000" }, { "Return", "36", "0x2000" },
+  };
+  g_autofree char *path = g_build_filename (f->dir, "german.session", NULL);
+  const char *window = "root=100,50 pos=100,50 window=0 size=400x100 "
+                       "class=\"Gtk-type.py\" title=\"GTK type test\"";
+  GString *s = g_string_new ("xreduce-session 1\nscreen 1280x1024\nkeymap \"de\"\n");
+  guint t = 1000;
+
+  g_string_append_printf (s, "%u ButtonPress button=1 state=0x0 %s\n", t += 20, window);
+  g_string_append_printf (s, "%u ButtonRelease button=1 state=0x100 %s\n", t += 20, window);
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      /* AltGr is held from its first press to its second line, a release. */
+      gboolean level3 = g_str_equal (keys[i][0], "ISO_Level3_Shift");
+      gboolean release = level3 && g_str_equal (keys[i][2], "0x80");
+
+      g_string_append_printf (s, "%u %s keysym=%s keycode=%s state=%s %s\n", t += 20,
+                              release ? "KeyRelease" : "KeyPress", keys[i][0], keys[i][1],
+                              keys[i][2], window);
+      if (!level3)
+        g_string_append_printf (s, "%u KeyRelease keysym=%s keycode=%s state=%s %s\n",
+                                t += 20, keys[i][0], keys[i][1], keys[i][2], window);
+    }
+  g_assert_true (g_file_set_contents (path, s->str, -1, NULL));
+  g_string_free (s, TRUE);
+  return g_steal_pointer (&path);
+}
+
+/* Another keyboard layout: a session recorded on a German keyboard types
+ * the same text on the replay's US one (the keysyms are what counts: each
+ * that the replay's keyboard lacks gets a spare keycode), 5 times of 5;
+ * and xdotool's typing of characters the keyboard lacks (it binds one
+ * spare keycode to each in turn) is recorded with each key's release,
+ * said in words as typed, and replayed to the same text. */
+static void
+test_keyboards (Fixture *f, gconstpointer data)
+{
+  g_autofree char *german = NULL, *out = NULL, *words = NULL;
+  g_autofree char *srcdir_app = g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "apps",
+                                                  "gtk-type.py", NULL);
+  guint crashed = 0;
+
+  if (!python_has (f, "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk"))
+    {
+      g_test_skip ("/usr/bin/python3 cannot import GTK 3 (Debian: python3-gi, gir1.2-gtk-3.0)");
+      return;
+    }
+  g_ptr_array_add (f->app, g_strdup ("/usr/bin/python3"));
+  g_ptr_array_add (f->app, g_strdup (srcdir_app));
+  g_ptr_array_add (f->app, g_strdup (TYPED_TEXT));
+  g_ptr_array_add (f->app, NULL);
+
+  german = german_session (f);
+  for (int i = 0; i < 5; i++)
+    {
+      const char *const args[] = { german, NULL };
+      g_autofree char *said = NULL;
+
+      if (run_with_app (f, &said, env ("XREPLAY"), args) == 1
+          && g_str_has_prefix (said, "crashed with SIGSEGV"))
+        crashed++;
+    }
+  g_test_message ("the German session crashed the app in %u of 5 replays", crashed);
+  g_assert_cmpuint (crashed, ==, 5);
+
+  /* Recorded: xdotool types what the US keyboard lacks. */
+  {
+    Window main;
+
+    xrecord_start (f);
+    main = main_window (f, "GTK type test");
+    click_in (f, main, 100, 50);
+    xdo (f, "type", "--delay", "30", "zäö@€", NULL);
+    xdo (f, "key", "--delay", "30", "dead_acute", "e", "Multi_key", "o", "c", "Cyrillic_zhe",
+         "Return", NULL);
+    g_assert_true (WIFEXITED (xrecord_wait (f)));
+  }
+  {
+    const char *const args[] = { "--list", f->log, NULL };
+
+    /* (A UTF-8 terminal: GLib prints "?" for what the locale cannot say.) */
+    g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+    g_assert_cmpint (run_with_app (f, &words, env ("XREPLAY"), args), ==, 0);
+    g_assert_nonnull (strstr (words, "Type \"zäö@€\""));
+  }
+  {
+    const char *const args[] = { f->log, NULL };
+
+    g_assert_cmpint (run_with_app (f, &out, env ("XREPLAY"), args), ==, 1);
+    g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
+  }
+}
+
 /* Tk posts a menu on the press, and takes the item on the release (the
  * press on it is not needed); GTK and Qt open the menu on a click and
  * take the item on a click; Athena menus are pressed, dragged, released.
@@ -511,41 +848,58 @@ test_toolkit (Fixture *f, gconstpointer data)
  * Qt by the program (Qt's WM_NAME is empty: its _NET_WM_NAME), Athena's
  * have no name. */
 static const Toolkit toolkits[] = {
-  { "tk", "Tk crash test", FALSE,
+  { "tk", "Tk crash test", FALSE, "15", "10",
     "press button 1 at 15,10 in \"Tk crash test\"\n"
     "release button 1 at %1$d,%2$d in \"#mb#file\"\n"
     "press button 1 at 75,60 in \"Settings\"\n"
     "release button 1 at 75,60 in \"Settings\"\n" },
-  { "gtk", "GTK crash test", FALSE,
+  { "gtk", "GTK crash test", FALSE, "15", "10",
     "press button 1 at 15,10 in \"GTK crash test\"\n"
     "release button 1 at 15,10 in \"GTK crash test\"\n"
     "press button 1 at %1$d,%2$d in \"gtk-crash.py\"\n"
     "release button 1 at %1$d,%2$d in \"gtk-crash.py\"\n"
     "press button 1 at 75,60 in \"Settings\"\n"
     "release button 1 at 75,60 in \"Settings\"\n" },
-  { "qt", "Qt crash test", FALSE,
+  { "qt", "Qt crash test", FALSE, "15", "10",
     "press button 1 at 15,10 in \"Qt crash test\"\n"
     "release button 1 at 15,10 in \"Qt crash test\"\n"
     "press button 1 at %1$d,%2$d in \"qt-crash.py\"\n"
     "release button 1 at %1$d,%2$d in \"qt-crash.py\"\n"
     "press button 1 at 75,60 in \"Settings\"\n"
     "release button 1 at 75,60 in \"Settings\"\n" },
-  { "xaw", "Xaw crash test", TRUE,
-    "press button 1 at 15,10 in \"Xaw crash test\"\n"
+  { "xaw", "Xaw crash test", TRUE, "20", "16",
+    "press button 1 at 20,16 in \"Xaw crash test\"\n"
     "release button 1 at %1$d,%2$d in \"Xaw crash test\"\n"
     "press button 1 at 75,60 in \"Settings\"\n"
     "release button 1 at 75,60 in \"Settings\"\n" },
 };
 
+static const Desktop desktops[] = {
+  { "none", NULL },
+  { "openbox", "openbox" },
+  { "i3", "i3" },
+};
+
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (toolkits); i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/toolkits/%s", toolkits[i].name);
+  static Case cases[G_N_ELEMENTS (desktops)][G_N_ELEMENTS (toolkits)];
 
-      g_test_add (path, Fixture, &toolkits[i], fixture_setup, test_toolkit, fixture_teardown);
-    }
+  g_test_init (&argc, &argv, NULL);
+  for (guint d = 0; d < G_N_ELEMENTS (desktops); d++)
+    for (guint i = 0; i < G_N_ELEMENTS (toolkits); i++)
+      {
+        g_autofree char *path = g_strdup_printf ("/toolkits/%s/%s", desktops[d].name,
+                                                 toolkits[i].name);
+
+        cases[d][i] = (Case) { &desktops[d], &toolkits[i] };
+        g_test_add (path, Fixture, &cases[d][i], fixture_setup, test_toolkit,
+                    fixture_teardown);
+      }
+  /* Athena's Form stretches its children: the size decides where they are. */
+  g_test_add ("/toolkits/keyboards/gtk", Fixture, &cases[0][1], fixture_setup, test_keyboards,
+              fixture_teardown);
+  g_test_add ("/toolkits/resized/xaw", Fixture, &cases[0][G_N_ELEMENTS (toolkits) - 1],
+              fixture_setup, test_resized, fixture_teardown);
   return g_test_run ();
 }
