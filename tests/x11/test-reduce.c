@@ -331,6 +331,22 @@ test_bad_input (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (err, "unknown signal 'SIGNOPE'"));
   g_clear_pointer (&err, g_free);
   g_clear_pointer (&out, g_free);
+  /* --wm: a program that is not there, a command line that is none. */
+  {
+    g_autofree char *demo = data_path ("demo.session");
+    const char *const bad_wm[][3] = { { "--wm", "no-such-wm", NULL },
+                                      { "--wm", "openbox 'unclosed", NULL } };
+    const char *const said[] = { "xreduce: --wm: 'no-such-wm': no such program in PATH",
+                                 "xreduce: --wm: not a command line" };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (bad_wm); i++)
+      {
+        g_assert_cmpint (run_xreduce (fixture, demo, bad_wm[i], NULL, &out, &err), ==, 2);
+        g_assert_nonnull (strstr (err, said[i]));
+        g_clear_pointer (&err, g_free);
+        g_clear_pointer (&out, g_free);
+      }
+  }
 
   /* Options are checked before anything starts: exit 2 and one line. */
   {

@@ -239,6 +239,62 @@ print_session (Fixture *f, const char *name, gboolean open, const char *class,
   return write_file (f, name, text);
 }
 
+/* A session recorded on a screen of two monitors side by side (3840x1080),
+ * the app on the right one: the replay's Xvfb has the recorded size (the
+ * dialog at x 3160 is on it), within --max-screen. */
+static void
+test_wide_screen (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL, *err = NULL, *session = NULL;
+  const char *key = "root=2920,420 pos=420,120 window=0 class=\"XDemo\" title=\"Editor\"";
+  const char *click = "root=3244,449 pos=84,129 window=1 class=\"XDemo\" title=\"Print\"";
+  g_autofree char *text = g_strdup_printf (
+    "xreduce-session 1\nscreen 3840x1080\n"
+    "1000 KeyPress keysym=Alt_L keycode=64 state=0x0 %s\n"
+    "1100 KeyPress keysym=p keycode=33 state=0x8 %s\n"
+    "1150 KeyRelease keysym=p keycode=33 state=0x8 %s\n"
+    "1200 KeyRelease keysym=Alt_L keycode=64 state=0x8 %s\n"
+    "1300 ButtonPress button=1 state=0x0 %s\n"
+    "1400 ButtonRelease button=1 state=0x100 %s\n", key, key, key, key, click, click);
+
+  session = write_file (f, "wide.session", text);
+  g_assert_cmpint (run_xreplay (&out, NULL, FAST, session, "--", env ("XDEMO"), "--geometry",
+                                "+2500+300", NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
+  g_assert_cmpint (run_xreplay (NULL, &err, "--max-screen", "1920x1080", session, "--",
+                                env ("XDEMO"), NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "its screen is 3840x1080, larger than the limit 1920x1080"));
+}
+
+/* --wm: a window manager on the replay's Xvfb; one that is not there, or
+ * that exits before it manages the display, is said before any action. */
+static void
+test_wm (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *openbox = g_find_program_in_path ("openbox");
+  g_autofree char *out = NULL, *err = NULL, *err2 = NULL, *err3 = NULL;
+
+  g_assert_cmpint (run_xreplay (NULL, &err, "--wm", "no-such-wm --flag", session, "--",
+                                env ("XDEMO"), NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "xreplay: --wm: 'no-such-wm': no such program in PATH"));
+  g_assert_cmpint (run_xreplay (NULL, &err2, "--wm", "sh -c 'echo no screen >&2; exit 7'",
+                                session, "--", env ("XDEMO"), NULL), ==, 3);
+  g_assert_nonnull (strstr (err2, "the window manager 'sh' exited with status 7 before it "
+                                  "managed the display; it said: no screen"));
+  g_assert_cmpint (run_xreplay (NULL, &err3, "--wm", "openbox", "--display", ":0", session,
+                                "--", env ("XDEMO"), NULL), ==, 2);
+  g_assert_nonnull (strstr (err3, "--wm and --display exclude each other"));
+  if (openbox == NULL)
+    {
+      g_test_skip ("no openbox in PATH (Debian: openbox)");
+      return;
+    }
+  g_assert_cmpint (run_xreplay (&out, NULL, FAST, "--wm", "openbox --sm-disable", session, "--",
+                                env ("XDEMO"), NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
+}
+
 /* An action whose window never comes is never replayed on another
  * window: the replay stops there, unresolved (exit 5), and says which
  * action and window, in words and in --json. What stands for the same
@@ -778,6 +834,8 @@ main (int argc, char **argv)
   ADD ("/replay/without-trigger-passes", test_without_trigger_passes);
   ADD ("/replay/busy-child", test_busy_child);
   ADD ("/replay/moved-window", test_moved_window);
+  ADD ("/replay/wide-screen", test_wide_screen);
+  ADD ("/replay/wm", test_wm);
   ADD ("/replay/missing-window", test_missing_window);
   ADD ("/replay/unmapped-keysym", test_unmapped_keysym);
   ADD ("/replay/verbose-quoted", test_verbose_quoted);
