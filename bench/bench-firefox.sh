@@ -13,7 +13,9 @@
 #
 # Usage: bench/bench-firefox.sh [BUILD_DIR] [-- extra xreduce options]
 # The recording is kept as BUILD_DIR/firefox.session; FIREFOX_SESSION=FILE
-# reduces FILE instead of recording anew.
+# reduces FILE instead of recording anew. BENCH_WM="openbox --sm-disable"
+# (or "i3 -c FILE") records under that window manager, as users record on
+# their desktop; the reduction runs as always, on bare Xvfbs.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
@@ -41,6 +43,17 @@ if [ -n "${FIREFOX_SESSION:-}" ]; then
   cp "$FIREFOX_SESSION" "$tmp/firefox.session"
 else
 xvfb_start "$tmp"
+if [ -n "${BENCH_WM:-}" ]; then
+  # shellcheck disable=SC2086
+  $BENCH_WM >/dev/null 2>&1 &
+  # (It ends with the Xvfb, in the cleanup.)
+  # Until it manages the display (openbox and i3 say so on the root).
+  for _ in $(seq 100); do
+    xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id' && break
+    sleep 0.1
+  done
+  echo "recording under: $BENCH_WM"
+fi
 
 # The recording: Firefox with a fresh HOME of its own (as every replay
 # will have), driven by xdotool at a person's pace.
