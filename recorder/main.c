@@ -102,7 +102,7 @@ main (int argc, char **argv)
     { "stop-key", 0, 0, G_OPTION_ARG_STRING, &stop_key,
       "Stop recording when this key is pressed (not recorded), e.g. Pause", "KEYSYM" },
     { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &start_timeout,
-      "Stop if no window of the app's is mapped within MS (default 30000)", "MS" },
+      "Stop if no window of the app's is mapped within MS (default 60000: a big app on a busy machine)", "MS" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL,
       "-- APP [ARGS...]" },
     { NULL },

@@ -45,8 +45,9 @@ typedef struct
 } RecorderOptions;
 
 /* How long the app's first window is waited for by default: on a desktop
- * the window manager may wait for the user to place it (twm). */
-#define RECORDER_START_TIMEOUT_MS 30000
+ * the window manager may wait for the user to place it (twm); Firefox
+ * on a busy machine has taken more than 30 s to show its first. */
+#define RECORDER_START_TIMEOUT_MS 60000
 
 typedef struct Recorder Recorder;
 
