@@ -808,9 +808,12 @@ on_wm_poll (gpointer user_data)
 
 /* --wm: runs the window manager on the replay's server, with the app's
  * environment (the sandbox's HOME: its configuration is its own), and
- * waits until it manages the display (it holds SubstructureRedirect on
- * the root; it says so by selecting it, which the server tells in the
- * root's all-event mask), or has exited, or start_timeout_ms is over. */
+ * waits until it manages the display, or has exited, or start_timeout_ms
+ * is over. It manages the display once it holds SubstructureRedirect on
+ * the root (the root's all-event mask tells) and has done with starting
+ * up: its processes idle in two samples in a row. (openbox takes the
+ * redirect early and loses a MapRequest that comes before its event
+ * loop runs: the app's window then stays unmapped for good.) */
 static gboolean
 replay_start_wm (Replay *r, GError **error)
 {
@@ -841,17 +844,20 @@ replay_start_wm (Replay *r, GError **error)
    * a window manager, the app's windows are known by whose client made
    * them (windows_new without private_server). */
   poll_source = g_timeout_add (20, on_wm_poll, NULL);
-  while (!windows_wm_running (r->windows))
+  for (guint quiet = 0; quiet < 2;)
     {
+      ProcTreeSample sample;
+
       if (proc_child_has_exited (r->wm))
         {
           g_autofree char *how = proc_describe_wait_status (proc_child_get_wait_status (r->wm));
           gsize len = 0;
           const char *said = proc_child_get_stderr (r->wm, &len);
-          g_autofree char *last = g_utf8_make_valid (said != NULL ? said : "", (gssize) MIN (len, 400));
+          g_autofree char *valid = g_utf8_make_valid (said != NULL ? said : "",
+                                                       (gssize) MIN (len, 400));
+          g_autofree char *last = quote_terminal (g_strchomp (valid));
 
           g_source_remove (poll_source);
-          g_strchomp (last);
           g_set_error (error, REPLAY_ERROR, REPLAY_ERROR_WM,
                        "--wm: the window manager %s %s before it managed the display%s%s",
                        name, how, *last != '\0' ? "; it said: " : "", last);
@@ -871,6 +877,8 @@ replay_start_wm (Replay *r, GError **error)
           return FALSE;
         }
       g_main_context_iteration (NULL, TRUE);
+      proctree_sample (proc_child_get_pid (r->wm), &sample);
+      quiet = sample.n_active == 0 && windows_wm_running (r->windows) ? quiet + 1 : 0;
     }
   g_source_remove (poll_source);
   replay_note (r, "window manager %s manages the display", r->opts->wm_argv[0]);
