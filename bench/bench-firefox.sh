@@ -46,12 +46,14 @@ xvfb_start "$tmp"
 if [ -n "${BENCH_WM:-}" ]; then
   # shellcheck disable=SC2086
   $BENCH_WM >/dev/null 2>&1 &
-  # (It ends with the Xvfb, in the cleanup.)
+  wm_pid=$!
+  trap 'kill "$wm_pid" 2>/dev/null; _xr_cleanup' EXIT
   # Until it manages the display (openbox and i3 say so on the root).
   for _ in $(seq 100); do
     xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id' && break
     sleep 0.1
   done
+  sleep 1   # and has done starting up (openbox loses an early MapRequest)
   echo "recording under: $BENCH_WM"
 fi
 

@@ -838,6 +838,7 @@ twm_start (Fixture *f, GPid *twm)
           XNextEvent (f->dpy, &ev);
         }
     }
+  test_wait_idle (*twm, WAIT_MS);
   return TRUE;
 }
 

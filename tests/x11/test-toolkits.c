@@ -160,6 +160,7 @@ wm_start (Fixture *f, const char *wm)
         }
       XNextEvent (f->dpy, &ev);
     }
+  test_wait_idle (f->wm, WAIT_MS);
 }
 
 static void

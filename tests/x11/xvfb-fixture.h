@@ -36,6 +36,7 @@
 #include <glib/gstdio.h>
 
 #include "proc.h"
+#include "proctree.h"
 #include "session.h"
 #include "xserver.h"
 
@@ -194,6 +195,28 @@ test_wait_said (GPid *pid, int fd, GString *said, int timeout_ms)
   *pid = 0;
   g_test_message ("it said: %s", said->str);
   return status;
+}
+
+/* Waits until @pid's processes idle (sleeping, none running or in a disk
+ * wait) in two samples 20 ms apart: a window manager that has done
+ * starting up (openbox takes SubstructureRedirect early, and loses a
+ * MapRequest that comes before its event loop runs). Process state, not
+ * a delay: it returns as soon as that is so. */
+static inline void
+test_wait_idle (pid_t pid, int timeout_ms)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  for (guint quiet = 0; quiet < 2;)
+    {
+      ProcTreeSample sample;
+
+      if (g_get_monotonic_time () > deadline)
+        g_error ("process %d did not come to rest within %d ms", (int) pid, timeout_ms);
+      g_usleep (20000);
+      proctree_sample (pid, &sample);
+      quiet = sample.n_active == 0 ? quiet + 1 : 0;
+    }
 }
 
 /* Removes @path, a folder with files and folders in it. */
