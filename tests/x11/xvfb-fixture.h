@@ -156,6 +156,22 @@ test_orphans_alive (pid_t keep)
   return alive;
 }
 
+/* test_orphans_alive() until none is left or @timeout_ms have passed;
+ * the number still running then. For what dies of its own accord once
+ * the program under test is gone: a terminal's shell, in a session of
+ * its own, ends on the SIGHUP of its terminal's closing, a moment after
+ * the terminal. */
+static inline guint
+test_orphans_gone (pid_t keep, int timeout_ms)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  guint alive;
+
+  while ((alive = test_orphans_alive (keep)) > 0 && g_get_monotonic_time () < deadline)
+    g_usleep (20000);
+  return alive;
+}
+
 /* Reads @fd into @said until it holds @what, or the end (@what "\xff":
  * everything); FALSE at the end or after @timeout_ms without it. */
 static inline gboolean
