@@ -37,6 +37,10 @@
 /* How long a private Xvfb may take to start. */
 #define REPLAY_SERVER_TIMEOUT_MS 10000
 
+/* How often a window manager that did not answer is asked again whether
+ * its event loop runs (replay_wm_ready). */
+#define REPLAY_WM_ASK_MS 100
+
 /* How long the app gets to exit after SIGTERM before SIGKILL. */
 #define REPLAY_KILL_GRACE_MS 300
 
@@ -806,14 +810,69 @@ on_wm_poll (gpointer user_data)
   return G_SOURCE_CONTINUE;   /* only wakes the loop up */
 }
 
+/* Is the window manager's event loop running? An EWMH window manager
+ * answers _NET_REQUEST_FRAME_EXTENTS from its loop by setting
+ * _NET_FRAME_EXTENTS on the window asked about (a window of ours, never
+ * mapped): the answer says it takes events now. (A request that came
+ * before its loop ran may be lost as a MapRequest is: asked again every
+ * REPLAY_WM_ASK_MS.) Without EWMH (twm), its processes idle in two
+ * samples in a row tell (a weaker sign: waiting for the server looks the
+ * same). *@asked: the window asked about, or None; *@asked_at: when. */
+static gboolean
+replay_wm_ready (Replay *r, Window *asked, gint64 *asked_at, guint *quiet)
+{
+  Display *dpy = r->dpy;
+  Atom extents = XInternAtom (dpy, "_NET_FRAME_EXTENTS", False);
+  Atom request = XInternAtom (dpy, "_NET_REQUEST_FRAME_EXTENTS", False);
+  Atom supported = XInternAtom (dpy, "_NET_SUPPORTED", False);
+  XEvent ev;
+
+  if (!windows_wm_running (r->windows))
+    return FALSE;
+  if (*asked == None && windows_root_lists (r->windows, supported, request))
+    {
+      XSetWindowAttributes attrs = { .event_mask = PropertyChangeMask };
+
+      *asked = XCreateWindow (dpy, DefaultRootWindow (dpy), -10, -10, 1, 1, 0, CopyFromParent,
+                              InputOnly, CopyFromParent, CWEventMask, &attrs);
+    }
+  if (*asked != None)
+    {
+      while (XCheckTypedWindowEvent (dpy, *asked, PropertyNotify, &ev))
+        if (ev.xproperty.atom == extents)
+          return TRUE;
+      if (replay_now_ms () - *asked_at >= REPLAY_WM_ASK_MS)
+        {
+          XEvent msg = { 0 };
+
+          *asked_at = replay_now_ms ();
+          msg.xclient.type = ClientMessage;
+          msg.xclient.window = *asked;
+          msg.xclient.message_type = request;
+          msg.xclient.format = 32;
+          XSendEvent (dpy, DefaultRootWindow (dpy), False,
+                      SubstructureRedirectMask | SubstructureNotifyMask, &msg);
+          XSync (dpy, False);
+        }
+      return FALSE;
+    }
+  {
+    ProcTreeSample sample;
+
+    proctree_sample (proc_child_get_pid (r->wm), &sample);
+    *quiet = sample.n_active == 0 ? *quiet + 1 : 0;
+  }
+  return *quiet >= 2;
+}
+
 /* --wm: runs the window manager on the replay's server, with the app's
  * environment (the sandbox's HOME: its configuration is its own), and
  * waits until it manages the display, or has exited, or start_timeout_ms
  * is over. It manages the display once it holds SubstructureRedirect on
- * the root (the root's all-event mask tells) and has done with starting
- * up: its processes idle in two samples in a row. (openbox takes the
- * redirect early and loses a MapRequest that comes before its event
- * loop runs: the app's window then stays unmapped for good.) */
+ * the root (the root's all-event mask tells) and its event loop runs
+ * (replay_wm_ready): openbox takes the redirect early in its start and
+ * loses a MapRequest that comes before its loop runs; the app's window
+ * then stays unmapped for good. */
 static gboolean
 replay_start_wm (Replay *r, GError **error)
 {
@@ -822,7 +881,9 @@ replay_start_wm (Replay *r, GError **error)
   gint64 deadline = replay_now_ms () + r->opts->start_timeout_ms;
   g_autofree char *name = g_shell_quote (r->opts->wm_argv[0]);
   ProcSpawnOptions spawn;
-  guint poll_source;
+  guint poll_source, quiet = 0;
+  Window asked = None;
+  gint64 asked_at = 0;
 
   if (r->sandbox != NULL)
     envp = sandbox_apply (r->sandbox, envp);
@@ -844,10 +905,8 @@ replay_start_wm (Replay *r, GError **error)
    * a window manager, the app's windows are known by whose client made
    * them (windows_new without private_server). */
   poll_source = g_timeout_add (20, on_wm_poll, NULL);
-  for (guint quiet = 0; quiet < 2;)
+  while (!replay_wm_ready (r, &asked, &asked_at, &quiet))
     {
-      ProcTreeSample sample;
-
       if (proc_child_has_exited (r->wm))
         {
           g_autofree char *how = proc_describe_wait_status (proc_child_get_wait_status (r->wm));
@@ -877,10 +936,10 @@ replay_start_wm (Replay *r, GError **error)
           return FALSE;
         }
       g_main_context_iteration (NULL, TRUE);
-      proctree_sample (proc_child_get_pid (r->wm), &sample);
-      quiet = sample.n_active == 0 && windows_wm_running (r->windows) ? quiet + 1 : 0;
     }
   g_source_remove (poll_source);
+  if (asked != None)
+    XDestroyWindow (r->dpy, asked);
   replay_note (r, "window manager %s manages the display", r->opts->wm_argv[0]);
   return TRUE;
 }

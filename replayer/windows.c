@@ -453,6 +453,25 @@ windows_wm_running (Windows *windows)
          && (attrs.all_event_masks & SubstructureRedirectMask) != 0;
 }
 
+gboolean
+windows_root_lists (Windows *windows, Atom property, Atom atom)
+{
+  Atom type = None;
+  int format = 0;
+  unsigned long n = 0, after;
+  unsigned char *data = NULL;
+  gboolean found = FALSE;
+
+  if (XGetWindowProperty (windows->dpy, windows->root, property, 0, 4096, False, XA_ATOM,
+                          &type, &format, &n, &after, &data) == Success
+      && data != NULL && type == XA_ATOM && format == 32)
+    for (unsigned long i = 0; i < n && !found; i++)
+      found = ((Atom *) data)[i] == atom;
+  if (data != NULL)
+    XFree (data);
+  return found;
+}
+
 /* Is @w @ancestor or inside it? */
 static gboolean
 window_within (Windows *windows, Window w, Window ancestor)

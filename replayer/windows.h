@@ -89,6 +89,8 @@ gboolean windows_supports_ping (Windows *windows, Window window);
 /* Does a window manager run on the display (a client holds
  * SubstructureRedirect on the root)? */
 gboolean windows_wm_running (Windows *windows);
+/* Does the root's ATOM[] @property (_NET_SUPPORTED) list @atom? */
+gboolean windows_root_lists (Windows *windows, Atom property, Atom atom);
 /* Gives @match's window the input focus as a window manager would
  * (ICCCM 4.1.7: XSetInputFocus unless its WM_HINTS refuse input, and
  * WM_TAKE_FOCUS if it asks for it), unless the focus is in it already,

@@ -109,6 +109,43 @@ has_property (Display *dpy, Window w, Atom atom)
   return type != None;
 }
 
+/* Waits until the window manager's event loop runs: it answers
+ * _NET_REQUEST_FRAME_EXTENTS (both openbox and i3 do) by setting
+ * _NET_FRAME_EXTENTS on a window of ours; a request that comes before
+ * its loop runs is lost, as the app's MapRequest would be, so it is sent
+ * again at each wait that ends without the answer. */
+static void
+wm_wait_loop (Fixture *f)
+{
+  XSetWindowAttributes attrs = { .event_mask = PropertyChangeMask };
+  Window root = DefaultRootWindow (f->dpy);
+  Window asked = XCreateWindow (f->dpy, root, -10, -10, 1, 1, 0, CopyFromParent, InputOnly,
+                                CopyFromParent, CWEventMask, &attrs);
+  Atom extents = XInternAtom (f->dpy, "_NET_FRAME_EXTENTS", False);
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+  XEvent msg = { 0 }, ev;
+
+  msg.xclient.type = ClientMessage;
+  msg.xclient.window = asked;
+  msg.xclient.message_type = XInternAtom (f->dpy, "_NET_REQUEST_FRAME_EXTENTS", False);
+  msg.xclient.format = 32;
+  for (gboolean answered = FALSE; !answered;)
+    {
+      struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
+
+      if (g_get_monotonic_time () > deadline)
+        g_error ("the window manager did not answer _NET_REQUEST_FRAME_EXTENTS within %d ms",
+                 WAIT_MS);
+      XSendEvent (f->dpy, root, False, SubstructureRedirectMask | SubstructureNotifyMask, &msg);
+      XSync (f->dpy, False);
+      if (XPending (f->dpy) == 0)
+        poll (&pfd, 1, 100);
+      while (XCheckTypedWindowEvent (f->dpy, asked, PropertyNotify, &ev))
+        answered |= ev.xproperty.atom == extents;
+    }
+  XDestroyWindow (f->dpy, asked);
+}
+
 /* Starts the window manager @wm on the fixture's display and waits until
  * it manages it: until it has set _NET_SUPPORTING_WM_CHECK on the root
  * (both openbox and i3 do, once they have taken SubstructureRedirect). */
@@ -160,7 +197,7 @@ wm_start (Fixture *f, const char *wm)
         }
       XNextEvent (f->dpy, &ev);
     }
-  test_wait_idle (f->wm, WAIT_MS);
+  wm_wait_loop (f);
 }
 
 static void
