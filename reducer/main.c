@@ -29,7 +29,7 @@ typedef struct
 {
   char *output, *algorithm, *signal_name, *stderr_match, *test_cmd, *speed, *max_gap;
   char *settle, *timeout, *window_wait, *start_timeout, *pace, *home, *max_screen;
-  char *max_session_size;
+  char *max_session_size, *max_actions;
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
   gdouble limit_time;
@@ -43,7 +43,7 @@ args_clear (Args *a)
   char **strings[] = { &a->output, &a->algorithm, &a->signal_name, &a->stderr_match,
                        &a->test_cmd, &a->speed, &a->max_gap, &a->settle, &a->timeout,
                        &a->window_wait, &a->start_timeout, &a->pace, &a->home,
-                       &a->max_screen, &a->max_session_size };
+                       &a->max_screen, &a->max_session_size, &a->max_actions };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -81,6 +81,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &a->report, "Do not write OUT.report/", NULL },
     { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): every worker's Xvfb takes about 4 bytes a pixel", "WxH" },
     { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
+    { "max-actions", 0, 0, G_OPTION_ARG_STRING, &a->max_actions, "Refuse sessions of more than N user actions (default 1000000), while reading them", "N" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
@@ -226,6 +227,17 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
         }
       g_strv_builder_add (xreplay_args, "--max-session-size");
       g_strv_builder_add (xreplay_args, a->max_session_size);
+    }
+  if (a->max_actions != NULL)
+    {
+      if (!session_max_actions_parse (a->max_actions, &options->max_actions))
+        {
+          g_printerr ("xreduce: --max-actions: '%s' is not a number of actions (1 to %d)\n",
+                      a->max_actions, SESSION_MAX_ACTIONS_CEILING);
+          return EXIT_USAGE;
+        }
+      g_strv_builder_add (xreplay_args, "--max-actions");
+      g_strv_builder_add (xreplay_args, a->max_actions);
     }
   if (a->pace != NULL)
     {

@@ -101,6 +101,7 @@ reduce_options_init (ReduceOptions *options)
   options->report = TRUE;
   options->max_screen_width = options->max_screen_height = SESSION_DEFAULT_MAX_SCREEN;
   options->max_session_size = SESSION_MAX_FILE_SIZE;
+  options->max_actions = SESSION_MAX_ACTIONS;
 }
 
 void
@@ -624,8 +625,8 @@ check_input (Reducer *reducer, GError **error)
   g_autoptr (GError) local = NULL;
   gboolean recorded;
 
-  reducer->session = session_load_limited (options->session_path, options->max_session_size,
-                                           &local);
+  reducer->session = session_load_bounded (options->session_path, options->max_session_size,
+                                           options->max_actions, &local);
   if (reducer->session == NULL)
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);

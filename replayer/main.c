@@ -150,19 +150,21 @@ static int
 print_export (const Session *session, const char *path, const char *format)
 {
   g_autofree char *name = g_path_get_basename (path);
-  g_autofree char *text = NULL;
+  gboolean written;
 
+  /* Written as it is made: an export of a million actions is never held
+   * in memory. */
   if (g_strcmp0 (format, "xdotool") == 0)
-    text = session_export_xdotool (session, name);
+    written = session_export_xdotool_to (session, name, stdout);
   else if (g_strcmp0 (format, "json") == 0)
-    text = session_export_json (session);
+    written = session_export_json_to (session, stdout);
   else
     {
-      g_printerr ("xreplay: --export: unknown format '%s' (xdotool or json)\n", format);
+      g_autofree char *shown = quote_terminal (format);
+      g_printerr ("xreplay: --export: unknown format '%s' (xdotool or json)\n", shown);
       return EXIT_USAGE;
     }
-  fputs (text, stdout);
-  if (fflush (stdout) != 0 || ferror (stdout))
+  if (!written || fflush (stdout) != 0 || ferror (stdout))
     {
       g_printerr ("xreplay: cannot write the export: %s\n", g_strerror (errno));
       return EXIT_INFRA;
@@ -205,7 +207,7 @@ typedef struct
 {
   char *display, *speed, *stderr_match, *pace, *max_gap, *min_gap, *settle, *timeout;
   char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed, *max_screen;
-  char *max_session_size;
+  char *max_session_size, *max_actions;
   gboolean share_home, json, quiet, verbose, list, list_actions, backtrace, run_recorded;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
@@ -220,7 +222,7 @@ args_clear (Args *a)
   char **strings[] = { &a->display, &a->speed, &a->stderr_match, &a->pace, &a->max_gap,
                        &a->min_gap, &a->settle, &a->timeout, &a->start_timeout,
                        &a->window_wait, &a->export_format, &a->report_dir, &a->home_seed,
-                       &a->max_screen, &a->max_session_size };
+                       &a->max_screen, &a->max_session_size, &a->max_actions };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -256,6 +258,7 @@ parse_args (int argc, char **argv, Args *a)
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what is replayed where; pass the app's output through", NULL },
     { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): the private Xvfb takes about 4 bytes a pixel", "WxH" },
     { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
+    { "max-actions", 0, 0, G_OPTION_ARG_STRING, &a->max_actions, "Refuse sessions of more than N user actions (default 1000000, some days of recording), while reading them", "N" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home_seed, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox", NULL },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
@@ -302,11 +305,18 @@ parse_args (int argc, char **argv, Args *a)
  * saying what is wrong. Nothing has started yet. */
 static int
 check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int max_screen[2],
-               gsize *max_session)
+               gsize *max_session, guint *max_actions)
 {
   g_autoptr (GError) error = NULL;
 
   replay_options_init (opts);
+  *max_actions = SESSION_MAX_ACTIONS;
+  if (a->max_actions != NULL && !session_max_actions_parse (a->max_actions, max_actions))
+    {
+      g_printerr ("xreplay: --max-actions: '%s' is not a number of actions (1 to %d)\n",
+                  a->max_actions, SESSION_MAX_ACTIONS_CEILING);
+      return EXIT_USAGE;
+    }
   *max_session = SESSION_MAX_FILE_SIZE;
   if (a->max_session_size != NULL && !session_max_size_parse (a->max_session_size, max_session))
     {
@@ -505,6 +515,7 @@ main (int argc, char **argv)
   ReplayOptions opts;
   int max_screen[2];
   gsize max_session;
+  guint max_actions;
   const char *const *app_argv;
   guint sigint, sigterm;
   gboolean ok;
@@ -520,9 +531,10 @@ main (int argc, char **argv)
   g_log_writer_default_set_use_stderr (TRUE);
 #endif
   if ((status = parse_args (argc, argv, &a)) >= 0
-      || (status = check_options (&a, &opts, &regex, max_screen, &max_session)) >= 0)
+      || (status = check_options (&a, &opts, &regex, max_screen, &max_session,
+                                  &max_actions)) >= 0)
     return status;
-  session = session_load_limited (a.rest[1], max_session, &error);
+  session = session_load_bounded (a.rest[1], max_session, max_actions, &error);
   if (session == NULL)
     {
       g_printerr ("xreplay: %s\n", error->message);
