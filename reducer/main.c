@@ -33,6 +33,7 @@ typedef struct
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
   gdouble limit_time;
+  gint64 test_timeout;
   gboolean quiet, same_crash, report, share_home, run_recorded;
   int dashdash;              /* the index of "--", or -1 */
 } Args;
@@ -70,6 +71,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "verify-runs", 0, 0, G_OPTION_ARG_INT, &a->verify_runs, "Replays of the full session to check it fails and how reliably (default 3)", "N" },
     { "limit-time", 0, 0, G_OPTION_ARG_DOUBLE, &a->limit_time, "Stop after SECONDS with the best result so far", "SECONDS" },
     { "limit-tests", 0, 0, G_OPTION_ARG_INT64, &a->limit_tests, "Stop after N tests with the best result so far", "N" },
+    { "test-timeout", 0, 0, G_OPTION_ARG_INT64, &a->test_timeout, "Kill a test (an xreplay stuck on a stopped X server) after MS and run it again on a fresh X server (default: four times the longest replay so far plus the start timeout, at least 60000)", "MS" },
     { "pace", 0, 0, G_OPTION_ARG_STRING, &a->pace, "app or recorded (see xreplay; default: the app's, or the recorded one if the session fails only so)", "PACE" },
     { "speed", 0, 0, G_OPTION_ARG_STRING, &a->speed, "Replay speed factor (see xreplay)", "F" },
     { "max-gap", 0, 0, G_OPTION_ARG_STRING, &a->max_gap, "Longest wait between two actions in a replay (see xreplay)", "MS" },
@@ -375,6 +377,13 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
       return EXIT_USAGE;
     }
   options->limit_time = a->limit_time;
+  if (a->test_timeout < 0 || a->test_timeout > 24 * 3600 * 1000 || (a->test_timeout > 0 && a->test_timeout < 1000))
+    {
+      g_printerr ("xreduce: --test-timeout: %" G_GINT64_FORMAT " is not a number of milliseconds "
+                  "(1000 to 86400000)\n", a->test_timeout);
+      return EXIT_USAGE;
+    }
+  options->test_timeout_ms = (guint) a->test_timeout;
   options->limit_tests = (guint64) a->limit_tests;
   options->quiet = a->quiet;
   options->report = a->report;

@@ -769,6 +769,8 @@ reduce_setup (Reducer *reducer, GError **error)
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
       return FALSE;
     }
+  if (options->test_timeout_ms > 0)
+    runner_set_test_timeout (reducer->runner, options->test_timeout_ms);
   pool_init (&reducer->pool, max_workers, g_get_num_processors (),
              pool_read_mem_available_kb ());
   pool_read_busy (reducer->cpu_jiffies);
@@ -873,6 +875,17 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
   summary->one_minimal = reduction.one_minimal;
   summary->stopped_early = reduction.stopped_early;
   summary->output_path = g_strdup (reducer->output_path);
+  {
+    const char *last = NULL;
+    guint n_infra = runner_get_n_infra (reducer->runner, &last);
+
+    /* Said even with --quiet: the figures of a run that fought its
+     * infrastructure are not those of a quiet one. */
+    if (n_infra > 0)
+      g_printerr ("xreduce: %u test%s ran again after an infrastructure failure (an X server "
+                  "or xreplay that died, stopped or passed its time limit); the last: %s\n",
+                  n_infra, n_infra == 1 ? "" : "s", last != NULL ? last : "?");
+  }
   if (!ok)
     {
       if (reducer->interrupted && reducer->saved)
@@ -881,6 +894,9 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
       else if (reducer->interrupted)
         say (reducer, "interrupted before the verification was over: nothing written to %s",
              reducer->output_path);
+      else if (reducer->saved)
+        g_printerr ("xreduce: stopped; %s holds the best session so far (%u actions), "
+                    "not a minimal one\n", reducer->output_path, reducer->n_best);
       return FALSE;
     }
   if (reducer->options->report)

@@ -38,6 +38,7 @@ typedef struct
   char **test_argv;          /* --test CMD */
   gboolean quiet;
   double limit_time;         /* seconds, 0 = none */
+  guint test_timeout_ms;     /* --test-timeout, 0 = derived (runner_test_timeout) */
   guint64 limit_tests;
   guint verify_runs;         /* full-session replays before reducing */
   char **xreplay_args;       /* passed to every replay */

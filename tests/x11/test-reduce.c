@@ -667,6 +667,94 @@ test_never_connects (Fixture *fixture, gconstpointer data)
   g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
 }
 
+/* The children of @parent whose command name is @comm. */
+static GArray *
+children_named (pid_t parent, const char *comm)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  const char *name;
+
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%s/stat", name);
+      g_autofree char *stat = NULL;
+      pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
+      const char *open_paren, *close_paren;
+      int ppid;
+      char state;
+
+      if (pid <= 0 || !g_file_get_contents (path, &stat, NULL, NULL))
+        continue;
+      open_paren = strchr (stat, '(');
+      close_paren = strrchr (stat, ')');
+      if (open_paren == NULL || close_paren == NULL
+          || sscanf (close_paren + 1, " %c %d", &state, &ppid) != 2 || ppid != parent)
+        continue;
+      if ((gsize) (close_paren - open_paren - 1) == strlen (comm)
+          && strncmp (open_paren + 1, comm, strlen (comm)) == 0)
+        g_array_append_val (found, pid);
+    }
+  return found;
+}
+
+/* Every worker's Xvfb gets @data's signal (SIGKILL: it dies; SIGSTOP: it
+ * hangs every client) once the verification's replays run: each test on
+ * it is an infrastructure failure, run again on a fresh X server, and
+ * the reduction ends with the result it has without the fault. */
+static void
+test_worker_xvfb_fault (Fixture *fixture, gconstpointer data)
+{
+  int signum = GPOINTER_TO_INT (data);
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *words = NULL;
+  g_autoptr (GString) said = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) servers = NULL;
+  g_autoptr (Session) min = NULL;
+  /* -j 2: two Xvfbs, both hit. A stuck test is killed after 15 s. */
+  const char *argv[] = { env ("XREDUCE"), "-j", "2", "--no-report", "--test-timeout", "15000",
+                         "-o", fixture->out, "--max-gap", "100", "--settle", "300", session,
+                         "--", env ("XDEMO"), NULL };
+  int err_fd = -1, status;
+  GPid pid;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
+                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
+  g_assert_no_error (error);
+  /* Its first line: the workers' servers are up, the verification starts. */
+  g_assert_true (test_read_until (err_fd, said, " workers\n", 60000));
+  /* Once a replay runs on them: the verification's. */
+  for (;;)
+    {
+      g_autoptr (GArray) replays = children_named (pid, "xreplay");
+
+      if (replays->len > 0)
+        break;
+      g_usleep (10 * 1000);
+    }
+  servers = children_named (pid, "Xvfb");
+  g_assert_cmpuint (servers->len, ==, 2);
+  for (guint i = 0; i < servers->len; i++)
+    kill (g_array_index (servers, pid_t, i), signum);
+  status = test_wait_said (&pid, err_fd, said, 300000);
+  close (err_fd);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_nonnull (strstr (said->str, "ran again after an infrastructure failure"));
+  words = test_actions_in_words (fixture->out);
+  g_test_message ("minimal session:\n%s", words);
+  min = session_load (fixture->out, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (words, "press Alt_L\n"));
+  g_assert_nonnull (strstr (words, "in \"Print\""));
+  g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);
+  g_assert_cmpuint (session_get_n_actions (min), <=, 6);
+  /* The stopped servers are gone with the rest. */
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -688,5 +776,9 @@ main (int argc, char **argv)
   ADD ("/reduce/interrupt", test_interrupt);
   ADD ("/reduce/interrupt-early", test_interrupt_early);
   ADD ("/reduce/sigkill-oracle", test_sigkill_oracle);
+  g_test_add ("/reduce/worker-xvfb-killed", Fixture, GINT_TO_POINTER (SIGKILL), fixture_setup,
+              test_worker_xvfb_fault, fixture_teardown);
+  g_test_add ("/reduce/worker-xvfb-stopped", Fixture, GINT_TO_POINTER (SIGSTOP), fixture_setup,
+              test_worker_xvfb_fault, fixture_teardown);
   return g_test_run ();
 }
