@@ -89,6 +89,7 @@ typedef struct
   char *pool_reason;         /* owned: the last word on the workers */
   guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
   guint sigint, sigterm;
+  guint deadline;            /* --limit-time's timer, or 0 */
 } Reducer;
 
 void
@@ -452,6 +453,7 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
   if (reducer->options->limit_time > 0 && elapsed_s (reducer) > reducer->options->limit_time)
     {
       reducer->timed_out = TRUE;
+      runner_cancel (reducer->runner);
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
                    "time limit of %.0f s reached", reducer->options->limit_time);
       return FALSE;
@@ -571,13 +573,30 @@ reduce_search (Reducer *reducer, GError **error)
         }
       if (ok)
         return save_best (reducer, error);
-      if (g_error_matches (local, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED) && reducer->timed_out)
+      if (reducer->timed_out && !reducer->interrupted)
         {
-          /* --limit-time: a result, maybe not minimal; the verdict still
-           * decides whether there is one at all. */
-          if (!reducer->judged && !verification_wait (reducer->verification, error))
+          /* --limit-time: every test was stopped at the limit, the
+           * verification's too. A result, maybe not minimal, if a failing
+           * session is known: the verdict, or a candidate that failed. */
+          /* The full session failed in a verification replay already:
+           * the best known so far. */
+          if (!reducer->judged && !reducer->saved
+              && verification_get_fails (reducer->verification) > 0
+              && !save_best (reducer, error))
             return FALSE;
-          return reducer->judged || adopt_verdict (reducer, error);
+          if (reducer->judged || reducer->saved)
+            {
+              if (!reducer->judged)
+                say (reducer, "time limit of %.0f s reached during the verification: %s holds "
+                     "the best session so far (%u actions), one that failed",
+                     reducer->options->limit_time, reducer->output_path, reducer->n_best);
+              return TRUE;
+            }
+          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                       "time limit of %.0f s reached before the full session was seen to fail: "
+                       "nothing written to %s", reducer->options->limit_time,
+                       reducer->output_path);
+          return FALSE;
         }
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
@@ -603,6 +622,19 @@ find_xreplay (void)
         return g_steal_pointer (&path);
     }
   return g_find_program_in_path ("xreplay");
+}
+
+/* --limit-time: the whole run, the verification included, stops here. */
+static gboolean
+on_deadline (gpointer data)
+{
+  Reducer *reducer = data;
+
+  reducer->deadline = 0;
+  reducer->timed_out = TRUE;
+  if (reducer->runner != NULL)
+    runner_cancel (reducer->runner);
+  return G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -777,6 +809,9 @@ reduce_setup (Reducer *reducer, GError **error)
   if (options->algorithm == DD_ALGORITHM_HDD && options->test_argv == NULL)
     runner_set_active (reducer->runner, pool_fit (&reducer->pool, NULL));
   runner_set_observer (reducer->runner, on_observe, reducer);
+  if (options->limit_time > 0)
+    reducer->deadline = g_timeout_add ((guint) MIN (options->limit_time * 1000, G_MAXUINT),
+                                       on_deadline, reducer);
   reducer->sigint = g_unix_signal_add (SIGINT, on_signal, reducer);
   reducer->sigterm = g_unix_signal_add (SIGTERM, on_signal, reducer);
 
@@ -899,7 +934,9 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
                     "not a minimal one\n", reducer->output_path, reducer->n_best);
       return FALSE;
     }
-  if (reducer->options->report)
+  if (reducer->options->report && reducer->timed_out)
+    say (reducer, "no report: the time limit is reached (xreplay --report writes one)");
+  else if (reducer->options->report)
     {
       /* The report's replay waits the full --window-wait. */
       runner_set_window_wait (reducer->runner, 0);
@@ -927,6 +964,8 @@ reducer_clear (Reducer *reducer)
     g_source_remove (reducer->sigint);
   if (reducer->sigterm != 0)
     g_source_remove (reducer->sigterm);
+  if (reducer->deadline != 0)
+    g_source_remove (reducer->deadline);
   /* Stops every test, app and Xvfb before the files go. */
   g_clear_pointer (&reducer->runner, runner_free);
   g_clear_pointer (&reducer->workdir, proc_tempdir_free);

@@ -755,6 +755,38 @@ test_worker_xvfb_fault (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (test_orphans_alive (0), ==, 0);
 }
 
+/* --limit-time bounds the verification too: 100 verification replays on
+ * one worker take minutes, the limit is 3 s. The full session failed in
+ * the first of them: it is the best known, written, and said. */
+static void
+test_limit_time_verification (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autoptr (GString) said = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) kept = NULL;
+  const char *argv[] = { env ("XREDUCE"), "-j", "1", "--verify-runs", "100", "--limit-time", "3",
+                         "--no-report", "-o", fixture->out, "--max-gap", "100", "--settle", "300",
+                         session, "--", env ("XDEMO"), NULL };
+  int err_fd = -1, status;
+  GPid pid;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
+                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
+  g_assert_no_error (error);
+  status = test_wait_said (&pid, err_fd, said, 120000);
+  close (err_fd);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_nonnull (strstr (said->str, "time limit of 3 s reached during the verification"));
+  g_assert_nonnull (strstr (said->str, "holds the best session so far"));
+  kept = session_load (fixture->out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (session_get_n_actions (kept), >, 0);
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -776,6 +808,7 @@ main (int argc, char **argv)
   ADD ("/reduce/interrupt", test_interrupt);
   ADD ("/reduce/interrupt-early", test_interrupt_early);
   ADD ("/reduce/sigkill-oracle", test_sigkill_oracle);
+  ADD ("/reduce/limit-time-verification", test_limit_time_verification);
   g_test_add ("/reduce/worker-xvfb-killed", Fixture, GINT_TO_POINTER (SIGKILL), fixture_setup,
               test_worker_xvfb_fault, fixture_teardown);
   g_test_add ("/reduce/worker-xvfb-stopped", Fixture, GINT_TO_POINTER (SIGSTOP), fixture_setup,
