@@ -175,17 +175,20 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
   /* Checked here as xreplay checks them: a bad value is said now, before
    * any server starts, not by every replay. */
   {
-    const struct { const char *name; const char *value; } ms[] = {
-      { "--max-gap", a->max_gap }, { "--settle", a->settle }, { "--timeout", a->timeout },
-      { "--window-wait", a->window_wait }, { "--start-timeout", a->start_timeout },
+    /* A timeout of 0 cannot work: no app answers a ping or maps a
+     * window in no time. */
+    const struct { const char *name; const char *value; guint min; } ms[] = {
+      { "--max-gap", a->max_gap, 0 }, { "--settle", a->settle, 0 }, { "--timeout", a->timeout, 1 },
+      { "--window-wait", a->window_wait, 0 }, { "--start-timeout", a->start_timeout, 1 },
     };
     for (gsize i = 0; i < G_N_ELEMENTS (ms); i++)
       if (ms[i].value != NULL)
         {
-          if (!g_ascii_string_to_unsigned (ms[i].value, 10, 0, 24 * 3600 * 1000, NULL, NULL))
+          if (!g_ascii_string_to_unsigned (ms[i].value, 10, ms[i].min, 24 * 3600 * 1000, NULL,
+                                           NULL))
             {
-              g_printerr ("xreduce: %s: '%s' is not a number of milliseconds (0 to 86400000)\n",
-                          ms[i].name, ms[i].value);
+              g_printerr ("xreduce: %s: '%s' is not a number of milliseconds (%u to 86400000)\n",
+                          ms[i].name, ms[i].value, ms[i].min);
               return EXIT_USAGE;
             }
           g_strv_builder_add (xreplay_args, ms[i].name);

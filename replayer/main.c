@@ -104,16 +104,18 @@ on_sigterm (gpointer user_data)
 
 /* A whole number of milliseconds, or a usage error. */
 static gboolean
-parse_ms (const char *option, const char *text, guint *out, GError **error)
+parse_ms (const char *option, const char *text, guint min, guint *out, GError **error)
 {
   guint64 value = 0;
 
   if (text == NULL)
     return TRUE;
-  if (!g_ascii_string_to_unsigned (text, 10, 0, 24 * 3600 * 1000, &value, NULL))
+  if (!g_ascii_string_to_unsigned (text, 10, min, 24 * 3600 * 1000, &value, NULL))
     {
+      g_autofree char *shown = quote_terminal (text);
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "%s: '%s' is not a number of milliseconds (0 to 86400000)", option, text);
+                   "%s: '%s' is not a number of milliseconds (%u to 86400000)", option, shown,
+                   min);
       return FALSE;
     }
   *out = (guint) value;
@@ -333,14 +335,22 @@ check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int max_scree
                   a->max_screen, SESSION_MAX_COORD);
       return EXIT_USAGE;
     }
-  if (!parse_ms ("--max-gap", a->max_gap, &opts->max_gap_ms, &error)
-      || !parse_ms ("--min-gap", a->min_gap, &opts->min_gap_ms, &error)
-      || !parse_ms ("--settle", a->settle, &opts->settle_ms, &error)
-      || !parse_ms ("--timeout", a->timeout, &opts->timeout_ms, &error)
-      || !parse_ms ("--start-timeout", a->start_timeout, &opts->start_timeout_ms, &error)
-      || !parse_ms ("--window-wait", a->window_wait, &opts->window_wait_ms, &error))
+  /* A timeout of 0 cannot work (no app answers a ping or maps a window
+   * in no time): refused now, not after a replay failed for it. */
+  if (!parse_ms ("--max-gap", a->max_gap, 0, &opts->max_gap_ms, &error)
+      || !parse_ms ("--min-gap", a->min_gap, 0, &opts->min_gap_ms, &error)
+      || !parse_ms ("--settle", a->settle, 0, &opts->settle_ms, &error)
+      || !parse_ms ("--timeout", a->timeout, 1, &opts->timeout_ms, &error)
+      || !parse_ms ("--start-timeout", a->start_timeout, 1, &opts->start_timeout_ms, &error)
+      || !parse_ms ("--window-wait", a->window_wait, 0, &opts->window_wait_ms, &error))
     {
       g_printerr ("xreplay: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+  if (opts->min_gap_ms > opts->max_gap_ms)
+    {
+      g_printerr ("xreplay: --min-gap %u is more than --max-gap %u\n", opts->min_gap_ms,
+                  opts->max_gap_ms);
       return EXIT_USAGE;
     }
   if (a->pace != NULL && !g_str_equal (a->pace, "app") && !g_str_equal (a->pace, "recorded"))

@@ -112,7 +112,11 @@ report_new (const char *dir, const Session *session, const char *session_path,
     return NULL;
   base = g_path_get_basename (dir);
   tmpl = g_strdup_printf ("%s/%s.partial-XXXXXX", parent, base);
-  if (g_mkdir_with_parents (parent, 0700) != 0
+  /* The folder it goes in must be there: a typo in its path is said, not
+   * made into folders. */
+  if (!g_file_test (parent, G_FILE_TEST_IS_DIR))
+    errno = ENOENT;
+  if (!g_file_test (parent, G_FILE_TEST_IS_DIR)
       || (report->fresh = proc_tempdir_new_at (tmpl, NULL)) == NULL)
     {
       int saved = errno;

@@ -412,6 +412,43 @@ test_cost_max_actions (void)
   g_rmdir (dir);
 }
 
+/* ---- options that cannot work, refused before anything starts ---- */
+
+static void
+test_options_refused (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-hostile-XXXXXX", NULL);
+  g_autofree char *path = write_clicks (dir, 1);
+  g_autofree char *missing = g_build_filename (dir, "missing", NULL);
+  g_autofree char *report = g_build_filename (missing, "x", "y", NULL);
+  const char *cases[][4] = {
+    { "--start-timeout", "0" }, { "--timeout", "0" }, { "--start-timeout", "-1" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *replay[] = { xreplay, cases[i][0], cases[i][1], path, "--", "true", NULL };
+      const char *reduce[] = { xreduce, cases[i][0], cases[i][1], path, "--", "true", NULL };
+
+      g_assert_cmpint (run_checked (replay), ==, 2);
+      g_assert_cmpint (run_checked (reduce), ==, 2);
+    }
+  {
+    const char *replay[] = { xreplay, "--min-gap", "500", "--max-gap", "100", path, "--", "true",
+                             NULL };
+    g_assert_cmpint (run_checked (replay), ==, 2);
+  }
+  /* --report does not make the folders of a mistyped path. */
+  {
+    const char *replay[] = { xreplay, "--report", report, path, "--", "true", NULL };
+
+    g_assert_cmpint (run_checked (replay), ==, 2);
+    g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -430,5 +467,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cost/clicks", test_cost_clicks);
   g_test_add_func ("/cost/blank-lines", test_cost_blank_lines);
   g_test_add_func ("/cost/max-actions", test_cost_max_actions);
+  g_test_add_func ("/options/refused", test_options_refused);
   return g_test_run ();
 }
