@@ -75,6 +75,7 @@ typedef struct
   guint n_before;
   guint *best;               /* best failing action set so far */
   guint n_best;
+  guint n_saved;             /* the actions of the session in the output file, if saved */
   guint n_best_steps;        /* its phrases */
   gboolean saved;            /* the output file holds a failing session */
   DdStats last_stats;
@@ -191,6 +192,7 @@ save_best (Reducer *reducer, GError **error)
   if (!session_save (best, reducer->output_path, error))
     return FALSE;
   reducer->saved = TRUE;
+  reducer->n_saved = reducer->n_best;
   return TRUE;
 }
 
@@ -929,9 +931,11 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
       else if (reducer->interrupted)
         say (reducer, "interrupted before the verification was over: nothing written to %s",
              reducer->output_path);
-      else if (reducer->saved)
-        g_printerr ("xreduce: stopped; %s holds the best session so far (%u actions), "
-                    "not a minimal one\n", reducer->output_path, reducer->n_best);
+      else if (reducer->saved || reducer->n_saved > 0)
+        g_printerr ("xreduce: stopped; %s holds an earlier result (%u actions), not the "
+                    "minimal one\n", reducer->output_path, reducer->n_saved);
+      else
+        g_printerr ("xreduce: stopped; nothing written to %s\n", reducer->output_path);
       return FALSE;
     }
   if (reducer->options->report && reducer->timed_out)
@@ -949,8 +953,17 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
           summary_print (&reduction, best, reducer->app_argv, NULL);
           return FALSE;
         }
+      /* Never exit 0 without the report asked for (a full disk): the
+       * minimal session is complete in OUT, the report is not there. */
       if (report_error != NULL)
-        say (reducer, "warning: no report: %s", report_error->message);
+        {
+          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA,
+                       "cannot write the report %s.report: %s; the minimal session (%u "
+                       "actions) is in %s (--no-report: none)", reducer->output_path,
+                       report_error->message, reducer->n_best, reducer->output_path);
+          summary_print (&reduction, best, reducer->app_argv, NULL);
+          return FALSE;
+        }
     }
   summary->report_path = g_strdup (report_md);
   summary_print (&reduction, best, reducer->app_argv, report_md);

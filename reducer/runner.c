@@ -398,7 +398,8 @@ collect_result (Runner *runner, gboolean by_test, int status, const char *out, c
       g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_USAGE, "%s", said);
       return FALSE;
     }
-  if (code == 3 && parse_replay_json (out, result, NULL) && result->verdict.detail != NULL)
+  if (code == 3 && parse_replay_json (out, result, NULL)
+      && result->verdict.kind == VERDICT_INFRA_ERROR && result->verdict.detail != NULL)
     {
       /* xreplay --json says why in its verdict ("the X server on ':5' did
        * not answer within 10 s"), not on stderr. */

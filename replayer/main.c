@@ -607,9 +607,14 @@ main (int argc, char **argv)
     {
       g_autofree char *words = verdict_describe (&result.verdict);
       g_autoptr (GError) report_error = NULL;
+      /* A report asked for and not written (a full disk) is no success:
+       * the partial folder is gone, the error said, exit 3. */
       if (!report_finish (report, words, result.stderr_text, result.backtrace,
                           result.n_replayed, &report_error))
-        g_printerr ("xreplay: --report: %s\n", report_error->message);
+        {
+          g_printerr ("xreplay: --report: %s\n", report_error->message);
+          return EXIT_INFRA;
+        }
       else if (!a.quiet && !a.json)
         g_print ("report: %s/report.md\n", a.report_dir);
     }

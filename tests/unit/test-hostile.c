@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "quote.h"
+#include "output.h"
 
 static const char *xreplay;
 static const char *xreduce;
@@ -449,6 +450,42 @@ test_options_refused (void)
   g_rmdir (dir);
 }
 
+/* An OUT.report that holds a file xreduce did not write is refused before
+ * anything starts, and the file stays. */
+static void
+test_report_foreign (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-hostile-XXXXXX", NULL);
+  g_autofree char *path = write_clicks (dir, 1);
+  g_autofree char *out = g_build_filename (dir, "out.min", NULL);
+  g_autofree char *report = g_build_filename (dir, "out.min.report", NULL);
+  g_autofree char *fresh = g_build_filename (dir, "fresh", NULL);
+  g_autofree char *md = g_build_filename (fresh, "report.md", NULL);
+  g_autofree char *precious = g_build_filename (report, "precious.txt", NULL);
+  g_autofree char *err = NULL;
+  const char *argv[] = { xreduce, "--signal", "SEGV", "-o", out, path, "--", "true", NULL };
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  /* A report as xreduce leaves one, then someone's file in it. */
+  g_assert_cmpint (g_mkdir (fresh, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (md, "# old\n", -1, NULL));
+  g_assert_true (output_dir_install (fresh, report, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (precious, "years of work", -1, NULL));
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+  g_assert_nonnull (strstr (err, "precious.txt"));
+  g_assert_true (g_file_test (precious, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  output_remove_tree (report);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -468,5 +505,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cost/blank-lines", test_cost_blank_lines);
   g_test_add_func ("/cost/max-actions", test_cost_max_actions);
   g_test_add_func ("/options/refused", test_options_refused);
+  g_test_add_func ("/outputs/report-foreign", test_report_foreign);
   return g_test_run ();
 }

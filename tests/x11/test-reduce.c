@@ -787,6 +787,82 @@ test_limit_time_verification (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (test_orphans_alive (0), ==, 0);
 }
 
+/* The script that runs xreduce with its output on a full disk: a 64 KiB
+ * tmpfs in a mount namespace of its own (unshare -rm: no root needed),
+ * filled but for $2 KiB; it says xreduce's status, what is left on the
+ * disk, and copies the result out. Exit 99: no tmpfs here. */
+static const char full_disk_script[] =
+  "d=$1; free=$2; copy=$3; shift 3\n"
+  "mount -t tmpfs -o size=64k none \"$d\" || exit 99\n"
+  "head -c $(( (64 - free) * 1024 )) /dev/zero > \"$d/filler\" 2>/dev/null\n"
+  "\"$@\"; echo \"status=$?\"\n"
+  "echo left: $(ls -A \"$d\")\n"
+  "[ ! -e \"$d/out.min\" ] || cp \"$d/out.min\" \"$copy\"\n";
+
+/* Runs xreduce -q (the error must be said even so) with OUT on a disk of
+ * @free_kb KiB free; its stdout and stderr in @said. FALSE if this
+ * machine gives no tmpfs. */
+static gboolean
+run_on_full_disk (Fixture *fixture, guint free_kb, char **said)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *script = g_build_filename (fixture->dir, "full-disk.sh", NULL);
+  g_autofree char *disk = g_build_filename (fixture->dir, "disk", NULL);
+  g_autofree char *out = g_build_filename (disk, "out.min", NULL);
+  g_autofree char *free_arg = g_strdup_printf ("%u", free_kb);
+  const char *argv[] = { "unshare", "-rm", "sh", script, disk, free_arg, fixture->out,
+                         env ("XREDUCE"), "-q", "-o", out, "--max-gap", "100",
+                         "--settle", "300", session, "--", env ("XDEMO"), NULL };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL, *text = NULL;
+  int status = -1;
+
+  g_assert_true (g_file_set_contents (script, full_disk_script, -1, NULL));
+  g_assert_cmpint (g_mkdir (disk, 0700), ==, 0);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &text, &err, &status, &error));
+  g_assert_no_error (error);
+  g_rmdir (disk);
+  *said = g_strconcat (text, err, NULL);
+  g_test_message ("on a disk with %u KiB free:\n%s", free_kb, *said);
+  return !(WIFEXITED (status) && WEXITSTATUS (status) == 99) && strstr (*said, "status=") != NULL;
+}
+
+/* A full disk at each stage of writing the result: never exit 0 without
+ * what was asked for, the error (ENOSPC) said, even with -q, and nothing
+ * half-written left. */
+static void
+test_full_disk (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *said = NULL;
+  g_autoptr (Session) min = NULL;
+  g_autoptr (GError) error = NULL;
+
+  /* No room at all: nothing written, said. */
+  if (!run_on_full_disk (fixture, 0, &said))
+    {
+      g_test_skip ("no tmpfs in a mount namespace here (unshare -rm)");
+      return;
+    }
+  g_assert_nonnull (strstr (said, "status=3\n"));
+  g_assert_nonnull (strstr (said, "No space left on device"));
+  g_assert_nonnull (strstr (said, "nothing written"));
+  g_assert_nonnull (strstr (said, "left: filler\n"));
+  g_clear_pointer (&said, g_free);
+
+  /* Room for OUT, none for the report: OUT complete, no report and no
+   * half of one, exit 3 with the reason, with -q too. */
+  g_assert_true (run_on_full_disk (fixture, 44, &said));
+  g_assert_nonnull (strstr (said, "status=3\n"));
+  g_assert_nonnull (strstr (said, "cannot write the report"));
+  g_assert_nonnull (strstr (said, "No space left on device"));
+  g_assert_nonnull (strstr (said, "left: filler out.min\n"));
+  min = session_load (fixture->out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (session_get_n_actions (min), <=, 6);
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -809,6 +885,7 @@ main (int argc, char **argv)
   ADD ("/reduce/interrupt-early", test_interrupt_early);
   ADD ("/reduce/sigkill-oracle", test_sigkill_oracle);
   ADD ("/reduce/limit-time-verification", test_limit_time_verification);
+  ADD ("/reduce/full-disk", test_full_disk);
   g_test_add ("/reduce/worker-xvfb-killed", Fixture, GINT_TO_POINTER (SIGKILL), fixture_setup,
               test_worker_xvfb_fault, fixture_teardown);
   g_test_add ("/reduce/worker-xvfb-stopped", Fixture, GINT_TO_POINTER (SIGSTOP), fixture_setup,
