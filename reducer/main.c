@@ -81,7 +81,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &a->start_timeout, "Longest wait for the app's first window (see xreplay)", "MS" },
     { "report", 0, 0, G_OPTION_ARG_NONE, &a->report, "Write the bug-report folder OUT.report/: report.md with the steps in words, a picture before each, an xdotool script, the reduction's figures (the default)", NULL },
     { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &a->report, "Do not write OUT.report/", NULL },
-    { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): every worker's Xvfb takes about 4 bytes a pixel", "WxH" },
+    { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): every worker's Xvfb holds about 8 bytes a pixel (some 500 MB at 8192x8192), and xreduce runs no more workers than half the available memory holds", "WxH" },
     { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
     { "max-actions", 0, 0, G_OPTION_ARG_STRING, &a->max_actions, "Refuse sessions of more than N user actions (default 1000000), while reading them", "N" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },

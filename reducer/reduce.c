@@ -788,10 +788,22 @@ reduce_setup (Reducer *reducer, GError **error)
    * fewer at once when the app is heavier. */
   max_workers = options->algorithm == DD_ALGORITHM_DDMIN ? 1
                 : options->jobs > 0 ? options->jobs : 3 * g_get_num_processors ();
-  runner_options.workers = max_workers;
   runner_options.fresh_server = options->algorithm == DD_ALGORITHM_DDMIN;
   session_get_screen (reducer->session, &runner_options.screen_width,
                       &runner_options.screen_height);
+  /* Every worker's Xvfb holds its screen from the start: no more workers
+   * than half the available memory holds (a 8192x8192 screen is some
+   * 500 MB a worker). */
+  pool_init (&reducer->pool, max_workers, g_get_num_processors (),
+             pool_read_mem_available_kb ());
+  pool_set_screen (&reducer->pool, runner_options.screen_width, runner_options.screen_height);
+  if (reducer->pool.max_workers < max_workers)
+    say (reducer, "%u worker%s at most: each one's X server holds %" G_GUINT64_FORMAT " MB for "
+         "its %dx%d screen", reducer->pool.max_workers,
+         reducer->pool.max_workers == 1 ? "" : "s", reducer->pool.screen_kb / 1024,
+         runner_options.screen_width, runner_options.screen_height);
+  max_workers = reducer->pool.max_workers;
+  runner_options.workers = max_workers;
   runner_options.xreplay = reducer->xreplay;
   runner_options.xreplay_args = reducer->xreplay_args;
   runner_options.app_argv = reducer->app_argv;
@@ -805,8 +817,6 @@ reduce_setup (Reducer *reducer, GError **error)
     }
   if (options->test_timeout_ms > 0)
     runner_set_test_timeout (reducer->runner, options->test_timeout_ms);
-  pool_init (&reducer->pool, max_workers, g_get_num_processors (),
-             pool_read_mem_available_kb ());
   pool_read_busy (reducer->cpu_jiffies);
   if (options->algorithm == DD_ALGORITHM_HDD && options->test_argv == NULL)
     runner_set_active (reducer->runner, pool_fit (&reducer->pool, NULL));
