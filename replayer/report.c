@@ -372,7 +372,10 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
     {
       g_string_append (md, "\nTop of the crash's backtrace (gdb):\n\n");
       for (guint i = 0; backtrace[i] != NULL; i++)
-        g_string_append_printf (md, "    #%u %s\n", i, backtrace[i]);
+        {
+          g_autofree char *frame = quote_terminal (backtrace[i]);
+          g_string_append_printf (md, "    #%u %s\n", i, frame);
+        }
     }
   if (stderr_tail != NULL && *stderr_tail != '\0')
     {
@@ -382,7 +385,12 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
       g_string_append (md, "\nThe end of its stderr:\n\n");
       for (guint i = from; i < n; i++)
         if (*lines[i] != '\0' || i + 1 < n)
-          g_string_append_printf (md, "    %s\n", lines[i]);
+          {
+            /* The app may echo what was typed, a title: `cat report.md`
+             * must not run its escapes. */
+            g_autofree char *line = quote_terminal (lines[i]);
+            g_string_append_printf (md, "    %s\n", line);
+          }
     }
   if (report->have_last)
     g_string_append (md, "\nThe last screen before the end: [last-screen.png](last-screen.png)\n");
