@@ -71,7 +71,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "verify-runs", 0, 0, G_OPTION_ARG_INT, &a->verify_runs, "Replays of the full session to check it fails and how reliably (default 3)", "N" },
     { "limit-time", 0, 0, G_OPTION_ARG_DOUBLE, &a->limit_time, "Stop after SECONDS with the best result so far", "SECONDS" },
     { "limit-tests", 0, 0, G_OPTION_ARG_INT64, &a->limit_tests, "Stop after N tests with the best result so far", "N" },
-    { "test-timeout", 0, 0, G_OPTION_ARG_INT64, &a->test_timeout, "Kill a test (an xreplay stuck on a stopped X server) after MS and run it again on a fresh X server (default: four times the longest replay so far plus the start timeout, at least 60000)", "MS" },
+    { "test-timeout", 0, 0, G_OPTION_ARG_INT64, &a->test_timeout, "Kill a test (an xreplay stuck on a stopped X server) after MS and run it again on a fresh X server (default: four times the slowest replay so far, per action, plus the start timeout, at least 60000; 600000 before any replay ended)", "MS" },
     { "pace", 0, 0, G_OPTION_ARG_STRING, &a->pace, "app or recorded (see xreplay; default: the app's, or the recorded one if the session fails only so)", "PACE" },
     { "speed", 0, 0, G_OPTION_ARG_STRING, &a->speed, "Replay speed factor (see xreplay)", "F" },
     { "max-gap", 0, 0, G_OPTION_ARG_STRING, &a->max_gap, "Longest wait between two actions in a replay (see xreplay)", "MS" },

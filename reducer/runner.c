@@ -26,8 +26,10 @@
 #define RUNNER_SERVER_TIMEOUT_MS 10000
 /* How long xreplay gets to stop its app, bus and Xvfb after SIGTERM. */
 #define RUNNER_KILL_GRACE_MS 3000
-/* A test's time limit before any test has finished (then: four times the
- * longest test seen, plus the start timeout, at least this much). */
+/* A test's time limit (runner_test_timeout): this long before any test
+ * has finished, then derived from the tests that did, at least the
+ * minimum. */
+#define RUNNER_TEST_TIMEOUT_FIRST_MS 600000
 #define RUNNER_TEST_TIMEOUT_MIN_MS 60000
 
 G_DEFINE_QUARK (xreduce-runner-error-quark, runner_error)
@@ -48,6 +50,7 @@ typedef struct
   Session *session;          /* the running test's (borrowed), for a retry */
   guint attempt;             /* the running test's try, from 1 */
   guint infra_attempt;       /* the running test's infrastructure failures so far */
+  guint n_actions;           /* the running test's session's */
   gboolean by_test;          /* the running test is the --test command, not xreplay */
   gboolean restart;          /* its X server failed a test: a fresh one before the next */
   gboolean timed_out;        /* the running test passed the time limit: killed */
@@ -94,7 +97,8 @@ struct Runner
   GQueue retries;            /* of Retry*: batch tests waiting for a calmer moment */
   guint n_infra;             /* tests that failed for the infrastructure, and ran again */
   char *last_infra;          /* owned: what the last of them said */
-  gint64 longest_ms;         /* the longest test that finished, or 0 */
+  double ms_per_action;      /* the slowest finished test's ms per action (+1), or 0 */
+  gboolean any_finished;     /* a test finished (ms_per_action is known) */
   guint test_timeout_ms;     /* runner_set_test_timeout(), or 0: derived */
   GQueue background;         /* of Background*: queued, not started yet */
   guint n_background;        /* queued or running */
@@ -646,13 +650,17 @@ on_test_done (ProcChild *process, int status, gpointer data)
        * candidate. collect_result() takes it for a broken xreplay. */
       said = g_strdup_printf ("%s\nthe test ran %" G_GINT64_FORMAT " s, past its time limit "
                               "(%u s): killed", err, elapsed_ms / 1000,
-                              runner_test_timeout (runner) / 1000);
+                              runner_test_timeout (runner, worker->n_actions) / 1000);
       status = W_EXITCODE (3, 0);
       out = NULL;
       killed = FALSE;
     }
   else if (!killed && WIFEXITED (status) && WEXITSTATUS (status) != 3)
-    runner->longest_ms = MAX (runner->longest_ms, elapsed_ms);
+    {
+      runner->ms_per_action = MAX (runner->ms_per_action,
+                                   (double) elapsed_ms / (worker->n_actions + 1));
+      runner->any_finished = TRUE;
+    }
   worker->killed = FALSE;
   if (bg != NULL)
     on_background_done (runner, worker, bg, killed, status, out != NULL ? out : "",
@@ -662,19 +670,24 @@ on_test_done (ProcChild *process, int status, gpointer data)
                    out != NULL ? out : "", said != NULL ? said : err);
 }
 
-/* The time limit of a test: runner_set_test_timeout()'s, else derived
- * from the longest test that finished (the verification's replays of the
- * whole session come first): four times it plus the start timeout, at
- * least RUNNER_TEST_TIMEOUT_MIN_MS. */
+/* The time limit of a test of @n_actions: runner_set_test_timeout()'s,
+ * else derived from the tests that finished (the verification's replays
+ * of the whole session come first): four times what the slowest of them
+ * took an action, for @n_actions, plus the start timeout, at least
+ * RUNNER_TEST_TIMEOUT_MIN_MS; before any finished, a generous
+ * RUNNER_TEST_TIMEOUT_FIRST_MS. */
 guint
-runner_test_timeout (const Runner *runner)
+runner_test_timeout (const Runner *runner, guint n_actions)
 {
-  gint64 ms;
+  double ms;
 
   if (runner->test_timeout_ms > 0)
     return runner->test_timeout_ms;
-  ms = 4 * runner->longest_ms + (runner->start_timeout_ms > 0 ? runner->start_timeout_ms : 10000);
-  return (guint) CLAMP (ms, RUNNER_TEST_TIMEOUT_MIN_MS, G_MAXINT);
+  if (!runner->any_finished)
+    return RUNNER_TEST_TIMEOUT_FIRST_MS;
+  ms = 4 * runner->ms_per_action * (n_actions + 1)
+       + (runner->start_timeout_ms > 0 ? runner->start_timeout_ms : 10000);
+  return (guint) CLAMP (ms, RUNNER_TEST_TIMEOUT_MIN_MS, (double) G_MAXINT);
 }
 
 static gboolean
@@ -811,12 +824,14 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   worker->started_us = g_get_monotonic_time ();
   worker->timed_out = FALSE;
   worker->infra_attempt = 0;
+  worker->n_actions = session_get_n_actions (session);
   g_clear_handle_id (&worker->timeout_id, g_source_remove);
   /* xreplay's own waits are bounded, but not a call into Xlib on a
    * stopped X server: a time limit over it all. (A --test command is the
    * user's: it decides itself.) */
   if (!by_test)
-    worker->timeout_id = g_timeout_add (runner_test_timeout (runner), on_test_timeout, worker);
+    worker->timeout_id = g_timeout_add (runner_test_timeout (runner, worker->n_actions),
+                                        on_test_timeout, worker);
   g_debug ("worker %u: candidate %d (%u actions) started", worker->id, index,
            session_get_n_actions (session));
   return TRUE;

@@ -125,7 +125,7 @@ guint runner_get_n_workers (const Runner *runner);
 void runner_set_window_wait (Runner *runner, guint ms);
 /* A test's time limit in ms (0: derived from the tests that finished). */
 void runner_set_test_timeout (Runner *runner, guint ms);
-guint runner_test_timeout (const Runner *runner);
+guint runner_test_timeout (const Runner *runner, guint n_actions);
 /* Tests that failed for the infrastructure and ran again; *@last (if
  * given) what the last one said, or NULL. */
 guint runner_get_n_infra (const Runner *runner, const char **last);
