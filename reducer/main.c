@@ -30,10 +30,11 @@ typedef struct
 {
   char *output, *algorithm, *signal_name, *stderr_match, *test_cmd, *speed, *max_gap;
   char *settle, *timeout, *window_wait, *start_timeout, *pace, *home, *max_screen;
-  char *max_session_size, *wm;
+  char *max_session_size, *wm, *max_actions;
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
   gdouble limit_time;
+  gint64 test_timeout;
   gboolean quiet, same_crash, report, share_home, run_recorded;
   int dashdash;              /* the index of "--", or -1 */
 } Args;
@@ -44,7 +45,7 @@ args_clear (Args *a)
   char **strings[] = { &a->output, &a->algorithm, &a->signal_name, &a->stderr_match,
                        &a->test_cmd, &a->speed, &a->max_gap, &a->settle, &a->timeout,
                        &a->window_wait, &a->start_timeout, &a->pace, &a->home,
-                       &a->max_screen, &a->max_session_size, &a->wm };
+                       &a->max_screen, &a->max_session_size, &a->wm, &a->max_actions };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -71,6 +72,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "verify-runs", 0, 0, G_OPTION_ARG_INT, &a->verify_runs, "Replays of the full session to check it fails and how reliably (default 3)", "N" },
     { "limit-time", 0, 0, G_OPTION_ARG_DOUBLE, &a->limit_time, "Stop after SECONDS with the best result so far", "SECONDS" },
     { "limit-tests", 0, 0, G_OPTION_ARG_INT64, &a->limit_tests, "Stop after N tests with the best result so far", "N" },
+    { "test-timeout", 0, 0, G_OPTION_ARG_INT64, &a->test_timeout, "Kill a test (an xreplay stuck on a stopped X server) after MS and run it again on a fresh X server (default: four times the slowest replay so far, per action, plus the start timeout, at least 60000; 600000 before any replay ended)", "MS" },
     { "pace", 0, 0, G_OPTION_ARG_STRING, &a->pace, "app or recorded (see xreplay; default: the app's, or the recorded one if the session fails only so)", "PACE" },
     { "speed", 0, 0, G_OPTION_ARG_STRING, &a->speed, "Replay speed factor (see xreplay)", "F" },
     { "max-gap", 0, 0, G_OPTION_ARG_STRING, &a->max_gap, "Longest wait between two actions in a replay (see xreplay)", "MS" },
@@ -80,8 +82,9 @@ parse_args (int *argc, char ***argv, Args *a)
     { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &a->start_timeout, "Longest wait for the app's first window (see xreplay)", "MS" },
     { "report", 0, 0, G_OPTION_ARG_NONE, &a->report, "Write the bug-report folder OUT.report/: report.md with the steps in words, a picture before each, an xdotool script, the reduction's figures (the default)", NULL },
     { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &a->report, "Do not write OUT.report/", NULL },
-    { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): every worker's Xvfb takes about 4 bytes a pixel", "WxH" },
+    { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): every worker's Xvfb holds about 8 bytes a pixel (some 500 MB at 8192x8192), and xreduce runs no more workers than half the available memory holds", "WxH" },
     { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
+    { "max-actions", 0, 0, G_OPTION_ARG_STRING, &a->max_actions, "Refuse sessions of more than N user actions (default 1000000), while reading them", "N" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
     { "wm", 0, 0, G_OPTION_ARG_STRING, &a->wm, "Run the window manager CMD on every replay's Xvfb, for a bug that needs one (see xreplay)", "CMD" },
@@ -186,17 +189,20 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
   /* Checked here as xreplay checks them: a bad value is said now, before
    * any server starts, not by every replay. */
   {
-    const struct { const char *name; const char *value; } ms[] = {
-      { "--max-gap", a->max_gap }, { "--settle", a->settle }, { "--timeout", a->timeout },
-      { "--window-wait", a->window_wait }, { "--start-timeout", a->start_timeout },
+    /* A timeout of 0 cannot work: no app answers a ping or maps a
+     * window in no time. */
+    const struct { const char *name; const char *value; guint min; } ms[] = {
+      { "--max-gap", a->max_gap, 0 }, { "--settle", a->settle, 0 }, { "--timeout", a->timeout, 1 },
+      { "--window-wait", a->window_wait, 0 }, { "--start-timeout", a->start_timeout, 1 },
     };
     for (gsize i = 0; i < G_N_ELEMENTS (ms); i++)
       if (ms[i].value != NULL)
         {
-          if (!g_ascii_string_to_unsigned (ms[i].value, 10, 0, 24 * 3600 * 1000, NULL, NULL))
+          if (!g_ascii_string_to_unsigned (ms[i].value, 10, ms[i].min, 24 * 3600 * 1000, NULL,
+                                           NULL))
             {
-              g_printerr ("xreduce: %s: '%s' is not a number of milliseconds (0 to 86400000)\n",
-                          ms[i].name, ms[i].value);
+              g_printerr ("xreduce: %s: '%s' is not a number of milliseconds (%u to 86400000)\n",
+                          ms[i].name, ms[i].value, ms[i].min);
               return EXIT_USAGE;
             }
           g_strv_builder_add (xreplay_args, ms[i].name);
@@ -240,6 +246,17 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
         }
       g_strv_builder_add (xreplay_args, "--max-session-size");
       g_strv_builder_add (xreplay_args, a->max_session_size);
+    }
+  if (a->max_actions != NULL)
+    {
+      if (!session_max_actions_parse (a->max_actions, &options->max_actions))
+        {
+          g_printerr ("xreduce: --max-actions: '%s' is not a number of actions (1 to %d)\n",
+                      a->max_actions, SESSION_MAX_ACTIONS_CEILING);
+          return EXIT_USAGE;
+        }
+      g_strv_builder_add (xreplay_args, "--max-actions");
+      g_strv_builder_add (xreplay_args, a->max_actions);
     }
   if (a->pace != NULL)
     {
@@ -377,6 +394,13 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
       return EXIT_USAGE;
     }
   options->limit_time = a->limit_time;
+  if (a->test_timeout < 0 || a->test_timeout > 24 * 3600 * 1000 || (a->test_timeout > 0 && a->test_timeout < 1000))
+    {
+      g_printerr ("xreduce: --test-timeout: %" G_GINT64_FORMAT " is not a number of milliseconds "
+                  "(1000 to 86400000)\n", a->test_timeout);
+      return EXIT_USAGE;
+    }
+  options->test_timeout_ms = (guint) a->test_timeout;
   options->limit_tests = (guint64) a->limit_tests;
   options->quiet = a->quiet;
   options->report = a->report;

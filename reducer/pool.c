@@ -23,13 +23,27 @@ pool_init (Pool *pool, guint max_workers, guint n_cores, guint64 mem_available_k
   pool->busy = -1;
 }
 
+/* A replay's memory: its app, the screen, xreplay and the bus. */
+static guint64
+replay_kb (const Pool *pool)
+{
+  return pool->rss_kb + pool->screen_kb + POOL_OVERHEAD_KB;
+}
+
 static guint
 by_memory (const Pool *pool)
 {
-  if (pool->mem_available_kb == 0 || pool->rss_kb == 0)
+  if (pool->mem_available_kb == 0 || (pool->rss_kb == 0 && pool->screen_kb == 0))
     return G_MAXUINT;
-  return (guint) MIN (pool->mem_available_kb / 2 / (pool->rss_kb + POOL_OVERHEAD_KB),
-                      (guint64) 1000000);
+  return (guint) MIN (pool->mem_available_kb / 2 / replay_kb (pool), (guint64) 1000000);
+}
+
+void
+pool_set_screen (Pool *pool, int width, int height)
+{
+  pool->screen_kb = POOL_SCREEN_KB (MAX (width, 0), MAX (height, 0));
+  pool->max_workers = CLAMP (MIN (pool->max_workers, by_memory (pool)), 1, pool->max_workers);
+  pool->workers = CLAMP (MIN (pool->workers, by_memory (pool)), 1, pool->max_workers);
 }
 
 void
@@ -59,7 +73,7 @@ pool_fit (const Pool *pool, char **reason)
     return n;
   if (n == by_memory (pool) && n < pool->max_workers)
     *reason = g_strdup_printf ("%u worker%s: each replay holds %.0f MB", n, n == 1 ? "" : "s",
-                               (pool->rss_kb + POOL_OVERHEAD_KB) / 1024.0);
+                               replay_kb (pool) / 1024.0);
   else if (pool->busy < 0)
     *reason = g_strdup_printf ("%u worker%s until the load is known", n, n == 1 ? "" : "s");
   else

@@ -24,11 +24,18 @@ typedef struct
   guint n_cores;
   guint64 mem_available_kb;  /* MemAvailable when the reduction started */
   guint64 rss_kb;            /* the most memory a replay held */
+  guint64 screen_kb;         /* what a replay's X server holds for its screen (pool_set_screen) */
   guint workers;             /* the current figure */
   double busy;               /* the cores' load at the last look, 0 to 1; < 0: none yet */
 } Pool;
 
 void pool_init (Pool *pool, guint max_workers, guint n_cores, guint64 mem_available_kb);
+/* The session's screen, @width x @height: every worker's Xvfb holds about
+ * twice its framebuffer (4 bytes a pixel; some 500 MB at 8192x8192),
+ * counted in each replay's memory from the start. max_workers is lowered
+ * to what half the available memory holds, never below 1. */
+void pool_set_screen (Pool *pool, int width, int height);
+#define POOL_SCREEN_KB(width, height) ((guint64) (width) * (guint64) (height) * 4 * 2 / 1024)
 /* A replay has ended whose app held at most @rss_kb (or < 0: unknown),
  * and the cores were @busy (0 to 1, or < 0: unknown) since the last
  * replay ended. */

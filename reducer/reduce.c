@@ -75,6 +75,7 @@ typedef struct
   guint n_before;
   guint *best;               /* best failing action set so far */
   guint n_best;
+  guint n_saved;             /* the actions of the session in the output file, if saved */
   guint n_best_steps;        /* its phrases */
   gboolean saved;            /* the output file holds a failing session */
   DdStats last_stats;
@@ -89,6 +90,7 @@ typedef struct
   char *pool_reason;         /* owned: the last word on the workers */
   guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
   guint sigint, sigterm;
+  guint deadline;            /* --limit-time's timer, or 0 */
 } Reducer;
 
 void
@@ -101,6 +103,7 @@ reduce_options_init (ReduceOptions *options)
   options->report = TRUE;
   options->max_screen_width = options->max_screen_height = SESSION_DEFAULT_MAX_SCREEN;
   options->max_session_size = SESSION_MAX_FILE_SIZE;
+  options->max_actions = SESSION_MAX_ACTIONS;
 }
 
 void
@@ -189,6 +192,7 @@ save_best (Reducer *reducer, GError **error)
   if (!session_save (best, reducer->output_path, error))
     return FALSE;
   reducer->saved = TRUE;
+  reducer->n_saved = reducer->n_best;
   return TRUE;
 }
 
@@ -451,6 +455,7 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
   if (reducer->options->limit_time > 0 && elapsed_s (reducer) > reducer->options->limit_time)
     {
       reducer->timed_out = TRUE;
+      runner_cancel (reducer->runner);
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
                    "time limit of %.0f s reached", reducer->options->limit_time);
       return FALSE;
@@ -570,13 +575,30 @@ reduce_search (Reducer *reducer, GError **error)
         }
       if (ok)
         return save_best (reducer, error);
-      if (g_error_matches (local, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED) && reducer->timed_out)
+      if (reducer->timed_out && !reducer->interrupted)
         {
-          /* --limit-time: a result, maybe not minimal; the verdict still
-           * decides whether there is one at all. */
-          if (!reducer->judged && !verification_wait (reducer->verification, error))
+          /* --limit-time: every test was stopped at the limit, the
+           * verification's too. A result, maybe not minimal, if a failing
+           * session is known: the verdict, or a candidate that failed. */
+          /* The full session failed in a verification replay already:
+           * the best known so far. */
+          if (!reducer->judged && !reducer->saved
+              && verification_get_fails (reducer->verification) > 0
+              && !save_best (reducer, error))
             return FALSE;
-          return reducer->judged || adopt_verdict (reducer, error);
+          if (reducer->judged || reducer->saved)
+            {
+              if (!reducer->judged)
+                say (reducer, "time limit of %.0f s reached during the verification: %s holds "
+                     "the best session so far (%u actions), one that failed",
+                     reducer->options->limit_time, reducer->output_path, reducer->n_best);
+              return TRUE;
+            }
+          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                       "time limit of %.0f s reached before the full session was seen to fail: "
+                       "nothing written to %s", reducer->options->limit_time,
+                       reducer->output_path);
+          return FALSE;
         }
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
@@ -604,6 +626,19 @@ find_xreplay (void)
   return g_find_program_in_path ("xreplay");
 }
 
+/* --limit-time: the whole run, the verification included, stops here. */
+static gboolean
+on_deadline (gpointer data)
+{
+  Reducer *reducer = data;
+
+  reducer->deadline = 0;
+  reducer->timed_out = TRUE;
+  if (reducer->runner != NULL)
+    runner_cancel (reducer->runner);
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 on_signal (gpointer data)
 {
@@ -624,8 +659,8 @@ check_input (Reducer *reducer, GError **error)
   g_autoptr (GError) local = NULL;
   gboolean recorded;
 
-  reducer->session = session_load_limited (options->session_path, options->max_session_size,
-                                           &local);
+  reducer->session = session_load_bounded (options->session_path, options->max_session_size,
+                                           options->max_actions, &local);
   if (reducer->session == NULL)
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);
@@ -753,10 +788,22 @@ reduce_setup (Reducer *reducer, GError **error)
    * fewer at once when the app is heavier. */
   max_workers = options->algorithm == DD_ALGORITHM_DDMIN ? 1
                 : options->jobs > 0 ? options->jobs : 3 * g_get_num_processors ();
-  runner_options.workers = max_workers;
   runner_options.fresh_server = options->algorithm == DD_ALGORITHM_DDMIN;
   session_get_screen (reducer->session, &runner_options.screen_width,
                       &runner_options.screen_height);
+  /* Every worker's Xvfb holds its screen from the start: no more workers
+   * than half the available memory holds (a 8192x8192 screen is some
+   * 500 MB a worker). */
+  pool_init (&reducer->pool, max_workers, g_get_num_processors (),
+             pool_read_mem_available_kb ());
+  pool_set_screen (&reducer->pool, runner_options.screen_width, runner_options.screen_height);
+  if (reducer->pool.max_workers < max_workers)
+    say (reducer, "%u worker%s at most: each one's X server holds %" G_GUINT64_FORMAT " MB for "
+         "its %dx%d screen", reducer->pool.max_workers,
+         reducer->pool.max_workers == 1 ? "" : "s", reducer->pool.screen_kb / 1024,
+         runner_options.screen_width, runner_options.screen_height);
+  max_workers = reducer->pool.max_workers;
+  runner_options.workers = max_workers;
   runner_options.xreplay = reducer->xreplay;
   runner_options.xreplay_args = reducer->xreplay_args;
   runner_options.app_argv = reducer->app_argv;
@@ -768,12 +815,15 @@ reduce_setup (Reducer *reducer, GError **error)
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
       return FALSE;
     }
-  pool_init (&reducer->pool, max_workers, g_get_num_processors (),
-             pool_read_mem_available_kb ());
+  if (options->test_timeout_ms > 0)
+    runner_set_test_timeout (reducer->runner, options->test_timeout_ms);
   pool_read_busy (reducer->cpu_jiffies);
   if (options->algorithm == DD_ALGORITHM_HDD && options->test_argv == NULL)
     runner_set_active (reducer->runner, pool_fit (&reducer->pool, NULL));
   runner_set_observer (reducer->runner, on_observe, reducer);
+  if (options->limit_time > 0)
+    reducer->deadline = g_timeout_add ((guint) MIN (options->limit_time * 1000, G_MAXUINT),
+                                       on_deadline, reducer);
   reducer->sigint = g_unix_signal_add (SIGINT, on_signal, reducer);
   reducer->sigterm = g_unix_signal_add (SIGTERM, on_signal, reducer);
 
@@ -872,6 +922,17 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
   summary->one_minimal = reduction.one_minimal;
   summary->stopped_early = reduction.stopped_early;
   summary->output_path = g_strdup (reducer->output_path);
+  {
+    const char *last = NULL;
+    guint n_infra = runner_get_n_infra (reducer->runner, &last);
+
+    /* Said even with --quiet: the figures of a run that fought its
+     * infrastructure are not those of a quiet one. */
+    if (n_infra > 0)
+      g_printerr ("xreduce: %u test%s ran again after an infrastructure failure (an X server "
+                  "or xreplay that died, stopped or passed its time limit); the last: %s\n",
+                  n_infra, n_infra == 1 ? "" : "s", last != NULL ? last : "?");
+  }
   if (!ok)
     {
       if (reducer->interrupted && reducer->saved)
@@ -880,9 +941,16 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
       else if (reducer->interrupted)
         say (reducer, "interrupted before the verification was over: nothing written to %s",
              reducer->output_path);
+      else if (reducer->saved || reducer->n_saved > 0)
+        g_printerr ("xreduce: stopped; %s holds an earlier result (%u actions), not the "
+                    "minimal one\n", reducer->output_path, reducer->n_saved);
+      else
+        g_printerr ("xreduce: stopped; nothing written to %s\n", reducer->output_path);
       return FALSE;
     }
-  if (reducer->options->report)
+  if (reducer->options->report && reducer->timed_out)
+    say (reducer, "no report: the time limit is reached (xreplay --report writes one)");
+  else if (reducer->options->report)
     {
       /* The report's replay waits the full --window-wait. */
       runner_set_window_wait (reducer->runner, 0);
@@ -895,8 +963,17 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
           summary_print (&reduction, best, reducer->app_argv, NULL);
           return FALSE;
         }
+      /* Never exit 0 without the report asked for (a full disk): the
+       * minimal session is complete in OUT, the report is not there. */
       if (report_error != NULL)
-        say (reducer, "warning: no report: %s", report_error->message);
+        {
+          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA,
+                       "cannot write the report %s.report: %s; the minimal session (%u "
+                       "actions) is in %s (--no-report: none)", reducer->output_path,
+                       report_error->message, reducer->n_best, reducer->output_path);
+          summary_print (&reduction, best, reducer->app_argv, NULL);
+          return FALSE;
+        }
     }
   summary->report_path = g_strdup (report_md);
   summary_print (&reduction, best, reducer->app_argv, report_md);
@@ -910,6 +987,8 @@ reducer_clear (Reducer *reducer)
     g_source_remove (reducer->sigint);
   if (reducer->sigterm != 0)
     g_source_remove (reducer->sigterm);
+  if (reducer->deadline != 0)
+    g_source_remove (reducer->deadline);
   /* Stops every test, app and Xvfb before the files go. */
   g_clear_pointer (&reducer->runner, runner_free);
   g_clear_pointer (&reducer->workdir, proc_tempdir_free);

@@ -38,11 +38,13 @@ typedef struct
   char **test_argv;          /* --test CMD */
   gboolean quiet;
   double limit_time;         /* seconds, 0 = none */
+  guint test_timeout_ms;     /* --test-timeout, 0 = derived (runner_test_timeout) */
   guint64 limit_tests;
   guint verify_runs;         /* full-session replays before reducing */
   char **xreplay_args;       /* passed to every replay */
   int max_screen_width, max_screen_height; /* --max-screen (also in xreplay_args) */
   gsize max_session_size;    /* --max-session-size, bytes (also in xreplay_args) */
+  guint max_actions;         /* --max-actions (also in xreplay_args) */
   gboolean window_wait_given; /* --window-wait is in xreplay_args: do not learn it */
   gboolean start_timeout_given; /* --start-timeout is in xreplay_args: do not learn it */
   gboolean pace_given;       /* --pace is in xreplay_args: do not pick it */

@@ -26,6 +26,11 @@
 #define RUNNER_SERVER_TIMEOUT_MS 10000
 /* How long xreplay gets to stop its app, bus and Xvfb after SIGTERM. */
 #define RUNNER_KILL_GRACE_MS 3000
+/* A test's time limit (runner_test_timeout): this long before any test
+ * has finished, then derived from the tests that did, at least the
+ * minimum. */
+#define RUNNER_TEST_TIMEOUT_FIRST_MS 600000
+#define RUNNER_TEST_TIMEOUT_MIN_MS 60000
 
 G_DEFINE_QUARK (xreduce-runner-error-quark, runner_error)
 
@@ -44,7 +49,12 @@ typedef struct
   struct Background *background;  /* owned: the running test is a background one, or NULL */
   Session *session;          /* the running test's (borrowed), for a retry */
   guint attempt;             /* the running test's try, from 1 */
+  guint infra_attempt;       /* the running test's infrastructure failures so far */
+  guint n_actions;           /* the running test's session's */
   gboolean by_test;          /* the running test is the --test command, not xreplay */
+  gboolean restart;          /* its X server failed a test: a fresh one before the next */
+  gboolean timed_out;        /* the running test passed the time limit: killed */
+  guint timeout_id;          /* the running test's time limit, or 0 */
 } Worker;
 
 /* A background test (runner_start_background). */
@@ -53,6 +63,7 @@ typedef struct Background
   Session *session;          /* owned */
   char **extra_args;         /* owned, or NULL: more xreplay options */
   guint attempt;             /* tries so far */
+  guint infra_attempt;       /* infrastructure failures so far */
   RunnerPredicate predicate;
   gpointer predicate_data;
   RunnerDoneFunc done;
@@ -84,6 +95,11 @@ struct Runner
   RunnerObserveFunc observe;
   gpointer observe_data;
   GQueue retries;            /* of Retry*: batch tests waiting for a calmer moment */
+  guint n_infra;             /* tests that failed for the infrastructure, and ran again */
+  char *last_infra;          /* owned: what the last of them said */
+  double ms_per_action;      /* the slowest finished test's ms per action (+1), or 0 */
+  gboolean any_finished;     /* a test finished (ms_per_action is known) */
+  guint test_timeout_ms;     /* runner_set_test_timeout(), or 0: derived */
   GQueue background;         /* of Background*: queued, not started yet */
   guint n_background;        /* queued or running */
 
@@ -110,6 +126,7 @@ worker_free (Worker *worker)
   if (worker->process != NULL)
     proc_child_kill (worker->process, RUNNER_KILL_GRACE_MS);
   g_clear_pointer (&worker->process, proc_child_free);
+  g_clear_handle_id (&worker->timeout_id, g_source_remove);
   if (worker->server != NULL)
     xserver_free (worker->server);
   g_clear_pointer (&worker->background, background_free);
@@ -194,6 +211,7 @@ runner_free (Runner *runner)
   g_strfreev (runner->app_argv);
   g_strfreev (runner->test_argv);
   g_free (runner->workdir);
+  g_free (runner->last_infra);
   g_clear_error (&runner->batch_error);
   g_free (runner);
 }
@@ -214,6 +232,20 @@ void
 runner_set_recorded_pace (Runner *runner)
 {
   runner->recorded_pace = TRUE;
+}
+
+void
+runner_set_test_timeout (Runner *runner, guint ms)
+{
+  runner->test_timeout_ms = ms;
+}
+
+guint
+runner_get_n_infra (const Runner *runner, const char **last)
+{
+  if (last != NULL)
+    *last = runner->last_infra;
+  return runner->n_infra;
 }
 
 void
@@ -370,6 +402,18 @@ collect_result (Runner *runner, gboolean by_test, int status, const char *out, c
       g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_USAGE, "%s", said);
       return FALSE;
     }
+  if (code == 3 && parse_replay_json (out, result, NULL)
+      && result->verdict.kind == VERDICT_INFRA_ERROR && result->verdict.detail != NULL)
+    {
+      /* xreplay --json says why in its verdict ("the X server on ':5' did
+       * not answer within 10 s"), not on stderr. */
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "xreplay: %s", result->verdict.detail);
+      run_result_clear (result);
+      return FALSE;
+    }
+  run_result_clear (result);
+  result->window_latency_ms = result->first_window_ms = result->replay_ms = -1;
+  result->app_cpu_ms = result->app_peak_rss_kb = -1;
   if (code == 3 || code < 0 || !parse_replay_json (out, result, &local))
     {
       g_autofree char *how = proc_describe_wait_status (status);
@@ -395,7 +439,34 @@ typedef struct
   gint index;
   Session *session;          /* borrowed from the batch */
   guint attempt;             /* tries so far */
+  guint infra_attempt;       /* infrastructure failures so far */
 } Retry;
+
+/* A test failed for the infrastructure (its Xvfb or xreplay died, was
+ * stopped, or the test passed its time limit): not the candidate's
+ * answer. The worker gets a fresh X server, the test runs again, on the
+ * next idle worker; TRUE if it may. After RUNNER_INFRA_ATTEMPTS failures
+ * of one test, FALSE with @error saying so. */
+static gboolean
+infra_may_retry (Runner *runner, Worker *worker, guint infra_attempt, GError **error)
+{
+  worker->restart = TRUE;
+  runner->n_infra++;
+  g_free (runner->last_infra);
+  runner->last_infra = g_strdup ((*error)->message);
+  g_debug ("worker %u: infrastructure failure %u of this test: %s", worker->id,
+           infra_attempt, (*error)->message);
+  if (runner->cancelled)
+    return FALSE;
+  if (infra_attempt >= RUNNER_INFRA_ATTEMPTS)
+    {
+      g_prefix_error (error, "%u infrastructure failures in a row of one test, each on a fresh "
+                      "X server; the last: ", infra_attempt);
+      return FALSE;
+    }
+  g_clear_error (error);
+  return TRUE;
+}
 
 /* The app could not start: FALSE if it has had all its tries, or if its
  * processes sat idle without connecting to the X server (fewer replays
@@ -450,7 +521,18 @@ on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean kil
   result.elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
   if (killed)
     g_set_error_literal (&error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED, "interrupted");
-  else if (collect_result (runner, worker->by_test, status, out, err, &result, &error))
+  else if (!collect_result (runner, worker->by_test, status, out, err, &result, &error))
+    {
+      if (g_error_matches (error, RUNNER_ERROR, RUNNER_ERROR_INFRA)
+          && infra_may_retry (runner, worker, ++bg->infra_attempt, &error))
+        {
+          /* First in the queue: the verification waits for it. */
+          bg->attempt--;
+          g_queue_push_head (&runner->background, bg);
+          return;
+        }
+    }
+  else
     {
       if (runner->observe != NULL)
         runner->observe (&result, runner->observe_data);
@@ -494,6 +576,17 @@ on_batch_done (Runner *runner, Worker *worker, Session *session, gint index, gui
   result.elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
   if (!collect_result (runner, worker->by_test, status, out, err, &result, &error))
     {
+      if (g_error_matches (error, RUNNER_ERROR, RUNNER_ERROR_INFRA)
+          && infra_may_retry (runner, worker, worker->infra_attempt + 1, &error))
+        {
+          Retry *retry = g_new (Retry, 1);
+
+          /* Not a try of the app's: the same try again. */
+          *retry = (Retry) { .index = index, .session = session, .attempt = attempt - 1,
+                             .infra_attempt = worker->infra_attempt + 1 };
+          g_queue_push_head (&runner->retries, retry);
+          return;
+        }
       if (runner->batch_error == NULL)
         runner->batch_error = g_steal_pointer (&error);
       return;
@@ -537,18 +630,80 @@ on_test_done (ProcChild *process, int status, gpointer data)
   g_autofree char *out = g_utf8_make_valid (out_data, (gssize) out_len);
   g_autofree char *err = g_utf8_make_valid (err_data, (gssize) err_len);
 
+  gboolean timed_out = worker->timed_out;
+  gint64 elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
+  g_autofree char *said = NULL;
+
   g_clear_pointer (&worker->process, proc_child_free);
+  g_clear_handle_id (&worker->timeout_id, g_source_remove);
   if (worker->path != NULL)
     {
       unlink (worker->path);
       g_clear_pointer (&worker->path, g_free);
     }
   worker->index = -1;
+  worker->timed_out = FALSE;
+  if (timed_out && !killed)
+    {
+      /* Killed at its time limit: xreplay was stuck (an X server
+       * stopped, a wait without end), which says nothing of the
+       * candidate. collect_result() takes it for a broken xreplay. */
+      said = g_strdup_printf ("%s\nthe test ran %" G_GINT64_FORMAT " s, past its time limit "
+                              "(%u s): killed", err, elapsed_ms / 1000,
+                              runner_test_timeout (runner, worker->n_actions) / 1000);
+      status = W_EXITCODE (3, 0);
+      out = NULL;
+      killed = FALSE;
+    }
+  else if (!killed && WIFEXITED (status) && WEXITSTATUS (status) != 3)
+    {
+      runner->ms_per_action = MAX (runner->ms_per_action,
+                                   (double) elapsed_ms / (worker->n_actions + 1));
+      runner->any_finished = TRUE;
+    }
   worker->killed = FALSE;
   if (bg != NULL)
-    on_background_done (runner, worker, bg, killed, status, out, err);
+    on_background_done (runner, worker, bg, killed, status, out != NULL ? out : "",
+                        said != NULL ? said : err);
   else if (!killed && index >= 0 && runner->results != NULL)
-    on_batch_done (runner, worker, worker->session, index, worker->attempt, status, out, err);
+    on_batch_done (runner, worker, worker->session, index, worker->attempt, status,
+                   out != NULL ? out : "", said != NULL ? said : err);
+}
+
+/* The time limit of a test of @n_actions: runner_set_test_timeout()'s,
+ * else derived from the tests that finished (the verification's replays
+ * of the whole session come first): four times what the slowest of them
+ * took an action, for @n_actions, plus the start timeout, at least
+ * RUNNER_TEST_TIMEOUT_MIN_MS; before any finished, a generous
+ * RUNNER_TEST_TIMEOUT_FIRST_MS. */
+guint
+runner_test_timeout (const Runner *runner, guint n_actions)
+{
+  double ms;
+
+  if (runner->test_timeout_ms > 0)
+    return runner->test_timeout_ms;
+  if (!runner->any_finished)
+    return RUNNER_TEST_TIMEOUT_FIRST_MS;
+  ms = 4 * runner->ms_per_action * (n_actions + 1)
+       + (runner->start_timeout_ms > 0 ? runner->start_timeout_ms : 10000);
+  return (guint) CLAMP (ms, RUNNER_TEST_TIMEOUT_MIN_MS, (double) G_MAXINT);
+}
+
+static gboolean
+on_test_timeout (gpointer data)
+{
+  Worker *worker = data;
+
+  worker->timeout_id = 0;
+  if (worker->process == NULL)
+    return G_SOURCE_REMOVE;
+  worker->timed_out = TRUE;
+  /* SIGKILL at once: a stuck xreplay may sit in an Xlib call that its
+   * SIGTERM handler (in the main loop) never gets to. The keeper and its
+   * sandbox's cleaner take what it started along. */
+  proc_child_signal (worker->process, SIGKILL);
+  return G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -565,6 +720,16 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   /* The --test command decides, but extra xreplay options (the report's
    * replay) ask for xreplay itself. */
   gboolean by_test = runner->test_argv != NULL && extra_args == NULL;
+
+  /* An X server that failed its last test (killed, stopped) is replaced
+   * first; one that died meanwhile too. */
+  if (worker->server != NULL && (worker->restart || !xserver_is_alive (worker->server)))
+    {
+      if (!worker_start_server (runner, worker, error))
+        return FALSE;
+      display = xserver_get_display (worker->server);
+    }
+  worker->restart = FALSE;
 
   if (!by_test && runner->xreplay == NULL)
     {
@@ -657,6 +822,16 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   worker->killed = FALSE;
   worker->path = g_steal_pointer (&path);
   worker->started_us = g_get_monotonic_time ();
+  worker->timed_out = FALSE;
+  worker->infra_attempt = 0;
+  worker->n_actions = session_get_n_actions (session);
+  g_clear_handle_id (&worker->timeout_id, g_source_remove);
+  /* xreplay's own waits are bounded, but not a call into Xlib on a
+   * stopped X server: a time limit over it all. (A --test command is the
+   * user's: it decides itself.) */
+  if (!by_test)
+    worker->timeout_id = g_timeout_add (runner_test_timeout (runner, worker->n_actions),
+                                        on_test_timeout, worker);
   g_debug ("worker %u: candidate %d (%u actions) started", worker->id, index,
            session_get_n_actions (session));
   return TRUE;
@@ -682,6 +857,7 @@ launch_background (Runner *runner)
           continue;
         }
       worker->background = bg;
+      worker->infra_attempt = bg->infra_attempt;
     }
 }
 
@@ -816,6 +992,7 @@ launch_pending (Runner *runner, Session *const *sessions, guint n, guint *next)
           gboolean ok = launch_test (runner, worker, retry->session, retry->index, NULL, error);
 
           worker->attempt = retry->attempt + 1;
+          worker->infra_attempt = retry->infra_attempt;
           g_free (retry);
           if (!ok)
             return;

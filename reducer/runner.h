@@ -36,6 +36,11 @@ typedef enum
 
 /* Tries a test gets when the app cannot start. */
 #define RUNNER_START_ATTEMPTS 3
+/* A test that fails for the infrastructure (an Xvfb or xreplay that dies
+ * or stops, a test past its time limit: runner_test_timeout()) runs again
+ * on a fresh X server, at most this many times in all; then the batch
+ * stops with RUNNER_ERROR_INFRA. */
+#define RUNNER_INFRA_ATTEMPTS 3
 
 typedef struct
 {
@@ -118,6 +123,12 @@ guint runner_get_n_workers (const Runner *runner);
 /* From now on, xreplay waits at most @ms for the window an action aims at
  * (--window-wait); 0: as the xreplay options say. */
 void runner_set_window_wait (Runner *runner, guint ms);
+/* A test's time limit in ms (0: derived from the tests that finished). */
+void runner_set_test_timeout (Runner *runner, guint ms);
+guint runner_test_timeout (const Runner *runner, guint n_actions);
+/* Tests that failed for the infrastructure and ran again; *@last (if
+ * given) what the last one said, or NULL. */
+guint runner_get_n_infra (const Runner *runner, const char **last);
 /* From now on, replays run at the recorded pace (--pace=recorded). */
 void runner_set_recorded_pace (Runner *runner);
 /* From now on, xreplay waits at most @ms for the app's first window

@@ -20,9 +20,12 @@ summary_markdown (const Reduction *r, guint n_in_file, const RunResult *replay,
   g_autofree char *want = target_describe (r->target);
   int seconds = (int) (r->seconds + 0.5);
 
-  g_string_append_printf (md, "- Original session: `%s`, %u user actions\n", r->session_path,
+  g_autofree char *session_md = quote_markdown_code (r->session_path);
+  g_autofree char *output_md = quote_markdown_code (r->output_path);
+
+  g_string_append_printf (md, "- Original session: %s, %u user actions\n", session_md,
                           r->n_before);
-  g_string_append_printf (md, "- Minimal session: `%s`, %u user actions\n", r->output_path,
+  g_string_append_printf (md, "- Minimal session: %s, %u user actions\n", output_md,
                           n_in_file);
   g_string_append_printf (md, "- Actions: %u before, %u after", r->n_before, r->n_after);
   if (n_in_file > r->n_after)
@@ -175,7 +178,10 @@ summary_print (const Reduction *reduction, const Session *best, char *const *app
     }
   /* The recorded command may hold anything: one line, no escapes. */
   shown = quote_terminal (command->str);
-  g_print ("minimal session: %s\nreplay it: %s\n", reduction->output_path, shown);
+  {
+    g_autofree char *path = quote_terminal (reduction->output_path);
+    g_print ("minimal session: %s\nreplay it: %s\n", path, shown);
+  }
   if (report_md != NULL)
     g_print ("report: %s\n", report_md);
 }

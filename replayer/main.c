@@ -105,16 +105,18 @@ on_sigterm (gpointer user_data)
 
 /* A whole number of milliseconds, or a usage error. */
 static gboolean
-parse_ms (const char *option, const char *text, guint *out, GError **error)
+parse_ms (const char *option, const char *text, guint min, guint *out, GError **error)
 {
   guint64 value = 0;
 
   if (text == NULL)
     return TRUE;
-  if (!g_ascii_string_to_unsigned (text, 10, 0, 24 * 3600 * 1000, &value, NULL))
+  if (!g_ascii_string_to_unsigned (text, 10, min, 24 * 3600 * 1000, &value, NULL))
     {
+      g_autofree char *shown = quote_terminal (text);
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "%s: '%s' is not a number of milliseconds (0 to 86400000)", option, text);
+                   "%s: '%s' is not a number of milliseconds (%u to 86400000)", option, shown,
+                   min);
       return FALSE;
     }
   *out = (guint) value;
@@ -151,19 +153,21 @@ static int
 print_export (const Session *session, const char *path, const char *format)
 {
   g_autofree char *name = g_path_get_basename (path);
-  g_autofree char *text = NULL;
+  gboolean written;
 
+  /* Written as it is made: an export of a million actions is never held
+   * in memory. */
   if (g_strcmp0 (format, "xdotool") == 0)
-    text = session_export_xdotool (session, name);
+    written = session_export_xdotool_to (session, name, stdout);
   else if (g_strcmp0 (format, "json") == 0)
-    text = session_export_json (session);
+    written = session_export_json_to (session, stdout);
   else
     {
-      g_printerr ("xreplay: --export: unknown format '%s' (xdotool or json)\n", format);
+      g_autofree char *shown = quote_terminal (format);
+      g_printerr ("xreplay: --export: unknown format '%s' (xdotool or json)\n", shown);
       return EXIT_USAGE;
     }
-  fputs (text, stdout);
-  if (fflush (stdout) != 0 || ferror (stdout))
+  if (!written || fflush (stdout) != 0 || ferror (stdout))
     {
       g_printerr ("xreplay: cannot write the export: %s\n", g_strerror (errno));
       return EXIT_INFRA;
@@ -206,7 +210,7 @@ typedef struct
 {
   char *display, *speed, *stderr_match, *pace, *max_gap, *min_gap, *settle, *timeout;
   char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed, *max_screen;
-  char *max_session_size, *wm;
+  char *max_session_size, *wm, *max_actions;
   gboolean share_home, json, quiet, verbose, list, list_actions, backtrace, run_recorded;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
@@ -221,7 +225,7 @@ args_clear (Args *a)
   char **strings[] = { &a->display, &a->speed, &a->stderr_match, &a->pace, &a->max_gap,
                        &a->min_gap, &a->settle, &a->timeout, &a->start_timeout,
                        &a->window_wait, &a->export_format, &a->report_dir, &a->home_seed,
-                       &a->max_screen, &a->max_session_size, &a->wm };
+                       &a->max_screen, &a->max_session_size, &a->wm, &a->max_actions };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -255,8 +259,9 @@ parse_args (int argc, char **argv, Args *a)
     { "export", 0, 0, G_OPTION_ARG_STRING, &a->export_format, "Print the session as a standalone xdotool script or as JSON, and exit", "xdotool|json" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "Print nothing but errors (and --json)", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what is replayed where; pass the app's output through", NULL },
-    { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): the private Xvfb takes about 4 bytes a pixel", "WxH" },
+    { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): the private Xvfb holds about 8 bytes a pixel (some 500 MB at 8192x8192)", "WxH" },
     { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
+    { "max-actions", 0, 0, G_OPTION_ARG_STRING, &a->max_actions, "Refuse sessions of more than N user actions (default 1000000, some days of recording), while reading them", "N" },
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home_seed, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox", NULL },
     { "wm", 0, 0, G_OPTION_ARG_STRING, &a->wm, "Run the window manager CMD on the private Xvfb before the app, for a bug that needs one (default: none; xreplay gives the windows their recorded size and focus itself)", "CMD" },
@@ -304,11 +309,18 @@ parse_args (int argc, char **argv, Args *a)
  * saying what is wrong. Nothing has started yet. */
 static int
 check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int max_screen[2],
-               gsize *max_session)
+               gsize *max_session, guint *max_actions)
 {
   g_autoptr (GError) error = NULL;
 
   replay_options_init (opts);
+  *max_actions = SESSION_MAX_ACTIONS;
+  if (a->max_actions != NULL && !session_max_actions_parse (a->max_actions, max_actions))
+    {
+      g_printerr ("xreplay: --max-actions: '%s' is not a number of actions (1 to %d)\n",
+                  a->max_actions, SESSION_MAX_ACTIONS_CEILING);
+      return EXIT_USAGE;
+    }
   *max_session = SESSION_MAX_FILE_SIZE;
   if (a->max_session_size != NULL && !session_max_size_parse (a->max_session_size, max_session))
     {
@@ -325,14 +337,22 @@ check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int max_scree
                   a->max_screen, SESSION_MAX_COORD);
       return EXIT_USAGE;
     }
-  if (!parse_ms ("--max-gap", a->max_gap, &opts->max_gap_ms, &error)
-      || !parse_ms ("--min-gap", a->min_gap, &opts->min_gap_ms, &error)
-      || !parse_ms ("--settle", a->settle, &opts->settle_ms, &error)
-      || !parse_ms ("--timeout", a->timeout, &opts->timeout_ms, &error)
-      || !parse_ms ("--start-timeout", a->start_timeout, &opts->start_timeout_ms, &error)
-      || !parse_ms ("--window-wait", a->window_wait, &opts->window_wait_ms, &error))
+  /* A timeout of 0 cannot work (no app answers a ping or maps a window
+   * in no time): refused now, not after a replay failed for it. */
+  if (!parse_ms ("--max-gap", a->max_gap, 0, &opts->max_gap_ms, &error)
+      || !parse_ms ("--min-gap", a->min_gap, 0, &opts->min_gap_ms, &error)
+      || !parse_ms ("--settle", a->settle, 0, &opts->settle_ms, &error)
+      || !parse_ms ("--timeout", a->timeout, 1, &opts->timeout_ms, &error)
+      || !parse_ms ("--start-timeout", a->start_timeout, 1, &opts->start_timeout_ms, &error)
+      || !parse_ms ("--window-wait", a->window_wait, 0, &opts->window_wait_ms, &error))
     {
       g_printerr ("xreplay: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+  if (opts->min_gap_ms > opts->max_gap_ms)
+    {
+      g_printerr ("xreplay: --min-gap %u is more than --max-gap %u\n", opts->min_gap_ms,
+                  opts->max_gap_ms);
       return EXIT_USAGE;
     }
   if (a->pace != NULL && !g_str_equal (a->pace, "app") && !g_str_equal (a->pace, "recorded"))
@@ -508,6 +528,7 @@ main (int argc, char **argv)
   ReplayOptions opts;
   int max_screen[2];
   gsize max_session;
+  guint max_actions;
   const char *const *app_argv;
   guint sigint, sigterm;
   gboolean ok;
@@ -523,9 +544,10 @@ main (int argc, char **argv)
   g_log_writer_default_set_use_stderr (TRUE);
 #endif
   if ((status = parse_args (argc, argv, &a)) >= 0
-      || (status = check_options (&a, &opts, &regex, max_screen, &max_session)) >= 0)
+      || (status = check_options (&a, &opts, &regex, max_screen, &max_session,
+                                  &max_actions)) >= 0)
     return status;
-  session = session_load_limited (a.rest[1], max_session, &error);
+  session = session_load_bounded (a.rest[1], max_session, max_actions, &error);
   if (session == NULL)
     {
       g_printerr ("xreplay: %s\n", error->message);
@@ -604,9 +626,14 @@ main (int argc, char **argv)
     {
       g_autofree char *words = verdict_describe (&result.verdict);
       g_autoptr (GError) report_error = NULL;
+      /* A report asked for and not written (a full disk) is no success:
+       * the partial folder is gone, the error said, exit 3. */
       if (!report_finish (report, words, result.stderr_text, result.backtrace,
                           result.n_replayed, &report_error))
-        g_printerr ("xreplay: --report: %s\n", report_error->message);
+        {
+          g_printerr ("xreplay: --report: %s\n", report_error->message);
+          return EXIT_INFRA;
+        }
       else if (!a.quiet && !a.json)
         g_print ("report: %s/report.md\n", a.report_dir);
     }

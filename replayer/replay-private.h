@@ -52,6 +52,8 @@ typedef struct
   ProcChild *child;          /* owned */
   ProcChild *wm;             /* owned, or NULL: --wm's window manager */
   Sandbox *sandbox;          /* owned, or NULL: the app shares our HOME and bus */
+  ProcTempDir *frames_dir;   /* owned, or NULL: --backtrace's frames file, in a folder
+                              * whose cleaner removes it even if we are SIGKILLed */
   Atom wm_protocols, net_wm_ping;
 
   GArray *actions;           /* owned, of guint: event indices */

@@ -1064,11 +1064,15 @@ static gboolean
 replay_wrap_crashtrace (Replay *r, const char *const **argv, GPtrArray **wrapped,
                         char **frames_path, GError **error)
 {
-  int fd = g_file_open_tmp ("xreplay-frames-XXXXXX", frames_path, error);
-
-  if (fd < 0)
+  /* In a temporary folder of its own, not a bare file in TMPDIR: the
+   * folder's cleaner removes it when xreplay dies, however (a SIGKILL left
+   * xreplay-frames-* behind every time). */
+  r->frames_dir = proc_tempdir_new ("xreplay-frames-XXXXXX", error);
+  if (r->frames_dir == NULL)
     return FALSE;
-  close (fd);
+  *frames_path = g_build_filename (proc_tempdir_get_path (r->frames_dir), "frames", NULL);
+  if (!g_file_set_contents (*frames_path, "", 0, error))
+    return FALSE;
   *wrapped = g_ptr_array_new ();
   g_ptr_array_add (*wrapped, (char *) r->opts->crashtrace);
   g_ptr_array_add (*wrapped, (char *) "--frames-file");
@@ -1195,6 +1199,7 @@ out:
       g_propagate_error (error, g_steal_pointer (&r->error));
     }
   g_clear_pointer (&server, xserver_free);
+  g_clear_pointer (&r->frames_dir, proc_tempdir_free);
   replay_clear (r);
   result->total_ms = replay_now_ms () - t_start;
   return ok;

@@ -112,7 +112,11 @@ report_new (const char *dir, const Session *session, const char *session_path,
     return NULL;
   base = g_path_get_basename (dir);
   tmpl = g_strdup_printf ("%s/%s.partial-XXXXXX", parent, base);
-  if (g_mkdir_with_parents (parent, 0700) != 0
+  /* The folder it goes in must be there: a typo in its path is said, not
+   * made into folders. */
+  if (!g_file_test (parent, G_FILE_TEST_IS_DIR))
+    errno = ENOENT;
+  if (!g_file_test (parent, G_FILE_TEST_IS_DIR)
       || (report->fresh = proc_tempdir_new_at (tmpl, NULL)) == NULL)
     {
       int saved = errno;
@@ -368,7 +372,10 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
     {
       g_string_append (md, "\nTop of the crash's backtrace (gdb):\n\n");
       for (guint i = 0; backtrace[i] != NULL; i++)
-        g_string_append_printf (md, "    #%u %s\n", i, backtrace[i]);
+        {
+          g_autofree char *frame = quote_terminal (backtrace[i]);
+          g_string_append_printf (md, "    #%u %s\n", i, frame);
+        }
     }
   if (stderr_tail != NULL && *stderr_tail != '\0')
     {
@@ -378,7 +385,12 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
       g_string_append (md, "\nThe end of its stderr:\n\n");
       for (guint i = from; i < n; i++)
         if (*lines[i] != '\0' || i + 1 < n)
-          g_string_append_printf (md, "    %s\n", lines[i]);
+          {
+            /* The app may echo what was typed, a title: `cat report.md`
+             * must not run its escapes. */
+            g_autofree char *line = quote_terminal (lines[i]);
+            g_string_append_printf (md, "    %s\n", line);
+          }
     }
   if (report->have_last)
     g_string_append (md, "\nThe last screen before the end: [last-screen.png](last-screen.png)\n");

@@ -85,17 +85,87 @@ on_x_io_error_exit (Display *dpy, void *user_data)
   conn->dead = TRUE;
 }
 
+/* XOpenDisplay() in a thread of its own, waited for at most @timeout_ms:
+ * a server that accepts the connection but never answers (stopped with
+ * SIGSTOP, stuck) would hold XOpenDisplay() forever. The thread touches
+ * only the Display it opens; given up, it closes what it may still get. */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  char *name;
+  Display *dpy;
+  gboolean done, abandoned;
+  gint refs;
+} Opening;
+
+static void
+opening_unref (Opening *o)
+{
+  if (!g_atomic_int_dec_and_test (&o->refs))
+    return;
+  g_mutex_clear (&o->lock);
+  g_cond_clear (&o->cond);
+  g_free (o->name);
+  g_free (o);
+}
+
+static gpointer
+opening_run (gpointer data)
+{
+  Opening *o = data;
+  Display *dpy = XOpenDisplay (o->name);
+
+  g_mutex_lock (&o->lock);
+  if (o->abandoned && dpy != NULL)
+    XCloseDisplay (dpy);
+  else
+    o->dpy = dpy;
+  o->done = TRUE;
+  g_cond_signal (&o->cond);
+  g_mutex_unlock (&o->lock);
+  opening_unref (o);
+  return NULL;
+}
+
+static Display *
+open_display_bounded (const char *display_name, guint timeout_ms, gboolean *timed_out)
+{
+  Opening *o = g_new0 (Opening, 1);
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  Display *dpy;
+
+  g_mutex_init (&o->lock);
+  g_cond_init (&o->cond);
+  o->name = g_strdup (display_name);
+  o->refs = 2;
+  g_thread_unref (g_thread_new ("xconn-open", opening_run, o));
+  g_mutex_lock (&o->lock);
+  while (!o->done)
+    if (!g_cond_wait_until (&o->cond, &o->lock, deadline))
+      break;
+  *timed_out = !o->done;
+  o->abandoned = !o->done;
+  dpy = o->dpy;
+  g_mutex_unlock (&o->lock);
+  opening_unref (o);
+  return dpy;
+}
+
 XConn *
 xconn_open (const char *display_name, GError **error)
 {
   g_autoptr (XConn) conn = g_new0 (XConn, 1);
   int event_base, error_base, major, minor;
+  gboolean timed_out = FALSE;
 
-  conn->dpy = XOpenDisplay (display_name);
+  conn->dpy = open_display_bounded (display_name, XCONN_OPEN_TIMEOUT_MS, &timed_out);
   if (conn->dpy == NULL)
     {
-      g_set_error (error, XCONN_ERROR, XCONN_ERROR_OPEN, "cannot open display '%s'",
-                   XDisplayName (display_name));
+      g_set_error (error, XCONN_ERROR, XCONN_ERROR_OPEN,
+                   timed_out ? "the X server on '%s' did not answer within %u s (stopped?)"
+                             : "cannot open display '%s'",
+                   XDisplayName (display_name), XCONN_OPEN_TIMEOUT_MS / 1000);
       return NULL;
     }
   if (open_conns == NULL)

@@ -31,6 +31,9 @@ typedef void (*XConnEventFunc) (XEvent *ev, gpointer user_data);
 /* Called once, from the main loop, when the server connection is lost. */
 typedef void (*XConnDeadFunc) (gpointer user_data);
 
+/* How long the X server gets to answer a new connection. */
+#define XCONN_OPEN_TIMEOUT_MS 10000
+
 XConn *xconn_open (const char *display_name, GError **error);
 Display *xconn_get_display (XConn *conn);
 /* TRUE after an I/O error: the server is gone, do not touch @conn's

@@ -105,11 +105,34 @@ output_file_write (const char *path, const char *data, gssize len, mode_t mode,
   return output_file_rename (tmp, path, error);
 }
 
+/* The names in @path's manifest, or NULL if it has none. */
+static GHashTable *
+read_manifest (const char *path)
+{
+  g_autofree char *manifest = g_build_filename (path, OUTPUT_MANIFEST, NULL);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  GHashTable *names;
+  struct stat st;
+
+  if (lstat (manifest, &st) != 0 || !S_ISREG (st.st_mode)
+      || !g_file_get_contents (manifest, &text, NULL, NULL))
+    return NULL;
+  names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  lines = g_strsplit (text, "\n", -1);
+  for (char **l = lines; *l != NULL; l++)
+    if (**l != '\0')
+      g_hash_table_add (names, g_strdup (*l));
+  g_hash_table_add (names, g_strdup (OUTPUT_MANIFEST));
+  return names;
+}
+
 gboolean
 output_dir_check (const char *path, const char *marker, GError **error)
 {
   g_autofree char *marker_path = g_build_filename (path, marker, NULL);
   g_autoptr (GDir) dir = NULL;
+  g_autoptr (GHashTable) written = NULL;
   struct stat st;
 
   if (lstat (path, &st) != 0)
@@ -125,12 +148,51 @@ output_dir_check (const char *path, const char *marker, GError **error)
   dir = g_dir_open (path, 0, NULL);
   if (dir != NULL && g_dir_read_name (dir) == NULL)
     return TRUE;
-  if (lstat (marker_path, &st) == 0 && S_ISREG (st.st_mode))
-    return TRUE;
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-               "%s is a folder with other things than a report in it (no %s): it would be "
-               "replaced; remove it or choose another path", path, marker);
-  return FALSE;
+  if (lstat (marker_path, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                   "%s is a folder with other things than a report in it (no %s): it would be "
+                   "replaced; remove it or choose another path", path, marker);
+      return FALSE;
+    }
+  /* A report written before: replaced whole, so it may hold only what its
+   * writer put there (its manifest), not a file someone added since. */
+  written = read_manifest (path);
+  if (written == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                   "%s has no list of the files its writer put there (%s; written by hand, or "
+                   "by an older version?): it would be replaced; remove it or choose another "
+                   "path", path, OUTPUT_MANIFEST);
+      return FALSE;
+    }
+  g_dir_rewind (dir);
+  for (const char *name; (name = g_dir_read_name (dir)) != NULL;)
+    if (!g_hash_table_contains (written, name))
+      {
+        g_autofree char *shown = g_build_filename (path, name, NULL);
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                     "%s holds %s, which no report wrote: it would be deleted with the old "
+                     "report; move it, or choose another path", path, shown);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* The names of the entries of the folder @fresh into its manifest. */
+static gboolean
+write_manifest (const char *fresh, GError **error)
+{
+  g_autofree char *manifest = g_build_filename (fresh, OUTPUT_MANIFEST, NULL);
+  g_autoptr (GDir) dir = g_dir_open (fresh, 0, error);
+  g_autoptr (GString) names = g_string_new (NULL);
+
+  if (dir == NULL)
+    return FALSE;
+  for (const char *name; (name = g_dir_read_name (dir)) != NULL;)
+    if (!g_str_equal (name, OUTPUT_MANIFEST) && strchr (name, '\n') == NULL)
+      g_string_append_printf (names, "%s\n", name);
+  return output_file_write (manifest, names->str, (gssize) names->len, OUTPUT_FILE_MODE, error);
 }
 
 static int
@@ -155,6 +217,8 @@ output_dir_install (const char *fresh, const char *path, GError **error)
   g_autofree char *old = NULL;
   struct stat st;
 
+  if (!write_manifest (fresh, error))
+    return FALSE;
   /* Nothing there, or an empty folder: replaced at once. */
   if (rename (fresh, path) == 0)
     return TRUE;

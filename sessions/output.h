@@ -42,11 +42,15 @@ gboolean output_file_write (const char *path, const char *data, gssize len, mode
 /* Whether a folder may be written at @path and later replace what is
  * there: nothing, a symbolic link (the link is replaced, not followed), an
  * empty folder, or a folder holding @marker (one written before, e.g.
- * "report.md"). Anything else (a file, someone's folder) is an error that
+ * "report.md") and nothing but what its manifest lists. Anything else (a file, someone's folder) is an error that
  * says so: never removed. */
 gboolean output_dir_check (const char *path, const char *marker, GError **error);
-/* Puts the complete folder @fresh at @path: what was there is moved aside
- * and removed (without following links in it). */
+/* output_dir_install() lists what it installs in this file in the folder,
+ * one name a line; output_dir_check() refuses a folder holding anything
+ * else (a file someone put in an old report would go with it). */
+#define OUTPUT_MANIFEST ".xreduce-files"
+/* Puts the complete folder @fresh at @path, with its manifest: what was
+ * there is moved aside and removed (without following links in it). */
 gboolean output_dir_install (const char *fresh, const char *path, GError **error);
 /* Removes a folder we wrote, with what is in it, without following links. */
 void output_remove_tree (const char *path);

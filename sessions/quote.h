@@ -12,7 +12,15 @@
  *   - quote_markdown_text(): running Markdown text on one line, with every
  *     character that could start markup (links, HTML, code, emphasis,
  *     tables) escaped by a backslash;
- *   - quote_command_line(): a command line shown on a terminal.
+ *   - quote_command_line(): a command line shown on a terminal;
+ *   - quote_message(): a message for the terminal whose parts were
+ *     quoted already: hidden characters escaped, backslashes kept (the
+ *     last line of defence in error messages);
+ *   - quote_json_text(): json-glib's output with every hidden character
+ *     but its own newlines as a \u escape.
+ * "Hidden" characters (quote_is_hidden()) are those a terminal or a
+ * reader acts on without showing: C0, DEL, C1, bidi controls (U+202E),
+ * line separators. Bare URLs in Markdown text are broken up.
  * X-free; unit-tested in tests/unit/test-session.c.
  */
 #pragma once
@@ -28,5 +36,8 @@ char *quote_markdown_text (const char *text);
 /* A command line to show: each word quote_shell()'d, joined by spaces,
  * the whole quote_terminal()'d (one line, no escape reaches a terminal). */
 char *quote_command_line (const char *const *argv);
+char *quote_message (const char *text);
+char *quote_json_text (const char *json);
+gboolean quote_is_hidden (gunichar c);
 
 G_END_DECLS

@@ -10,6 +10,24 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+/* Where an export goes: a string kept whole, or a file written in
+ * chunks of some 64 KiB (an export of a million actions is never held in
+ * memory). */
+typedef struct
+{
+  GString *out;
+  FILE *file;                /* NULL: out keeps everything */
+} Emit;
+
+static void
+emit_flush (Emit *e, gboolean all)
+{
+  if (e->file == NULL || (!all && e->out->len < 65536))
+    return;
+  fwrite (e->out->str, 1, e->out->len, e->file);
+  g_string_truncate (e->out, 0);
+}
+
 /* Single-quoted for sh. */
 static char *
 sh_quote (const char *text)
@@ -17,17 +35,25 @@ sh_quote (const char *text)
   return quote_shell (text);
 }
 
-/* An anchored POSIX extended regex matching @text exactly. */
+/* An anchored POSIX extended regex matching @text exactly, but for the
+ * characters a terminal would act on (an escape, a bidi override), which
+ * are '.': the script holds none of them, so that showing it (cat, an
+ * editor, a diff in a terminal) shows what it does. */
 static char *
 regex_exact (const char *text)
 {
   GString *out = g_string_new ("^");
 
-  for (const char *p = text; *p != '\0'; p++)
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
     {
-      if (strchr ("\\^$.|?*+()[]{}", *p) != NULL)
-        g_string_append_c (out, '\\');
-      g_string_append_c (out, *p);
+      gunichar c = g_utf8_get_char (p);
+
+      if (quote_is_hidden (c))
+        g_string_append_c (out, '.');
+      else if (strchr ("\\^$.|?*+()[]{}", *p) != NULL)
+        g_string_append_printf (out, "\\%c", *p);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
     }
   g_string_append_c (out, '$');
   return g_string_free (out, FALSE);
@@ -74,15 +100,16 @@ static const char xdotool_prelude[] =
   "}\n"
   "\n";
 
-char *
-session_export_xdotool (const Session *session, const char *source_name)
+static void
+export_xdotool (Emit *e, const Session *session, const char *source_name)
 {
-  GString *out = g_string_new ("#!/bin/sh\n");
+  GString *out = e->out;
   g_autoptr (GArray) actions = session_get_actions (session);
   g_autofree char *source = quote_terminal (source_name != NULL ? source_name : "a session");
   guint64 last_time = 0;
   gboolean first = TRUE;
 
+  g_string_append (out, "#!/bin/sh\n");
   /* Whatever the session says goes into comments on one line each
    * (quote_terminal: no newline can end a comment) or into single-quoted
    * words (quote_shell): the script runs nothing the session wrote. */
@@ -107,6 +134,8 @@ session_export_xdotool (const Session *session, const char *source_name)
       const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, i));
       g_autofree char *said = session_event_describe (ev);
       g_autofree char *words = quote_terminal (said);
+
+      emit_flush (e, FALSE);
       g_autofree char *class_re = regex_exact (ev->wm_class != NULL ? ev->wm_class : "");
       g_autofree char *title_re = ev->wm_name != NULL && *ev->wm_name ? regex_exact (ev->wm_name)
                                                                       : g_strdup ("");
@@ -154,7 +183,26 @@ session_export_xdotool (const Session *session, const char *source_name)
         }
     }
   g_string_append (out, "exit 0\n");
-  return g_string_free (out, FALSE);
+  emit_flush (e, TRUE);
+}
+
+char *
+session_export_xdotool (const Session *session, const char *source_name)
+{
+  Emit e = { .out = g_string_new (NULL) };
+
+  export_xdotool (&e, session, source_name);
+  return g_string_free (e.out, FALSE);
+}
+
+gboolean
+session_export_xdotool_to (const Session *session, const char *source_name, FILE *file)
+{
+  Emit e = { .out = g_string_new (NULL), .file = file };
+
+  export_xdotool (&e, session, source_name);
+  g_string_free (e.out, TRUE);
+  return !ferror (file);
 }
 
 static const char *
@@ -246,42 +294,47 @@ add_event (JsonBuilder *b, const SessionEvent *ev)
   json_builder_end_object (b);
 }
 
-/* The phrases: what a person did, in words, with the actions (0-based
- * action numbers: the n-th non-server event) each covers. */
+/* @node as json-glib prints it inside the document, @depth levels deep:
+ * the same bytes as one generator for the whole document would give, C1
+ * controls and bidi overrides escaped (quote_json_text). */
 static void
-add_steps (JsonBuilder *b, const Session *session)
+append_node (GString *out, JsonGenerator *gen, JsonNode *node, guint depth)
 {
-  g_autoptr (GPtrArray) phrases = session_get_phrases (session);
+  g_autofree char *text = NULL, *shown = NULL;
+  g_autofree char *indent = g_strnfill (depth * 2, ' ');
 
-  json_builder_set_member_name (b, "steps");
-  json_builder_begin_array (b);
-  for (guint p = 0; p < phrases->len; p++)
+  json_generator_set_root (gen, node);
+  text = json_generator_to_data (gen, NULL);
+  shown = quote_json_text (text);
+  g_string_append (out, indent);
+  for (const char *p = shown; *p != '\0'; p++)
     {
-      const SessionPhrase *phrase = g_ptr_array_index (phrases, p);
-      g_autofree char *said = session_phrase_describe (session, phrase, SESSION_WORDS_TERMINAL);
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, session_phrase_kind_to_string (phrase->kind));
-      add_string_or_null (b, "words", said);
-      json_builder_set_member_name (b, "actions");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < phrase->actions->len; i++)
-        json_builder_add_int_value (b, g_array_index (phrase->actions, guint, i));
-      json_builder_end_array (b);
-      json_builder_end_object (b);
+      g_string_append_c (out, *p);
+      if (*p == '\n')
+        g_string_append (out, indent);
     }
-  json_builder_end_array (b);
 }
 
-char *
-session_export_json (const Session *session)
+static JsonNode *
+build_done (JsonBuilder *b)
+{
+  return json_builder_get_root (b);
+}
+
+/* The phrases: what a person did, in words, with the actions (0-based
+ * action numbers: the n-th non-server event) each covers; then the
+ * events. One element at a time: the whole document is never a tree in
+ * memory (a million actions made one of 2.9 GB). */
+static void
+export_json (Emit *e, const Session *session)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (JsonNode) head = NULL;
+  g_autoptr (GPtrArray) phrases = session_get_phrases (session);
+  g_autoptr (GPtrArray) words = session_describe_phrases (session, phrases, SESSION_WORDS_TERMINAL);
   g_autofree char *outcome = session_outcome_to_string (session->outcome);
-  char *text;
+  gboolean first = TRUE;
 
   /* Every string in a loaded session is valid UTF-8 (the parser checks),
    * so json-glib's output is valid JSON whatever the titles hold. */
@@ -309,29 +362,81 @@ session_export_json (const Session *session)
   add_string_or_null (b, "keymap", session->keymap);
   add_string_or_null (b, "outcome",
                       session->outcome.kind == SESSION_OUTCOME_UNKNOWN ? NULL : outcome);
-  add_steps (b, session);
-  json_builder_set_member_name (b, "events");
-  json_builder_begin_array (b);
+  json_builder_end_object (b);
+  head = build_done (b);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  /* The head's members, then the two arrays written element by element. */
+  {
+    GString *h = g_string_new (NULL);
+
+    append_node (h, gen, head, 0);
+    /* "{\n  ...\n}": the closing brace goes, the arrays follow. */
+    g_assert (h->len >= 2 && h->str[h->len - 1] == '}');
+    g_string_truncate (h, h->len - 1);
+    while (h->len > 0 && h->str[h->len - 1] == '\n')
+      g_string_truncate (h, h->len - 1);
+    g_string_append (e->out, h->str);
+    g_string_free (h, TRUE);
+  }
+  g_string_append (e->out, ",\n  \"steps\" : [");
+  for (guint p = 0; p < phrases->len; p++)
+    {
+      const SessionPhrase *phrase = g_ptr_array_index (phrases, p);
+      g_autoptr (JsonBuilder) sb = json_builder_new ();
+      g_autoptr (JsonNode) node = NULL;
+
+      json_builder_begin_object (sb);
+      json_builder_set_member_name (sb, "kind");
+      json_builder_add_string_value (sb, session_phrase_kind_to_string (phrase->kind));
+      add_string_or_null (sb, "words", g_ptr_array_index (words, p));
+      json_builder_set_member_name (sb, "actions");
+      json_builder_begin_array (sb);
+      for (guint i = 0; i < phrase->actions->len; i++)
+        json_builder_add_int_value (sb, g_array_index (phrase->actions, guint, i));
+      json_builder_end_array (sb);
+      json_builder_end_object (sb);
+      node = build_done (sb);
+      g_string_append (e->out, p > 0 ? ",\n" : "\n");
+      append_node (e->out, gen, node, 2);
+      emit_flush (e, FALSE);
+    }
+  g_string_append (e->out, phrases->len > 0 ? "\n  ],\n  \"events\" : [" : "],\n  \"events\" : [");
   for (guint i = 0; i < session->events->len; i++)
     {
       const SessionEvent *ev = session_get_event (session, i);
+      g_autoptr (JsonBuilder) eb = NULL;
+      g_autoptr (JsonNode) node = NULL;
 
-      if (ev->kind != SESSION_EVENT_COMMENT)
-        add_event (b, ev);
+      if (ev->kind == SESSION_EVENT_COMMENT)
+        continue;
+      eb = json_builder_new ();
+      add_event (eb, ev);
+      node = build_done (eb);
+      g_string_append (e->out, first ? "\n" : ",\n");
+      first = FALSE;
+      append_node (e->out, gen, node, 2);
+      emit_flush (e, FALSE);
     }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
+  g_string_append (e->out, first ? "]\n}\n" : "\n  ]\n}\n");
+  emit_flush (e, TRUE);
+}
 
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  text = json_generator_to_data (gen, NULL);
-  /* One newline at the end, as a text file has. */
-  {
-    char *with_newline = g_strconcat (text, "\n", NULL);
+char *
+session_export_json (const Session *session)
+{
+  Emit e = { .out = g_string_new (NULL) };
 
-    g_free (text);
-    return with_newline;
-  }
+  export_json (&e, session);
+  return g_string_free (e.out, FALSE);
+}
+
+gboolean
+session_export_json_to (const Session *session, FILE *file)
+{
+  Emit e = { .out = g_string_new (NULL), .file = file };
+
+  export_json (&e, session);
+  g_string_free (e.out, TRUE);
+  return !ferror (file);
 }

@@ -12,6 +12,7 @@
 
 #include "session-private.h"
 #include "output.h"
+#include "quote.h"
 #include <sys/stat.h>
 #include <unistd.h>
 #include <fcntl.h>
@@ -44,9 +45,14 @@ static const char *const action_names[] = {
 
 typedef struct
 {
-  const char *name;           /* file name for messages */
+  const char *name;           /* file name for messages, quote_terminal()'d */
   guint line;
   Session *session;
+  guint max_actions;
+  guint n_actions;
+  GString *comments;          /* the run of comment and blank lines not yet an event */
+  gboolean comments_in_preamble;
+  guint64 comments_time;
   gboolean seen_version, seen_screen, seen_command, seen_keymap;
   gboolean seen_outcome, in_records, seen_footer;
   guint64 last_time;
@@ -66,22 +72,21 @@ field_clear (Field *field)
   g_free (field->value);
 }
 
-/* Printable excerpt of untrusted text for an error message. */
+/* Printable excerpt of untrusted text for an error message: its first 40
+ * characters, quote_terminal()'d. */
 static char *
 excerpt (const char *text)
 {
-  GString *out = g_string_new (NULL);
+  g_autofree char *start = NULL;
+  glong n = g_utf8_validate (text, -1, NULL) ? g_utf8_strlen (text, -1) : (glong) strlen (text);
 
-  for (const char *p = text; *p != '\0' && out->len < 40; p++)
-    {
-      if ((guchar) *p < 0x20 || *p == 0x7f)
-        g_string_append_printf (out, "\\x%02x", (guchar) *p);
-      else
-        g_string_append_c (out, *p);
-    }
-  if (strlen (text) > 40)
-    g_string_append (out, "...");
-  return g_string_free (out, FALSE);
+  if (n <= 40)
+    return quote_terminal (text);
+  start = g_utf8_validate (text, -1, NULL) ? g_utf8_substring (text, 0, 40) : g_strndup (text, 40);
+  {
+    g_autofree char *quoted = quote_terminal (start);
+    return g_strconcat (quoted, "...", NULL);
+  }
 }
 
 G_GNUC_PRINTF (3, 4) static gboolean
@@ -90,11 +95,17 @@ parse_fail (Parser *parser, GError **error, const char *format, ...)
   va_list args;
   g_autofree char *message = NULL;
 
+  g_autofree char *shown = NULL;
+
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* Values are excerpt()'d where they are named; whatever was not (a
+   * field's name, a bad number) has its hidden characters escaped here,
+   * so that no message carries an escape sequence to a terminal. */
+  shown = quote_message (message);
   g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE, "%s:%u: %s",
-               parser->name, parser->line, message);
+               parser->name, parser->line, shown);
   return FALSE;
 }
 
@@ -592,28 +603,61 @@ parse_record (Parser *parser, const char *line, GError **error)
       session_event_clear (&ev);
       return FALSE;
     }
+  if (ev.kind != SESSION_EVENT_SERVER && ++parser->n_actions > parser->max_actions)
+    {
+      session_event_clear (&ev);
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE,
+                   "%s:%u: more than %u user actions (--max-actions raises the limit)",
+                   parser->name, parser->line, parser->max_actions);
+      return FALSE;
+    }
   g_array_append_val (parser->session->events, ev);
   return TRUE;
+}
+
+static void
+flush_comments (Parser *parser)
+{
+  SessionEvent comment = { .kind = SESSION_EVENT_COMMENT, .window = -1 };
+
+  if (parser->comments == NULL)
+    return;
+  comment.time_ms = parser->comments_time;
+  comment.text = g_string_free (g_steal_pointer (&parser->comments), FALSE);
+  g_array_append_val (parser->session->events, comment);
+  if (parser->comments_in_preamble)
+    parser->session->n_preamble++;
 }
 
 static gboolean
 parse_line (Parser *parser, const char *line, GError **error)
 {
   const char *p = line;
-  SessionEvent comment = { .kind = SESSION_EVENT_COMMENT, .window = -1 };
 
   while (*p == ' ' || *p == '\t')
     p++;
   if (*p == '\0' || *p == '#')
     {
-      comment.text = g_strdup (line);
-      if (parser->session->events->len > 0 || parser->seen_version || parser->in_records)
-        comment.time_ms = parser->last_time;
-      g_array_append_val (parser->session->events, comment);
-      if (!parser->seen_version)
-        parser->session->n_preamble++;
+      /* A run of comment and blank lines is one event, its lines joined
+       * by newlines: ten million blank lines cost their bytes, not ten
+       * million events. */
+      if (parser->comments == NULL)
+        {
+          parser->comments = g_string_new (line);
+          parser->comments_in_preamble = !parser->seen_version;
+          if (parser->session->events->len > 0 || parser->seen_version || parser->in_records)
+            parser->comments_time = parser->last_time;
+          else
+            parser->comments_time = 0;
+        }
+      else
+        {
+          g_string_append_c (parser->comments, '\n');
+          g_string_append (parser->comments, line);
+        }
       return TRUE;
     }
+  flush_comments (parser);
   if (!parser->seen_version)
     {
       guint64 version;
@@ -665,14 +709,39 @@ line_is_comment (const char *line, gsize len)
   return i == len || line[i] == '#';
 }
 
+static Session *parse_all (Parser *parser, const char *data, gsize len, GError **error);
+
 Session *
 session_parse (const char *data, gsize len, const char *name, GError **error)
 {
+  return session_parse_bounded (data, len, name, SESSION_MAX_ACTIONS, error);
+}
+
+Session *
+session_parse_bounded (const char *data, gsize len, const char *name, guint max_actions,
+                       GError **error)
+{
+  /* The file name is the user's, but it may come from a stranger too (an
+   * attachment's name): shown quoted, like all else. */
+  g_autofree char *shown = quote_terminal (name);
+  Parser parser = { .name = shown, .max_actions = max_actions };
+  Session *session = parse_all (&parser, data, len, error);
+
+  if (parser.comments != NULL)
+    g_string_free (parser.comments, TRUE);
+  return session;
+}
+
+static Session *
+parse_all (Parser *parser, const char *data, gsize len, GError **error)
+{
   static const char cut_note[] = " (its last line, cut short, was ignored)";
   g_autoptr (Session) session = session_new ();
-  Parser parser = { .name = name, .session = session };
+  const char *name = parser->name;
   const char *p = data, *end = data + len;
   const char *nul;
+
+  parser->session = session;
 
   if (len == 0)
     {
@@ -696,12 +765,12 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
       gsize line_len = (eol != NULL ? eol : end) - p;
       g_autofree char *line = NULL;
 
-      parser.line++;
+      parser->line++;
       if (nul != NULL && nul < p + line_len + 1)
         {
           g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
                        "%s:%u: binary data (NUL byte), not a session log",
-                       name, parser.line);
+                       name, parser->line);
           return NULL;
         }
       /* Every trailing CR goes, so that printing and parsing again is
@@ -719,13 +788,13 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
         {
           session->warning = g_strdup_printf ("%s:%u: the last line does not end with a "
                                               "newline (cut short?): ignored", name,
-                                              parser.line);
+                                              parser->line);
           break;
         }
       if (line_len > SESSION_MAX_LINE)
         {
           g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
-                       "%s:%u: line longer than %d bytes", name, parser.line,
+                       "%s:%u: line longer than %d bytes", name, parser->line,
                        SESSION_MAX_LINE);
           return NULL;
         }
@@ -733,22 +802,23 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
         {
           g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
                        "%s:%u: invalid UTF-8 (binary data?), not a session log",
-                       name, parser.line);
+                       name, parser->line);
           return NULL;
         }
       line = g_strndup (p, line_len);
       p = eol != NULL ? eol + 1 : end;
-      if (!parse_line (&parser, line, error))
+      if (!parse_line (parser, line, error))
         return NULL;
     }
-  if (!parser.seen_version)
+  flush_comments (parser);
+  if (!parser->seen_version)
     {
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_VERSION,
                    "%s: no 'xreduce-session %d' line, not a session log%s",
                    name, SESSION_FORMAT_VERSION, session->warning != NULL ? cut_note : "");
       return NULL;
     }
-  if (!parser.seen_screen)
+  if (!parser->seen_screen)
     {
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
                    "%s: missing 'screen WxH' header line%s", name,
@@ -756,6 +826,17 @@ session_parse (const char *data, gsize len, const char *name, GError **error)
       return NULL;
     }
   return g_steal_pointer (&session);
+}
+
+gboolean
+session_max_actions_parse (const char *text, guint *max_actions)
+{
+  guint64 n = 0;
+
+  if (text == NULL || !g_ascii_string_to_unsigned (text, 10, 1, SESSION_MAX_ACTIONS_CEILING, &n, NULL))
+    return FALSE;
+  *max_actions = (guint) n;
+  return TRUE;
 }
 
 gboolean
@@ -780,7 +861,14 @@ session_load (const char *path, GError **error)
 Session *
 session_load_limited (const char *path, gsize max_bytes, GError **error)
 {
+  return session_load_bounded (path, max_bytes, SESSION_MAX_ACTIONS, error);
+}
+
+Session *
+session_load_bounded (const char *path, gsize max_bytes, guint max_actions, GError **error)
+{
   g_autofree char *data = NULL;
+  g_autofree char *shown = quote_terminal (path);
   struct stat st;
   gsize len = 0;
   int fd;
@@ -792,12 +880,12 @@ session_load_limited (const char *path, gsize max_bytes, GError **error)
   if (fd < 0)
     {
       int saved = errno;
-      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s", path, g_strerror (saved));
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s", shown, g_strerror (saved));
       return NULL;
     }
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
-      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s, not a session log", path,
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s, not a session log", shown,
                    S_ISDIR (st.st_mode) ? "is a directory" : "not a regular file");
       close (fd);
       return NULL;
@@ -811,12 +899,12 @@ session_load_limited (const char *path, gsize max_bytes, GError **error)
         g_set_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE,
                      "%s: %" G_GINT64_FORMAT " bytes is too large for a session log (at most %"
                      G_GSIZE_FORMAT " MiB): --max-session-size %" G_GUINT64_FORMAT " reads it",
-                     path, (gint64) st.st_size, max_bytes / (1024 * 1024), need);
+                     shown, (gint64) st.st_size, max_bytes / (1024 * 1024), need);
       else
         g_set_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE,
                      "%s: %" G_GINT64_FORMAT " bytes is too large for a session log (at most %"
                      G_GSIZE_FORMAT " MiB, at most %" G_GSIZE_FORMAT " MiB with "
-                     "--max-session-size)", path, (gint64) st.st_size,
+                     "--max-session-size)", shown, (gint64) st.st_size,
                      max_bytes / (1024 * 1024), SESSION_MAX_FILE_SIZE_CEILING / (1024 * 1024));
       close (fd);
       return NULL;
@@ -831,7 +919,7 @@ session_load_limited (const char *path, gsize max_bytes, GError **error)
       if (n < 0)
         {
           int saved = errno;
-          g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s", path, g_strerror (saved));
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s: %s", shown, g_strerror (saved));
           close (fd);
           return NULL;
         }
@@ -841,7 +929,7 @@ session_load_limited (const char *path, gsize max_bytes, GError **error)
     }
   close (fd);
   data[len] = '\0';
-  return session_parse (data, len, path, error);
+  return session_parse_bounded (data, len, path, max_actions, error);
 }
 
 gboolean

@@ -20,8 +20,21 @@ quote_shell (const char *text)
   return g_string_free (out, FALSE);
 }
 
-char *
-quote_terminal (const char *text)
+/* Characters a terminal or a reader acts on without showing them: C0,
+ * DEL, C1 (U+0080-U+009F, CSI as U+009B), the bidirectional controls
+ * (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069: "evil\u202etxt.exe"
+ * shows as "evilexe.txt") and the line and paragraph separators. */
+gboolean
+quote_is_hidden (gunichar c)
+{
+  return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x061c || c == 0x200e
+         || c == 0x200f || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+/* quote_terminal() and quote_message(): hidden characters and invalid
+ * UTF-8 escaped; backslashes doubled when @backslash. */
+static char *
+quote_visible (const char *text, gboolean backslash)
 {
   GString *out = g_string_new (NULL);
   const char *p = text != NULL ? text : "";
@@ -44,10 +57,52 @@ quote_terminal (const char *text)
         g_string_append (out, "\\t");
       else if (c == '\r')
         g_string_append (out, "\\r");
-      else if (c == '\\')
+      else if (c == '\\' && backslash)
         g_string_append (out, "\\\\");
-      else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+      else if (quote_is_hidden (c))
         g_string_append_printf (out, c < 0x100 ? "\\x%02x" : "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+quote_terminal (const char *text)
+{
+  return quote_visible (text, TRUE);
+}
+
+char *
+quote_message (const char *text)
+{
+  return quote_visible (text, FALSE);
+}
+
+char *
+quote_json_text (const char *json)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = json != NULL ? json : "";
+  const char *end = p + strlen (p);
+
+  while (p < end)
+    {
+      gunichar c = g_utf8_get_char_validated (p, end - p);
+
+      /* Hidden characters become \u escapes, which mean the same to a
+       * JSON reader: json-glib leaves C1 and the bidi controls as they
+       * are, and even U+001F (invalid JSON). A newline is the generator's
+       * own (one inside a string it writes as \n). */
+      if (c != (gunichar) -1 && c != (gunichar) -2 && c != '\n' && quote_is_hidden (c))
+        g_string_append_printf (out, "\\u%04x", c);
+      else if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_c (out, *p);
+          p++;
+          continue;
+        }
       else
         g_string_append_len (out, p, g_utf8_next_char (p) - p);
       p = g_utf8_next_char (p);
@@ -89,7 +144,13 @@ quote_markdown_text (const char *text)
       gboolean intraword = *p == '_' && p > line && g_ascii_isalnum (p[-1])
                            && g_ascii_isalnum (p[1]);
 
-      if (strchr ("\\`*_[]<>#|~!", *p) != NULL && !intraword)
+      /* ':' and '@' too, and the '.' after "www": a bare URL or address
+       * ("http://evil.example/", "www.evil.example", "a@evil.example")
+       * is no link to a Markdown reader that would make it one (GFM's
+       * autolinks start at those characters). */
+      gboolean www = *p == '.' && p - line >= 3 && g_ascii_strncasecmp (p - 3, "www", 3) == 0;
+
+      if ((strchr ("\\`*_[]<>#|~!:@", *p) != NULL && !intraword) || www)
         g_string_append_c (out, '\\');
       g_string_append_c (out, *p);
     }

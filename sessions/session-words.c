@@ -87,6 +87,7 @@ typedef struct
   GArray *actions;           /* action number -> event index; owned */
   GPtrArray *strokes;        /* the phrase's, borrowed from all */
   GPtrArray *all;            /* every stroke of the session; owned */
+  GArray *starts;            /* action number -> 1 + the stroke it starts, or 0; owned */
 } Ctx;
 
 static const SessionEvent *
@@ -305,59 +306,113 @@ describe_other (const Ctx *ctx, const SessionPhrase *phrase, Words *w)
   g_string_append (w->out, quoted);
 }
 
-static gboolean
-phrase_has (const SessionPhrase *phrase, guint action)
+static int
+compare_guint (gconstpointer a, gconstpointer b)
 {
-  for (guint i = 0; i < phrase->actions->len; i++)
-    if (g_array_index (phrase->actions, guint, i) == action)
-      return TRUE;
-  return FALSE;
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
 }
 
-char *
-session_phrase_describe (const Session *session, const SessionPhrase *phrase, SessionWords words)
+/* The session's actions and strokes, found once for all its phrases:
+ * finding them per phrase made describing every phrase quadratic. */
+static void
+ctx_init (Ctx *ctx, const Session *session)
 {
-  Ctx ctx = { .session = session };
-  Words w = { .out = g_string_new (NULL), .words = words };
-  gsize empty;
-
-  ctx.actions = session_get_actions (session);
-  ctx.all = session_get_strokes (session);
-  ctx.strokes = g_ptr_array_new ();
-  for (guint i = 0; i < ctx.all->len; i++)
+  ctx->session = session;
+  ctx->actions = session_get_actions (session);
+  ctx->all = session_get_strokes (session);
+  ctx->strokes = g_ptr_array_new ();
+  ctx->starts = g_array_new (FALSE, TRUE, sizeof (guint));
+  g_array_set_size (ctx->starts, ctx->actions->len);
+  for (guint i = 0; i < ctx->all->len; i++)
     {
-      Stroke *stroke = g_ptr_array_index (ctx.all, i);
-      if (phrase_has (phrase, g_array_index (stroke->actions, guint, 0)))
-        g_ptr_array_add (ctx.strokes, stroke);
+      Stroke *stroke = g_ptr_array_index (ctx->all, i);
+      guint first = g_array_index (stroke->actions, guint, 0);
+
+      if (first < ctx->starts->len && g_array_index (ctx->starts, guint, first) == 0)
+        g_array_index (ctx->starts, guint, first) = i + 1;
     }
+}
+
+static void
+ctx_clear (Ctx *ctx)
+{
+  g_ptr_array_unref (ctx->strokes);
+  g_ptr_array_unref (ctx->all);
+  g_array_unref (ctx->actions);
+  g_array_unref (ctx->starts);
+}
+
+static char *
+ctx_describe (Ctx *ctx, const SessionPhrase *phrase, SessionWords words)
+{
+  Words w = { .out = g_string_new (NULL), .words = words };
+
+  g_autoptr (GArray) which = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  /* The strokes that start in the phrase, in the session's order. */
+  g_ptr_array_set_size (ctx->strokes, 0);
+  for (guint i = 0; i < phrase->actions->len; i++)
+    {
+      guint action = g_array_index (phrase->actions, guint, i);
+      guint start = action < ctx->starts->len ? g_array_index (ctx->starts, guint, action) : 0;
+
+      if (start > 0)
+        g_array_append_val (which, start);
+    }
+  g_array_sort (which, compare_guint);
+  for (guint i = 0; i < which->len; i++)
+    g_ptr_array_add (ctx->strokes, g_ptr_array_index (ctx->all, g_array_index (which, guint, i) - 1));
   switch (phrase->kind)
     {
     case SESSION_PHRASE_TYPE:
-      describe_type (&ctx, &w);
+      describe_type (ctx, &w);
       break;
     case SESSION_PHRASE_KEY:
-      describe_key (&ctx, &w);
+      describe_key (ctx, &w);
       break;
     case SESSION_PHRASE_CLICK:
-      describe_click (&ctx, &w);
+      describe_click (ctx, &w);
       break;
     case SESSION_PHRASE_DRAG:
-      describe_drag (&ctx, &w);
+      describe_drag (ctx, &w);
       break;
     case SESSION_PHRASE_MOTION:
-      describe_motion (&ctx, &w);
+      describe_motion (ctx, &w);
       break;
     case SESSION_PHRASE_OTHER:
     default:
       break;
     }
-  empty = w.out->len;
-  if (empty == 0)
-    describe_other (&ctx, phrase, &w);
-  g_ptr_array_unref (ctx.strokes);
-  g_ptr_array_unref (ctx.all);
-  g_array_unref (ctx.actions);
+  if (w.out->len == 0)
+    describe_other (ctx, phrase, &w);
   return g_string_free (w.out, FALSE);
+}
+
+char *
+session_phrase_describe (const Session *session, const SessionPhrase *phrase, SessionWords words)
+{
+  Ctx ctx = { 0 };
+  char *said;
+
+  ctx_init (&ctx, session);
+  said = ctx_describe (&ctx, phrase, words);
+  ctx_clear (&ctx);
+  return said;
+}
+
+GPtrArray *
+session_describe_phrases (const Session *session, const GPtrArray *phrases, SessionWords words)
+{
+  GPtrArray *said = g_ptr_array_new_full (phrases->len, g_free);
+  Ctx ctx = { 0 };
+
+  ctx_init (&ctx, session);
+  for (guint p = 0; p < phrases->len; p++)
+    g_ptr_array_add (said, ctx_describe (&ctx, g_ptr_array_index (phrases, p), words));
+  ctx_clear (&ctx);
+  return said;
 }
 
 char *
@@ -383,6 +438,7 @@ char *
 session_describe_steps (const Session *session, SessionWords words, gboolean with_actions)
 {
   g_autoptr (GPtrArray) phrases = session_get_phrases (session);
+  g_autoptr (GPtrArray) words_of = session_describe_phrases (session, phrases, words);
   GString *out = g_string_new (NULL);
   guint n_added = 0;
 
@@ -391,7 +447,7 @@ session_describe_steps (const Session *session, SessionWords words, gboolean wit
   for (guint p = 0; p < phrases->len; p++)
     {
       const SessionPhrase *phrase = g_ptr_array_index (phrases, p);
-      g_autofree char *said = session_phrase_describe (session, phrase, words);
+      const char *said = g_ptr_array_index (words_of, p);
 
       g_string_append_printf (out, "%3u. %s", p + 1, said);
       if (with_actions)

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdio.h>
 
 G_BEGIN_DECLS
 
@@ -24,6 +25,10 @@ G_BEGIN_DECLS
 #define SESSION_MAX_FILE_SIZE (64 * 1024 * 1024)
 #define SESSION_MAX_FILE_SIZE_CEILING ((gsize) 1024 * 1024 * 1024)
 #define SESSION_MAX_LINE 4096
+/* User actions in a session: a day of recording is some 200,000 (8 h at
+ * an action every 150 ms, motion included); --max-actions raises it. */
+#define SESSION_MAX_ACTIONS 1000000
+#define SESSION_MAX_ACTIONS_CEILING 100000000
 /* Window-relative coordinates beyond this are not coordinates. */
 #define SESSION_MAX_COORD 32767
 
@@ -121,11 +126,20 @@ Session *session_load (const char *path, GError **error);
  * SESSION_MAX_FILE_SIZE) before reading them, with a message naming
  * --max-session-size. */
 Session *session_load_limited (const char *path, gsize max_bytes, GError **error);
+/* The same refusing more than @max_actions user actions as soon as the
+ * parser passes them (SESSION_MAX_ACTIONS by default): memory and time
+ * follow the actions, and no work starts on a session over the limit. */
+Session *session_load_bounded (const char *path, gsize max_bytes, guint max_actions,
+                               GError **error);
 /* Parses a --max-session-size value: a whole number of MiB, 1 to 4096.
  * FALSE for anything else. */
 gboolean session_max_size_parse (const char *text, gsize *max_bytes);
 Session *session_parse (const char *data, gsize len, const char *name,
                         GError **error);
+Session *session_parse_bounded (const char *data, gsize len, const char *name,
+                                guint max_actions, GError **error);
+/* Parses a --max-actions value: 1 to SESSION_MAX_ACTIONS_CEILING. */
+gboolean session_max_actions_parse (const char *text, guint *max_actions);
 char *session_to_string (const Session *session);
 /* Atomic and private: writes a new 0600 file beside @path and renames it
  * over @path (output.h), whatever was there (a link is not followed). */
@@ -266,6 +280,10 @@ typedef enum
  * xreduce added (SessionEvent.added) are not mentioned. */
 char *session_phrase_describe (const Session *session, const SessionPhrase *phrase,
                                SessionWords words);
+/* The same for each of @phrases (the session's, session_get_phrases()),
+ * in time linear in the session: an array of strings. */
+GPtrArray *session_describe_phrases (const Session *session, const GPtrArray *phrases,
+                                     SessionWords words);
 
 /* "action 5", "actions 2-11", "actions 2-4, 7": @actions (ascending,
  * 0-based action numbers) counted from 1. */
@@ -298,6 +316,11 @@ GArray *session_subset_actions (const Session *session, const guint *keep,
 char *session_export_xdotool (const Session *session, const char *source_name);
 /* The whole session as one JSON object, for other tools. */
 char *session_export_json (const Session *session);
+/* The same written to @file as they are made (never the whole export in
+ * memory); FALSE if writing failed (errno says why). */
+gboolean session_export_xdotool_to (const Session *session, const char *source_name,
+                                    FILE *file);
+gboolean session_export_json_to (const Session *session, FILE *file);
 
 /* Writing as events arrive (the recorder): the file is a new one of mode
  * 0600 whatever was at @path (output.h), the header (everything but events

@@ -8,6 +8,9 @@
  *     the outcome as a footer);
  *   - session_export_json() is JSON (json-glib parses it) holding the
  *     session's command, events, keysyms, classes and titles unchanged;
+ *   - neither export holds a character a terminal acts on (C0 but
+ *     newline, DEL, C1, bidi controls: quote_is_hidden()), so that `cat`
+ *     of a report's script shows what it does;
  *   - session_export_xdotool() passes `sh -n`, and run by sh with stub
  *     xdotool, sleep and grep (shell functions that log their argv,
  *     NUL-separated) and an empty PATH in an empty folder, it ends with
@@ -33,6 +36,7 @@
 #include <json-glib/json-glib.h>
 
 #include "session-private.h"
+#include "quote.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
@@ -225,17 +229,22 @@ check_json (const Session *session)
 /* ---- the xdotool script ---- */
 
 /* An anchored extended regex for @text, written independently of the
- * export's. */
+ * export's: a hidden character is any one character ('.'). */
 static char *
 exact_regex (const char *text)
 {
   GString *out = g_string_new ("^");
 
-  for (const char *p = text; *p != '\0'; p++)
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
     {
+      if (quote_is_hidden (g_utf8_get_char (p)))
+        {
+          g_string_append_c (out, '.');
+          continue;
+        }
       if (strchr ("\\^$.|?*+()[]{}", *p) != NULL)
         g_string_append_c (out, '\\');
-      g_string_append_c (out, *p);
+      g_string_append_len (out, p, g_utf8_next_char (p) - p);
     }
   g_string_append_c (out, '$');
   return g_string_free (out, FALSE);
@@ -412,6 +421,22 @@ check_xdotool (const Session *session)
     }
 }
 
+/* No character a terminal acts on, but newlines. */
+static void
+check_shown (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2 || (c != '\n' && quote_is_hidden (c)))
+        {
+          fprintf (stderr, "an export holds a hidden character at byte %td\n", p - text);
+          abort ();
+        }
+    }
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
@@ -431,6 +456,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     abort ();
   check_json (session);
   check_xdotool (session);
+  {
+    g_autofree char *json = session_export_json (session);
+    g_autofree char *script = session_export_xdotool (session, "fuzz\033]0;x\007.session");
+    check_shown (json);
+    check_shown (script);
+  }
   /* Last: it moves the outcome to the end. */
   check_files (session, text);
   return 0;

@@ -227,13 +227,53 @@ test_writer (Fixture *f, gconstpointer data)
     }
 }
 
+/* A report folder at @dir as a writer leaves it: made under another name,
+ * put in place by output_dir_install() (which lists what it holds). */
 static void
 make_report (const char *dir, const char *text)
 {
-  g_autofree char *md = g_build_filename (dir, "report.md", NULL);
+  g_autofree char *fresh = g_strconcat (dir, ".fresh", NULL);
+  g_autofree char *md = g_build_filename (fresh, "report.md", NULL);
+  g_autoptr (GError) error = NULL;
 
-  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (fresh, 0755), ==, 0);
   g_assert_true (g_file_set_contents (md, text, -1, NULL));
+  g_assert_true (output_dir_install (fresh, dir, &error));
+  g_assert_no_error (error);
+}
+
+/* An old report that holds a file its writer did not put there (someone's
+ * notes, a folder) is refused, not deleted with it; so is a report.md
+ * without a manifest (made by hand). */
+static void
+test_dir_check_foreign (Fixture *f, gconstpointer data)
+{
+  g_autofree char *report = g_build_filename (f->dir, "out.report", NULL);
+  g_autofree char *precious = g_build_filename (report, "precious.txt", NULL);
+  g_autofree char *sub = g_build_filename (report, "sub", NULL);
+  g_autofree char *notes = g_build_filename (sub, "notes.txt", NULL);
+  g_autofree char *manifest = g_build_filename (report, OUTPUT_MANIFEST, NULL);
+  g_autoptr (GError) error = NULL;
+
+  make_report (report, "# old\n");
+  g_assert_true (output_dir_check (report, "report.md", NULL));
+  g_assert_true (g_file_set_contents (precious, "mine", -1, NULL));
+  g_assert_false (output_dir_check (report, "report.md", &error));
+  g_assert_nonnull (strstr (error->message, "precious.txt"));
+  g_clear_error (&error);
+  g_unlink (precious);
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (notes, "mine", -1, NULL));
+  g_assert_false (output_dir_check (report, "report.md", &error));
+  g_assert_nonnull (strstr (error->message, "sub"));
+  g_clear_error (&error);
+  g_assert_true (g_file_test (notes, G_FILE_TEST_IS_REGULAR));
+  g_unlink (notes);
+  g_rmdir (sub);
+  g_assert_true (output_dir_check (report, "report.md", NULL));
+  g_unlink (manifest);
+  g_assert_false (output_dir_check (report, "report.md", &error));
+  g_assert_nonnull (strstr (error->message, OUTPUT_MANIFEST));
 }
 
 /* What a report folder may replace, and what it may not. */
@@ -384,5 +424,6 @@ main (int argc, char **argv)
   ADD ("/output/writer-long-title", test_writer_long_title);
   ADD ("/output/dir-check", test_dir_check);
   ADD ("/output/dir-install", test_dir_install);
+  ADD ("/output/dir-check-foreign", test_dir_check_foreign);
   return g_test_run ();
 }

@@ -86,7 +86,7 @@ test_quote_markdown_text (void)
 {
   const char *cases[][2] = {
     { "Press Alt_L in \"Editor\".", "Press Alt_L in \"Editor\"." },
-    { "[click](http://evil)", "\\[click\\](http://evil)" },
+    { "[click](http://evil)", "\\[click\\](http\\://evil)" },
     { "<img src=x onerror=alert(1)>", "\\<img src=x onerror=alert(1)\\>" },
     { "a\n# Steps\n1. fake", "a\\\\n\\# Steps\\\\n1. fake" },
     { "_em_ *strong* `code`", "\\_em\\_ \\*strong\\* \\`code\\`" },

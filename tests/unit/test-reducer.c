@@ -118,6 +118,27 @@ test_pool (void)
   g_assert_nonnull (strstr (reason, "each replay holds"));
   g_clear_pointer (&reason, g_free);
 
+  /* The screen counts from the start: 8192x8192 is 512 MiB a worker's
+   * Xvfb; 2 GiB available, half of it holds 1 (with the overhead),
+   * before any replay said anything; a small screen changes nothing. */
+  pool_init (&pool, 6, 2, 2 * 1024 * 1024);
+  pool_set_screen (&pool, 8192, 8192);
+  g_assert_cmpuint (pool.max_workers, ==, 1);
+  g_assert_cmpuint (pool_fit (&pool, NULL), ==, 1);
+  pool_init (&pool, 6, 2, 8 * 1024 * 1024);
+  pool_set_screen (&pool, 8192, 8192);
+  g_assert_cmpuint (pool.max_workers, ==, 6);
+  pool_init (&pool, 6, 2, 4 * 1024 * 1024);
+  pool_set_screen (&pool, 8192, 8192);
+  g_assert_cmpuint (pool.max_workers, ==, 3);
+  pool_observe (&pool, 512 * 1024, 0.05);
+  g_assert_cmpuint (pool_fit (&pool, &reason), ==, 1);
+  g_assert_nonnull (strstr (reason, "each replay holds 1064 MB"));
+  g_clear_pointer (&reason, g_free);
+  pool_init (&pool, 6, 2, 4 * 1024 * 1024);
+  pool_set_screen (&pool, 1280, 1024);
+  g_assert_cmpuint (pool.max_workers, ==, 6);
+
   /* Unknown figures change nothing. */
   pool_init (&pool, 3, 1, 0);
   pool_observe (&pool, -1, -1);

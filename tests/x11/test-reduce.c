@@ -683,6 +683,221 @@ test_never_connects (Fixture *fixture, gconstpointer data)
   g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
 }
 
+/* The children of @parent whose command name is @comm. */
+static GArray *
+children_named (pid_t parent, const char *comm)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  const char *name;
+
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%s/stat", name);
+      g_autofree char *stat = NULL;
+      pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
+      const char *open_paren, *close_paren;
+      int ppid;
+      char state;
+
+      if (pid <= 0 || !g_file_get_contents (path, &stat, NULL, NULL))
+        continue;
+      open_paren = strchr (stat, '(');
+      close_paren = strrchr (stat, ')');
+      if (open_paren == NULL || close_paren == NULL
+          || sscanf (close_paren + 1, " %c %d", &state, &ppid) != 2 || ppid != parent)
+        continue;
+      if ((gsize) (close_paren - open_paren - 1) == strlen (comm)
+          && strncmp (open_paren + 1, comm, strlen (comm)) == 0)
+        g_array_append_val (found, pid);
+    }
+  return found;
+}
+
+/* Every worker's Xvfb gets @data's signal (SIGKILL: it dies; SIGSTOP: it
+ * hangs every client) once the verification's replays run: each test on
+ * it is an infrastructure failure, run again on a fresh X server, and
+ * the reduction ends with the result it has without the fault. */
+static void
+test_worker_xvfb_fault (Fixture *fixture, gconstpointer data)
+{
+  int signum = GPOINTER_TO_INT (data);
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *words = NULL;
+  g_autoptr (GString) said = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) servers = NULL;
+  g_autoptr (Session) min = NULL;
+  /* -j 2: two Xvfbs, both hit. A stuck test is killed after 15 s. */
+  const char *argv[] = { env ("XREDUCE"), "-j", "2", "--no-report", "--test-timeout", "15000",
+                         "-o", fixture->out, "--max-gap", "100", "--settle", "300", session,
+                         "--", env ("XDEMO"), NULL };
+  int err_fd = -1, status;
+  GPid pid;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
+                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
+  g_assert_no_error (error);
+  /* Its first line: the workers' servers are up, the verification starts. */
+  g_assert_true (test_read_until (err_fd, said, " workers\n", 60000));
+  /* Once a replay runs on them: the verification's. */
+  for (;;)
+    {
+      g_autoptr (GArray) replays = children_named (pid, "xreplay");
+
+      if (replays->len > 0)
+        break;
+      g_usleep (10 * 1000);
+    }
+  servers = children_named (pid, "Xvfb");
+  g_assert_cmpuint (servers->len, ==, 2);
+  for (guint i = 0; i < servers->len; i++)
+    kill (g_array_index (servers, pid_t, i), signum);
+  status = test_wait_said (&pid, err_fd, said, 300000);
+  close (err_fd);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_nonnull (strstr (said->str, "ran again after an infrastructure failure"));
+  words = test_actions_in_words (fixture->out);
+  g_test_message ("minimal session:\n%s", words);
+  min = session_load (fixture->out, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (words, "press Alt_L\n"));
+  g_assert_nonnull (strstr (words, "in \"Print\""));
+  g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);
+  g_assert_cmpuint (session_get_n_actions (min), <=, 6);
+  /* The stopped servers are gone with the rest. */
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
+}
+
+/* --limit-time bounds the verification too. The oracle (--test) says the
+ * empty session passes at once, the full one fails the first time, and
+ * then takes 300 s each time: 100 verification runs would take hours, the
+ * limit is 5 s. The full session failed once: it is the best known,
+ * written, and said. (On main, xreduce waited for the whole verification.) */
+static void
+test_limit_time_verification (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *script = g_build_filename (fixture->dir, "oracle.sh", NULL);
+  g_autofree char *marker = g_build_filename (fixture->dir, "failed-once", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "#!/bin/sh\n"
+    "grep -q Press \"$1\" || exit 1\n"
+    "mkdir '%s' 2>/dev/null && exit 0\n"
+    "exec sleep 300\n", marker);
+  g_autofree char *test_cmd = g_strdup_printf ("--test=sh %s", script);
+  g_autoptr (GString) said = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) kept = NULL;
+  const char *argv[] = { env ("XREDUCE"), "-j", "1", "--verify-runs", "100", "--limit-time", "5",
+                         "--no-report", test_cmd, "-o", fixture->out, session,
+                         "--", env ("XDEMO"), NULL };
+  int err_fd = -1, status = -1;
+  GPid pid;
+
+  g_assert_true (g_file_set_contents (script, text, -1, NULL));
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
+                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
+  g_assert_no_error (error);
+  /* Its stderr ends when it does: within minutes, or it did not obey. */
+  test_read_until (err_fd, said, "\xff", 180000);
+  close (err_fd);
+  if (waitpid (pid, &status, WNOHANG) != pid)
+    {
+      kill (pid, SIGKILL);
+      waitpid (pid, &status, 0);
+      g_error ("xreduce still ran 3 minutes after its 5 s limit; it said:\n%s", said->str);
+    }
+  g_test_message ("it said: %s", said->str);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_nonnull (strstr (said->str, "time limit of 5 s reached during the verification"));
+  g_assert_nonnull (strstr (said->str, "holds the best session so far"));
+  kept = session_load (fixture->out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (session_get_n_actions (kept), ==, DEMO_ACTIONS);
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
+}
+
+/* The script that runs xreduce with its output on a full disk: a 64 KiB
+ * tmpfs in a mount namespace of its own (unshare -rm: no root needed),
+ * filled but for $2 KiB; it says xreduce's status, what is left on the
+ * disk, and copies the result out. Exit 99: no tmpfs here. */
+static const char full_disk_script[] =
+  "d=$1; free=$2; copy=$3; shift 3\n"
+  "mount -t tmpfs -o size=64k none \"$d\" || exit 99\n"
+  "head -c $(( (64 - free) * 1024 )) /dev/zero > \"$d/filler\" 2>/dev/null\n"
+  "\"$@\"; echo \"status=$?\"\n"
+  "echo left: $(ls -A \"$d\")\n"
+  "[ ! -e \"$d/out.min\" ] || cp \"$d/out.min\" \"$copy\"\n";
+
+/* Runs xreduce -q (the error must be said even so) with OUT on a disk of
+ * @free_kb KiB free; its stdout and stderr in @said. FALSE if this
+ * machine gives no tmpfs. */
+static gboolean
+run_on_full_disk (Fixture *fixture, guint free_kb, char **said)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *script = g_build_filename (fixture->dir, "full-disk.sh", NULL);
+  g_autofree char *disk = g_build_filename (fixture->dir, "disk", NULL);
+  g_autofree char *out = g_build_filename (disk, "out.min", NULL);
+  g_autofree char *free_arg = g_strdup_printf ("%u", free_kb);
+  const char *argv[] = { "unshare", "-rm", "sh", script, disk, free_arg, fixture->out,
+                         env ("XREDUCE"), "-q", "-o", out, "--max-gap", "100",
+                         "--settle", "300", session, "--", env ("XDEMO"), NULL };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL, *text = NULL;
+  int status = -1;
+
+  g_assert_true (g_file_set_contents (script, full_disk_script, -1, NULL));
+  g_assert_cmpint (g_mkdir (disk, 0700), ==, 0);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &text, &err, &status, &error));
+  g_assert_no_error (error);
+  g_rmdir (disk);
+  *said = g_strconcat (text, err, NULL);
+  g_test_message ("on a disk with %u KiB free:\n%s", free_kb, *said);
+  return !(WIFEXITED (status) && WEXITSTATUS (status) == 99) && strstr (*said, "status=") != NULL;
+}
+
+/* A full disk at each stage of writing the result: never exit 0 without
+ * what was asked for, the error (ENOSPC) said, even with -q, and nothing
+ * half-written left. */
+static void
+test_full_disk (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *said = NULL;
+  g_autoptr (Session) min = NULL;
+  g_autoptr (GError) error = NULL;
+
+  /* No room at all: nothing written, said. */
+  if (!run_on_full_disk (fixture, 0, &said))
+    {
+      g_test_skip ("no tmpfs in a mount namespace here (unshare -rm)");
+      return;
+    }
+  g_assert_nonnull (strstr (said, "status=3\n"));
+  g_assert_nonnull (strstr (said, "No space left on device"));
+  g_assert_nonnull (strstr (said, "nothing written"));
+  g_assert_nonnull (strstr (said, "left: filler\n"));
+  g_clear_pointer (&said, g_free);
+
+  /* Room for OUT, none for the report: OUT complete, no report and no
+   * half of one, exit 3 with the reason, with -q too. */
+  g_assert_true (run_on_full_disk (fixture, 44, &said));
+  g_assert_nonnull (strstr (said, "status=3\n"));
+  g_assert_nonnull (strstr (said, "cannot write the report"));
+  g_assert_nonnull (strstr (said, "No space left on device"));
+  g_assert_nonnull (strstr (said, "left: filler out.min\n"));
+  min = session_load (fixture->out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (session_get_n_actions (min), <=, 6);
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -704,5 +919,11 @@ main (int argc, char **argv)
   ADD ("/reduce/interrupt", test_interrupt);
   ADD ("/reduce/interrupt-early", test_interrupt_early);
   ADD ("/reduce/sigkill-oracle", test_sigkill_oracle);
+  ADD ("/reduce/limit-time-verification", test_limit_time_verification);
+  ADD ("/reduce/full-disk", test_full_disk);
+  g_test_add ("/reduce/worker-xvfb-killed", Fixture, GINT_TO_POINTER (SIGKILL), fixture_setup,
+              test_worker_xvfb_fault, fixture_teardown);
+  g_test_add ("/reduce/worker-xvfb-stopped", Fixture, GINT_TO_POINTER (SIGSTOP), fixture_setup,
+              test_worker_xvfb_fault, fixture_teardown);
   return g_test_run ();
 }

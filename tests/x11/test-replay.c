@@ -492,6 +492,70 @@ test_backtrace (Fixture *f, gconstpointer data)
   g_assert_cmpstr (json_array_get_string_element (frames, 1), ==, "do_print");
 }
 
+/* The first entry of @dir whose name starts with @prefix, or NULL. */
+static char *
+find_entry (const char *dir, const char *prefix)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+
+  for (const char *name; d != NULL && (name = g_dir_read_name (d)) != NULL;)
+    if (g_str_has_prefix (name, prefix))
+      return g_strdup (name);
+  return NULL;
+}
+
+/* SIGKILL of xreplay --backtrace while gdb runs the app: its frames file
+ * goes with its temporary folder (on main, xreplay-frames-XXXXXX was left
+ * in TMPDIR every time), and nothing is left running. */
+static void
+test_backtrace_sigkill (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *gdb = g_find_program_in_path ("gdb");
+  g_autofree char *tmp = g_build_filename (f->dir, "tmp", NULL);
+  g_autofree char *frames = NULL, *left = NULL;
+  const char *argv[] = { env ("XREPLAY"), "--backtrace", "--settle", "20000", session, "--",
+                         env ("XDEMO"), "--bug", "none", NULL };
+  g_auto (GStrv) envp = NULL;
+  g_autoptr (GError) error = NULL;
+  gint64 deadline;
+  int status;
+  GPid pid;
+
+  if (gdb == NULL)
+    {
+      g_test_skip ("gdb is not installed");
+      return;
+    }
+  g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
+  envp = g_environ_setenv (g_get_environ (), "TMPDIR", tmp, TRUE);
+  g_assert_true (g_spawn_async (NULL, (char **) argv, envp, G_SPAWN_DO_NOT_REAP_CHILD
+                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  /* Once the frames file is there (the app starts under gdb next). */
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while ((frames = find_entry (tmp, "xreplay-frames-")) == NULL
+         && g_get_monotonic_time () < deadline)
+    g_usleep (10 * 1000);
+  g_assert_nonnull (frames);
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status));
+  /* The cleaners remove the folders once their owner is gone. */
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while ((left = find_entry (tmp, "")) != NULL && g_get_monotonic_time () < deadline)
+    {
+      g_clear_pointer (&left, g_free);
+      g_usleep (20 * 1000);
+    }
+  g_assert_null (left);
+  while (test_orphans_alive (0) > 0 && g_get_monotonic_time () < deadline)
+    g_usleep (20 * 1000);
+  g_assert_cmpuint (test_orphans_alive (0), ==, 0);
+  g_rmdir (tmp);
+}
+
 static void
 test_could_not_start (Fixture *f, gconstpointer data)
 {
@@ -842,6 +906,7 @@ main (int argc, char **argv)
   ADD ("/replay/hang", test_hang);
   ADD ("/replay/json-and-stderr-match", test_json_and_stderr_match);
   ADD ("/replay/backtrace", test_backtrace);
+  ADD ("/replay/backtrace-sigkill", test_backtrace_sigkill);
   ADD ("/replay/could-not-start", test_could_not_start);
   ADD ("/replay/never-connects", test_never_connects);
   ADD ("/replay/existing-display", test_existing_display);

@@ -26,6 +26,7 @@
 
 #include "report.h"
 #include "session.h"
+#include "output.h"
 #include "xvfb-fixture.h"
 
 #define WAIT_MS 20000
@@ -237,16 +238,19 @@ assert_holds (const char *dir, const char *const *names)
   g_assert_cmpuint (n, ==, g_strv_length ((char **) names));
 }
 
-/* An old report at @dir: 0755, its files 0644, one the new one lacks. */
+/* An old report at @dir: 0755, its files 0644, one the new one lacks,
+ * all listed in its manifest (what its writer put there). */
 static void
 make_old_report (const char *dir)
 {
   g_autofree char *md = g_build_filename (dir, "report.md", NULL);
   g_autofree char *stray = g_build_filename (dir, "step-99.png", NULL);
+  g_autofree char *manifest = g_build_filename (dir, OUTPUT_MANIFEST, NULL);
 
   g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
   g_assert_true (g_file_set_contents (md, "# old report\n", -1, NULL));
   g_assert_true (g_file_set_contents (stray, "old", -1, NULL));
+  g_assert_true (g_file_set_contents (manifest, "report.md\nstep-99.png\n", -1, NULL));
   g_assert_cmpint (g_chmod (md, 0644), ==, 0);
   g_assert_cmpint (g_chmod (stray, 0644), ==, 0);
 }
@@ -579,7 +583,7 @@ test_report_interrupted (Fixture *f, gconstpointer data)
   g_assert_cmpstr (md, ==, "# old report\n");
   assert_holds (f->dir, left);
   {
-    const char *const old[] = { "report.md", "step-99.png", NULL };
+    const char *const old[] = { "report.md", "step-99.png", OUTPUT_MANIFEST, NULL };
     assert_holds (report, old);
   }
 }
