@@ -860,10 +860,15 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
   g_autoptr (Session) best = best_session (reducer);
   g_autoptr (GError) report_error = NULL;
   g_autofree char *report_md = NULL;
+  g_autofree char *pool_reason = NULL;
   Reduction reduction;
 
   progress_line (reducer, TRUE);
   fill_reduction (reducer, &reduction, ok);
+  /* The report's replay is a result too (on_result): it may replace
+   * reducer->pool_reason while the summary still points to it. */
+  pool_reason = g_strdup (reduction.pool_reason);
+  reduction.pool_reason = pool_reason;
   summary->n_before = reduction.n_before;
   summary->n_after = reduction.n_after;
   summary->tests = reduction.tests;
