@@ -13,17 +13,46 @@
 #include <stdio.h>
 
 char *
-summary_markdown (const Reduction *r, guint n_in_file, const RunResult *replay,
-                  gboolean replay_failed)
+summary_relative_path (const char *from_dir, const char *path)
+{
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *dir = g_canonicalize_filename (from_dir, cwd);
+  g_autofree char *target = g_canonicalize_filename (path, cwd);
+  g_auto (GStrv) a = g_strsplit (dir, "/", -1);
+  g_auto (GStrv) b = g_strsplit (target, "/", -1);
+  g_autoptr (GString) out = g_string_new (NULL);
+  guint common = 0;
+
+  while (a[common] != NULL && b[common] != NULL && g_str_equal (a[common], b[common]))
+    common++;
+  for (guint i = common; a[i] != NULL; i++)
+    if (*a[i] != '\0')
+      g_string_append (out, "../");
+  for (guint i = common; b[i] != NULL; i++)
+    g_string_append_printf (out, "%s%s", b[i], b[i + 1] != NULL ? "/" : "");
+  if (out->len == 0)
+    g_string_append_c (out, '.');
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+char *
+summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
+                  const RunResult *replay, gboolean replay_failed)
 {
   GString *md = g_string_new (NULL);
   g_autofree char *want = target_describe (r->target);
   int seconds = (int) (r->seconds + 0.5);
 
-  g_string_append_printf (md, "- Original session: `%s`, %u user actions\n", r->session_path,
+  g_autofree char *original = summary_relative_path (report_dir, r->session_path);
+  g_autofree char *minimal = summary_relative_path (report_dir, r->output_path);
+  g_autofree char *original_md = quote_markdown_code (original);
+  g_autofree char *minimal_md = quote_markdown_code (minimal);
+
+  /* Paths as seen from the report: it is read where it is attached. */
+  g_string_append_printf (md, "- Original session: %s, %u user actions\n", original_md,
                           r->n_before);
-  g_string_append_printf (md, "- Minimal session: `%s`, %u user actions\n", r->output_path,
-                          n_in_file);
+  g_string_append_printf (md, "- Minimal session: %s (the same as session.log here)\n",
+                          minimal_md);
   g_string_append_printf (md, "- Actions: %u before, %u after", r->n_before, r->n_after);
   if (n_in_file > r->n_after)
     g_string_append_printf (md, " (and %u release%s that xreduce added, so that nothing "
@@ -137,7 +166,7 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
                     "failure (the app %s): it may be flaky; the report says what happened\n",
                     reduction->output_path, what);
     }
-  section = summary_markdown (reduction, session_get_n_actions (best), &replay, failed);
+  section = summary_markdown (reduction, dir, session_get_n_actions (best), &replay, failed);
   if (!append_section (proc_tempdir_get_path (fresh), "Reduction", section, &local)
       || !output_dir_install (proc_tempdir_get_path (fresh), dir, &local))
     {

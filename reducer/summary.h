@@ -31,10 +31,15 @@ typedef struct
   gint64 window_latency_ms;
 } Reduction;
 
-/* The "Reduction" section of report.md, in Markdown; @replay: what the
- * report's replay did, and whether it still failed. */
-char *summary_markdown (const Reduction *reduction, guint n_in_file, const RunResult *replay,
-                        gboolean replay_failed);
+/* The "Reduction" section of report.md, in Markdown, for the report at
+ * @report_dir (paths are said from there); @replay: what the report's
+ * replay did, and whether it still failed. */
+char *summary_markdown (const Reduction *reduction, const char *report_dir, guint n_in_file,
+                        const RunResult *replay, gboolean replay_failed);
+
+/* @path as seen from the folder @from_dir ("../demo.session"); both may
+ * be relative to the current directory. */
+char *summary_relative_path (const char *from_dir, const char *path);
 
 /* Writes OUT.report/ for @best: replays it with --report into a fresh
  * folder beside, appends the section, then puts the folder in place of

@@ -207,6 +207,7 @@ typedef struct
   char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed, *max_screen;
   char *max_session_size;
   gboolean share_home, json, quiet, verbose, list, list_actions, backtrace, run_recorded;
+  gboolean no_backtrace;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
 } Args;
@@ -247,6 +248,7 @@ parse_args (int argc, char **argv, Args *a)
     { "window-wait", 0, 0, G_OPTION_ARG_STRING, &a->window_wait, "Wait at most MS for the window an action aims at (default 2000)", "MS" },
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "A failure counts only if the app's stderr matches REGEX", "REGEX" },
     { "backtrace", 0, 0, G_OPTION_ARG_NONE, &a->backtrace, "Run the app under gdb and report the crash's top frames", NULL },
+    { "no-backtrace", 0, 0, G_OPTION_ARG_NONE, &a->no_backtrace, "With --report: no gdb (by default the report's replay runs under gdb when it is installed)", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object", NULL },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &a->report_dir, "Write a bug-report folder: report.md, a picture before each step, steps.png, an xdotool script (private: 0700, files 0600; put in place of an earlier report when complete)", "DIR" },
     { "list", 0, 0, G_OPTION_ARG_NONE, &a->list, "Print the session's steps in words (typing, keys, clicks, drags), numbered, with their actions, and exit", NULL },
@@ -548,6 +550,14 @@ main (int argc, char **argv)
     }
   if (a.backtrace && (status = check_backtrace (&crashtrace)) >= 0)
     return status;
+  /* A report has the crash's backtrace when gdb is there: one replay
+   * under gdb (xreduce's tests run without it, its report's replay with). */
+  if (!a.backtrace && a.report_dir != NULL && !a.no_backtrace)
+    {
+      g_autofree char *gdb = g_find_program_in_path ("gdb");
+      if (gdb != NULL)
+        crashtrace = find_crashtrace ();
+    }
   opts.crashtrace = crashtrace;
   if (a.report_dir != NULL)
     {
@@ -583,10 +593,8 @@ main (int argc, char **argv)
   print_result (&a, &result, ok, error, regex != NULL);
   if (report != NULL)
     {
-      g_autofree char *words = verdict_describe (&result.verdict);
       g_autoptr (GError) report_error = NULL;
-      if (!report_finish (report, words, result.stderr_text, result.backtrace,
-                          result.n_replayed, &report_error))
+      if (!report_finish (report, &result, &report_error))
         g_printerr ("xreplay: --report: %s\n", report_error->message);
       else if (!a.quiet && !a.json)
         g_print ("report: %s/report.md\n", a.report_dir);
