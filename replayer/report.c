@@ -181,16 +181,12 @@ report_free (Report *report)
   g_free (report);
 }
 
-/* A caption the core "fixed" font can draw: ASCII, one line. */
+/* A caption: one line, control characters shown (pango draws the rest,
+ * in any script). */
 static char *
 caption_text (const char *words)
 {
-  g_autofree char *line = quote_terminal (words);
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = line; *p != '\0'; p = g_utf8_next_char (p))
-    g_string_append_c (out, (guchar) *p < 0x80 ? *p : '?');
-  return g_string_free (out, FALSE);
+  return quote_terminal (words);
 }
 
 /* The picture of step @index (0-based), before its action @step. */
@@ -278,7 +274,7 @@ report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive)
       g_ptr_array_add (report->captions, NULL);
       report->have_sheet = snapshot_save_contact_sheet (report->pictures,
                                                         (const char *const *) report->captions->pdata,
-                                                        dpy, sheet, &error);
+                                                        sheet, &error);
       g_ptr_array_remove_index (report->captions, report->captions->len - 1);
     }
   if (error != NULL && report->picture_error == NULL)
