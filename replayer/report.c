@@ -500,6 +500,46 @@ append_added_releases (Report *report, GString *md)
                             n == 1 ? "" : "s", list->str);
 }
 
+/* replay.gif: each step's picture with its caption, 1.5 s each; when the
+ * app failed, the last picture again under what became of it, 4 s. */
+static void
+write_animation (Report *report, const ReplayResult *result, const char *outcome)
+{
+  g_autoptr (GPtrArray) frames = g_ptr_array_new_with_free_func ((GDestroyNotify) snapshot_free);
+  g_autofree guint *delays = g_new (guint, report->pictures->len + 1);
+  g_autofree char *path = g_build_filename (report->fresh_path, "replay.gif", NULL);
+  g_autoptr (GError) error = NULL;
+
+  for (guint i = 0; i < report->pictures->len && error == NULL; i++)
+    {
+      Snapshot *frame = snapshot_add_caption (g_ptr_array_index (report->pictures, i),
+                                              g_ptr_array_index (report->captions, i), &error);
+      if (frame != NULL)
+        {
+          delays[frames->len] = 150;
+          g_ptr_array_add (frames, frame);
+        }
+    }
+  if (error == NULL && frames->len > 0 && result->verdict.kind != VERDICT_PASSED)
+    {
+      g_autofree char *said = quote_terminal (outcome);
+      g_autofree char *caption = g_strdup_printf ("The end: after step %u, the app %s",
+                                                  report->steps->len, said);
+      Snapshot *frame = snapshot_add_caption (g_ptr_array_index (report->pictures,
+                                                                 report->pictures->len - 1),
+                                              caption, &error);
+      if (frame != NULL)
+        {
+          delays[frames->len] = 400;
+          g_ptr_array_add (frames, frame);
+        }
+    }
+  if (error == NULL && frames->len > 0)
+    report->have_gif = snapshot_save_gif (frames, delays, path, &error);
+  if (error != NULL && report->picture_error == NULL)
+    report->picture_error = g_strdup (error->message);
+}
+
 /* The crash's frames, "#0 print_document at xdemo.c:88", for an
  * indented code block (gdb's words are the app's: one line each). */
 static void
@@ -598,6 +638,7 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
   guint n_steps = report->phrases->len;
 
   report_app_info_probe (&app, (const char *const *) report->argv);
+  write_animation (report, result, outcome);
   title = app_title (&app);
   title_md = quote_markdown_text (title);
   {

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <gif_lib.h>
 #include <png.h>
 #include <X11/Xutil.h>
 #include <gio/gio.h>
@@ -568,4 +569,136 @@ snapshot_save_contact_sheet (GPtrArray *snapshots, const char *const *captions,
   sheet = from_surface (surface, error);
   cairo_surface_destroy (surface);
   return sheet != NULL && snapshot_save_png (sheet, path, error);
+}
+
+/* ---- the animated replay ---- */
+
+/* @frames drawn one by one, top left, on a canvas as large as the largest
+ * (scaled down to fit SNAPSHOT_GIF_MAX_*), each quantized to its own 256
+ * colours (giflib's median cut): no dithering, which LZW compresses badly. */
+static gboolean
+write_gif_frames (GifFileType *gif, GPtrArray *frames, const guint *delays_cs, int width,
+                  int height, double scale, GError **error)
+{
+  cairo_surface_t *canvas = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  g_autofree GifByteType *r = g_malloc ((gsize) width * height);
+  g_autofree GifByteType *g = g_malloc ((gsize) width * height);
+  g_autofree GifByteType *b = g_malloc ((gsize) width * height);
+  g_autofree GifByteType *indexed = g_malloc ((gsize) width * height);
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < frames->len && ok; i++)
+    {
+      const Snapshot *frame = g_ptr_array_index (frames, i);
+      cairo_surface_t *picture = to_surface (frame);
+      cairo_t *cr = cairo_create (canvas);
+      GraphicsControlBlock gcb = { .DisposalMode = DISPOSE_DO_NOT, .UserInputFlag = false,
+                                   .DelayTime = (int) delays_cs[i],
+                                   .TransparentColor = NO_TRANSPARENT_COLOR };
+      GifByteType extension[4];
+      ColorMapObject *map = GifMakeMapObject (256, NULL);
+      int colours = 256;
+      const guint8 *data;
+      int stride;
+
+      cairo_set_source_rgb (cr, 0x30 / 255.0, 0x30 / 255.0, 0x30 / 255.0);
+      cairo_paint (cr);
+      cairo_scale (cr, scale, scale);
+      cairo_set_source_surface (cr, picture, 0, 0);
+      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_GOOD);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+      cairo_surface_destroy (picture);
+      cairo_surface_flush (canvas);
+      data = cairo_image_surface_get_data (canvas);
+      stride = cairo_image_surface_get_stride (canvas);
+      for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++)
+          {
+            guint32 px = ((const guint32 *) (data + (gsize) y * stride))[x];
+            gsize at = (gsize) y * width + x;
+
+            r[at] = (GifByteType) (px >> 16);
+            g[at] = (GifByteType) (px >> 8);
+            b[at] = (GifByteType) px;
+          }
+      EGifGCBToExtension (&gcb, extension);
+      ok = map != NULL
+           && GifQuantizeBuffer ((unsigned) width, (unsigned) height, &colours, r, g, b, indexed,
+                                 map->Colors) == GIF_OK
+           && EGifPutExtension (gif, GRAPHICS_EXT_FUNC_CODE, 4, extension) == GIF_OK
+           && EGifPutImageDesc (gif, 0, 0, width, height, false, map) == GIF_OK;
+      for (int y = 0; y < height && ok; y++)
+        ok = EGifPutLine (gif, indexed + (gsize) y * width, width) == GIF_OK;
+      GifFreeMapObject (map);
+    }
+  cairo_surface_destroy (canvas);
+  if (!ok)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write the GIF: %s",
+                 GifErrorString (gif->Error));
+  return ok;
+}
+
+gboolean
+snapshot_save_gif (GPtrArray *frames, const guint *delays_cs, const char *path, GError **error)
+{
+  g_autofree char *tmp = NULL;
+  int width = 0, height = 0, fd, gif_error = 0;
+  double scale;
+  GifFileType *gif;
+  gboolean ok;
+
+  if (frames->len == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "no frames for a GIF");
+      return FALSE;
+    }
+  for (guint i = 0; i < frames->len; i++)
+    {
+      const Snapshot *frame = g_ptr_array_index (frames, i);
+      width = MAX (width, frame->width);
+      height = MAX (height, frame->height);
+    }
+  scale = MIN (1.0, MIN ((double) SNAPSHOT_GIF_MAX_WIDTH / width,
+                         (double) SNAPSHOT_GIF_MAX_HEIGHT / height));
+  width = MAX (1, (int) (width * scale));
+  height = MAX (1, (int) (height * scale));
+
+  /* What the user typed, again: a new 0600 file (output.h). */
+  fd = output_file_create_temp (path, OUTPUT_FILE_MODE, &tmp, error);
+  if (fd < 0)
+    return FALSE;
+  gif = EGifOpenFileHandle (fd, &gif_error);
+  if (gif == NULL)
+    {
+      close (fd);
+      remove (tmp);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path,
+                   GifErrorString (gif_error));
+      return FALSE;
+    }
+  EGifSetGifVersion (gif, true);
+  ok = EGifPutScreenDesc (gif, width, height, 8, 0, NULL) == GIF_OK
+       /* Loops forever (the Netscape extension every browser reads). */
+       && EGifPutExtensionLeader (gif, APPLICATION_EXT_FUNC_CODE) == GIF_OK
+       && EGifPutExtensionBlock (gif, 11, "NETSCAPE2.0") == GIF_OK
+       && EGifPutExtensionBlock (gif, 3, (GifByteType[]) { 1, 0, 0 }) == GIF_OK
+       && EGifPutExtensionTrailer (gif) == GIF_OK;
+  if (!ok)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path,
+                 GifErrorString (gif->Error));
+  else
+    ok = write_gif_frames (gif, frames, delays_cs, width, height, scale, error);
+  if (EGifCloseFile (gif, &gif_error) != GIF_OK && ok)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path,
+                   GifErrorString (gif_error));
+      ok = FALSE;
+    }
+  if (!ok)
+    {
+      remove (tmp);
+      return FALSE;
+    }
+  return output_file_rename (tmp, path, error);
 }

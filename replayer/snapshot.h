@@ -73,4 +73,12 @@ gboolean snapshot_save_png (const Snapshot *snapshot, const char *path,
 gboolean snapshot_save_contact_sheet (GPtrArray *snapshots, const char *const *captions,
                                       const char *path, GError **error);
 
+/* An animated GIF (giflib) of @frames (pictures with their caption
+ * bands), frame i shown @delays_cs[i] hundredths of a second, looping;
+ * scaled down to fit SNAPSHOT_GIF_MAX_WIDTH x _HEIGHT. A new 0600 file. */
+#define SNAPSHOT_GIF_MAX_WIDTH 960
+#define SNAPSHOT_GIF_MAX_HEIGHT 720
+gboolean snapshot_save_gif (GPtrArray *frames, const guint *delays_cs, const char *path,
+                            GError **error);
+
 G_END_DECLS

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <gif_lib.h>
 #include <poll.h>
 #include <png.h>
 #include <signal.h>
@@ -253,6 +254,45 @@ make_old_report (const char *dir)
 
 /* ---- xreplay --report ---- */
 
+/* replay.gif in @dir: a GIF that giflib decodes, @n_frames frames (the
+ * steps and, after a crash, the end) of the same size within 960x720,
+ * each shown a while, at most 2 MB; the last frame differs from the one
+ * before it (its caption says what became of the app). */
+static void
+assert_replay_gif (const char *dir, guint n_frames)
+{
+  g_autofree char *path = g_build_filename (dir, "replay.gif", NULL);
+  GifFileType *gif;
+  int error = 0;
+  struct stat st;
+
+  g_assert_cmpint (stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+  g_assert_cmpint (st.st_size, <=, 2 * 1024 * 1024);
+  gif = DGifOpenFileName (path, &error);
+  g_assert_nonnull (gif);
+  g_assert_cmpint (DGifSlurp (gif), ==, GIF_OK);
+  g_test_message ("replay.gif: %d frames of %dx%d, %ld bytes", gif->ImageCount, gif->SWidth,
+                  gif->SHeight, (long) st.st_size);
+  g_assert_cmpint (gif->ImageCount, ==, (int) n_frames);
+  g_assert_cmpint (gif->SWidth, <=, 960);
+  g_assert_cmpint (gif->SHeight, <=, 720);
+  for (int i = 0; i < gif->ImageCount; i++)
+    {
+      GraphicsControlBlock gcb;
+
+      g_assert_cmpint (gif->SavedImages[i].ImageDesc.Width, ==, gif->SWidth);
+      g_assert_cmpint (gif->SavedImages[i].ImageDesc.Height, ==, gif->SHeight);
+      g_assert_cmpint (DGifSavedExtensionToGCB (gif, i, &gcb), ==, GIF_OK);
+      g_assert_cmpint (gcb.DelayTime, >=, 100);
+    }
+  if (gif->ImageCount >= 2)
+    g_assert_cmpint (memcmp (gif->SavedImages[gif->ImageCount - 1].RasterBits,
+                             gif->SavedImages[gif->ImageCount - 2].RasterBits,
+                             (gsize) gif->SWidth * gif->SHeight), !=, 0);
+  DGifCloseFile (gif, &error);
+}
+
 static void
 test_replay_report (Fixture *f, gconstpointer data)
 {
@@ -322,6 +362,9 @@ test_replay_report (Fixture *f, gconstpointer data)
     g_assert_true (g_file_test (sheet, G_FILE_TEST_IS_REGULAR));
     assert_png (sheet, 0, 0);
   }
+  /* The replay as an animation: a frame per step and the crash's. */
+  assert_replay_gif (report, words->len + 1);
+  g_assert_nonnull (strstr (md, "![the replay](replay.gif)"));
 }
 
 /* A typed terminal session (tests/data/xterm.session: five commands typed
@@ -682,6 +725,7 @@ test_reduce_report (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (md, "- App: `xdemo`, which says it is \"xdemo 1.0\""));
   g_assert_nonnull (strstr (md, "- X server of the replay: The X.Org Foundation "));
   g_assert_nonnull (strstr (md, "- OS: "));
+  assert_replay_gif (report, words->len + 1);
 
 
   /* xreduce's figures, after the replay's report. */
