@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "reduce.h"
+#include "summary.h"
 #include "sandbox.h"
 #include "session.h"
 
@@ -33,7 +34,7 @@ typedef struct
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
   gdouble limit_time;
-  gboolean quiet, same_crash, report, share_home, run_recorded;
+  gboolean quiet, same_crash, report, share_home, run_recorded, json;
   int dashdash;              /* the index of "--", or -1 */
 } Args;
 
@@ -84,6 +85,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object on stdout (see the README), also when there is none", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress line", NULL },
     { NULL }
   };
@@ -365,6 +367,7 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
   options->limit_time = a->limit_time;
   options->limit_tests = (guint64) a->limit_tests;
   options->quiet = a->quiet;
+  options->json = a->json;
   options->report = a->report;
   return check_replay_options (a, options, replay_args);
 }
@@ -389,16 +392,25 @@ main (int argc, char **argv)
     return status;
   if (!reduce_run (&options, &summary, &error))
     {
+      const char *verdict = "infra_error";
+
       status = EXIT_INFRA;
       g_printerr ("xreduce: %s\n", error->message);
       if (error->domain == REDUCE_ERROR)
         switch ((ReduceError) error->code)
           {
-          case REDUCE_ERROR_USAGE: status = EXIT_USAGE; break;
-          case REDUCE_ERROR_VERIFY: status = EXIT_VERIFY; break;
-          case REDUCE_ERROR_INTERRUPTED: status = EXIT_INTERRUPTED; break;
+          case REDUCE_ERROR_USAGE: status = EXIT_USAGE; verdict = "usage_error"; break;
+          case REDUCE_ERROR_VERIFY: status = EXIT_VERIFY; verdict = "nothing_to_reduce"; break;
+          case REDUCE_ERROR_INTERRUPTED: status = EXIT_INTERRUPTED; verdict = "interrupted"; break;
           case REDUCE_ERROR_INFRA: default: status = EXIT_INFRA; break;
           }
+      if (a.json)
+        {
+          g_autofree char *json = summary_json_error (verdict, error->message, status,
+                                                      summary.saved ? summary.output_path
+                                                                    : NULL);
+          g_print ("%s\n", json);
+        }
       reduce_summary_clear (&summary);
       return status;
     }

@@ -879,6 +879,7 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
   summary->output_path = g_strdup (reducer->output_path);
   if (!ok)
     {
+      summary->saved = reducer->saved;
       if (reducer->interrupted && reducer->saved)
         say (reducer, "interrupted; the best session so far (%u actions) is in %s",
              reducer->n_best, reducer->output_path);
@@ -897,14 +898,23 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
           g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
                        "interrupted while writing the report; the minimal session "
                        "(%u actions) is in %s", reducer->n_best, reducer->output_path);
-          summary_print (&reduction, best, reducer->app_argv, NULL);
+          summary->saved = TRUE;
+          if (!reducer->options->json)
+            summary_print (&reduction, best, reducer->app_argv, NULL);
           return FALSE;
         }
       if (report_error != NULL)
         say (reducer, "warning: no report: %s", report_error->message);
     }
   summary->report_path = g_strdup (report_md);
-  summary_print (&reduction, best, reducer->app_argv, report_md);
+  summary->saved = TRUE;
+  if (reducer->options->json)
+    {
+      g_autofree char *json = summary_json (&reduction, best, report_md);
+      g_print ("%s\n", json);
+    }
+  else
+    summary_print (&reduction, best, reducer->app_argv, report_md);
   return TRUE;
 }
 

@@ -11,6 +11,7 @@
 #include "reduce.h"
 
 #include <stdio.h>
+#include <json-glib/json-glib.h>
 
 char *
 summary_relative_path (const char *from_dir, const char *path)
@@ -207,4 +208,137 @@ summary_print (const Reduction *reduction, const Session *best, char *const *app
   g_print ("minimal session: %s\nreplay it: %s\n", reduction->output_path, shown);
   if (report_md != NULL)
     g_print ("report: %s\n", report_md);
+}
+
+static void
+json_member_string (JsonBuilder *b, const char *member, const char *value)
+{
+  json_builder_set_member_name (b, member);
+  if (value == NULL)
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_string_value (b, value);
+}
+
+static void
+json_member_int (JsonBuilder *b, const char *member, gint64 value)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+json_member_bool (JsonBuilder *b, const char *member, gboolean value)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_add_boolean_value (b, value);
+}
+
+/* The steps of @best in words (terminal words: one line each, control
+ * characters shown as \x1b), each with its actions counted from 1, as
+ * `xreplay --list` numbers them. */
+static void
+json_steps (JsonBuilder *b, const Session *best)
+{
+  g_autoptr (GPtrArray) phrases = session_get_phrases (best);
+  g_autoptr (GArray) actions = session_get_actions (best);
+
+  json_builder_set_member_name (b, "steps");
+  json_builder_begin_array (b);
+  for (guint p = 0; p < phrases->len; p++)
+    {
+      const SessionPhrase *phrase = g_ptr_array_index (phrases, p);
+      g_autofree char *words = session_phrase_describe (best, phrase, SESSION_WORDS_TERMINAL);
+      gboolean all_added = TRUE;
+
+      for (guint i = 0; i < phrase->actions->len; i++)
+        if (!session_get_event (best, g_array_index (actions, guint,
+                                                     g_array_index (phrase->actions, guint, i)))
+               ->added)
+          all_added = FALSE;
+      /* A phrase of releases xreduce added is no step of the user's. */
+      if (all_added)
+        continue;
+      json_builder_begin_object (b);
+      json_member_string (b, "words", words);
+      json_builder_set_member_name (b, "actions");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < phrase->actions->len; i++)
+        json_builder_add_int_value (b, g_array_index (phrase->actions, guint, i) + 1);
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+char *
+summary_json (const Reduction *r, const Session *best, const char *report_md)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *want = target_describe (r->target);
+  g_autofree char *report_dir = report_md != NULL ? g_path_get_dirname (report_md) : NULL;
+  g_autofree char *gif = report_dir != NULL ? g_build_filename (report_dir, "replay.gif", NULL)
+                                            : NULL;
+  guint n_in_file = session_get_n_actions (best);
+
+  json_builder_begin_object (b);
+  json_member_string (b, "verdict", r->stopped_early ? "stopped_early" : "reduced");
+  json_member_string (b, "failure", want);
+  json_member_int (b, "actions_before", r->n_before);
+  json_member_int (b, "actions_after", r->n_after);
+  json_member_int (b, "releases_added", n_in_file > r->n_after ? n_in_file - r->n_after : 0);
+  json_steps (b, best);
+  json_member_int (b, "tests", (gint64) r->tests);
+  json_member_int (b, "cache_hits", (gint64) r->cache_hits);
+  json_builder_set_member_name (b, "seconds");
+  json_builder_add_double_value (b, r->seconds);
+  json_member_bool (b, "one_minimal", r->one_minimal);
+  json_member_bool (b, "stopped_early", r->stopped_early);
+  json_member_string (b, "algorithm", r->ddmin ? "ddmin" : "hdd");
+  json_member_int (b, "workers", r->workers);
+  json_builder_set_member_name (b, "verification");
+  json_builder_begin_object (b);
+  json_member_int (b, "fails", r->verify_fails);
+  json_member_int (b, "runs", r->verify_runs);
+  json_builder_end_object (b);
+  json_member_string (b, "pace", r->recorded_pace ? "recorded" : "app");
+  json_builder_set_member_name (b, "files");
+  json_builder_begin_object (b);
+  json_member_string (b, "session", r->session_path);
+  json_member_string (b, "minimal_session", r->output_path);
+  json_member_string (b, "report", report_md);
+  json_member_string (b, "replay_gif", gif != NULL && g_file_test (gif, G_FILE_TEST_IS_REGULAR)
+                                         ? gif : NULL);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  return json_generator_to_data (generator, NULL);
+}
+
+char *
+summary_json_error (const char *verdict, const char *message, int exit_status,
+                    const char *output_path)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  json_member_string (b, "verdict", verdict);
+  json_member_string (b, "error", message);
+  json_member_int (b, "exit_status", exit_status);
+  json_builder_set_member_name (b, "files");
+  json_builder_begin_object (b);
+  json_member_string (b, "minimal_session", output_path);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  return json_generator_to_data (generator, NULL);
 }

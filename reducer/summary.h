@@ -54,4 +54,19 @@ gboolean summary_write_report (Runner *runner, const Session *best, const Reduct
 void summary_print (const Reduction *reduction, const Session *best,
                     char *const *app_argv, const char *report_md);
 
+/* xreduce --json: one JSON object (json-glib) with the result: verdict
+ * ("reduced", or "stopped_early" at a limit), failure, actions_before,
+ * actions_after, releases_added, steps ([{"words", "actions": [from 1]}],
+ * the user's, as `xreplay --list` says them), tests, cache_hits, seconds,
+ * one_minimal, stopped_early, algorithm, workers, verification {fails,
+ * runs}, pace, files {session, minimal_session, report, replay_gif}
+ * (null: not written). */
+char *summary_json (const Reduction *reduction, const Session *best, const char *report_md);
+
+/* xreduce --json when there is no result: {"verdict" ("nothing_to_reduce",
+ * "usage_error", "infra_error", "interrupted"), "error", "exit_status",
+ * "files": {"minimal_session"}} (null unless a best session was kept). */
+char *summary_json_error (const char *verdict, const char *message, int exit_status,
+                          const char *output_path);
+
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gif_lib.h>
+#include <json-glib/json-glib.h>
 #include <poll.h>
 #include <png.h>
 #include <signal.h>
@@ -756,6 +757,102 @@ test_reduce_report (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (section, "1-minimal: verified"));
 }
 
+/* xreduce --json: one JSON object that says what the report says: the
+ * counts, the steps in words, the tests and cache hits, the files. */
+static void
+test_reduce_json (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "data",
+                                               "demo.session", NULL);
+  g_autofree char *min = g_build_filename (f->dir, "out.min", NULL);
+  g_autofree char *report = g_strconcat (min, ".report", NULL);
+  g_autofree char *report_md = g_build_filename (report, "report.md", NULL);
+  const char *reduce_argv[] = { env ("XREDUCE"), "--json", "--max-gap", "100", "--settle", "300",
+                                "-o", min, session, "--", env ("XDEMO"), NULL };
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) pictures = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL, *md = NULL, *figure = NULL;
+  JsonObject *o, *files;
+  JsonArray *steps;
+
+  g_assert_cmpint (run (reduce_argv, NULL, &out, NULL), ==, 0);
+  g_test_message ("stdout:\n%s", out);
+  /* stdout is the object and nothing else. */
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "reduced");
+  g_assert_cmpstr (json_object_get_string_member (o, "failure"), ==, "crashed with SIGSEGV");
+  g_assert_cmpint (json_object_get_int_member (o, "actions_before"), ==, DEMO_ACTIONS);
+  g_assert_true (json_object_get_boolean_member (o, "one_minimal"));
+  files = json_object_get_object_member (o, "files");
+  g_assert_cmpstr (json_object_get_string_member (files, "minimal_session"), ==, min);
+  g_assert_cmpstr (json_object_get_string_member (files, "report"), ==, report_md);
+  g_assert_true (g_file_test (json_object_get_string_member (files, "replay_gif"),
+                              G_FILE_TEST_IS_REGULAR));
+
+  /* The same as the report: its steps, its figures. */
+  md = read_file (report, "report.md");
+  parse_steps (md, words, pictures);
+  steps = json_object_get_array_member (o, "steps");
+  g_assert_cmpuint (json_array_get_length (steps), ==, words->len);
+  for (guint i = 0; i < words->len; i++)
+    {
+      JsonObject *step = json_array_get_object_element (steps, i);
+      g_autofree char *said = g_strconcat (json_object_get_string_member (step, "words"), ".",
+                                           NULL);
+
+      g_assert_cmpstr (said, ==, g_ptr_array_index (words, i));
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (step, "actions")),
+                        >, 0);
+    }
+  figure = g_strdup_printf ("Actions: %" G_GINT64_FORMAT " before, %" G_GINT64_FORMAT " after",
+                            json_object_get_int_member (o, "actions_before"),
+                            json_object_get_int_member (o, "actions_after"));
+  g_assert_nonnull (strstr (md, figure));
+  g_clear_pointer (&figure, g_free);
+  figure = g_strdup_printf ("Tests run: %" G_GINT64_FORMAT " (and %" G_GINT64_FORMAT
+                            " answered from the cache)",
+                            json_object_get_int_member (o, "tests"),
+                            json_object_get_int_member (o, "cache_hits"));
+  g_assert_nonnull (strstr (md, figure));
+  g_clear_pointer (&figure, g_free);
+  figure = g_strdup_printf (" (%" G_GINT64_FORMAT " user actions and %" G_GINT64_FORMAT
+                            " releases that xreduce added)",
+                            json_object_get_int_member (o, "actions_after"),
+                            json_object_get_int_member (o, "releases_added"));
+  g_assert_nonnull (strstr (md, figure));
+}
+
+/* xreduce --json without a result: still one object, with the verdict,
+ * the error and the exit status. */
+static void
+test_reduce_json_nothing (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "data",
+                                               "demo.session", NULL);
+  g_autofree char *min = g_build_filename (f->dir, "out.min", NULL);
+  const char *reduce_argv[] = { env ("XREDUCE"), "--json", "-q", "--verify-runs", "1",
+                                "--max-gap", "100", "--settle", "300", "-o", min, session, "--",
+                                env ("XDEMO"), "--bug", "none", NULL };
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *out = NULL;
+  JsonObject *o;
+
+  g_assert_cmpint (run (reduce_argv, NULL, &out, NULL), ==, 4);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "nothing_to_reduce");
+  g_assert_cmpint (json_object_get_int_member (o, "exit_status"), ==, 4);
+  g_assert_nonnull (json_object_get_string_member (o, "error"));
+  g_assert_true (json_object_get_null_member (json_object_get_object_member (o, "files"),
+                                              "minimal_session"));
+  g_assert_false (g_file_test (min, G_FILE_TEST_EXISTS));
+}
+
 /* ---- bad input ---- */
 
 static void
@@ -787,5 +884,7 @@ main (int argc, char **argv)
   ADD ("/report/interrupted", test_report_interrupted);
   ADD ("/report/xdotool-script", test_xdotool_script);
   ADD ("/report/reduce", test_reduce_report);
+  ADD ("/report/reduce-json", test_reduce_json);
+  ADD ("/report/reduce-json-nothing", test_reduce_json_nothing);
   return g_test_run ();
 }
