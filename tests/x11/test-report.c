@@ -556,15 +556,25 @@ test_xdotool_script (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   wait_for_map (f, "Editor");
 
-  g_assert_cmpint (run_script (f, script, envp, &err), ==, 0);
+  /* The crash is the last action's: the script sees the windows go, says
+   * after which step, and exits 1 as xreplay does. */
+  g_assert_cmpint (run_script (f, script, envp, &err), ==, 1);
+  g_test_message ("the script said: %s", err);
   /* It found every window it aimed at: no fallback to screen positions. */
   g_assert_null (strstr (err, "no window"));
+  g_assert_nonnull (strstr (err, "the app's windows are gone after action "));
+  g_assert_nonnull (strstr (err, "(step 2 of 2): it crashed or exited\n"));
   if (!wait_child (f->xdemo, &status))
     g_error ("xdemo is still alive %d ms after the script ended", WAIT_MS);
   f->xdemo = 0;
   if (!WIFSIGNALED (status))
     g_error ("xdemo did not crash: wait status 0x%x; the script said: %s", status, err);
   g_assert_cmpint (WTERMSIG (status), ==, SIGSEGV);
+
+  /* Without the app, nothing is typed anywhere: exit 2 at once. */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_script (f, script, envp, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "the app shows no window"));
 }
 
 /* --report naming a folder that is not a report: refused before the
