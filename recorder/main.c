@@ -71,7 +71,7 @@ main (int argc, char **argv)
   g_autofree char *display = NULL;
   g_autofree char *screen = NULL;
   g_autofree char *stop_key = NULL;
-  gboolean headless = FALSE;
+  gboolean headless = FALSE, version = FALSE;
   g_auto (GStrv) command = NULL;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
@@ -84,6 +84,7 @@ main (int argc, char **argv)
       "Screen size of the nested or private server (default 1280x1024)", "WxH" },
     { "stop-key", 0, 0, G_OPTION_ARG_STRING, &stop_key,
       "Stop recording when this key is pressed (not recorded), e.g. Pause", "KEYSYM" },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL,
       "-- APP [ARGS...]" },
     { NULL },
@@ -119,6 +120,11 @@ main (int argc, char **argv)
     {
       g_printerr ("xrecord: %s\n", error->message);
       return EXIT_USAGE;
+    }
+  if (version)
+    {
+      g_print ("xrecord %s\n", XREDUCE_VERSION);
+      return 0;
     }
   if (command == NULL || command[0] == NULL)
     {

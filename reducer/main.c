@@ -34,7 +34,7 @@ typedef struct
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
   gdouble limit_time;
-  gboolean quiet, same_crash, report, share_home, run_recorded, json;
+  gboolean quiet, same_crash, report, share_home, run_recorded, json, version;
   int dashdash;              /* the index of "--", or -1 */
 } Args;
 
@@ -87,6 +87,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object on stdout (see the README), also when there is none", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress line", NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
     { NULL }
   };
 
@@ -132,6 +133,11 @@ parse_args (int *argc, char ***argv, Args *a)
     {
       g_printerr ("xreduce: %s\nTry 'xreduce --help'.\n", error->message);
       return EXIT_USAGE;
+    }
+  if (a->version)
+    {
+      g_print ("xreduce %s\n", XREDUCE_VERSION);
+      return EXIT_REDUCED;
     }
   if (opt_argc != 2)
     {

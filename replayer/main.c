@@ -170,12 +170,14 @@ print_export (const Session *session, const char *path, const char *format)
   return EXIT_PASSED;
 }
 
-/* xreduce-crashtrace beside this program (the build tree, or the install
- * prefix), else from PATH. */
+/* xreduce-crashtrace beside this program (the build tree), in the
+ * install's libexecdir, else from PATH. */
 static char *
 find_crashtrace (void)
 {
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *installed = g_build_filename (XREDUCE_LIBEXECDIR, "xreduce-crashtrace",
+                                                 NULL);
 
   if (self != NULL)
     {
@@ -184,6 +186,8 @@ find_crashtrace (void)
       if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
         return g_steal_pointer (&path);
     }
+  if (g_file_test (installed, G_FILE_TEST_IS_EXECUTABLE))
+    return g_steal_pointer (&installed);
   return g_find_program_in_path ("xreduce-crashtrace");
 }
 
@@ -207,7 +211,7 @@ typedef struct
   char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed, *max_screen;
   char *max_session_size;
   gboolean share_home, json, quiet, verbose, list, list_actions, backtrace, run_recorded;
-  gboolean no_backtrace;
+  gboolean no_backtrace, version;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
 } Args;
@@ -255,6 +259,7 @@ parse_args (int argc, char **argv, Args *a)
     { "list-actions", 0, 0, G_OPTION_ARG_NONE, &a->list_actions, "Print the session's user actions in words, one per line, and exit", NULL },
     { "export", 0, 0, G_OPTION_ARG_STRING, &a->export_format, "Print the session as a standalone xdotool script or as JSON, and exit", "xdotool|json" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "Print nothing but errors (and --json)", NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what is replayed where; pass the app's output through", NULL },
     { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): the private Xvfb takes about 4 bytes a pixel", "WxH" },
     { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
@@ -289,6 +294,11 @@ parse_args (int argc, char **argv, Args *a)
     {
       g_printerr ("xreplay: %s\nTry 'xreplay --help'.\n", error->message);
       return EXIT_USAGE;
+    }
+  if (a->version)
+    {
+      g_print ("xreplay %s\n", XREDUCE_VERSION);
+      return EXIT_PASSED;
     }
   if (g_strv_length (a->rest) != 2)
     {
@@ -424,7 +434,8 @@ check_backtrace (char **crashtrace)
   *crashtrace = find_crashtrace ();
   if (*crashtrace == NULL)
     {
-      g_printerr ("xreplay: --backtrace: xreduce-crashtrace not found beside xreplay or in PATH\n");
+      g_printerr ("xreplay: --backtrace: xreduce-crashtrace not found beside xreplay, in "
+                  XREDUCE_LIBEXECDIR " or in PATH\n");
       return EXIT_INFRA;
     }
   if (gdb == NULL)
