@@ -171,9 +171,11 @@ static gboolean
 save_best (Reducer *reducer, GError **error)
 {
   g_autoptr (Session) best = best_session (reducer);
+  /* Interrupted, the best so far is no result: its header says so. */
   g_autofree char *comment = g_strdup_printf (
-    "reduced by xreduce from %s: %u -> %u actions", reducer->options->session_path,
-    reducer->n_before, reducer->n_best);
+    "%sreduced by xreduce from %s: %u -> %u actions%s",
+    reducer->interrupted ? "interrupted, not minimal: " : "", reducer->options->session_path,
+    reducer->n_before, reducer->n_best, reducer->interrupted ? " so far" : "");
   char **frames = reducer->target.reference_frames;
 
   session_add_header_comment (best, comment);
@@ -852,6 +854,38 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
   reduction->window_latency_ms = reducer->window_latency_ms;
 }
 
+/* Ctrl-C after the verification: the best session so far is saved again,
+ * its header marked "interrupted, not minimal", and gets a report marked
+ * so too (one more replay; a second Ctrl-C stops it). @error becomes the
+ * one message that says all of it. */
+static void
+interrupted_report (Reducer *reducer, Reduction *reduction, const Session *best,
+                    ReduceSummary *summary, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *report_md = NULL;
+  g_autofree char *where = NULL;
+
+  if (!save_best (reducer, &local))
+    g_clear_error (&local);   /* the earlier save stands */
+  reduction->interrupted = TRUE;
+  if (reducer->options->report)
+    {
+      runner_resume (reducer->runner);
+      runner_set_window_wait (reducer->runner, 0);
+      if (!summary_write_report (reducer->runner, best, reduction, &report_md, &local))
+        g_clear_pointer (&report_md, g_free);
+    }
+  summary->report_path = g_strdup (report_md);
+  where = report_md != NULL ? g_strdup_printf (", its report in %s", report_md)
+          : g_strdup (reducer->options->report ? " (no report: interrupted again)" : "");
+  g_clear_error (error);
+  g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+               "interrupted after %" G_GUINT64_FORMAT " tests: the best session so far "
+               "(%u actions, not minimal) is in %s%s", reduction->tests, reducer->n_best,
+               reducer->output_path, where);
+}
+
 /* After the search (@ok) or its failure: the report, the result, the
  * summary; FALSE with @error if the reduction is not a success. */
 static gboolean
@@ -881,11 +915,14 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
     {
       summary->saved = reducer->saved;
       if (reducer->interrupted && reducer->saved)
-        say (reducer, "interrupted; the best session so far (%u actions) is in %s",
-             reducer->n_best, reducer->output_path);
+        interrupted_report (reducer, &reduction, best, summary, error);
       else if (reducer->interrupted)
-        say (reducer, "interrupted before the verification was over: nothing written to %s",
-             reducer->output_path);
+        {
+          g_clear_error (error);
+          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                       "interrupted before the verification was over: nothing written to %s",
+                       reducer->output_path);
+        }
       return FALSE;
     }
   if (reducer->options->report)
@@ -954,7 +991,7 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
   else
     ok = reduce_search (&reducer, &local);
   if (reducer.runner != NULL)
-    ok = reduce_finish (&reducer, ok, summary, ok ? &local : NULL) && local == NULL;
+    ok = reduce_finish (&reducer, ok, summary, &local) && local == NULL;
   if (!ok && local != NULL)
     g_propagate_error (error, g_steal_pointer (&local));
   else if (!ok && error != NULL && *error == NULL)

@@ -11,6 +11,7 @@
 #include "reduce.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <json-glib/json-glib.h>
 
 char *
@@ -94,7 +95,8 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                          "failure go away)\n");
   else
     g_string_append_printf (md, "- 1-minimal: not verified%s\n",
-                            r->stopped_early ? " (stopped early at a limit)" : "");
+                            r->interrupted ? " (interrupted: not minimal)"
+                            : r->stopped_early ? " (stopped early at a limit)" : "");
   if (!replay_failed)
     {
       g_autofree char *said = target_describe_result (replay);
@@ -109,16 +111,22 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
   return g_string_free (md, FALSE);
 }
 
+/* The section at the end of report.md; @notice (or NULL) under its title. */
 static gboolean
-append_section (const char *dir, const char *title, const char *markdown, GError **error)
+append_section (const char *dir, const char *title, const char *markdown, const char *notice,
+                GError **error)
 {
   g_autofree char *path = g_build_filename (dir, "report.md", NULL);
   g_autofree char *old = NULL;
   g_autofree char *text = NULL;
+  const char *body;
 
   if (!g_file_get_contents (path, &old, NULL, error))
     return FALSE;
-  text = g_strdup_printf ("%s\n## %s\n\n%s", old, title, markdown);
+  body = strchr (old, '\n');
+  body = body != NULL ? body + 1 : old + strlen (old);
+  text = g_strdup_printf ("%.*s%s%s\n## %s\n\n%s", (int) (body - old), old,
+                          notice != NULL ? notice : "", body, title, markdown);
   return output_file_write (path, text, -1, OUTPUT_FILE_MODE, error);
 }
 
@@ -168,7 +176,12 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
                     reduction->output_path, what);
     }
   section = summary_markdown (reduction, dir, session_get_n_actions (best), &replay, failed);
-  if (!append_section (proc_tempdir_get_path (fresh), "Reduction", section, &local)
+  if (!append_section (proc_tempdir_get_path (fresh), "Reduction", section,
+                       reduction->interrupted
+                         ? "\n**Interrupted, not minimal:** xreduce was stopped (Ctrl-C) before "
+                           "the end; these are the fewest actions found so far. Run the same "
+                           "command again to go on.\n"
+                         : NULL, &local)
       || !output_dir_install (proc_tempdir_get_path (fresh), dir, &local))
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);

@@ -20,6 +20,7 @@ typedef struct
   guint64 tests, cache_hits;
   double seconds;
   gboolean one_minimal, stopped_early;
+  gboolean interrupted;      /* Ctrl-C: the best so far, not minimal */
   const Target *target;
   guint verify_fails, verify_runs, confirm;
   gboolean ddmin;            /* the original algorithm */
