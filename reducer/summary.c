@@ -69,6 +69,9 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
   g_string_append (md, "\n");
   g_string_append_printf (md, "- Tests run: %" G_GUINT64_FORMAT " (and %" G_GUINT64_FORMAT
                           " answered from the cache)\n", r->tests, r->cache_hits);
+  if (r->journal_hits > 0)
+    g_string_append_printf (md, "- Resumed: %" G_GUINT64_FORMAT " outcomes from the journal of "
+                            "an interrupted run, not run again\n", r->journal_hits);
   g_string_append_printf (md, "- Wall time: %d:%02d (%.1f s)\n", seconds / 60, seconds % 60,
                           r->seconds);
   g_string_append_printf (md, "- Algorithm: %s, %u worker%s%s%s\n",
@@ -305,6 +308,7 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
   json_steps (b, best);
   json_member_int (b, "tests", (gint64) r->tests);
   json_member_int (b, "cache_hits", (gint64) r->cache_hits);
+  json_member_int (b, "journal_hits", (gint64) r->journal_hits);
   json_builder_set_member_name (b, "seconds");
   json_builder_add_double_value (b, r->seconds);
   json_member_bool (b, "one_minimal", r->one_minimal);

@@ -18,6 +18,7 @@ typedef struct
   const char *session_path, *output_path;
   guint n_before, n_after;   /* actions (n_after: those kept, without added releases) */
   guint64 tests, cache_hits;
+  guint64 journal_hits;      /* answered from an interrupted run's journal (not in tests) */
   double seconds;
   gboolean one_minimal, stopped_early;
   gboolean interrupted;      /* Ctrl-C: the best so far, not minimal */
