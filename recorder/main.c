@@ -18,6 +18,7 @@
 #include <glib.h>
 
 #include "recorder.h"
+#include "help.h"
 
 #define EXIT_USAGE 2
 #define EXIT_INFRA 3
@@ -112,10 +113,18 @@ main (int argc, char **argv)
   g_option_context_set_description (context,
     "Exit status:\n"
     "  0  recorded (whatever became of the app)\n"
-    "  2  usage or bad input (the app, the output file)\n"
-    "  3  infrastructure error (no display, no RECORD, no Xephyr or Xvfb)\n"
+    "  2  usage or bad input (the app, the output file; DISPLAY not set\n"
+    "     without --display or --headless)\n"
+    "  3  infrastructure error (a display that cannot be opened, no RECORD,\n"
+    "     no Xephyr or Xvfb)\n"
     "  4  nothing of the app was recorded: no window was taken for the\n"
-    "     app's (xrecord names the windows it saw); the log is written");
+    "     app's (xrecord names the windows it saw); the log is written\n\n"
+    "Examples:\n"
+    "  xrecord -o crash.log -d :0 -- ./myapp      # on your desktop\n"
+    "  xrecord -o crash.log -- gedit              # in a nested Xephyr\n"
+    "  xrecord -o crash.log --headless -- ./myapp # scripted, on a private Xvfb");
+  if (help_maybe_print (context, argc, argv))
+    return 0;
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("xrecord: %s\n", error->message);

@@ -23,6 +23,7 @@
 #include <gio/gio.h>
 
 #include "replay.h"
+#include "help.h"
 #include "sandbox.h"
 #include "quote.h"
 #include "report.h"
@@ -71,7 +72,13 @@ static const char usage_description[] =
   "  4  the app could not start (no such program, died or no window)\n"
   "  5  unresolved: the window an action aims at never appeared (the replay\n"
   "     stopped there; it is never replayed on another window)\n"
-  "  128+N  interrupted by signal N; the app and Xvfb are gone";
+  "  128+N  interrupted by signal N; the app and Xvfb are gone\n\n"
+  "Examples:\n"
+  "  xreplay --list crash.log\n"
+  "  xreplay crash.log -- ./myapp\n"
+  "  xreplay --report crash.report crash.log -- ./myapp\n"
+  "  xreplay -d :1 -v crash.log -- ./myapp   # watch it in a Xephyr :1\n"
+  "  xreplay --export xdotool crash.log > replay.sh";
 
 typedef struct
 {
@@ -241,7 +248,7 @@ parse_args (int argc, char **argv, Args *a)
   g_autoptr (GError) error = NULL;
   int dashdash = -1;
   GOptionEntry entries[] = {
-    { "display", 0, 0, G_OPTION_ARG_STRING, &a->display, "Replay on this existing display instead of a private Xvfb (e.g. a Xephyr to watch)", "DPY" },
+    { "display", 'd', 0, G_OPTION_ARG_STRING, &a->display, "Replay on this existing display instead of a private Xvfb (e.g. a Xephyr to watch)", "DPY" },
     { "pace", 0, 0, G_OPTION_ARG_STRING, &a->pace, "app (default): each action once the app has taken the one before; recorded: the recorded gaps (see --speed)", "app|recorded" },
     { "speed", 0, 0, G_OPTION_ARG_STRING, &a->speed, "Divide the recorded gaps between actions by F (default 1; the recorded pace, and the timing that means something at the app's pace)", "F" },
     { "max-gap", 0, 0, G_OPTION_ARG_STRING, &a->max_gap, "Wait at most MS between two actions (default 1000)", "MS" },
@@ -290,6 +297,8 @@ parse_args (int argc, char **argv, Args *a)
   g_option_context_set_summary (context, "Replay a recorded X11 session against an app.");
   g_option_context_set_description (context, usage_description);
   g_option_context_add_main_entries (context, entries, NULL);
+  if (help_maybe_print (context, (int) g_strv_length (a->rest), a->rest))
+    return EXIT_PASSED;
   if (!g_option_context_parse_strv (context, &a->rest, &error))
     {
       g_printerr ("xreplay: %s\nTry 'xreplay --help'.\n", error->message);
