@@ -469,8 +469,14 @@ append_added_releases (Report *report, GString *md)
 {
   g_autoptr (GArray) actions = session_get_actions (report->session);
   g_autoptr (GString) list = g_string_new (NULL);
-  guint n = 0;
+  g_autoptr (GString) held = g_string_new (NULL);
+  guint n = 0, last_user = 0;
 
+  /* The user's last action: a release added after it leaves its key or
+   * button held to the end, a thing to say in words. */
+  for (guint a = 0; a < actions->len; a++)
+    if (!session_get_event (report->session, g_array_index (actions, guint, a))->added)
+      last_user = a;
   for (guint a = 0; a < actions->len; a++)
     {
       const SessionEvent *ev = session_get_event (report->session,
@@ -492,12 +498,27 @@ append_added_releases (Report *report, GString *md)
         g_string_append_printf (list, "%s%s (step %u)", n > 0 ? ", " : "", quoted, step);
       else
         g_string_append_printf (list, "%s%s", n > 0 ? ", " : "", quoted);
+      if (step > 0)
+        {
+          g_autofree char *what = ev->kind == SESSION_EVENT_KEY_RELEASE
+                                    ? g_strdup_printf ("%s", ev->keysym)
+                                    : g_strdup_printf ("button %u", ev->button);
+          g_autofree char *what_md = quote_markdown_code (what);
+
+          g_string_append_printf (held, "%s%s from step %u %s", held->len > 0 ? ", " : "",
+                                  what_md, step,
+                                  a > last_user ? "to the end" : "until it is pressed again");
+        }
       n++;
     }
   if (n > 0)
     g_string_append_printf (md, "\nxreduce added %u release%s to this session, so that nothing "
                             "stays pressed; they are not the user's: %s.\n", n,
                             n == 1 ? "" : "s", list->str);
+  /* The user's own releases went: what they released stays held. */
+  if (held->len > 0)
+    g_string_append_printf (md, "The user's releases were not needed for the failure, so in "
+                            "these steps the key or button is held down: %s.\n", held->str);
 }
 
 /* replay.gif: each step's picture with its caption, 1.5 s each; when the

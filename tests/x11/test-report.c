@@ -713,6 +713,9 @@ test_reduce_report (Fixture *f, gconstpointer data)
       g_assert_true (g_str_has_prefix (list[i], number));
     }
   g_assert_nonnull (strstr (md, "not the user's: release "));
+  /* The user's releases that went: what stays held, in words. */
+  g_assert_nonnull (strstr (md, "is held down: `"));
+  g_assert_nonnull (strstr (md, " to the end"));
   /* One count: the steps listed, the actions kept and the releases added,
    * as the console said; the crash comes after the last step. */
   {
