@@ -179,6 +179,8 @@ report_free (Report *report)
   g_free (report->phrase_of);
   g_free (report->picture_of);
   g_free (report);
+  /* The report was the only one to draw text. */
+  snapshot_release_fonts ();
 }
 
 /* A caption: one line, control characters shown (pango draws the rest,

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <fontconfig/fontconfig.h>
 #include <gif_lib.h>
 #include <png.h>
 #include <X11/Xutil.h>
@@ -701,4 +702,14 @@ snapshot_save_gif (GPtrArray *frames, const guint *delays_cs, const char *path, 
       return FALSE;
     }
   return output_file_rename (tmp, path, error);
+}
+
+void
+snapshot_release_fonts (void)
+{
+  /* pango's default font map holds fontconfig's patterns: it goes first,
+   * then cairo's caches, then fontconfig's. */
+  pango_cairo_font_map_set_default (NULL);
+  cairo_debug_reset_static_data ();
+  FcFini ();
 }

@@ -126,8 +126,12 @@ test_caption_long (void)
 int
 main (int argc, char **argv)
 {
+  int status;
+
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/snapshot/caption-cyrillic", test_caption_cyrillic);
   g_test_add_func ("/snapshot/caption-long", test_caption_long);
-  return g_test_run ();
+  status = g_test_run ();
+  snapshot_release_fonts ();
+  return status;
 }
