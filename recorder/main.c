@@ -21,6 +21,7 @@
 #include <glib.h>
 
 #include "recorder.h"
+#include "help.h"
 
 #define EXIT_USAGE 2
 #define EXIT_INFRA 3
@@ -88,7 +89,7 @@ main (int argc, char **argv)
   g_autofree char *screen = NULL;
   g_autofree char *stop_key = NULL;
   g_autofree char *start_timeout = NULL;
-  gboolean headless = FALSE;
+  gboolean headless = FALSE, version = FALSE;
   g_auto (GStrv) command = NULL;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
@@ -103,6 +104,7 @@ main (int argc, char **argv)
       "Stop recording when this key is pressed (not recorded), e.g. Pause", "KEYSYM" },
     { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &start_timeout,
       "Stop if no window of the app's is mapped within MS (default 60000: a big app on a busy machine)", "MS" },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL,
       "-- APP [ARGS...]" },
     { NULL },
@@ -131,17 +133,30 @@ main (int argc, char **argv)
   g_option_context_set_description (context,
     "Exit status:\n"
     "  0  recorded (whatever became of the app)\n"
-    "  2  usage or bad input (the app, the output file)\n"
-    "  3  infrastructure error (no display, no RECORD, no Xephyr or Xvfb)\n"
+    "  2  usage or bad input (the app, the output file; DISPLAY not set\n"
+    "     without --display or --headless)\n"
+    "  3  infrastructure error (a display that cannot be opened, no RECORD,\n"
+    "     no Xephyr or Xvfb)\n"
     "  4  nothing of the app was recorded: no window was taken for the\n"
     "     app's (xrecord names the windows it saw), or none was mapped\n"
     "     within --start-timeout; the log is written\n"
     "  128+N  signal N ended the recording (130: Ctrl-C, 143: SIGTERM,\n"
-    "     129: SIGHUP); the log is complete, with its end line");
+    "     129: SIGHUP); the log is complete, with its end line\n\n"
+    "Examples:\n"
+    "  xrecord -o crash.log -d :0 -- ./myapp      # on your desktop\n"
+    "  xrecord -o crash.log -- gedit              # in a nested Xephyr\n"
+    "  xrecord -o crash.log --headless -- ./myapp # scripted, on a private Xvfb");
+  if (help_maybe_print (context, argc, argv))
+    return 0;
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("xrecord: %s\n", error->message);
       return EXIT_USAGE;
+    }
+  if (version)
+    {
+      g_print ("xrecord %s\n", XREDUCE_VERSION);
+      return 0;
     }
   if (command == NULL || command[0] == NULL)
     {

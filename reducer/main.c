@@ -13,6 +13,8 @@
 
 #include "proc.h"
 #include "reduce.h"
+#include "help.h"
+#include "summary.h"
 #include "sandbox.h"
 #include "session.h"
 
@@ -35,7 +37,7 @@ typedef struct
   gint64 limit_tests;
   gdouble limit_time;
   gint64 test_timeout;
-  gboolean quiet, same_crash, report, share_home, run_recorded;
+  gboolean quiet, same_crash, report, share_home, run_recorded, json, version, verbose;
   int dashdash;              /* the index of "--", or -1 */
 } Args;
 
@@ -63,7 +65,7 @@ parse_args (int *argc, char ***argv, Args *a)
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, "Write the minimal session to OUT (default: SESSION.min)", "OUT" },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs, "Parallel workers, each with its own Xvfb (default: three times the number of cores: replays mostly wait)", "N" },
-    { "algorithm", 0, 0, G_OPTION_ARG_STRING, &a->algorithm, "hdd (default: gestures then single actions, complement-first, parallel) or ddmin (the original sequential ddmin, a fresh Xvfb per test: the baseline)", "ALGO" },
+    { "algorithm", 0, 0, G_OPTION_ARG_STRING, &a->algorithm, "hdd (default: the steps a person would name, then gestures, then single actions; complement-first, parallel) or ddmin (the original sequential ddmin, a fresh Xvfb per test: the baseline)", "ALGO" },
     { "signal", 0, 0, G_OPTION_ARG_STRING, &a->signal_name, "The failure is a crash with this signal (default: the outcome recorded in the session)", "SIG" },
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "The failure requires the app's stderr to match REGEX", "REGEX" },
     { "same-crash", 0, 0, G_OPTION_ARG_NONE, &a->same_crash, "The failure must be the same crash: same signal and same top backtrace frames (gdb)", NULL },
@@ -89,7 +91,10 @@ parse_args (int *argc, char ***argv, Args *a)
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
     { "wm", 0, 0, G_OPTION_ARG_STRING, &a->wm, "Run the window manager CMD on every replay's Xvfb, for a bug that needs one (see xreplay)", "CMD" },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object on stdout (see the README), also when there is none", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress line", NULL },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what every test does (debug messages on stderr)", NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
     { NULL }
   };
 
@@ -126,16 +131,29 @@ parse_args (int *argc, char ***argv, Args *a)
     "  4    nothing to reduce: the full session does not fail, or the empty one does,\n"
     "       or the app cannot start\n"
     "  130  interrupted (Ctrl-C); the best session so far is in OUT\n\n"
-    "Example:\n"
+    "Examples:\n"
     "  xreduce crash.log -- gedit\n"
-    "  xreduce -j 4 --same-crash crash.log -- ./myapp --safe-mode\n");
+    "  xreduce -j 4 --same-crash crash.log -- ./myapp --safe-mode\n"
+    "  xreduce --json crash.log -- ./myapp > result.json\n\n"
+    "Interrupted (Ctrl-C), xreduce keeps the best session so far and its report,\n"
+    "marked \"interrupted, not minimal\", and a journal OUT.journal: the same\n"
+    "command run again goes on from there.\n");
   g_option_context_add_main_entries (context, entries, NULL);
   opt_argc = a->dashdash >= 0 ? a->dashdash : *argc;
+  if (help_maybe_print (context, opt_argc, *argv))
+    return EXIT_REDUCED;
   if (!g_option_context_parse (context, &opt_argc, argv, &error))
     {
       g_printerr ("xreduce: %s\nTry 'xreduce --help'.\n", error->message);
       return EXIT_USAGE;
     }
+  if (a->version)
+    {
+      g_print ("xreduce %s\n", XREDUCE_VERSION);
+      return EXIT_REDUCED;
+    }
+  if (a->verbose)
+    g_setenv ("G_MESSAGES_DEBUG", "all", TRUE);
   if (opt_argc != 2)
     {
       g_printerr ("xreduce: %s\nUsage: xreduce [OPTIONS] SESSION [-- APP [ARGS...]]\n",
@@ -403,6 +421,7 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
   options->test_timeout_ms = (guint) a->test_timeout;
   options->limit_tests = (guint64) a->limit_tests;
   options->quiet = a->quiet;
+  options->json = a->json;
   options->report = a->report;
   return check_replay_options (a, options, replay_args);
 }
@@ -427,16 +446,25 @@ main (int argc, char **argv)
     return status;
   if (!reduce_run (&options, &summary, &error))
     {
+      const char *verdict = "infra_error";
+
       status = EXIT_INFRA;
       g_printerr ("xreduce: %s\n", error->message);
       if (error->domain == REDUCE_ERROR)
         switch ((ReduceError) error->code)
           {
-          case REDUCE_ERROR_USAGE: status = EXIT_USAGE; break;
-          case REDUCE_ERROR_VERIFY: status = EXIT_VERIFY; break;
-          case REDUCE_ERROR_INTERRUPTED: status = EXIT_INTERRUPTED; break;
+          case REDUCE_ERROR_USAGE: status = EXIT_USAGE; verdict = "usage_error"; break;
+          case REDUCE_ERROR_VERIFY: status = EXIT_VERIFY; verdict = "nothing_to_reduce"; break;
+          case REDUCE_ERROR_INTERRUPTED: status = EXIT_INTERRUPTED; verdict = "interrupted"; break;
           case REDUCE_ERROR_INFRA: default: status = EXIT_INFRA; break;
           }
+      if (a.json)
+        {
+          g_autofree char *json = summary_json_error (verdict, error->message, status,
+                                                      summary.saved ? summary.output_path
+                                                                    : NULL);
+          g_print ("%s\n", json);
+        }
       reduce_summary_clear (&summary);
       return status;
     }

@@ -23,6 +23,7 @@
 #include "session.h"
 #include "search.h"
 #include "summary.h"
+#include "journal.h"
 #include "target.h"
 #include "verify.h"
 
@@ -79,6 +80,8 @@ typedef struct
   guint n_best_steps;        /* its phrases */
   gboolean saved;            /* the output file holds a failing session */
   DdStats last_stats;
+  Journal *journal;          /* OUT.journal: outcomes known, for a resumed run */
+  guint64 journal_hits;      /* candidates answered from an interrupted run's journal */
   guint64 earlier_tests;     /* tests before this dd_reduce() (suffix passes, restarts) */
   guint64 earlier_cache_hits;
   gboolean learn_wait;       /* learn --window-wait from the replays */
@@ -174,9 +177,11 @@ static gboolean
 save_best (Reducer *reducer, GError **error)
 {
   g_autoptr (Session) best = best_session (reducer);
+  /* Interrupted, the best so far is no result: its header says so. */
   g_autofree char *comment = g_strdup_printf (
-    "reduced by xreduce from %s: %u -> %u actions", reducer->options->session_path,
-    reducer->n_before, reducer->n_best);
+    "%sreduced by xreduce from %s: %u -> %u actions%s",
+    reducer->interrupted ? "interrupted, not minimal: " : "", reducer->options->session_path,
+    reducer->n_before, reducer->n_best, reducer->interrupted ? " so far" : "");
   char **frames = reducer->target.reference_frames;
 
   session_add_header_comment (best, comment);
@@ -438,6 +443,54 @@ check_verdict (Reducer *reducer, gboolean wait, GError **error)
   return TRUE;
 }
 
+/* ---- the journal: resuming an interrupted reduction ---- */
+
+/* OUT.journal, for this reduction: what decides the outcomes (the
+ * session's bytes, the app, the replay options, the failure sought, the
+ * algorithm) is its key; an earlier run's outcomes with the same key are
+ * reused. */
+static gboolean
+open_journal (Reducer *reducer, const char *want, GError **error)
+{
+  const ReduceOptions *options = reducer->options;
+  g_autofree char *bytes = NULL;
+  g_autofree char *app = g_strjoinv ("\x1f", reducer->app_argv);
+  g_autofree char *replay = g_strjoinv ("\x1f", reducer->xreplay_args);
+  g_autofree char *test = options->test_argv != NULL ? g_strjoinv ("\x1f", options->test_argv)
+                                                     : g_strdup ("");
+  g_autofree char *how = g_strdup_printf ("%d %d %u %d", (int) options->algorithm,
+                                          options->same_crash, options->same_crash_frames,
+                                          options->signal);
+  g_autofree char *path = g_strconcat (reducer->output_path, ".journal", NULL);
+  g_autofree char *key = NULL;
+  g_autoptr (GError) local = NULL;
+  gsize len = 0;
+  gsize lengths[6];
+  const char *parts[6];
+
+  if (!g_file_get_contents (options->session_path, &bytes, &len, &local))
+    {
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);
+      return FALSE;
+    }
+  parts[0] = bytes, lengths[0] = len;
+  parts[1] = app, parts[2] = replay, parts[3] = test, parts[4] = want, parts[5] = how;
+  for (guint i = 1; i < G_N_ELEMENTS (parts); i++)
+    lengths[i] = strlen (parts[i]);
+  key = journal_make_key (parts, G_N_ELEMENTS (parts), lengths);
+  reducer->journal = journal_open (path, key, &local);
+  if (reducer->journal == NULL)
+    {
+      /* No resuming then, but the reduction itself can go on. */
+      say (reducer, "warning: %s: an interruption cannot be resumed", local->message);
+      return TRUE;
+    }
+  if (journal_get_n_loaded (reducer->journal) > 0)
+    say (reducer, "resuming: %u outcomes known from an interrupted run (%s)",
+         journal_get_n_loaded (reducer->journal), path);
+  return TRUE;
+}
+
 /* ---- the oracle ---- */
 
 static gboolean
@@ -460,29 +513,54 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
                    "time limit of %.0f s reached", reducer->options->limit_time);
       return FALSE;
     }
+  g_autofree guint *to_run = g_new (guint, MAX (n, 1));
+  guint n_run = 0, known_fail = n;
+
   if (!check_verdict (reducer, FALSE, error))
     return FALSE;
+  /* What the journal knows is not run again; nothing after a failure it
+   * knows needs to be (the batch stops at the first failure). */
   for (guint i = 0; i < n; i++)
-    g_ptr_array_add (sessions, session_subset (reducer->session, cands[i].elems,
-                                               cands[i].n_elems));
+    {
+      outcomes[i] = reducer->journal != NULL
+                      ? journal_lookup (reducer->journal, cands[i].elems, cands[i].n_elems)
+                      : DD_CANCELLED;
+      if (outcomes[i] != DD_CANCELLED)
+        reducer->journal_hits++;
+      if (outcomes[i] == DD_FAIL && known_fail == n)
+        known_fail = i;
+    }
+  for (guint i = 0; i < known_fail; i++)
+    if (outcomes[i] == DD_CANCELLED)
+      {
+        to_run[n_run++] = i;
+        g_ptr_array_add (sessions, session_subset (reducer->session, cands[i].elems,
+                                                   cands[i].n_elems));
+      }
+  if (n_run == 0)
+    return TRUE;
 
   /* One retry on an infrastructure error: a worker's Xvfb may have died
    * and been restarted. */
   for (int attempt = 0; attempt < 2 && !ok; attempt++)
     {
       g_clear_error (&local);
-      ok = runner_run_batch (reducer->runner, (Session *const *) sessions->pdata, n,
+      ok = runner_run_batch (reducer->runner, (Session *const *) sessions->pdata, n_run,
                              target_still_fails, &reducer->target, 0, results, failed, done,
                              &local);
       if (!ok && !g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_INFRA))
         break;
     }
-  for (guint i = 0; i < n; i++)
+  for (guint r = 0; r < n_run; r++)
     {
-      outcomes[i] = !done[i] ? DD_CANCELLED
-                    : failed[i] ? DD_FAIL
-                    : results[i].verdict.kind == VERDICT_UNRESOLVED ? DD_UNRESOLVED : DD_PASS;
-      run_result_clear (&results[i]);
+      guint i = to_run[r];
+
+      outcomes[i] = !done[r] ? DD_CANCELLED
+                    : failed[r] ? DD_FAIL
+                    : results[r].verdict.kind == VERDICT_UNRESOLVED ? DD_UNRESOLVED : DD_PASS;
+      run_result_clear (&results[r]);
+      if (reducer->journal != NULL)
+        journal_record (reducer->journal, cands[i].elems, cands[i].n_elems, outcomes[i]);
     }
   if (!ok && g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
     g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
@@ -831,6 +909,8 @@ reduce_setup (Reducer *reducer, GError **error)
   want = target_describe (&reducer->target);
   say (reducer, "%u actions; reducing for: %s; up to %u worker%s", n_actions, want,
        max_workers, max_workers == 1 ? "" : "s");
+  if (!open_journal (reducer, want, error))
+    return FALSE;
   reducer->learn_wait = options->algorithm == DD_ALGORITHM_HDD && !options->window_wait_given
                         && options->test_argv == NULL;
   reducer->learn_start = options->algorithm == DD_ALGORITHM_HDD
@@ -879,8 +959,10 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
   reduction->output_path = reducer->output_path;
   reduction->n_before = reducer->n_before;
   reduction->n_after = reducer->n_best;
-  reduction->tests = reducer->earlier_tests;
+  /* What the journal answered was run by an earlier, interrupted run. */
+  reduction->tests = reducer->earlier_tests - MIN (reducer->journal_hits, reducer->earlier_tests);
   reduction->cache_hits = reducer->earlier_cache_hits;
+  reduction->journal_hits = reducer->journal_hits;
   reduction->seconds = elapsed_s (reducer);
   reduction->one_minimal = ok && reducer->last_stats.one_minimal_verified && !reducer->timed_out;
   reduction->stopped_early = reducer->last_stats.hit_limit || reducer->timed_out;
@@ -902,6 +984,38 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
   reduction->window_latency_ms = reducer->window_latency_ms;
 }
 
+/* Ctrl-C after the verification: the best session so far is saved again,
+ * its header marked "interrupted, not minimal", and gets a report marked
+ * so too (one more replay; a second Ctrl-C stops it). @error becomes the
+ * one message that says all of it. */
+static void
+interrupted_report (Reducer *reducer, Reduction *reduction, const Session *best,
+                    ReduceSummary *summary, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *report_md = NULL;
+  g_autofree char *where = NULL;
+
+  if (!save_best (reducer, &local))
+    g_clear_error (&local);   /* the earlier save stands */
+  reduction->interrupted = TRUE;
+  if (reducer->options->report)
+    {
+      runner_resume (reducer->runner);
+      runner_set_window_wait (reducer->runner, 0);
+      if (!summary_write_report (reducer->runner, best, reduction, &report_md, &local))
+        g_clear_pointer (&report_md, g_free);
+    }
+  summary->report_path = g_strdup (report_md);
+  where = report_md != NULL ? g_strdup_printf (", its report in %s", report_md)
+          : g_strdup (reducer->options->report ? " (no report: interrupted again)" : "");
+  g_clear_error (error);
+  g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+               "interrupted after %" G_GUINT64_FORMAT " tests: the best session so far "
+               "(%u actions, not minimal) is in %s%s", reduction->tests, reducer->n_best,
+               reducer->output_path, where);
+}
+
 /* After the search (@ok) or its failure: the report, the result, the
  * summary; FALSE with @error if the reduction is not a success. */
 static gboolean
@@ -910,10 +1024,15 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
   g_autoptr (Session) best = best_session (reducer);
   g_autoptr (GError) report_error = NULL;
   g_autofree char *report_md = NULL;
+  g_autofree char *pool_reason = NULL;
   Reduction reduction;
 
   progress_line (reducer, TRUE);
   fill_reduction (reducer, &reduction, ok);
+  /* The report's replay is a result too (on_result): it may replace
+   * reducer->pool_reason while the summary still points to it. */
+  pool_reason = g_strdup (reduction.pool_reason);
+  reduction.pool_reason = pool_reason;
   summary->n_before = reduction.n_before;
   summary->n_after = reduction.n_after;
   summary->tests = reduction.tests;
@@ -935,12 +1054,19 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
   }
   if (!ok)
     {
+      summary->saved = reducer->saved;
+      /* Kept for the same command run again only when interrupted. */
+      if (!reducer->interrupted && !reducer->timed_out && reducer->journal != NULL)
+        journal_remove (reducer->journal);
       if (reducer->interrupted && reducer->saved)
-        say (reducer, "interrupted; the best session so far (%u actions) is in %s",
-             reducer->n_best, reducer->output_path);
+        interrupted_report (reducer, &reduction, best, summary, error);
       else if (reducer->interrupted)
-        say (reducer, "interrupted before the verification was over: nothing written to %s",
-             reducer->output_path);
+        {
+          g_clear_error (error);
+          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                       "interrupted before the verification was over: nothing written to %s",
+                       reducer->output_path);
+        }
       else if (reducer->saved || reducer->n_saved > 0)
         g_printerr ("xreduce: stopped; %s holds an earlier result (%u actions), not the "
                     "minimal one\n", reducer->output_path, reducer->n_saved);
@@ -948,6 +1074,8 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
         g_printerr ("xreduce: stopped; nothing written to %s\n", reducer->output_path);
       return FALSE;
     }
+  if (reducer->journal != NULL && !reduction.stopped_early)
+    journal_remove (reducer->journal);
   if (reducer->options->report && reducer->timed_out)
     say (reducer, "no report: the time limit is reached (xreplay --report writes one)");
   else if (reducer->options->report)
@@ -960,7 +1088,9 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
           g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
                        "interrupted while writing the report; the minimal session "
                        "(%u actions) is in %s", reducer->n_best, reducer->output_path);
-          summary_print (&reduction, best, reducer->app_argv, NULL);
+          summary->saved = TRUE;
+          if (!reducer->options->json)
+            summary_print (&reduction, best, reducer->app_argv, NULL);
           return FALSE;
         }
       /* Never exit 0 without the report asked for (a full disk): the
@@ -976,7 +1106,14 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
         }
     }
   summary->report_path = g_strdup (report_md);
-  summary_print (&reduction, best, reducer->app_argv, report_md);
+  summary->saved = TRUE;
+  if (reducer->options->json)
+    {
+      g_autofree char *json = summary_json (&reduction, best, report_md);
+      g_print ("%s\n", json);
+    }
+  else
+    summary_print (&reduction, best, reducer->app_argv, report_md);
   return TRUE;
 }
 
@@ -993,6 +1130,7 @@ reducer_clear (Reducer *reducer)
   g_clear_pointer (&reducer->runner, runner_free);
   g_clear_pointer (&reducer->workdir, proc_tempdir_free);
   g_clear_pointer (&reducer->verification, verification_free);
+  g_clear_pointer (&reducer->journal, journal_free);
   target_clear (&reducer->target);
   g_clear_pointer (&reducer->session, session_free);
   g_strfreev (reducer->app_argv);
@@ -1018,7 +1156,7 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
   else
     ok = reduce_search (&reducer, &local);
   if (reducer.runner != NULL)
-    ok = reduce_finish (&reducer, ok, summary, ok ? &local : NULL) && local == NULL;
+    ok = reduce_finish (&reducer, ok, summary, &local) && local == NULL;
   if (!ok && local != NULL)
     g_propagate_error (error, g_steal_pointer (&local));
   else if (!ok && error != NULL && *error == NULL)

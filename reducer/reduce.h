@@ -37,6 +37,7 @@ typedef struct
   guint same_crash_frames;   /* frames compared, default 3 */
   char **test_argv;          /* --test CMD */
   gboolean quiet;
+  gboolean json;             /* the result on stdout as one JSON object (summary_json) */
   double limit_time;         /* seconds, 0 = none */
   guint test_timeout_ms;     /* --test-timeout, 0 = derived (runner_test_timeout) */
   guint64 limit_tests;
@@ -66,6 +67,7 @@ typedef struct
   gboolean stopped_early;    /* a limit was hit */
   char *output_path;
   char *report_path;         /* OUT.report/report.md, or NULL: not written */
+  gboolean saved;            /* OUT holds a result (also when interrupted) */
 } ReduceSummary;
 
 void reduce_summary_clear (ReduceSummary *summary);

@@ -318,6 +318,24 @@ runner_cancel (Runner *runner)
     worker_kill (g_ptr_array_index (runner->workers, i));
 }
 
+void
+runner_resume (Runner *runner)
+{
+  g_autoptr (GError) cancelled = g_error_new_literal (RUNNER_ERROR, RUNNER_ERROR_CANCELLED,
+                                                      "interrupted");
+  Background *bg;
+
+  /* What was queued and never started is told it was cancelled, and goes:
+   * the next test is the caller's, not the search's. */
+  while ((bg = g_queue_pop_head (&runner->background)) != NULL)
+    {
+      runner->n_background--;
+      bg->done (NULL, FALSE, cancelled, bg->done_data);
+      background_free (bg);
+    }
+  runner->cancelled = FALSE;
+}
+
 /* An integer member, or -1 when it is missing or null. */
 static gint64
 member_ms (JsonObject *object, const char *name)

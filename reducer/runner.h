@@ -119,6 +119,11 @@ gboolean runner_wait_background (Runner *runner, GError **error);
 /* From a signal handler's main-loop callback: kills every running test and
  * makes runner_run_batch return RUNNER_ERROR_CANCELLED. */
 void runner_cancel (Runner *runner);
+/* After runner_cancel(): the background tests not yet started are dropped
+ * (their callbacks get RUNNER_ERROR_CANCELLED), the killed ones end as
+ * they do, and the runner takes new tests again (the report of an
+ * interrupted reduction). */
+void runner_resume (Runner *runner);
 guint runner_get_n_workers (const Runner *runner);
 /* From now on, xreplay waits at most @ms for the window an action aims at
  * (--window-wait); 0: as the xreplay options say. */

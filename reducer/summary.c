@@ -11,22 +11,50 @@
 #include "reduce.h"
 
 #include <stdio.h>
+#include <string.h>
+#include <json-glib/json-glib.h>
 
 char *
-summary_markdown (const Reduction *r, guint n_in_file, const RunResult *replay,
-                  gboolean replay_failed)
+summary_relative_path (const char *from_dir, const char *path)
+{
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *dir = g_canonicalize_filename (from_dir, cwd);
+  g_autofree char *target = g_canonicalize_filename (path, cwd);
+  g_auto (GStrv) a = g_strsplit (dir, "/", -1);
+  g_auto (GStrv) b = g_strsplit (target, "/", -1);
+  g_autoptr (GString) out = g_string_new (NULL);
+  guint common = 0;
+
+  while (a[common] != NULL && b[common] != NULL && g_str_equal (a[common], b[common]))
+    common++;
+  for (guint i = common; a[i] != NULL; i++)
+    if (*a[i] != '\0')
+      g_string_append (out, "../");
+  for (guint i = common; b[i] != NULL; i++)
+    g_string_append_printf (out, "%s%s", b[i], b[i + 1] != NULL ? "/" : "");
+  if (out->len == 0)
+    g_string_append_c (out, '.');
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+char *
+summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
+                  const RunResult *replay, gboolean replay_failed)
 {
   GString *md = g_string_new (NULL);
   g_autofree char *want = target_describe (r->target);
   int seconds = (int) (r->seconds + 0.5);
 
-  g_autofree char *session_md = quote_markdown_code (r->session_path);
-  g_autofree char *output_md = quote_markdown_code (r->output_path);
+  g_autofree char *original = summary_relative_path (report_dir, r->session_path);
+  g_autofree char *minimal = summary_relative_path (report_dir, r->output_path);
+  g_autofree char *original_md = quote_markdown_code (original);
+  g_autofree char *minimal_md = quote_markdown_code (minimal);
 
-  g_string_append_printf (md, "- Original session: %s, %u user actions\n", session_md,
+  /* Paths as seen from the report: it is read where it is attached. */
+  g_string_append_printf (md, "- Original session: %s, %u user actions\n", original_md,
                           r->n_before);
-  g_string_append_printf (md, "- Minimal session: %s, %u user actions\n", output_md,
-                          n_in_file);
+  g_string_append_printf (md, "- Minimal session: %s (the same as session.log here)\n",
+                          minimal_md);
   g_string_append_printf (md, "- Actions: %u before, %u after", r->n_before, r->n_after);
   if (n_in_file > r->n_after)
     g_string_append_printf (md, " (and %u release%s that xreduce added, so that nothing "
@@ -41,6 +69,9 @@ summary_markdown (const Reduction *r, guint n_in_file, const RunResult *replay,
   g_string_append (md, "\n");
   g_string_append_printf (md, "- Tests run: %" G_GUINT64_FORMAT " (and %" G_GUINT64_FORMAT
                           " answered from the cache)\n", r->tests, r->cache_hits);
+  if (r->journal_hits > 0)
+    g_string_append_printf (md, "- Resumed: %" G_GUINT64_FORMAT " outcomes from the journal of "
+                            "an interrupted run, not run again\n", r->journal_hits);
   g_string_append_printf (md, "- Wall time: %d:%02d (%.1f s)\n", seconds / 60, seconds % 60,
                           r->seconds);
   g_string_append_printf (md, "- Algorithm: %s, %u worker%s%s%s\n",
@@ -67,7 +98,8 @@ summary_markdown (const Reduction *r, guint n_in_file, const RunResult *replay,
                          "failure go away)\n");
   else
     g_string_append_printf (md, "- 1-minimal: not verified%s\n",
-                            r->stopped_early ? " (stopped early at a limit)" : "");
+                            r->interrupted ? " (interrupted: not minimal)"
+                            : r->stopped_early ? " (stopped early at a limit)" : "");
   if (!replay_failed)
     {
       g_autofree char *said = target_describe_result (replay);
@@ -82,16 +114,22 @@ summary_markdown (const Reduction *r, guint n_in_file, const RunResult *replay,
   return g_string_free (md, FALSE);
 }
 
+/* The section at the end of report.md; @notice (or NULL) under its title. */
 static gboolean
-append_section (const char *dir, const char *title, const char *markdown, GError **error)
+append_section (const char *dir, const char *title, const char *markdown, const char *notice,
+                GError **error)
 {
   g_autofree char *path = g_build_filename (dir, "report.md", NULL);
   g_autofree char *old = NULL;
   g_autofree char *text = NULL;
+  const char *body;
 
   if (!g_file_get_contents (path, &old, NULL, error))
     return FALSE;
-  text = g_strdup_printf ("%s\n## %s\n\n%s", old, title, markdown);
+  body = strchr (old, '\n');
+  body = body != NULL ? body + 1 : old + strlen (old);
+  text = g_strdup_printf ("%.*s%s%s\n## %s\n\n%s", (int) (body - old), old,
+                          notice != NULL ? notice : "", body, title, markdown);
   return output_file_write (path, text, -1, OUTPUT_FILE_MODE, error);
 }
 
@@ -140,8 +178,13 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
                     "failure (the app %s): it may be flaky; the report says what happened\n",
                     reduction->output_path, what);
     }
-  section = summary_markdown (reduction, session_get_n_actions (best), &replay, failed);
-  if (!append_section (proc_tempdir_get_path (fresh), "Reduction", section, &local)
+  section = summary_markdown (reduction, dir, session_get_n_actions (best), &replay, failed);
+  if (!append_section (proc_tempdir_get_path (fresh), "Reduction", section,
+                       reduction->interrupted
+                         ? "\n**Interrupted, not minimal:** xreduce was stopped (Ctrl-C) before "
+                           "the end; these are the fewest actions found so far. Run the same "
+                           "command again to go on.\n"
+                         : NULL, &local)
       || !output_dir_install (proc_tempdir_get_path (fresh), dir, &local))
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
@@ -184,4 +227,138 @@ summary_print (const Reduction *reduction, const Session *best, char *const *app
   }
   if (report_md != NULL)
     g_print ("report: %s\n", report_md);
+}
+
+static void
+json_member_string (JsonBuilder *b, const char *member, const char *value)
+{
+  json_builder_set_member_name (b, member);
+  if (value == NULL)
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_string_value (b, value);
+}
+
+static void
+json_member_int (JsonBuilder *b, const char *member, gint64 value)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+json_member_bool (JsonBuilder *b, const char *member, gboolean value)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_add_boolean_value (b, value);
+}
+
+/* The steps of @best in words (terminal words: one line each, control
+ * characters shown as \x1b), each with its actions counted from 1, as
+ * `xreplay --list` numbers them. */
+static void
+json_steps (JsonBuilder *b, const Session *best)
+{
+  g_autoptr (GPtrArray) phrases = session_get_phrases (best);
+  g_autoptr (GArray) actions = session_get_actions (best);
+
+  json_builder_set_member_name (b, "steps");
+  json_builder_begin_array (b);
+  for (guint p = 0; p < phrases->len; p++)
+    {
+      const SessionPhrase *phrase = g_ptr_array_index (phrases, p);
+      g_autofree char *words = session_phrase_describe (best, phrase, SESSION_WORDS_TERMINAL);
+      gboolean all_added = TRUE;
+
+      for (guint i = 0; i < phrase->actions->len; i++)
+        if (!session_get_event (best, g_array_index (actions, guint,
+                                                     g_array_index (phrase->actions, guint, i)))
+               ->added)
+          all_added = FALSE;
+      /* A phrase of releases xreduce added is no step of the user's. */
+      if (all_added)
+        continue;
+      json_builder_begin_object (b);
+      json_member_string (b, "words", words);
+      json_builder_set_member_name (b, "actions");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < phrase->actions->len; i++)
+        json_builder_add_int_value (b, g_array_index (phrase->actions, guint, i) + 1);
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+char *
+summary_json (const Reduction *r, const Session *best, const char *report_md)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *want = target_describe (r->target);
+  g_autofree char *report_dir = report_md != NULL ? g_path_get_dirname (report_md) : NULL;
+  g_autofree char *gif = report_dir != NULL ? g_build_filename (report_dir, "replay.gif", NULL)
+                                            : NULL;
+  guint n_in_file = session_get_n_actions (best);
+
+  json_builder_begin_object (b);
+  json_member_string (b, "verdict", r->stopped_early ? "stopped_early" : "reduced");
+  json_member_string (b, "failure", want);
+  json_member_int (b, "actions_before", r->n_before);
+  json_member_int (b, "actions_after", r->n_after);
+  json_member_int (b, "releases_added", n_in_file > r->n_after ? n_in_file - r->n_after : 0);
+  json_steps (b, best);
+  json_member_int (b, "tests", (gint64) r->tests);
+  json_member_int (b, "cache_hits", (gint64) r->cache_hits);
+  json_member_int (b, "journal_hits", (gint64) r->journal_hits);
+  json_builder_set_member_name (b, "seconds");
+  json_builder_add_double_value (b, r->seconds);
+  json_member_bool (b, "one_minimal", r->one_minimal);
+  json_member_bool (b, "stopped_early", r->stopped_early);
+  json_member_string (b, "algorithm", r->ddmin ? "ddmin" : "hdd");
+  json_member_int (b, "workers", r->workers);
+  json_builder_set_member_name (b, "verification");
+  json_builder_begin_object (b);
+  json_member_int (b, "fails", r->verify_fails);
+  json_member_int (b, "runs", r->verify_runs);
+  json_builder_end_object (b);
+  json_member_string (b, "pace", r->recorded_pace ? "recorded" : "app");
+  json_builder_set_member_name (b, "files");
+  json_builder_begin_object (b);
+  json_member_string (b, "session", r->session_path);
+  json_member_string (b, "minimal_session", r->output_path);
+  json_member_string (b, "report", report_md);
+  json_member_string (b, "replay_gif", gif != NULL && g_file_test (gif, G_FILE_TEST_IS_REGULAR)
+                                         ? gif : NULL);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  return json_generator_to_data (generator, NULL);
+}
+
+char *
+summary_json_error (const char *verdict, const char *message, int exit_status,
+                    const char *output_path)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  json_member_string (b, "verdict", verdict);
+  json_member_string (b, "error", message);
+  json_member_int (b, "exit_status", exit_status);
+  json_builder_set_member_name (b, "files");
+  json_builder_begin_object (b);
+  json_member_string (b, "minimal_session", output_path);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  return json_generator_to_data (generator, NULL);
 }

@@ -18,8 +18,10 @@ typedef struct
   const char *session_path, *output_path;
   guint n_before, n_after;   /* actions (n_after: those kept, without added releases) */
   guint64 tests, cache_hits;
+  guint64 journal_hits;      /* answered from an interrupted run's journal (not in tests) */
   double seconds;
   gboolean one_minimal, stopped_early;
+  gboolean interrupted;      /* Ctrl-C: the best so far, not minimal */
   const Target *target;
   guint verify_fails, verify_runs, confirm;
   gboolean ddmin;            /* the original algorithm */
@@ -31,10 +33,15 @@ typedef struct
   gint64 window_latency_ms;
 } Reduction;
 
-/* The "Reduction" section of report.md, in Markdown; @replay: what the
- * report's replay did, and whether it still failed. */
-char *summary_markdown (const Reduction *reduction, guint n_in_file, const RunResult *replay,
-                        gboolean replay_failed);
+/* The "Reduction" section of report.md, in Markdown, for the report at
+ * @report_dir (paths are said from there); @replay: what the report's
+ * replay did, and whether it still failed. */
+char *summary_markdown (const Reduction *reduction, const char *report_dir, guint n_in_file,
+                        const RunResult *replay, gboolean replay_failed);
+
+/* @path as seen from the folder @from_dir ("../demo.session"); both may
+ * be relative to the current directory. */
+char *summary_relative_path (const char *from_dir, const char *path);
 
 /* Writes OUT.report/ for @best: replays it with --report into a fresh
  * folder beside, appends the section, then puts the folder in place of
@@ -48,5 +55,20 @@ gboolean summary_write_report (Runner *runner, const Session *best, const Reduct
  * minimal session and how to replay it. */
 void summary_print (const Reduction *reduction, const Session *best,
                     char *const *app_argv, const char *report_md);
+
+/* xreduce --json: one JSON object (json-glib) with the result: verdict
+ * ("reduced", or "stopped_early" at a limit), failure, actions_before,
+ * actions_after, releases_added, steps ([{"words", "actions": [from 1]}],
+ * the user's, as `xreplay --list` says them), tests, cache_hits, seconds,
+ * one_minimal, stopped_early, algorithm, workers, verification {fails,
+ * runs}, pace, files {session, minimal_session, report, replay_gif}
+ * (null: not written). */
+char *summary_json (const Reduction *reduction, const Session *best, const char *report_md);
+
+/* xreduce --json when there is no result: {"verdict" ("nothing_to_reduce",
+ * "usage_error", "infra_error", "interrupted"), "error", "exit_status",
+ * "files": {"minimal_session"}} (null unless a best session was kept). */
+char *summary_json_error (const char *verdict, const char *message, int exit_status,
+                          const char *output_path);
 
 G_END_DECLS

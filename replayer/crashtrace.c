@@ -45,12 +45,17 @@ is_machinery (const char *name)
   return FALSE;
 }
 
-/* "#3  0x0000555 in print_document (doc=0x0) at xdemo.c:88" -> print_document */
+/* "#3  0x0000555 in print_document (doc=0x0) at xdemo.c:88" ->
+ * "print_document\txdemo.c:88"; "#5 0x7f in g_main_loop_run () from
+ * /lib/libglib-2.0.so.0" -> "g_main_loop_run\tlibglib-2.0.so.0"; a frame
+ * without either is its name and a tab. The name comes first: --same-crash
+ * compares names (a rebuilt app moves lines), the report shows both. */
 static GPtrArray *
 parse_frames (const char *log, guint max)
 {
   GPtrArray *frames = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GRegex) regex = g_regex_new ("^#[0-9]+ +(?:0x[0-9a-f]+ in )?([^ (]+) \\(",
+  g_autoptr (GRegex) regex = g_regex_new ("^#[0-9]+ +(?:0x[0-9a-f]+ in )?([^ (]+) \\(.*?\\)"
+                                          "(?: at ([^ ]+:[0-9]+)| from ([^ ]+))?[ \\t]*$",
                                           G_REGEX_MULTILINE, 0, NULL);
   g_autoptr (GMatchInfo) match = NULL;
 
@@ -58,8 +63,16 @@ parse_frames (const char *log, guint max)
   while (g_match_info_matches (match) && frames->len < max)
     {
       g_autofree char *name = g_match_info_fetch (match, 1);
+      g_autofree char *at = g_match_info_fetch (match, 2);
+      g_autofree char *from = g_match_info_fetch (match, 3);
+      g_autofree char *lib = from != NULL && *from != '\0' ? g_path_get_basename (from) : NULL;
+
+      /* A frame's text is the app's: no tab or newline of its own. */
+      g_strdelimit (name, "\t\n", ' ');
       if (!is_machinery (name) && !g_str_equal (name, "??"))
-        g_ptr_array_add (frames, g_steal_pointer (&name));
+        g_ptr_array_add (frames, g_strdup_printf ("%s\t%s", name,
+                                                  at != NULL && *at != '\0' ? at
+                                                  : lib != NULL ? lib : ""));
       g_match_info_next (match, NULL);
     }
   return frames;
@@ -84,7 +97,7 @@ gdb_argv (const char *log_cmd, char **app)
 {
   GPtrArray *gdb = g_ptr_array_new ();
   const char *commands[] = {
-    "set pagination off", "set confirm off", "set startup-with-shell off",
+    "set pagination off", "set width 0", "set confirm off", "set startup-with-shell off",
     log_cmd, "set logging overwrite on", "set logging redirect on",
     "set logging enabled on",
     "handle SIGPIPE SIGUSR1 SIGUSR2 SIGALRM SIGCHLD SIGWINCH SIGPROF SIGIO "

@@ -24,6 +24,7 @@
 
 #include "proc.h"
 #include "replay.h"
+#include "help.h"
 #include "sandbox.h"
 #include "quote.h"
 #include "report.h"
@@ -72,7 +73,13 @@ static const char usage_description[] =
   "  4  the app could not start (no such program, died or no window)\n"
   "  5  unresolved: the window an action aims at never appeared (the replay\n"
   "     stopped there; it is never replayed on another window)\n"
-  "  128+N  interrupted by signal N; the app and Xvfb are gone";
+  "  128+N  interrupted by signal N; the app and Xvfb are gone\n\n"
+  "Examples:\n"
+  "  xreplay --list crash.log\n"
+  "  xreplay crash.log -- ./myapp\n"
+  "  xreplay --report crash.report crash.log -- ./myapp\n"
+  "  xreplay -d :1 -v crash.log -- ./myapp   # watch it in a Xephyr :1\n"
+  "  xreplay --export xdotool crash.log > replay.sh";
 
 typedef struct
 {
@@ -175,12 +182,14 @@ print_export (const Session *session, const char *path, const char *format)
   return EXIT_PASSED;
 }
 
-/* xreduce-crashtrace beside this program (the build tree, or the install
- * prefix), else from PATH. */
+/* xreduce-crashtrace beside this program (the build tree), in the
+ * install's libexecdir, else from PATH. */
 static char *
 find_crashtrace (void)
 {
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *installed = g_build_filename (XREDUCE_LIBEXECDIR, "xreduce-crashtrace",
+                                                 NULL);
 
   if (self != NULL)
     {
@@ -189,6 +198,8 @@ find_crashtrace (void)
       if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
         return g_steal_pointer (&path);
     }
+  if (g_file_test (installed, G_FILE_TEST_IS_EXECUTABLE))
+    return g_steal_pointer (&installed);
   return g_find_program_in_path ("xreduce-crashtrace");
 }
 
@@ -212,6 +223,7 @@ typedef struct
   char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed, *max_screen;
   char *max_session_size, *wm, *max_actions;
   gboolean share_home, json, quiet, verbose, list, list_actions, backtrace, run_recorded;
+  gboolean no_backtrace, version;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
 } Args;
@@ -241,7 +253,7 @@ parse_args (int argc, char **argv, Args *a)
   g_autoptr (GError) error = NULL;
   int dashdash = -1;
   GOptionEntry entries[] = {
-    { "display", 0, 0, G_OPTION_ARG_STRING, &a->display, "Replay on this existing display instead of a private Xvfb (e.g. a Xephyr to watch)", "DPY" },
+    { "display", 'd', 0, G_OPTION_ARG_STRING, &a->display, "Replay on this existing display instead of a private Xvfb (e.g. a Xephyr to watch)", "DPY" },
     { "pace", 0, 0, G_OPTION_ARG_STRING, &a->pace, "app (default): each action once the app has taken the one before; recorded: the recorded gaps (see --speed)", "app|recorded" },
     { "speed", 0, 0, G_OPTION_ARG_STRING, &a->speed, "Divide the recorded gaps between actions by F (default 1; the recorded pace, and the timing that means something at the app's pace)", "F" },
     { "max-gap", 0, 0, G_OPTION_ARG_STRING, &a->max_gap, "Wait at most MS between two actions (default 1000)", "MS" },
@@ -252,12 +264,14 @@ parse_args (int argc, char **argv, Args *a)
     { "window-wait", 0, 0, G_OPTION_ARG_STRING, &a->window_wait, "Wait at most MS for the window an action aims at (default 2000)", "MS" },
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "A failure counts only if the app's stderr matches REGEX", "REGEX" },
     { "backtrace", 0, 0, G_OPTION_ARG_NONE, &a->backtrace, "Run the app under gdb and report the crash's top frames", NULL },
+    { "no-backtrace", 0, 0, G_OPTION_ARG_NONE, &a->no_backtrace, "With --report: no gdb (by default the report's replay runs under gdb when it is installed)", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object", NULL },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &a->report_dir, "Write a bug-report folder: report.md, a picture before each step, steps.png, an xdotool script (private: 0700, files 0600; put in place of an earlier report when complete)", "DIR" },
     { "list", 0, 0, G_OPTION_ARG_NONE, &a->list, "Print the session's steps in words (typing, keys, clicks, drags), numbered, with their actions, and exit", NULL },
     { "list-actions", 0, 0, G_OPTION_ARG_NONE, &a->list_actions, "Print the session's user actions in words, one per line, and exit", NULL },
     { "export", 0, 0, G_OPTION_ARG_STRING, &a->export_format, "Print the session as a standalone xdotool script or as JSON, and exit", "xdotool|json" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "Print nothing but errors (and --json)", NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what is replayed where; pass the app's output through", NULL },
     { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): the private Xvfb holds about 8 bytes a pixel (some 500 MB at 8192x8192)", "WxH" },
     { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
@@ -290,10 +304,17 @@ parse_args (int argc, char **argv, Args *a)
   g_option_context_set_summary (context, "Replay a recorded X11 session against an app.");
   g_option_context_set_description (context, usage_description);
   g_option_context_add_main_entries (context, entries, NULL);
+  if (help_maybe_print (context, (int) g_strv_length (a->rest), a->rest))
+    return EXIT_PASSED;
   if (!g_option_context_parse_strv (context, &a->rest, &error))
     {
       g_printerr ("xreplay: %s\nTry 'xreplay --help'.\n", error->message);
       return EXIT_USAGE;
+    }
+  if (a->version)
+    {
+      g_print ("xreplay %s\n", XREDUCE_VERSION);
+      return EXIT_PASSED;
     }
   if (g_strv_length (a->rest) != 2)
     {
@@ -444,7 +465,8 @@ check_backtrace (char **crashtrace)
   *crashtrace = find_crashtrace ();
   if (*crashtrace == NULL)
     {
-      g_printerr ("xreplay: --backtrace: xreduce-crashtrace not found beside xreplay or in PATH\n");
+      g_printerr ("xreplay: --backtrace: xreduce-crashtrace not found beside xreplay, in "
+                  XREDUCE_LIBEXECDIR " or in PATH\n");
       return EXIT_INFRA;
     }
   if (gdb == NULL)
@@ -573,6 +595,14 @@ main (int argc, char **argv)
     }
   if (a.backtrace && (status = check_backtrace (&crashtrace)) >= 0)
     return status;
+  /* A report has the crash's backtrace when gdb is there: one replay
+   * under gdb (xreduce's tests run without it, its report's replay with). */
+  if (!a.backtrace && a.report_dir != NULL && !a.no_backtrace)
+    {
+      g_autofree char *gdb = g_find_program_in_path ("gdb");
+      if (gdb != NULL)
+        crashtrace = find_crashtrace ();
+    }
   opts.crashtrace = crashtrace;
   if (a.report_dir != NULL)
     {
@@ -624,12 +654,10 @@ main (int argc, char **argv)
   print_result (&a, &result, ok, error, regex != NULL);
   if (report != NULL)
     {
-      g_autofree char *words = verdict_describe (&result.verdict);
       g_autoptr (GError) report_error = NULL;
       /* A report asked for and not written (a full disk) is no success:
        * the partial folder is gone, the error said, exit 3. */
-      if (!report_finish (report, words, result.stderr_text, result.backtrace,
-                          result.n_replayed, &report_error))
+      if (!report_finish (report, &result, &report_error))
         {
           g_printerr ("xreplay: --report: %s\n", report_error->message);
           return EXIT_INFRA;

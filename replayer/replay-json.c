@@ -99,6 +99,16 @@ replay_result_to_json (const ReplayResult *result)
     }
   else
     json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "backtrace_at");
+  if (result->backtrace_at != NULL)
+    {
+      json_builder_begin_array (builder);
+      for (guint i = 0; result->backtrace_at[i] != NULL; i++)
+        json_builder_add_string_value (builder, result->backtrace_at[i]);
+      json_builder_end_array (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);

@@ -68,6 +68,7 @@ replay_result_clear (ReplayResult *result)
   g_clear_pointer (&result->stderr_text, g_free);
   g_clear_pointer (&result->verdict.detail, g_free);
   g_clear_pointer (&result->backtrace, g_strfreev);
+  g_clear_pointer (&result->backtrace_at, g_strfreev);
   g_clear_pointer (&result->pace_detail, g_free);
   g_clear_pointer (&result->missing_class, g_free);
   g_clear_pointer (&result->missing_title, g_free);
@@ -1094,8 +1095,23 @@ replay_take_frames (ReplayResult *result, const char *frames_path)
   if (result->verdict.kind == VERDICT_CRASHED
       && g_file_get_contents (frames_path, &frames, NULL, NULL) && *frames != '\0')
     {
+      g_auto (GStrv) lines = NULL;
+      guint n;
+
       g_strchomp (frames);
-      result->backtrace = g_strsplit (frames, "\n", -1);
+      lines = g_strsplit (frames, "\n", -1);
+      n = g_strv_length (lines);
+      /* Each line: the function, a tab, where it is (crashtrace.c). */
+      result->backtrace = g_new0 (char *, n + 1);
+      result->backtrace_at = g_new0 (char *, n + 1);
+      for (guint i = 0; i < n; i++)
+        {
+          const char *tab = strchr (lines[i], '\t');
+
+          result->backtrace[i] = tab != NULL ? g_strndup (lines[i], (gsize) (tab - lines[i]))
+                                             : g_strdup (lines[i]);
+          result->backtrace_at[i] = g_strdup (tab != NULL ? tab + 1 : "");
+        }
     }
   g_unlink (frames_path);
 }

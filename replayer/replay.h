@@ -104,7 +104,10 @@ struct ReplayResult
                               * action waiting for it), or -1 if none did */
   char *stderr_text;         /* owned: the app's last REPLAY_STDERR_KEEP bytes of stderr */
   gsize stderr_len;
-  char **backtrace;          /* owned, or NULL: the crash's top frames (opts->crashtrace) */
+  char **backtrace;          /* owned, or NULL: the crash's top frames (opts->crashtrace),
+                              * function names */
+  char **backtrace_at;       /* owned, or NULL: where each of them is, "file.c:88", the
+                              * library ("libc.so.6") or "" (as many as backtrace) */
   ReplayPace pace;           /* the pace used */
   char *pace_detail;         /* owned, or NULL: why not the pace asked for */
   gint64 app_wait_ms;        /* app pace: time spent waiting for the app, in all */
@@ -142,7 +145,8 @@ gboolean replay_run (const Session *session, const char *const *argv,
  * "class", "title", "waited_ms"}: the action whose window never came),
  * never_connected,
  * stderr_tail (the last 2 KiB), backtrace (an array of function names, or
- * null). */
+ * null), backtrace_at (where each one is: "file.c:88", a library or "";
+ * or null). */
 char *replay_result_to_json (const ReplayResult *result);
 
 G_END_DECLS

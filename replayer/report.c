@@ -7,6 +7,7 @@
  * they show what the user typed), renamed into place once complete: an
  * interrupted replay leaves no half report, a killed one no folder.
  */
+#define _GNU_SOURCE   /* memmem */
 #define G_LOG_DOMAIN "xreduce-replayer"
 
 #include "report.h"
@@ -16,7 +17,10 @@
 #include "snapshot.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
@@ -42,7 +46,8 @@ struct Report
   GPtrArray *pictures;   /* of Snapshot* (marked, no caption band), for the contact sheet */
   GPtrArray *captions;   /* of char*, NULL-terminated at the end */
   char *picture_error;   /* first failure to take a picture */
-  gboolean have_last, have_sheet;   /* last-screen.png, steps.png written */
+  char *x_server;        /* "The X.Org Foundation 21.1.7", from the first step's display */
+  gboolean have_last, have_sheet, have_gif;   /* last-screen.png, steps.png, replay.gif */
 };
 
 static void
@@ -172,23 +177,22 @@ report_free (Report *report)
   if (report->captions != NULL)
     g_ptr_array_unref (report->captions);
   g_free (report->picture_error);
+  g_free (report->x_server);
   if (report->phrases != NULL)
     g_ptr_array_unref (report->phrases);
   g_free (report->phrase_of);
   g_free (report->picture_of);
   g_free (report);
+  /* The report was the only one to draw text. */
+  snapshot_release_fonts ();
 }
 
-/* A caption the core "fixed" font can draw: ASCII, one line. */
+/* A caption: one line, control characters shown (pango draws the rest,
+ * in any script). */
 static char *
 caption_text (const char *words)
 {
-  g_autofree char *line = quote_terminal (words);
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = line; *p != '\0'; p = g_utf8_next_char (p))
-    g_string_append_c (out, (guchar) *p < 0x80 ? *p : '?');
-  return g_string_free (out, FALSE);
+  return quote_terminal (words);
 }
 
 /* The picture of step @index (0-based), before its action @step. */
@@ -240,6 +244,8 @@ report_step (Report *report, Display *dpy, const ReplayStep *step)
   guint p = report->phrase_of[step->number];
   const SessionPhrase *phrase = g_ptr_array_index (report->phrases, p);
 
+  if (dpy != NULL && report->x_server == NULL)
+    report->x_server = report_describe_server (dpy);
   /* A phrase is a step of the report from its first action on. */
   if (step->number == g_array_index (phrase->actions, guint, 0))
     {
@@ -274,11 +280,192 @@ report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive)
       g_ptr_array_add (report->captions, NULL);
       report->have_sheet = snapshot_save_contact_sheet (report->pictures,
                                                         (const char *const *) report->captions->pdata,
-                                                        dpy, sheet, &error);
+                                                        sheet, &error);
       g_ptr_array_remove_index (report->captions, report->captions->len - 1);
     }
   if (error != NULL && report->picture_error == NULL)
     report->picture_error = g_strdup (error->message);
+}
+
+/* ---- the environment: which app, which system ---- */
+
+char *
+report_describe_server (Display *dpy)
+{
+  int v = VendorRelease (dpy);
+  const char *vendor = ServerVendor (dpy);
+
+  if (vendor == NULL)
+    vendor = "an unknown vendor";
+  /* X.Org's numbering, as xdpyinfo reads it: 12101007 is 21.1.7,
+   * 11804000 is 1.18.4. */
+  if (strstr (vendor, "X.Org") != NULL && v >= 12100000)
+    {
+      v -= 10000000;
+      return g_strdup_printf ("%s %d.%d.%d", vendor, (v / 100000) % 100, (v / 1000) % 100,
+                              v % 1000);
+    }
+  if (strstr (vendor, "X.Org") != NULL && v >= 10000000)
+    return g_strdup_printf ("%s %d.%d.%d", vendor, v / 10000000, (v / 100000) % 100,
+                            (v / 1000) % 100);
+  return g_strdup_printf ("%s, release %d", vendor, v);
+}
+
+/* Runs @argv without a display (an app that ignores --version must not
+ * open a window anywhere), at most 3 s: its stdout's first line if it
+ * exited 0, else NULL. */
+static char *
+first_line_of (const char *const *argv)
+{
+  g_auto (GStrv) env = g_get_environ ();
+  g_autoptr (ProcChild) child = NULL;
+  ProcSpawnOptions spawn;
+  const char *out;
+  gsize len;
+  int status;
+
+  env = g_environ_unsetenv (env, "DISPLAY");
+  env = g_environ_unsetenv (env, "WAYLAND_DISPLAY");
+  proc_spawn_options_init (&spawn);
+  spawn.argv = argv;
+  spawn.envp = (const char *const *) env;
+  spawn.out = PROC_OUTPUT_CAPTURE;
+  child = proc_spawn (&spawn, NULL);
+  if (child == NULL)
+    return NULL;
+  if (!proc_child_wait (child, 3000))
+    return NULL;   /* freed: killed with its group */
+  proc_child_drain (child);
+  status = proc_child_get_wait_status (child);
+  out = proc_child_get_stdout (child, &len);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0 || out == NULL || len == 0)
+    return NULL;
+  {
+    g_autofree char *text = g_utf8_make_valid (out, (gssize) MIN (len, 4096));
+    char *nl = strchr (text, '\n');
+
+    if (nl != NULL)
+      *nl = '\0';
+    g_strstrip (text);
+    if (*text == '\0' || strlen (text) > 120)
+      return NULL;
+    return g_steal_pointer (&text);
+  }
+}
+
+/* Interpreters: the app is the script they run. */
+static gboolean
+is_interpreter (const char *name)
+{
+  static const char *const names[] = { "python", "python3", "perl", "ruby", "node", "sh",
+                                       "bash", "dash", "tclsh", "wish", "gjs", "env" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_str_equal (name, names[i]) || (g_str_has_prefix (name, names[i])
+                                         && g_ascii_isdigit (name[strlen (names[i])])))
+      return TRUE;
+  return FALSE;
+}
+
+/* What the program's file links or imports: "GTK 3", "Qt 5", "Tk",
+ * "Xaw (Athena)", "Motif", or NULL. */
+static const char *
+guess_toolkit (const char *path)
+{
+  static const struct { const char *mark, *name; } marks[] = {
+    { "libgtk-4.so", "GTK 4" }, { "libgtk-3.so", "GTK 3" }, { "libgtk-x11-2.0.so", "GTK 2" },
+    { "libQt6Widgets", "Qt 6" }, { "libQt5Widgets", "Qt 5" }, { "libtk8.", "Tk" },
+    { "libXaw", "Xaw (Athena)" }, { "libXm.so", "Motif" }, { "libfltk", "FLTK" },
+    { "libwx_gtk", "wxWidgets" }, { "Gtk', '3.0'", "GTK 3" }, { "Gtk\", \"3.0\"", "GTK 3" },
+    { "PyQt5", "Qt 5" }, { "PyQt6", "Qt 6" }, { "tkinter", "Tk" }, { "package require Tk", "Tk" },
+  };
+  g_autoptr (GMappedFile) file = path != NULL ? g_mapped_file_new (path, FALSE, NULL) : NULL;
+  const char *data;
+  gsize len;
+
+  if (file == NULL)
+    return NULL;
+  data = g_mapped_file_get_contents (file);
+  len = MIN (g_mapped_file_get_length (file), (gsize) 64 * 1024 * 1024);
+  for (gsize i = 0; data != NULL && i < G_N_ELEMENTS (marks); i++)
+    if (memmem (data, len, marks[i].mark, strlen (marks[i].mark)) != NULL)
+      return marks[i].name;
+  return NULL;
+}
+
+/* The Debian package that owns @path, and its version ("xterm 379-1"). */
+static char *
+debian_package_of (const char *path)
+{
+  g_autofree char *real = realpath (path, NULL);
+  const char *dpkg_s[] = { "dpkg-query", "-S", real, NULL };
+  g_autofree char *owner = NULL;
+  char *colon;
+
+  if (real == NULL || (owner = first_line_of (dpkg_s)) == NULL
+      || (colon = strstr (owner, ": ")) == NULL || strchr (owner, ',') != NULL)
+    return NULL;
+  *colon = '\0';
+  {
+    const char *version[] = { "dpkg-query", "-W", "-f", "${Version}\n", owner, NULL };
+    g_autofree char *v = first_line_of (version);
+
+    return v != NULL ? g_strdup_printf ("%s %s", owner, v) : g_strdup (owner);
+  }
+}
+
+void
+report_app_info_clear (ReportAppInfo *info)
+{
+  g_clear_pointer (&info->name, g_free);
+  g_clear_pointer (&info->version, g_free);
+  g_clear_pointer (&info->package, g_free);
+  info->toolkit = NULL;
+}
+
+void
+report_app_info_probe (ReportAppInfo *info, const char *const *argv)
+{
+  g_autofree char *program = NULL;
+  g_autofree char *base = NULL;
+  const char *script = NULL;
+
+  memset (info, 0, sizeof *info);
+  if (argv == NULL || argv[0] == NULL)
+    return;
+  program = g_find_program_in_path (argv[0]);
+  base = g_path_get_basename (argv[0]);
+  if (is_interpreter (base))
+    for (guint i = 1; argv[i] != NULL && script == NULL; i++)
+      if (argv[i][0] != '-' && strchr (argv[i], '=') == NULL)
+        script = argv[i];
+  info->name = script != NULL ? g_path_get_basename (script) : g_steal_pointer (&base);
+  info->toolkit = guess_toolkit (script != NULL ? script : program);
+  if (program == NULL)
+    return;
+  info->package = debian_package_of (script != NULL ? script : program);
+  /* The version it tells: only a program's own, not its interpreter's. */
+  if (script == NULL)
+    {
+      const char *ask[] = { program, "--version", NULL };
+      info->version = first_line_of (ask);
+    }
+}
+
+/* One line that a title can hold: the app's name, its version, or the
+ * package's. */
+static char *
+app_title (const ReportAppInfo *info)
+{
+  if (info->name == NULL)
+    return g_strdup ("the app");
+  if (info->version != NULL)
+    return strstr (info->version, info->name) != NULL
+             ? g_strdup (info->version)
+             : g_strdup_printf ("%s (%s)", info->name, info->version);
+  if (info->package != NULL)
+    return g_strdup_printf ("%s (Debian package %s)", info->name, info->package);
+  return g_strdup (info->name);
 }
 
 /* Releases that xreduce added to the session are not the user's: say
@@ -288,8 +475,14 @@ append_added_releases (Report *report, GString *md)
 {
   g_autoptr (GArray) actions = session_get_actions (report->session);
   g_autoptr (GString) list = g_string_new (NULL);
-  guint n = 0;
+  g_autoptr (GString) held = g_string_new (NULL);
+  guint n = 0, last_user = 0;
 
+  /* The user's last action: a release added after it leaves its key or
+   * button held to the end, a thing to say in words. */
+  for (guint a = 0; a < actions->len; a++)
+    if (!session_get_event (report->session, g_array_index (actions, guint, a))->added)
+      last_user = a;
   for (guint a = 0; a < actions->len; a++)
     {
       const SessionEvent *ev = session_get_event (report->session,
@@ -311,30 +504,176 @@ append_added_releases (Report *report, GString *md)
         g_string_append_printf (list, "%s%s (step %u)", n > 0 ? ", " : "", quoted, step);
       else
         g_string_append_printf (list, "%s%s", n > 0 ? ", " : "", quoted);
+      if (step > 0)
+        {
+          g_autofree char *what = ev->kind == SESSION_EVENT_KEY_RELEASE
+                                    ? g_strdup_printf ("%s", ev->keysym)
+                                    : g_strdup_printf ("button %u", ev->button);
+          g_autofree char *what_md = quote_markdown_code (what);
+
+          g_string_append_printf (held, "%s%s from step %u %s", held->len > 0 ? ", " : "",
+                                  what_md, step,
+                                  a > last_user ? "to the end" : "until it is pressed again");
+        }
       n++;
     }
   if (n > 0)
     g_string_append_printf (md, "\nxreduce added %u release%s to this session, so that nothing "
                             "stays pressed; they are not the user's: %s.\n", n,
                             n == 1 ? "" : "s", list->str);
+  /* The user's own releases went: what they released stays held. */
+  if (held->len > 0)
+    g_string_append_printf (md, "The user's releases were not needed for the failure, so in "
+                            "these steps the key or button is held down: %s.\n", held->str);
+}
+
+/* replay.gif: each step's picture with its caption, 1.5 s each; when the
+ * app failed, the last picture again under what became of it, 4 s. */
+static void
+write_animation (Report *report, const ReplayResult *result, const char *outcome)
+{
+  g_autoptr (GPtrArray) frames = g_ptr_array_new_with_free_func ((GDestroyNotify) snapshot_free);
+  g_autofree guint *delays = g_new (guint, report->pictures->len + 1);
+  g_autofree char *path = g_build_filename (report->fresh_path, "replay.gif", NULL);
+  g_autoptr (GError) error = NULL;
+
+  for (guint i = 0; i < report->pictures->len && error == NULL; i++)
+    {
+      Snapshot *frame = snapshot_add_caption (g_ptr_array_index (report->pictures, i),
+                                              g_ptr_array_index (report->captions, i), &error);
+      if (frame != NULL)
+        {
+          delays[frames->len] = 150;
+          g_ptr_array_add (frames, frame);
+        }
+    }
+  if (error == NULL && frames->len > 0 && result->verdict.kind != VERDICT_PASSED)
+    {
+      g_autofree char *said = quote_terminal (outcome);
+      g_autofree char *caption = g_strdup_printf ("The end: after step %u, the app %s",
+                                                  report->steps->len, said);
+      Snapshot *frame = snapshot_add_caption (g_ptr_array_index (report->pictures,
+                                                                 report->pictures->len - 1),
+                                              caption, &error);
+      if (frame != NULL)
+        {
+          delays[frames->len] = 400;
+          g_ptr_array_add (frames, frame);
+        }
+    }
+  if (error == NULL && frames->len > 0)
+    report->have_gif = snapshot_save_gif (frames, delays, path, &error);
+  if (error != NULL && report->picture_error == NULL)
+    report->picture_error = g_strdup (error->message);
+}
+
+/* The crash's frames, "#0 print_document at xdemo.c:88", for an
+ * indented code block (gdb's words are the app's: one line each). */
+static void
+append_backtrace (GString *md, const ReplayResult *result)
+{
+  g_string_append (md, "\nBacktrace of the crash (gdb, the top frames):\n\n");
+  for (guint i = 0; result->backtrace[i] != NULL; i++)
+    {
+      const char *at = result->backtrace_at != NULL && i < g_strv_length (result->backtrace_at)
+                         ? result->backtrace_at[i] : "";
+      g_autofree char *line = *at != '\0'
+                                ? g_strdup_printf ("#%u %s at %s", i, result->backtrace[i], at)
+                                : g_strdup_printf ("#%u %s", i, result->backtrace[i]);
+      g_autofree char *shown = quote_terminal (line);
+      g_string_append_printf (md, "    %s\n", shown);
+    }
+}
+
+/* The first frame with a source line, as "print_document (xdemo.c:88)". */
+static char *
+crash_site (const ReplayResult *result)
+{
+  if (result->backtrace == NULL || result->backtrace[0] == NULL)
+    return NULL;
+  for (guint i = 0; result->backtrace_at != NULL && result->backtrace[i] != NULL
+                    && result->backtrace_at[i] != NULL; i++)
+    if (strchr (result->backtrace_at[i], ':') != NULL
+        && !g_str_has_suffix (result->backtrace_at[i], ".so"))
+      return g_strdup_printf ("%s (%s)", result->backtrace[i], result->backtrace_at[i]);
+  return g_strdup (result->backtrace[0]);
+}
+
+static void
+append_environment (Report *report, GString *md, const ReportAppInfo *app)
+{
+  g_autofree char *os = g_get_os_info (G_OS_INFO_KEY_PRETTY_NAME);
+  struct utsname uts;
+  int width, height;
+
+  session_get_screen (report->session, &width, &height);
+  g_string_append (md, "\n## Environment\n\n");
+  if (app->name != NULL)
+    {
+      g_autofree char *name = quote_markdown_code (app->name);
+      g_string_append_printf (md, "- App: %s", name);
+      if (app->version != NULL)
+        {
+          g_autofree char *v = quote_markdown_text (app->version);
+          g_string_append_printf (md, ", which says it is \"%s\"", v);
+        }
+      g_string_append_c (md, '\n');
+    }
+  if (app->package != NULL)
+    {
+      g_autofree char *p = quote_markdown_text (app->package);
+      g_string_append_printf (md, "- Debian package: %s\n", p);
+    }
+  if (app->toolkit != NULL)
+    g_string_append_printf (md, "- Toolkit: %s (the program links or imports it)\n",
+                            app->toolkit);
+  if (os != NULL)
+    {
+      g_autofree char *o = quote_markdown_text (os);
+      g_string_append_printf (md, "- OS: %s", o);
+      if (uname (&uts) == 0)
+        g_string_append_printf (md, ", Linux %s %s", uts.release, uts.machine);
+      g_string_append_c (md, '\n');
+    }
+  if (report->x_server != NULL)
+    {
+      g_autofree char *x = quote_markdown_text (report->x_server);
+      g_string_append_printf (md, "- X server of the replay: %s, screen %dx%d\n", x, width,
+                              height);
+    }
+  else
+    g_string_append_printf (md, "- X screen: %dx%d\n", width, height);
+  g_string_append_printf (md, "- Replayed by: xreplay %s\n", XREDUCE_VERSION);
 }
 
 gboolean
-report_finish (Report *report, const char *outcome, const char *stderr_tail,
-               char *const *backtrace, guint replayed, GError **error)
+report_finish (Report *report, const ReplayResult *result, GError **error)
 {
   g_autoptr (GString) md = g_string_new (NULL);
   g_autoptr (GString) command = g_string_new (NULL);
   g_autofree char *md_path = g_build_filename (report->fresh_path, "report.md", NULL);
-  g_autofree char *session_name = g_path_get_basename (report->session_path);
-  g_autofree char *name_md = quote_markdown_text (session_name);
-  g_autofree char *name_code = quote_markdown_code (session_name);
   g_autofree char *command_line = NULL;
+  g_autofree char *outcome = verdict_describe (&result->verdict);
   /* What happened may quote the session (a window's title). */
   g_autofree char *outcome_md = quote_markdown_text (outcome);
-  int width, height;
+  g_autofree char *site = crash_site (result);
+  g_autofree char *site_md = site != NULL ? quote_markdown_text (site) : NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *title_md = NULL;
+  g_auto (ReportAppInfo) app = { 0 };
+  guint n_actions = session_get_n_actions (report->session), n_added = 0;
+  guint n_steps = report->phrases->len;
 
-  session_get_screen (report->session, &width, &height);
+  report_app_info_probe (&app, (const char *const *) report->argv);
+  write_animation (report, result, outcome);
+  title = app_title (&app);
+  title_md = quote_markdown_text (title);
+  {
+    g_autoptr (GArray) actions = session_get_actions (report->session);
+    for (guint a = 0; a < actions->len; a++)
+      if (session_get_event (report->session, g_array_index (actions, guint, a))->added)
+        n_added++;
+  }
   for (char **a = report->argv; a != NULL && *a != NULL; a++)
     {
       g_autofree char *q = quote_shell (*a);
@@ -343,15 +682,25 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
   /* An indented code block: one line, whatever the recorded command holds. */
   command_line = quote_terminal (command->str);
 
-  g_string_append_printf (md, "# %s: %s\n\n", name_md, outcome_md);
-  g_string_append_printf (md, "Replaying %u user action%s of %s against\n\n    %s\n\n",
-                          session_get_n_actions (report->session),
-                          session_get_n_actions (report->session) == 1 ? "" : "s",
-                          name_code, command_line);
-  g_string_append_printf (md, "on a %dx%d X screen: the app **%s** after %u of them.\n\n",
-                          width, height, outcome_md, replayed);
+  g_string_append_printf (md, "# %s %s%s%s\n\n", title_md, outcome_md,
+                          site_md != NULL ? " in " : "", site_md != NULL ? site_md : "");
+  /* One count: the steps below, and the actions they are made of. */
+  g_string_append_printf (md, "%u step%s (%u user action%s", n_steps, n_steps == 1 ? "" : "s",
+                          n_actions - n_added, n_actions - n_added == 1 ? "" : "s");
+  if (n_added > 0)
+    g_string_append_printf (md, " and %u release%s that xreduce added", n_added,
+                            n_added == 1 ? "" : "s");
+  g_string_append (md, "), replayed from [session.log](session.log) against\n\n");
+  g_string_append_printf (md, "    %s\n\n", command_line);
+  if (result->verdict.kind == VERDICT_PASSED || report->steps->len == 0)
+    g_string_append_printf (md, "The app **%s**.\n\n", outcome_md);
+  else
+    g_string_append_printf (md, "The app **%s** after step %u of %u.\n\n", outcome_md,
+                            report->steps->len, n_steps);
+  if (report->have_gif)
+    g_string_append (md, "![the replay](replay.gif)\n\n");
   if (report->have_sheet)
-    g_string_append (md, "![every step at a glance](steps.png)\n\n");
+    g_string_append (md, "Every step at a glance: [steps.png](steps.png)\n\n");
 
   g_string_append (md, "## Steps\n\n");
   for (guint i = 0; i < report->steps->len; i++)
@@ -368,39 +717,36 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
 
   g_string_append (md, "\n## What happened\n\n");
   g_string_append_printf (md, "The app %s.\n", outcome_md);
-  if (backtrace != NULL && backtrace[0] != NULL)
+  if (result->backtrace != NULL && result->backtrace[0] != NULL)
+    append_backtrace (md, result);
+  if (result->stderr_text != NULL && *result->stderr_text != '\0')
     {
-      g_string_append (md, "\nTop of the crash's backtrace (gdb):\n\n");
-      for (guint i = 0; backtrace[i] != NULL; i++)
-        {
-          g_autofree char *frame = quote_terminal (backtrace[i]);
-          g_string_append_printf (md, "    #%u %s\n", i, frame);
-        }
-    }
-  if (stderr_tail != NULL && *stderr_tail != '\0')
-    {
-      g_auto (GStrv) lines = g_strsplit (stderr_tail, "\n", -1);
+      g_autofree char *valid = g_utf8_make_valid (result->stderr_text,
+                                                  (gssize) result->stderr_len);
+      g_auto (GStrv) lines = g_strsplit (valid, "\n", -1);
       guint n = g_strv_length (lines), from = n > 20 ? n - 20 : 0;
 
       g_string_append (md, "\nThe end of its stderr:\n\n");
       for (guint i = from; i < n; i++)
         if (*lines[i] != '\0' || i + 1 < n)
           {
-            /* The app may echo what was typed, a title: `cat report.md`
-             * must not run its escapes. */
-            g_autofree char *line = quote_terminal (lines[i]);
-            g_string_append_printf (md, "    %s\n", line);
+            g_autofree char *shown = quote_terminal (lines[i]);
+            g_string_append_printf (md, "    %s\n", shown);
           }
     }
   if (report->have_last)
     g_string_append (md, "\nThe last screen before the end: [last-screen.png](last-screen.png)\n");
+  append_environment (report, md, &app);
 
   g_string_append (md, "\n## Replay it\n\nWith xreduce's replayer (starts its own Xvfb):\n\n");
   g_string_append_printf (md, "    xreplay session.log -- %s\n\n", command_line);
   g_string_append (md, "Without xreduce, with xdotool, against the app already running on your display:\n\n"
                        "    DISPLAY=:0 sh replay-xdotool.sh\n");
   if (report->picture_error != NULL)
-    g_string_append_printf (md, "\n(Some pictures could not be taken: %s)\n", report->picture_error);
+    {
+      g_autofree char *why = quote_markdown_text (report->picture_error);
+      g_string_append_printf (md, "\n(Some pictures could not be taken: %s)\n", why);
+    }
 
   if (!write_session_copy (report, error)
       || !output_file_write (md_path, md->str, (gssize) md->len, OUTPUT_FILE_MODE, error))
@@ -408,4 +754,3 @@ report_finish (Report *report, const char *outcome, const char *stderr_tail,
   /* Complete: in place of what was at the path. */
   return output_dir_install (report->fresh_path, report->dir, error);
 }
-

@@ -37,12 +37,28 @@ void report_step (Report *report, Display *dpy, const ReplayStep *step);
  * contact sheet of all steps. Failures are remembered, as in report_step. */
 void report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive);
 
-/* The replay is over: writes report.md with @outcome in words ("crashed
- * with SIGSEGV"), what the app wrote on stderr, the crash's top frames if
- * known, the actions replayed; and beside it the session and its xdotool
- * script. */
-gboolean report_finish (Report *report, const char *outcome, const char *stderr_tail,
-                        char *const *backtrace, guint replayed, GError **error);
+/* The replay is over: writes report.md with the app and the environment,
+ * the steps, what happened (@result's verdict in words, the end of its
+ * stderr, the crash's backtrace with file:line when gdb took one), and
+ * beside it the session and its xdotool script. */
+gboolean report_finish (Report *report, const ReplayResult *result, GError **error);
+
+/* Which app: its name (the program's, or the script's an interpreter
+ * runs), the version it tells (`APP --version`, run without a display for
+ * at most 3 s; not an interpreter's), the Debian package that owns it and
+ * its version, the toolkit its file links or imports. Any may be NULL. */
+typedef struct
+{
+  char *name, *version, *package;
+  const char *toolkit;       /* static */
+} ReportAppInfo;
+
+void report_app_info_probe (ReportAppInfo *info, const char *const *argv);
+void report_app_info_clear (ReportAppInfo *info);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReportAppInfo, report_app_info_clear)
+
+/* "The X.Org Foundation 21.1.7": the server's vendor and release. */
+char *report_describe_server (Display *dpy);
 
 /* A step of report.md: "Press Alt+P in "Editor".", "Click at 40,12 in
  * "Print"." (Markdown, one line). */

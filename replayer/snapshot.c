@@ -1,9 +1,10 @@
 /* snapshot.c — screenshots as PNG (libpng), with the action marked.
  *
- * Images live here as packed RGB bytes. To draw on one, it goes to the
- * server as a pixmap (to_pixmap), the core X drawing calls mark it, and it
- * comes back (from_drawable): the server renders the text, in the "fixed"
- * font every X server has built in.
+ * Images live here as packed RGB bytes. The marks (pointer, ring,
+ * outline) are drawn by the server on a pixmap (to_pixmap, from_drawable);
+ * text and scaling are cairo's and pango's (to_surface, from_surface):
+ * UTF-8 captions in any script the fonts cover, antialiased, and pictures
+ * shrunk with a filter.
  */
 #define G_LOG_DOMAIN "xreduce-replayer"
 
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <fontconfig/fontconfig.h>
+#include <gif_lib.h>
 #include <png.h>
 #include <X11/Xutil.h>
 #include <gio/gio.h>
@@ -48,7 +51,15 @@ snapshot_get_height (const Snapshot *snapshot)
   return snapshot->height;
 }
 
-static Snapshot *
+guint32
+snapshot_get_pixel (const Snapshot *snapshot, int x, int y)
+{
+  const guint8 *p = snapshot->rgb + ((gsize) y * snapshot->width + x) * 3;
+
+  return ((guint32) p[0] << 16) | ((guint32) p[1] << 8) | p[2];
+}
+
+Snapshot *
 snapshot_new (int width, int height)
 {
   Snapshot *snapshot = g_new0 (Snapshot, 1);
@@ -268,38 +279,139 @@ crop_area (const SnapshotMarks *marks, int screen_w, int screen_h)
                         (unsigned short) MAX (1, y2 - y1) };
 }
 
-/* @picture below a band with @caption in it, as wide as either needs. */
-static Snapshot *
-add_caption_band (Display *dpy, const Snapshot *picture, const char *caption, GError **error)
-{
-  Visual *visual = DefaultVisual (dpy, DefaultScreen (dpy));
-  XFontStruct *font = XLoadQueryFont (dpy, "fixed");
-  int len = (int) strlen (caption);
-  int band_h = font != NULL ? font->ascent + font->descent + 10 : 0;
-  int text_w = font != NULL ? XTextWidth (font, caption, len) + 16 : 0;
-  g_autoptr (Snapshot) canvas = snapshot_new (MAX (picture->width, text_w),
-                                              band_h + picture->height);
-  Snapshot *result;
-  Pixmap pixmap;
-  GC gc;
+/* ---- cairo and pango: text and scaling ---- */
 
-  memset (canvas->rgb, 0x30, (gsize) canvas->width * canvas->height * 3);
-  for (int y = 0; y < picture->height; y++)
-    memcpy (canvas->rgb + ((gsize) (band_h + y) * canvas->width) * 3,
-            picture->rgb + (gsize) y * picture->width * 3, (gsize) picture->width * 3);
-  if (font == NULL)
-    return g_steal_pointer (&canvas);
-  pixmap = to_pixmap (dpy, canvas);
-  gc = XCreateGC (dpy, pixmap, 0, NULL);
-  XSetFont (dpy, gc, font->fid);
-  XSetForeground (dpy, gc, pixel_of (visual, 0xb0, 0x10, 0x10));
-  XFillRectangle (dpy, pixmap, gc, 0, 0, canvas->width, band_h);
-  XSetForeground (dpy, gc, pixel_of (visual, 0xff, 0xff, 0xff));
-  XDrawString (dpy, pixmap, gc, 8, 5 + font->ascent, caption, len);
-  result = from_drawable (dpy, pixmap, canvas->width, canvas->height, error);
-  XFreeFont (dpy, font);
-  XFreeGC (dpy, gc);
-  XFreePixmap (dpy, pixmap);
+/* @snapshot as a cairo image (a copy: cairo's rows are 32-bit xRGB). */
+static cairo_surface_t *
+to_surface (const Snapshot *snapshot)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, snapshot->width,
+                                                         snapshot->height);
+  guint8 *data;
+  int stride;
+
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    return surface;
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = 0; y < snapshot->height; y++)
+    {
+      guint32 *row = (guint32 *) (data + (gsize) y * stride);
+      const guint8 *s = snapshot->rgb + (gsize) y * snapshot->width * 3;
+
+      for (int x = 0; x < snapshot->width; x++, s += 3)
+        row[x] = ((guint32) s[0] << 16) | ((guint32) s[1] << 8) | s[2];
+    }
+  cairo_surface_mark_dirty (surface);
+  return surface;
+}
+
+static Snapshot *
+from_surface (cairo_surface_t *surface, GError **error)
+{
+  int width = cairo_image_surface_get_width (surface);
+  int height = cairo_image_surface_get_height (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  const guint8 *data;
+  Snapshot *snapshot;
+
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot draw a picture: %s",
+                   cairo_status_to_string (cairo_surface_status (surface)));
+      return NULL;
+    }
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  snapshot = snapshot_new (width, height);
+  for (int y = 0; y < height; y++)
+    {
+      const guint32 *row = (const guint32 *) (data + (gsize) y * stride);
+      guint8 *d = snapshot->rgb + (gsize) y * width * 3;
+
+      for (int x = 0; x < width; x++, d += 3)
+        {
+          d[0] = (guint8) (row[x] >> 16);
+          d[1] = (guint8) (row[x] >> 8);
+          d[2] = (guint8) row[x];
+        }
+    }
+  return snapshot;
+}
+
+PangoLayout *
+snapshot_caption_layout (cairo_t *cr, const char *caption, int max_width)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string (SNAPSHOT_CAPTION_FONT);
+  cairo_font_options_t *options = cairo_font_options_create ();
+
+  /* Antialiased grey, no hinting quirks of the machine it runs on: the
+   * same caption is the same pixels everywhere the font is. */
+  cairo_font_options_set_antialias (options, CAIRO_ANTIALIAS_GRAY);
+  cairo_font_options_set_hint_style (options, CAIRO_HINT_STYLE_NONE);
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  pango_cairo_context_set_font_options (pango_layout_get_context (layout), options);
+  pango_layout_context_changed (layout);
+  cairo_font_options_destroy (options);
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  pango_layout_set_text (layout, caption, -1);
+  pango_layout_set_single_paragraph_mode (layout, TRUE);
+  if (max_width > 0)
+    {
+      pango_layout_set_width (layout, max_width * PANGO_SCALE);
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+    }
+  return layout;
+}
+
+/* The size @caption takes in the caption font. */
+static void
+caption_size (const char *caption, int max_width, int *width, int *height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  g_autoptr (PangoLayout) layout = snapshot_caption_layout (cr, caption, max_width);
+
+  pango_layout_get_pixel_size (layout, width, height);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+Snapshot *
+snapshot_add_caption (const Snapshot *picture, const char *caption, GError **error)
+{
+  int text_w, text_h, band_h, width;
+  cairo_surface_t *surface, *below;
+  cairo_t *cr;
+  Snapshot *result;
+
+  caption_size (caption, SNAPSHOT_CAPTION_MAX_WIDTH, &text_w, &text_h);
+  band_h = text_h + 2 * SNAPSHOT_CAPTION_PAD_Y;
+  width = MAX (picture->width, text_w + 2 * SNAPSHOT_CAPTION_PAD_X);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, band_h + picture->height);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 0x30 / 255.0, 0x30 / 255.0, 0x30 / 255.0);
+  cairo_paint (cr);
+  cairo_set_source_rgb (cr, 0xb0 / 255.0, 0x10 / 255.0, 0x10 / 255.0);
+  cairo_rectangle (cr, 0, 0, width, band_h);
+  cairo_fill (cr);
+  below = to_surface (picture);
+  cairo_set_source_surface (cr, below, 0, band_h);
+  cairo_paint (cr);
+  cairo_surface_destroy (below);
+  {
+    g_autoptr (PangoLayout) layout = snapshot_caption_layout (cr, caption,
+                                                              SNAPSHOT_CAPTION_MAX_WIDTH);
+    cairo_set_source_rgb (cr, 1, 1, 1);
+    cairo_move_to (cr, SNAPSHOT_CAPTION_PAD_X, SNAPSHOT_CAPTION_PAD_Y);
+    pango_cairo_show_layout (cr, layout);
+  }
+  cairo_destroy (cr);
+  result = from_surface (surface, error);
+  cairo_surface_destroy (surface);
   return result;
 }
 
@@ -331,7 +443,7 @@ snapshot_step_picture (const Snapshot *screen, Display *dpy, const SnapshotMarks
   if (cropped == NULL)
     return NULL;
   {
-    Snapshot *result = add_caption_band (dpy, cropped, caption, error);
+    Snapshot *result = snapshot_add_caption (cropped, caption, error);
 
     if (result != NULL && marked != NULL)
       *marked = g_steal_pointer (&cropped);
@@ -393,94 +505,211 @@ snapshot_save_png (const Snapshot *snapshot, const char *path, GError **error)
   return output_file_rename (tmp, path, error);
 }
 
-/* Box-filter shrink by an integer @factor. */
-static void
-blit_shrunk (Snapshot *dest, int dx, int dy, const Snapshot *src, int factor)
-{
-  int w = src->width / factor, h = src->height / factor;
-
-  for (int y = 0; y < h && dy + y < dest->height; y++)
-    for (int x = 0; x < w && dx + x < dest->width; x++)
-      {
-        guint sum[3] = { 0, 0, 0 };
-        guint8 *d = dest->rgb + ((gsize) (dy + y) * dest->width + dx + x) * 3;
-
-        for (int j = 0; j < factor; j++)
-          for (int i = 0; i < factor; i++)
-            {
-              const guint8 *s = src->rgb + ((gsize) (y * factor + j) * src->width
-                                            + x * factor + i) * 3;
-              sum[0] += s[0];
-              sum[1] += s[1];
-              sum[2] += s[2];
-            }
-        for (int c = 0; c < 3; c++)
-          d[c] = (guint8) (sum[c] / (guint) (factor * factor));
-      }
-}
-
 gboolean
 snapshot_save_contact_sheet (GPtrArray *snapshots, const char *const *captions,
-                             Display *dpy, const char *path, GError **error)
+                             const char *path, GError **error)
 {
   const int caption_h = 20, gap = 8, max_w = 400, max_h = 300;
+  g_autofree double *scales = NULL;
   g_autoptr (Snapshot) sheet = NULL;
-  g_autoptr (Snapshot) labelled = NULL;
   int cell_w = 0, cell_h = 0, cols, rows;
-  Pixmap pixmap;
-  GC gc;
-  XFontStruct *font;
-  Visual *visual = DefaultVisual (dpy, DefaultScreen (dpy));
-  g_autofree int *factors = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
 
   if (snapshots->len == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "no pictures to put on a sheet");
       return FALSE;
     }
-  /* Each picture shrunk by the least whole factor that fits a cell. */
-  factors = g_new (int, snapshots->len);
+  /* Each picture scaled to fit a cell (never enlarged), filtered. */
+  scales = g_new (double, snapshots->len);
   for (guint i = 0; i < snapshots->len; i++)
     {
       const Snapshot *one = g_ptr_array_index (snapshots, i);
 
-      factors[i] = MAX (1, MAX ((one->width + max_w - 1) / max_w,
-                                (one->height + max_h - 1) / max_h));
-      cell_w = MAX (cell_w, one->width / factors[i]);
-      cell_h = MAX (cell_h, one->height / factors[i]);
+      scales[i] = MIN (1.0, MIN ((double) max_w / one->width, (double) max_h / one->height));
+      cell_w = MAX (cell_w, (int) (one->width * scales[i] + 0.5));
+      cell_h = MAX (cell_h, (int) (one->height * scales[i] + 0.5));
     }
   cell_w = MAX (cell_w, 160);
   cell_h += caption_h;
   cols = MIN ((int) snapshots->len, 4);
   rows = ((int) snapshots->len + cols - 1) / cols;
-  sheet = snapshot_new (gap + cols * (cell_w + gap), gap + rows * (cell_h + gap));
-  memset (sheet->rgb, 0xe8, (gsize) sheet->width * sheet->height * 3);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, gap + cols * (cell_w + gap),
+                                        gap + rows * (cell_h + gap));
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 0xe8 / 255.0, 0xe8 / 255.0, 0xe8 / 255.0);
+  cairo_paint (cr);
   for (guint i = 0; i < snapshots->len; i++)
-    blit_shrunk (sheet, gap + (int) (i % cols) * (cell_w + gap),
-                 gap + (int) (i / cols) * (cell_h + gap),
-                 g_ptr_array_index (snapshots, i), factors[i]);
-
-  /* Captions under the pictures, drawn by the server. */
-  pixmap = to_pixmap (dpy, sheet);
-  gc = XCreateGC (dpy, pixmap, 0, NULL);
-  font = XLoadQueryFont (dpy, "fixed");
-  if (font != NULL)
     {
-      XSetFont (dpy, gc, font->fid);
-      XSetForeground (dpy, gc, pixel_of (visual, 0x20, 0x20, 0x20));
-      for (guint i = 0; i < snapshots->len && captions != NULL && captions[i] != NULL; i++)
+      const Snapshot *one = g_ptr_array_index (snapshots, i);
+      cairo_surface_t *picture = to_surface (one);
+      int x = gap + (int) (i % cols) * (cell_w + gap);
+      int y = gap + (int) (i / cols) * (cell_h + gap);
+
+      cairo_save (cr);
+      cairo_translate (cr, x, y);
+      cairo_rectangle (cr, 0, 0, one->width * scales[i], one->height * scales[i]);
+      cairo_clip (cr);
+      cairo_scale (cr, scales[i], scales[i]);
+      cairo_set_source_surface (cr, picture, 0, 0);
+      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_GOOD);
+      cairo_paint (cr);
+      cairo_restore (cr);
+      cairo_surface_destroy (picture);
+      if (captions != NULL && captions[i] != NULL)
         {
-          int x = gap + (int) (i % cols) * (cell_w + gap);
-          int y = gap + (int) (i / cols) * (cell_h + gap) + cell_h - caption_h + 4 + font->ascent;
-          g_autofree char *text = g_strndup (captions[i], (gsize) MAX (1, cell_w / 6));
-          XDrawString (dpy, pixmap, gc, x, y, text, (int) strlen (text));
+          g_autoptr (PangoLayout) layout = snapshot_caption_layout (cr, captions[i], cell_w);
+
+          cairo_set_source_rgb (cr, 0x20 / 255.0, 0x20 / 255.0, 0x20 / 255.0);
+          cairo_move_to (cr, x, y + cell_h - caption_h + 2);
+          pango_cairo_show_layout (cr, layout);
         }
-      XFreeFont (dpy, font);
     }
-  labelled = from_drawable (dpy, pixmap, sheet->width, sheet->height, error);
-  XFreeGC (dpy, gc);
-  XFreePixmap (dpy, pixmap);
-  if (labelled == NULL)
+  cairo_destroy (cr);
+  sheet = from_surface (surface, error);
+  cairo_surface_destroy (surface);
+  return sheet != NULL && snapshot_save_png (sheet, path, error);
+}
+
+/* ---- the animated replay ---- */
+
+/* @frames drawn one by one, top left, on a canvas as large as the largest
+ * (scaled down to fit SNAPSHOT_GIF_MAX_*), each quantized to its own 256
+ * colours (giflib's median cut): no dithering, which LZW compresses badly. */
+static gboolean
+write_gif_frames (GifFileType *gif, GPtrArray *frames, const guint *delays_cs, int width,
+                  int height, double scale, GError **error)
+{
+  cairo_surface_t *canvas = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  g_autofree GifByteType *r = g_malloc ((gsize) width * height);
+  g_autofree GifByteType *g = g_malloc ((gsize) width * height);
+  g_autofree GifByteType *b = g_malloc ((gsize) width * height);
+  g_autofree GifByteType *indexed = g_malloc ((gsize) width * height);
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < frames->len && ok; i++)
+    {
+      const Snapshot *frame = g_ptr_array_index (frames, i);
+      cairo_surface_t *picture = to_surface (frame);
+      cairo_t *cr = cairo_create (canvas);
+      GraphicsControlBlock gcb = { .DisposalMode = DISPOSE_DO_NOT, .UserInputFlag = false,
+                                   .DelayTime = (int) delays_cs[i],
+                                   .TransparentColor = NO_TRANSPARENT_COLOR };
+      GifByteType extension[4];
+      ColorMapObject *map = GifMakeMapObject (256, NULL);
+      int colours = 256;
+      const guint8 *data;
+      int stride;
+
+      cairo_set_source_rgb (cr, 0x30 / 255.0, 0x30 / 255.0, 0x30 / 255.0);
+      cairo_paint (cr);
+      cairo_scale (cr, scale, scale);
+      cairo_set_source_surface (cr, picture, 0, 0);
+      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_GOOD);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+      cairo_surface_destroy (picture);
+      cairo_surface_flush (canvas);
+      data = cairo_image_surface_get_data (canvas);
+      stride = cairo_image_surface_get_stride (canvas);
+      for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++)
+          {
+            guint32 px = ((const guint32 *) (data + (gsize) y * stride))[x];
+            gsize at = (gsize) y * width + x;
+
+            r[at] = (GifByteType) (px >> 16);
+            g[at] = (GifByteType) (px >> 8);
+            b[at] = (GifByteType) px;
+          }
+      EGifGCBToExtension (&gcb, extension);
+      ok = map != NULL
+           && GifQuantizeBuffer ((unsigned) width, (unsigned) height, &colours, r, g, b, indexed,
+                                 map->Colors) == GIF_OK
+           && EGifPutExtension (gif, GRAPHICS_EXT_FUNC_CODE, 4, extension) == GIF_OK
+           && EGifPutImageDesc (gif, 0, 0, width, height, false, map) == GIF_OK;
+      for (int y = 0; y < height && ok; y++)
+        ok = EGifPutLine (gif, indexed + (gsize) y * width, width) == GIF_OK;
+      GifFreeMapObject (map);
+    }
+  cairo_surface_destroy (canvas);
+  if (!ok)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write the GIF: %s",
+                 GifErrorString (gif->Error));
+  return ok;
+}
+
+gboolean
+snapshot_save_gif (GPtrArray *frames, const guint *delays_cs, const char *path, GError **error)
+{
+  g_autofree char *tmp = NULL;
+  int width = 0, height = 0, fd, gif_error = 0;
+  double scale;
+  GifFileType *gif;
+  gboolean ok;
+
+  if (frames->len == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "no frames for a GIF");
+      return FALSE;
+    }
+  for (guint i = 0; i < frames->len; i++)
+    {
+      const Snapshot *frame = g_ptr_array_index (frames, i);
+      width = MAX (width, frame->width);
+      height = MAX (height, frame->height);
+    }
+  scale = MIN (1.0, MIN ((double) SNAPSHOT_GIF_MAX_WIDTH / width,
+                         (double) SNAPSHOT_GIF_MAX_HEIGHT / height));
+  width = MAX (1, (int) (width * scale));
+  height = MAX (1, (int) (height * scale));
+
+  /* What the user typed, again: a new 0600 file (output.h). */
+  fd = output_file_create_temp (path, OUTPUT_FILE_MODE, &tmp, error);
+  if (fd < 0)
     return FALSE;
-  return snapshot_save_png (labelled, path, error);
+  gif = EGifOpenFileHandle (fd, &gif_error);
+  if (gif == NULL)
+    {
+      close (fd);
+      remove (tmp);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path,
+                   GifErrorString (gif_error));
+      return FALSE;
+    }
+  EGifSetGifVersion (gif, true);
+  ok = EGifPutScreenDesc (gif, width, height, 8, 0, NULL) == GIF_OK
+       /* Loops forever (the Netscape extension every browser reads). */
+       && EGifPutExtensionLeader (gif, APPLICATION_EXT_FUNC_CODE) == GIF_OK
+       && EGifPutExtensionBlock (gif, 11, "NETSCAPE2.0") == GIF_OK
+       && EGifPutExtensionBlock (gif, 3, (GifByteType[]) { 1, 0, 0 }) == GIF_OK
+       && EGifPutExtensionTrailer (gif) == GIF_OK;
+  if (!ok)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path,
+                 GifErrorString (gif->Error));
+  else
+    ok = write_gif_frames (gif, frames, delays_cs, width, height, scale, error);
+  if (EGifCloseFile (gif, &gif_error) != GIF_OK && ok)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path,
+                   GifErrorString (gif_error));
+      ok = FALSE;
+    }
+  if (!ok)
+    {
+      remove (tmp);
+      return FALSE;
+    }
+  return output_file_rename (tmp, path, error);
+}
+
+void
+snapshot_release_fonts (void)
+{
+  /* pango's default font map holds fontconfig's patterns: it goes first,
+   * then cairo's caches, then fontconfig's. */
+  pango_cairo_font_map_set_default (NULL);
+  cairo_debug_reset_static_data ();
+  FcFini ();
 }

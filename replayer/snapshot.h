@@ -4,17 +4,22 @@
  * Alt+P") in a band above it; saved as PNG with libpng; a contact sheet
  * of all steps.
  *
- * Annotation draws with the X server itself (a pixmap, the core "fixed"
- * font every server has built in), so there is no font code here.
+ * The marks are drawn by the X server (a pixmap); captions are UTF-8 text
+ * drawn with pango on cairo, in SNAPSHOT_CAPTION_FONT.
  */
 #pragma once
 
 #include <X11/Xlib.h>
+#include <cairo.h>
 #include <glib.h>
+#include <pango/pangocairo.h>
 
 G_BEGIN_DECLS
 
 typedef struct Snapshot Snapshot;
+
+/* A black picture of @width x @height. */
+Snapshot *snapshot_new (int width, int height);
 
 /* The whole screen of @dpy. */
 Snapshot *snapshot_take (Display *dpy, GError **error);
@@ -44,13 +49,40 @@ Snapshot *snapshot_step_picture (const Snapshot *screen, Display *dpy,
                                  const SnapshotMarks *marks, const char *caption,
                                  Snapshot **marked, GError **error);
 
+/* The caption band: @caption (UTF-8, one line; ellipsized past
+ * SNAPSHOT_CAPTION_MAX_WIDTH) in white on red, at (PAD_X, PAD_Y) of a band
+ * as high as the text and twice PAD_Y, above @picture. */
+#define SNAPSHOT_CAPTION_FONT "DejaVu Sans, Sans 10"
+#define SNAPSHOT_CAPTION_PAD_X 8
+#define SNAPSHOT_CAPTION_PAD_Y 5
+#define SNAPSHOT_CAPTION_MAX_WIDTH 1600
+Snapshot *snapshot_add_caption (const Snapshot *picture, const char *caption, GError **error);
+
+/* The layout a caption is drawn with (the font, antialiased, no hinting;
+ * ellipsized at @max_width pixels if > 0): for the tests to draw the same. */
+PangoLayout *snapshot_caption_layout (cairo_t *cr, const char *caption, int max_width);
+
+/* The pixel at @x, @y as 0xRRGGBB. */
+guint32 snapshot_get_pixel (const Snapshot *snapshot, int x, int y);
+
 gboolean snapshot_save_png (const Snapshot *snapshot, const char *path,
                             GError **error);
 
-/* One PNG with every snapshot shrunk to fit a 400x300 cell, in reading
- * order, each with its caption underneath. */
+/* One PNG with every snapshot shrunk to fit a 400x300 cell (filtered), in
+ * reading order, each with its caption underneath. */
 gboolean snapshot_save_contact_sheet (GPtrArray *snapshots, const char *const *captions,
-                                      Display *dpy, const char *path,
-                                      GError **error);
+                                      const char *path, GError **error);
+
+/* An animated GIF (giflib) of @frames (pictures with their caption
+ * bands), frame i shown @delays_cs[i] hundredths of a second, looping;
+ * scaled down to fit SNAPSHOT_GIF_MAX_WIDTH x _HEIGHT. A new 0600 file. */
+#define SNAPSHOT_GIF_MAX_WIDTH 960
+#define SNAPSHOT_GIF_MAX_HEIGHT 720
+gboolean snapshot_save_gif (GPtrArray *frames, const guint *delays_cs, const char *path,
+                            GError **error);
+
+/* The fonts' caches (pango, cairo, fontconfig) are let go: once no caption
+ * will be drawn again in this process (a leak checker counts them). */
+void snapshot_release_fonts (void);
 
 G_END_DECLS

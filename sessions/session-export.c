@@ -100,6 +100,93 @@ static const char xdotool_prelude[] =
   "}\n"
   "\n";
 
+/* The app's classes (of the windows the actions aim at), in the order
+ * they first appear, as anchored regexes; NULL if none is known. */
+static GPtrArray *
+app_classes (const Session *session, GArray *actions)
+{
+  GPtrArray *classes = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < actions->len; i++)
+    {
+      const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, i));
+      g_autofree char *re = NULL;
+      gboolean seen = FALSE;
+
+      if (ev->window < 0 || ev->wm_class == NULL)
+        continue;
+      re = regex_exact (ev->wm_class);
+      for (guint c = 0; c < classes->len && !seen; c++)
+        seen = g_str_equal (g_ptr_array_index (classes, c), re);
+      if (!seen)
+        g_ptr_array_add (classes, g_steal_pointer (&re));
+    }
+  if (classes->len == 0)
+    g_clear_pointer (&classes, g_ptr_array_unref);
+  return classes;
+}
+
+/* Action number -> its step (phrase, from 0), when the script can tell
+ * whether the app is there (it knows a class of its windows); else NULL. */
+static guint *
+liveness_steps (const Session *session, GArray *actions)
+{
+  g_autoptr (GPtrArray) classes = app_classes (session, actions);
+  g_autoptr (GPtrArray) phrases = NULL;
+  guint *step_of;
+
+  if (classes == NULL)
+    return NULL;
+  phrases = session_get_phrases (session);
+  step_of = g_new0 (guint, MAX (actions->len, 1));
+  for (guint p = 0; p < phrases->len; p++)
+    {
+      const SessionPhrase *phrase = g_ptr_array_index (phrases, p);
+      for (guint i = 0; i < phrase->actions->len; i++)
+        step_of[g_array_index (phrase->actions, guint, i)] = p;
+    }
+  return step_of;
+}
+
+/* alive N S: whether the app still shows a window of one of its classes
+ * before action N+1; if not, say it went after action N (step S) and exit
+ * 1, as xreplay does for a crash (2 before the first action: the app is
+ * not running). */
+static void
+append_liveness (GString *out, const Session *session, GArray *actions)
+{
+  g_autoptr (GPtrArray) classes = app_classes (session, actions);
+  g_autoptr (GPtrArray) phrases = NULL;
+
+  if (classes == NULL)
+    return;
+  phrases = session_get_phrases (session);
+  g_string_append (out, "# app_windows: whether the app shows a window of one of its classes.\n"
+                        "app_windows () {\n");
+  for (guint c = 0; c < classes->len; c++)
+    {
+      g_autofree char *q = sh_quote (g_ptr_array_index (classes, c));
+      g_string_append_printf (out, "  [ -z \"$(xdotool search --onlyvisible --class %s "
+                                   "2>/dev/null)\" ] || return 0\n", q);
+    }
+  g_string_append_printf (out,
+    "  return 1\n"
+    "}\n"
+    "\n"
+    "# alive N S: the app is still there after action N (step S), or this\n"
+    "# script says so and stops: exit 1, as xreplay does for a crash.\n"
+    "alive () {\n"
+    "  app_windows && return 0\n"
+    "  if [ \"$1\" -eq 0 ]; then\n"
+    "    echo \"$0: the app shows no window on $DISPLAY: start it first\" >&2; exit 2\n"
+    "  fi\n"
+    "  echo \"$0: the app's windows are gone after action $1 of %u (step $2 of %u):\" \\\n"
+    "    \"it crashed or exited\" >&2\n"
+    "  exit 1\n"
+    "}\n"
+    "\n", actions->len, phrases->len);
+}
+
 static void
 export_xdotool (Emit *e, const Session *session, const char *source_name)
 {
@@ -108,6 +195,7 @@ export_xdotool (Emit *e, const Session *session, const char *source_name)
   g_autofree char *source = quote_terminal (source_name != NULL ? source_name : "a session");
   guint64 last_time = 0;
   gboolean first = TRUE;
+  g_autofree guint *step_of = liveness_steps (session, actions);
 
   g_string_append (out, "#!/bin/sh\n");
   /* Whatever the session says goes into comments on one line each
@@ -128,6 +216,7 @@ export_xdotool (Emit *e, const Session *session, const char *source_name)
                           session->screen_width, session->screen_height,
                           "THIS-SCRIPT");
   g_string_append (out, xdotool_prelude);
+  append_liveness (out, session, actions);
 
   for (guint i = 0; i < actions->len; i++)
     {
@@ -151,6 +240,10 @@ export_xdotool (Emit *e, const Session *session, const char *source_name)
       first = FALSE;
       last_time = ev->time_ms;
       g_string_append_printf (out, "# %u. %s\n", i + 1, words);
+      /* Nothing is typed or clicked once the app is gone: the keys would
+       * go to whatever has the focus then. */
+      if (step_of != NULL)
+        g_string_append_printf (out, "alive %u %u\n", i, i > 0 ? step_of[i - 1] + 1 : 0);
 
       if (ev->has_pos && in_window)
         g_string_append_printf (out, "at %s %s %d %d %d %d\n", qclass, qtitle,
@@ -182,7 +275,12 @@ export_xdotool (Emit *e, const Session *session, const char *source_name)
           break;
         }
     }
-  g_string_append (out, "exit 0\n");
+  /* The last action may be the one that makes it go: a moment for it. */
+  if (step_of != NULL && actions->len > 0)
+    g_string_append_printf (out, "sleep 1\nalive %u %u\n", actions->len,
+                            step_of[actions->len - 1] + 1);
+  g_string_append (out, "echo \"$0: every step replayed; the app is still there\"\n"
+                        "exit 0\n");
   emit_flush (e, TRUE);
 }
 

@@ -281,7 +281,29 @@ xapp_text_from_property (XApp *xapp, Atom type, const char *value, gsize len)
         return g_utf8_make_valid (utf8, -1);
     }
   else if (type == xapp->compound_text)
-    return compound_text_to_utf8 ((const guchar *) value, len);
+    {
+      /* Xlib knows ISO 2022's charsets (Cyrillic, Greek, CJK...) as far
+       * as the locale's converters go; ours (ASCII, Latin-1, UTF-8
+       * segments) when it cannot convert all of it. */
+      XTextProperty prop = { .value = (unsigned char *) value, .encoding = type, .format = 8,
+                             .nitems = len };
+      char **list = NULL;
+      int count = 0;
+
+      if (Xutf8TextPropertyToTextList (xapp->dpy, &prop, &list, &count) == Success
+          && list != NULL && count > 0)
+        {
+          g_autoptr (GString) joined = g_string_new (NULL);
+
+          for (int i = 0; i < count; i++)
+            g_string_append (joined, list[i]);
+          XFreeStringList (list);
+          return g_utf8_make_valid (joined->str, (gssize) joined->len);
+        }
+      if (list != NULL)
+        XFreeStringList (list);
+      return compound_text_to_utf8 ((const guchar *) value, len);
+    }
   return g_utf8_make_valid (value, (gssize) len);
 }
 

@@ -960,6 +960,7 @@ usage (FILE *out)
          "  --display NAME     X display (default: $DISPLAY)\n"
          "  --echo-keys        say the keysym of every key press on stdout\n"
          "  --no-pid           set no _NET_WM_PID on the windows (as Tk, Xaw, Motif)\n"
+         "  --version          print the version and exit\n"
          "  --help             show this help\n", out);
 }
 
@@ -975,6 +976,12 @@ parse_args (int argc, char **argv, Options *opt)
       if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
         {
           usage (stdout);
+          exit (0);
+        }
+      /* As real apps tell it: the bug report names the version. */
+      if (strcmp (arg, "--version") == 0)
+        {
+          puts ("xdemo 1.0");
           exit (0);
         }
       if (strcmp (arg, "--bug") == 0 || strcmp (arg, "--probability") == 0

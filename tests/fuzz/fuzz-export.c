@@ -283,11 +283,26 @@ expect_move (GString *log, int x, int y)
   expect (log, "xdotool", "mousemove", "--sync", sx, sy, NULL);
 }
 
+/* The class of the first action aimed at a window, as a regex, or NULL:
+ * the script checks the app is there by it (the stub always finds it). */
+static char *
+first_class (const Session *session, GArray *actions)
+{
+  for (guint i = 0; i < actions->len; i++)
+    {
+      const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, i));
+      if (ev->window >= 0 && ev->wm_class != NULL)
+        return exact_regex (ev->wm_class);
+    }
+  return NULL;
+}
+
 /* The commands the script must run for @session's actions. */
 static GString *
 expected_commands (const Session *session)
 {
   g_autoptr (GArray) actions = session_get_actions (session);
+  g_autofree char *app_class = first_class (session, actions);
   GString *log = g_string_new (NULL);
   guint64 last = 0;
 
@@ -302,6 +317,9 @@ expected_commands (const Session *session)
           expect (log, "sleep", gap, NULL);
         }
       last = ev->time_ms;
+      /* Before each action: is the app still there? */
+      if (app_class != NULL)
+        expect (log, "xdotool", "search", "--onlyvisible", "--class", app_class, NULL);
       if (ev->has_pos && ev->window >= 0 && ev->wm_class != NULL)
         {
           g_autofree char *class_re = exact_regex (ev->wm_class);
@@ -337,6 +355,12 @@ expected_commands (const Session *session)
         default:
           break;
         }
+    }
+  /* A moment for the last action's effect, and the check again. */
+  if (app_class != NULL && actions->len > 0)
+    {
+      expect (log, "sleep", "1", NULL);
+      expect (log, "xdotool", "search", "--onlyvisible", "--class", app_class, NULL);
     }
   return log;
 }

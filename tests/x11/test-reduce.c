@@ -478,6 +478,86 @@ test_interrupt (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (test_orphans_alive (0), ==, 0);
 }
 
+/* The tests a reduction says it ran ("91 -> 3 actions in 14 tests"). */
+static guint
+tests_said (const char *out, guint *after)
+{
+  const char *line = strstr (out, " -> ");
+  guint before = 0, tests = 0;
+
+  g_assert_nonnull (line);
+  while (line > out && line[-1] != '\n')
+    line--;
+  g_assert_cmpint (sscanf (line, "%u -> %u actions in %u tests", &before, after, &tests), ==, 3);
+  return tests;
+}
+
+/* Ctrl-C mid-run: one message; the best session so far and a report for
+ * it, both marked "interrupted, not minimal"; the journal beside. The
+ * same command again goes on from there: fewer tests than a fresh run,
+ * the same result, and the journal goes. */
+static void
+test_interrupt_resume (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *improved = g_strdup_printf ("xreduce: %u -> ", DEMO_ACTIONS);
+  g_autofree char *journal = g_strconcat (fixture->out, ".journal", NULL);
+  g_autofree char *report = g_strconcat (fixture->out, ".report/report.md", NULL);
+  g_autofree char *fresh_out = g_build_filename (fixture->dir, "fresh.min", NULL);
+  g_autofree char *text = NULL, *md = NULL, *out = NULL, *err = NULL;
+  g_autofree char *fresh_said = NULL, *resumed_text = NULL, *fresh_text = NULL;
+  g_autoptr (GString) seen = g_string_new (NULL);
+  g_autoptr (Session) resumed = NULL, fresh = NULL;
+  g_autoptr (GError) error = NULL;
+  guint resumed_after = 0, fresh_after = 0, resumed_tests, fresh_tests;
+  const char *at;
+  int status = interrupt_xreduce_at (fixture, improved, seen);
+
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 130);
+  /* One message says it all. */
+  at = strstr (seen->str, "interrupted");
+  g_assert_nonnull (at);
+  g_assert_null (strstr (at + 1, "interrupted"));
+  g_assert_nonnull (strstr (at, "not minimal"));
+  g_assert_true (g_file_get_contents (fixture->out, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "# interrupted, not minimal: reduced by xreduce from "));
+  g_assert_true (g_file_get_contents (report, &md, NULL, NULL));
+  g_assert_nonnull (strstr (md, "\n**Interrupted, not minimal:**"));
+  g_assert_nonnull (strstr (md, "1-minimal: not verified (interrupted"));
+  g_assert_true (g_file_test (journal, G_FILE_TEST_IS_REGULAR));
+
+  /* The same command again. */
+  g_assert_cmpint (run_xreduce_talking (fixture, FALSE, session, NULL, NULL, NULL, &out, &err),
+                   ==, 0);
+  g_assert_nonnull (strstr (err, "resuming: "));
+  resumed_tests = tests_said (out, &resumed_after);
+  g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&md, g_free);
+  g_assert_true (g_file_get_contents (report, &md, NULL, NULL));
+  g_assert_null (strstr (md, "Interrupted"));
+  g_assert_nonnull (strstr (md, "- Resumed: "));
+
+  /* A fresh run of the same reduction, elsewhere. */
+  {
+    char *saved = fixture->out;
+    fixture->out = fresh_out;
+    g_assert_cmpint (run_xreduce (fixture, session, NULL, NULL, &fresh_said, NULL), ==, 0);
+    fixture->out = saved;
+  }
+  fresh_tests = tests_said (fresh_said, &fresh_after);
+  g_test_message ("resumed: %u tests; fresh: %u tests", resumed_tests, fresh_tests);
+  g_assert_cmpuint (resumed_tests, <, fresh_tests);
+  g_assert_cmpuint (resumed_after, ==, fresh_after);
+  resumed = session_load (fixture->out, &error);
+  g_assert_no_error (error);
+  fresh = session_load (fresh_out, &error);
+  g_assert_no_error (error);
+  resumed_text = session_describe_steps (resumed, SESSION_WORDS_TERMINAL, TRUE);
+  fresh_text = session_describe_steps (fresh, SESSION_WORDS_TERMINAL, TRUE);
+  g_assert_cmpstr (resumed_text, ==, fresh_text);
+}
+
 /* Ctrl-C before anything is known to fail: nothing is written, nothing
  * is left running. */
 static void
@@ -918,6 +998,7 @@ main (int argc, char **argv)
   ADD ("/reduce/never-connects", test_never_connects);
   ADD ("/reduce/interrupt", test_interrupt);
   ADD ("/reduce/interrupt-early", test_interrupt_early);
+  ADD ("/reduce/interrupt-resume", test_interrupt_resume);
   ADD ("/reduce/sigkill-oracle", test_sigkill_oracle);
   ADD ("/reduce/limit-time-verification", test_limit_time_verification);
   ADD ("/reduce/full-disk", test_full_disk);

@@ -11,6 +11,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <gif_lib.h>
+#include <json-glib/json-glib.h>
 #include <poll.h>
 #include <png.h>
 #include <signal.h>
@@ -257,6 +259,45 @@ make_old_report (const char *dir)
 
 /* ---- xreplay --report ---- */
 
+/* replay.gif in @dir: a GIF that giflib decodes, @n_frames frames (the
+ * steps and, after a crash, the end) of the same size within 960x720,
+ * each shown a while, at most 2 MB; the last frame differs from the one
+ * before it (its caption says what became of the app). */
+static void
+assert_replay_gif (const char *dir, guint n_frames)
+{
+  g_autofree char *path = g_build_filename (dir, "replay.gif", NULL);
+  GifFileType *gif;
+  int error = 0;
+  struct stat st;
+
+  g_assert_cmpint (stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+  g_assert_cmpint (st.st_size, <=, 2 * 1024 * 1024);
+  gif = DGifOpenFileName (path, &error);
+  g_assert_nonnull (gif);
+  g_assert_cmpint (DGifSlurp (gif), ==, GIF_OK);
+  g_test_message ("replay.gif: %d frames of %dx%d, %ld bytes", gif->ImageCount, gif->SWidth,
+                  gif->SHeight, (long) st.st_size);
+  g_assert_cmpint (gif->ImageCount, ==, (int) n_frames);
+  g_assert_cmpint (gif->SWidth, <=, 960);
+  g_assert_cmpint (gif->SHeight, <=, 720);
+  for (int i = 0; i < gif->ImageCount; i++)
+    {
+      GraphicsControlBlock gcb;
+
+      g_assert_cmpint (gif->SavedImages[i].ImageDesc.Width, ==, gif->SWidth);
+      g_assert_cmpint (gif->SavedImages[i].ImageDesc.Height, ==, gif->SHeight);
+      g_assert_cmpint (DGifSavedExtensionToGCB (gif, i, &gcb), ==, GIF_OK);
+      g_assert_cmpint (gcb.DelayTime, >=, 100);
+    }
+  if (gif->ImageCount >= 2)
+    g_assert_cmpint (memcmp (gif->SavedImages[gif->ImageCount - 1].RasterBits,
+                             gif->SavedImages[gif->ImageCount - 2].RasterBits,
+                             (gsize) gif->SWidth * gif->SHeight), !=, 0);
+  DGifCloseFile (gif, &error);
+}
+
 static void
 test_replay_report (Fixture *f, gconstpointer data)
 {
@@ -326,6 +367,9 @@ test_replay_report (Fixture *f, gconstpointer data)
     g_assert_true (g_file_test (sheet, G_FILE_TEST_IS_REGULAR));
     assert_png (sheet, 0, 0);
   }
+  /* The replay as an animation: a frame per step and the crash's. */
+  assert_replay_gif (report, words->len + 1);
+  g_assert_nonnull (strstr (md, "![the replay](replay.gif)"));
 }
 
 /* A typed terminal session (tests/data/xterm.session: five commands typed
@@ -516,15 +560,25 @@ test_xdotool_script (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   wait_for_map (f, "Editor");
 
-  g_assert_cmpint (run_script (f, script, envp, &err), ==, 0);
+  /* The crash is the last action's: the script sees the windows go, says
+   * after which step, and exits 1 as xreplay does. */
+  g_assert_cmpint (run_script (f, script, envp, &err), ==, 1);
+  g_test_message ("the script said: %s", err);
   /* It found every window it aimed at: no fallback to screen positions. */
   g_assert_null (strstr (err, "no window"));
+  g_assert_nonnull (strstr (err, "the app's windows are gone after action "));
+  g_assert_nonnull (strstr (err, "(step 2 of 2): it crashed or exited\n"));
   if (!wait_child (f->xdemo, &status))
     g_error ("xdemo is still alive %d ms after the script ended", WAIT_MS);
   f->xdemo = 0;
   if (!WIFSIGNALED (status))
     g_error ("xdemo did not crash: wait status 0x%x; the script said: %s", status, err);
   g_assert_cmpint (WTERMSIG (status), ==, SIGSEGV);
+
+  /* Without the app, nothing is typed anywhere: exit 2 at once. */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_script (f, script, envp, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "the app shows no window"));
 }
 
 /* --report naming a folder that is not a report: refused before the
@@ -605,7 +659,6 @@ test_reduce_report (Fixture *f, gconstpointer data)
   g_autoptr (GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) pictures = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *out = NULL, *listed = NULL, *md = NULL, *figures = NULL;
-  const char *replayed;
   g_auto (GStrv) list = NULL;
   const char *summary, *section;
   guint before = 0, after = 0, n_list;
@@ -664,18 +717,34 @@ test_reduce_report (Fixture *f, gconstpointer data)
       g_assert_true (g_str_has_prefix (list[i], number));
     }
   g_assert_nonnull (strstr (md, "not the user's: release "));
-  /* The crash comes after the kept actions (and maybe a release added
-   * right after the last one). */
-  replayed = strstr (md, "after ");
-  g_assert_nonnull (replayed);
+  /* The user's releases that went: what stays held, in words. */
+  g_assert_nonnull (strstr (md, "is held down: `"));
+  g_assert_nonnull (strstr (md, " to the end"));
+  /* One count: the steps listed, the actions kept and the releases added,
+   * as the console said; the crash comes after the last step. */
   {
-    guint n_replayed = 0;
-
-    g_assert_cmpint (sscanf (replayed, "after %u of them", &n_replayed), ==, 1);
-    g_assert_cmpuint (n_replayed, >=, after);
-    g_assert_cmpuint (n_replayed, <=, after + 3);
+    g_autofree char *counts = g_strdup_printf ("\n\n%u step%s (%u user action%s and ",
+                                               words->len, words->len == 1 ? "" : "s", after,
+                                               after == 1 ? "" : "s");
+    g_autofree char *at_step = g_strdup_printf ("**crashed with SIGSEGV** after step %u of %u.",
+                                                words->len, words->len);
+    g_assert_nonnull (strstr (md, counts));
+    g_assert_nonnull (strstr (md, at_step));
   }
-  g_assert_true (g_str_has_prefix (md, "# session.log: crashed with SIGSEGV\n"));
+  /* The title names the app, its version (xdemo --version) and where it
+   * crashed; the backtrace has file:line (xdemo is built with -g). */
+  g_assert_true (g_str_has_prefix (md, "# xdemo 1.0 crashed with SIGSEGV in print_document ("));
+  g_assert_nonnull (strstr (md, "xdemo.c:"));
+  g_assert_nonnull (strstr (md, "\n    #0 print_document at "));
+  g_assert_true (g_regex_match_simple ("^    #[0-9] [a-z_]+ at [^ ]*xdemo\\.c:[0-9]+$", md,
+                                       G_REGEX_MULTILINE, 0));
+  /* The environment. */
+  g_assert_nonnull (strstr (md, "\n## Environment\n"));
+  g_assert_nonnull (strstr (md, "- App: `xdemo`, which says it is \"xdemo 1.0\""));
+  g_assert_nonnull (strstr (md, "- X server of the replay: The X.Org Foundation "));
+  g_assert_nonnull (strstr (md, "- OS: "));
+  assert_replay_gif (report, words->len + 1);
+
 
   /* xreduce's figures, after the replay's report. */
   section = strstr (md, "\n## Reduction\n\n");
@@ -683,11 +752,122 @@ test_reduce_report (Fixture *f, gconstpointer data)
   g_assert_true (section > strstr (md, "\n## Steps\n"));
   figures = g_strdup_printf ("Actions: %u before, %u after", before, after);
   g_assert_nonnull (strstr (section, figures));
-  g_assert_nonnull (strstr (section, session));
+  /* Paths as seen from the report's folder, never absolute. */
+  g_assert_null (strstr (md, f->dir));
+  {
+    const char *from = strstr (section, "Original session: `");
+    g_autofree char *rel = NULL, *resolved = NULL, *want_path = NULL;
+    g_autofree char *cwd = g_get_current_dir ();
+
+    g_assert_nonnull (from);
+    from += strlen ("Original session: `");
+    rel = g_strndup (from, strcspn (from, "`"));
+    g_assert_false (g_path_is_absolute (rel));
+    resolved = g_canonicalize_filename (rel, report);
+    want_path = g_canonicalize_filename (session, cwd);
+    g_assert_cmpstr (resolved, ==, want_path);
+    g_assert_nonnull (strstr (section, "Minimal session: `../out.min`"));
+  }
   g_assert_nonnull (strstr (section, "Tests run: "));
   g_assert_nonnull (strstr (section, "Wall time: "));
   g_assert_nonnull (strstr (section, "Algorithm: hdd"));
   g_assert_nonnull (strstr (section, "1-minimal: verified"));
+}
+
+/* xreduce --json: one JSON object that says what the report says: the
+ * counts, the steps in words, the tests and cache hits, the files. */
+static void
+test_reduce_json (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "data",
+                                               "demo.session", NULL);
+  g_autofree char *min = g_build_filename (f->dir, "out.min", NULL);
+  g_autofree char *report = g_strconcat (min, ".report", NULL);
+  g_autofree char *report_md = g_build_filename (report, "report.md", NULL);
+  const char *reduce_argv[] = { env ("XREDUCE"), "--json", "--max-gap", "100", "--settle", "300",
+                                "-o", min, session, "--", env ("XDEMO"), NULL };
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) pictures = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL, *md = NULL, *figure = NULL;
+  JsonObject *o, *files;
+  JsonArray *steps;
+
+  g_assert_cmpint (run (reduce_argv, NULL, &out, NULL), ==, 0);
+  g_test_message ("stdout:\n%s", out);
+  /* stdout is the object and nothing else. */
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "reduced");
+  g_assert_cmpstr (json_object_get_string_member (o, "failure"), ==, "crashed with SIGSEGV");
+  g_assert_cmpint (json_object_get_int_member (o, "actions_before"), ==, DEMO_ACTIONS);
+  g_assert_true (json_object_get_boolean_member (o, "one_minimal"));
+  files = json_object_get_object_member (o, "files");
+  g_assert_cmpstr (json_object_get_string_member (files, "minimal_session"), ==, min);
+  g_assert_cmpstr (json_object_get_string_member (files, "report"), ==, report_md);
+  g_assert_true (g_file_test (json_object_get_string_member (files, "replay_gif"),
+                              G_FILE_TEST_IS_REGULAR));
+
+  /* The same as the report: its steps, its figures. */
+  md = read_file (report, "report.md");
+  parse_steps (md, words, pictures);
+  steps = json_object_get_array_member (o, "steps");
+  g_assert_cmpuint (json_array_get_length (steps), ==, words->len);
+  for (guint i = 0; i < words->len; i++)
+    {
+      JsonObject *step = json_array_get_object_element (steps, i);
+      g_autofree char *said = g_strconcat (json_object_get_string_member (step, "words"), ".",
+                                           NULL);
+
+      g_assert_cmpstr (said, ==, g_ptr_array_index (words, i));
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (step, "actions")),
+                        >, 0);
+    }
+  figure = g_strdup_printf ("Actions: %" G_GINT64_FORMAT " before, %" G_GINT64_FORMAT " after",
+                            json_object_get_int_member (o, "actions_before"),
+                            json_object_get_int_member (o, "actions_after"));
+  g_assert_nonnull (strstr (md, figure));
+  g_clear_pointer (&figure, g_free);
+  figure = g_strdup_printf ("Tests run: %" G_GINT64_FORMAT " (and %" G_GINT64_FORMAT
+                            " answered from the cache)",
+                            json_object_get_int_member (o, "tests"),
+                            json_object_get_int_member (o, "cache_hits"));
+  g_assert_nonnull (strstr (md, figure));
+  g_clear_pointer (&figure, g_free);
+  figure = g_strdup_printf (" (%" G_GINT64_FORMAT " user actions and %" G_GINT64_FORMAT
+                            " releases that xreduce added)",
+                            json_object_get_int_member (o, "actions_after"),
+                            json_object_get_int_member (o, "releases_added"));
+  g_assert_nonnull (strstr (md, figure));
+}
+
+/* xreduce --json without a result: still one object, with the verdict,
+ * the error and the exit status. */
+static void
+test_reduce_json_nothing (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "data",
+                                               "demo.session", NULL);
+  g_autofree char *min = g_build_filename (f->dir, "out.min", NULL);
+  const char *reduce_argv[] = { env ("XREDUCE"), "--json", "-q", "--verify-runs", "1",
+                                "--max-gap", "100", "--settle", "300", "-o", min, session, "--",
+                                env ("XDEMO"), "--bug", "none", NULL };
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *out = NULL;
+  JsonObject *o;
+
+  g_assert_cmpint (run (reduce_argv, NULL, &out, NULL), ==, 4);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "nothing_to_reduce");
+  g_assert_cmpint (json_object_get_int_member (o, "exit_status"), ==, 4);
+  g_assert_nonnull (json_object_get_string_member (o, "error"));
+  g_assert_true (json_object_get_null_member (json_object_get_object_member (o, "files"),
+                                              "minimal_session"));
+  g_assert_false (g_file_test (min, G_FILE_TEST_EXISTS));
 }
 
 /* ---- bad input ---- */
@@ -721,5 +901,7 @@ main (int argc, char **argv)
   ADD ("/report/interrupted", test_report_interrupted);
   ADD ("/report/xdotool-script", test_xdotool_script);
   ADD ("/report/reduce", test_reduce_report);
+  ADD ("/report/reduce-json", test_reduce_json);
+  ADD ("/report/reduce-json-nothing", test_reduce_json_nothing);
   return g_test_run ();
 }

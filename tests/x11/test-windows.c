@@ -223,8 +223,9 @@ test_wrapper_and_frame (Fixture *f, gconstpointer data)
 
 /* Titles as people read them, whatever their encoding: _NET_WM_NAME
  * (UTF-8) before WM_NAME, which a browser fills with COMPOUND_TEXT escapes;
- * a WM_NAME alone as ICCCM says: STRING is Latin-1, COMPOUND_TEXT's
- * segments ASCII, Latin-1 or UTF-8. */
+ * a WM_NAME alone as ICCCM says: STRING is Latin-1, COMPOUND_TEXT in
+ * any of its charsets (Xlib's Xutf8TextPropertyToTextList: Cyrillic in
+ * ISO 8859-5 too), or segments of ASCII, Latin-1 and UTF-8. */
 static void
 test_titles (Fixture *f, gconstpointer data)
 {
@@ -235,14 +236,16 @@ test_titles (Fixture *f, gconstpointer data)
   static const char utf8_firefox[] = "Gort! \xe2\x80\x94 Firefox";
   static const char latin1[] = "Caf\xe9 \xab" "1\xbb";
   static const char ct_alone[] = "A \x1b%G\xe2\x80\x94\x1b%@ B \x1b-A\xe9";
+  /* "Печать" in ISO 8859-5, as COMPOUND_TEXT designates it (ESC - L). */
+  static const char ct_cyrillic[] = "\x1b-L\xbf\xd5\xe7\xd0\xe2\xec";
   static const char *const want[] = { "Gort! \xe2\x80\x94 Firefox", "Caf\xc3\xa9 \xc2\xab" "1\xc2\xbb",
-                                      "A \xe2\x80\x94 B \xc3\xa9" };
+                                      "A \xe2\x80\x94 B \xc3\xa9", "Печать" };
   g_autofree char *display = NULL;
   g_autoptr (Session) session = NULL;
   g_autoptr (GError) error = NULL;
   Display *app;
   Atom compound, utf8, net_wm_name;
-  Window w[3];
+  Window w[4];
   const char *on;
 
   spawn (f, argv);
@@ -256,7 +259,7 @@ test_titles (Fixture *f, gconstpointer data)
   compound = XInternAtom (app, "COMPOUND_TEXT", False);
   utf8 = XInternAtom (app, "UTF8_STRING", False);
   net_wm_name = XInternAtom (app, "_NET_WM_NAME", False);
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 4; i++)
     w[i] = top (app, 100 + 250 * i, 700, "Titled", "");
   XChangeProperty (app, w[0], XA_WM_NAME, compound, 8, PropModeReplace,
                    (const guchar *) ct_firefox, sizeof ct_firefox - 1);
@@ -266,12 +269,14 @@ test_titles (Fixture *f, gconstpointer data)
                    (const guchar *) latin1, sizeof latin1 - 1);
   XChangeProperty (app, w[2], XA_WM_NAME, compound, 8, PropModeReplace,
                    (const guchar *) ct_alone, sizeof ct_alone - 1);
-  for (int i = 0; i < 3; i++)
+  XChangeProperty (app, w[3], XA_WM_NAME, compound, 8, PropModeReplace,
+                   (const guchar *) ct_cyrillic, sizeof ct_cyrillic - 1);
+  for (int i = 0; i < 4; i++)
     {
       XMapWindow (app, w[i]);
       wait_mapped (app, w[i]);
     }
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 4; i++)
     click (app, 150 + 250 * i, 750);
   XTestFakeKeyEvent (app, XKeysymToKeycode (app, XK_Pause), True, CurrentTime);
   XTestFakeKeyEvent (app, XKeysymToKeycode (app, XK_Pause), False, CurrentTime);
@@ -280,7 +285,7 @@ test_titles (Fixture *f, gconstpointer data)
 
   session = session_load (log, &error);
   g_assert_no_error (error);
-  for (guint i = 0; i < 3; i++)
+  for (guint i = 0; i < 4; i++)
     {
       const SessionEvent *ev = press_at (session, i);
 
