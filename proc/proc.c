@@ -60,6 +60,7 @@ proc_spawn_options_init (ProcSpawnOptions *options)
   options->stdin_fd = -1;
   options->output_fd = -1;
   options->pass_fd = -1;
+  options->pass_fd4 = -1;
 }
 
 typedef struct
@@ -441,7 +442,8 @@ proc_spawn (const ProcSpawnOptions *options, GError **error)
   g_autofree char *program = NULL;
   gboolean kept;
   int out_fd, err_fd, in_fd, out_read = -1, err_read = -1;
-  int target_fd = 3;
+  int source_fds[2], target_fds[2];
+  guint n_fds = 0;
   GPid pid = 0;
   gboolean ok;
 
@@ -495,13 +497,22 @@ proc_spawn (const ProcSpawnOptions *options, GError **error)
         keeper_failed = !keeper_start ();
       setup.keeper_fd = keeper_fd;
     }
+  if (options->pass_fd >= 0)
+    {
+      source_fds[n_fds] = options->pass_fd;
+      target_fds[n_fds++] = 3;
+    }
+  if (options->pass_fd4 >= 0)
+    {
+      source_fds[n_fds] = options->pass_fd4;
+      target_fds[n_fds++] = 4;
+    }
   ok = g_spawn_async_with_pipes_and_fds (NULL, options->argv, options->envp,
                                          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_SEARCH_PATH,
                                          child_setup, &setup,
                                          in_fd, out_fd, err_fd,
-                                         options->pass_fd >= 0 ? &options->pass_fd : NULL,
-                                         options->pass_fd >= 0 ? &target_fd : NULL,
-                                         options->pass_fd >= 0 ? 1 : 0,
+                                         n_fds > 0 ? source_fds : NULL,
+                                         n_fds > 0 ? target_fds : NULL, n_fds,
                                          &pid, NULL, NULL, NULL, &local);
   if (kept)
     G_UNLOCK (keeper);

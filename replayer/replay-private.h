@@ -51,6 +51,7 @@ typedef struct
   Injector *injector;        /* owned */
   ProcChild *child;          /* owned */
   Sandbox *sandbox;          /* owned, or NULL: the app shares our HOME and bus */
+  ProcTempDir *xauth_dir;    /* owned, or NULL: the Xvfb's cookie without a sandbox */
   Atom wm_protocols, net_wm_ping;
 
   GArray *actions;           /* owned, of guint: event indices */
