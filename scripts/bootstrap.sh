@@ -11,7 +11,7 @@ build=${XREDUCE_BUILD:-build}
 packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev \
 libx11-dev libxtst-dev libxres-dev libxkbcommon-dev libpng-dev \
 libjson-glib-dev xvfb xserver-xephyr xdotool x11-xkb-utils x11-utils xauth gdb \
-dbus-daemon xterm \
+dbus-daemon xterm bubblewrap \
 tk python3-gi gir1.2-gtk-3.0 python3-pyqt5 libxaw7-dev"
 
 missing=""
