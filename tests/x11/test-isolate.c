@@ -400,6 +400,8 @@ app_environ (Fixture *f, const char *const *extra)
   envp = g_environ_setenv (envp, "SECRET_TOKEN", "s3cr3t", TRUE);
   envp = g_environ_setenv (envp, "XAUTHORITY", "/the/callers/xauthority", TRUE);
   envp = g_environ_setenv (envp, "LC_TIME", "C", TRUE);
+  /* sh sets PWD itself (from where it is): ours, if it came, would say so. */
+  envp = g_environ_setenv (envp, "PWD", "/the/callers/pwd", TRUE);
   g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
                                &out, &err, &status, &error));
   g_assert_no_error (error);
@@ -432,7 +434,9 @@ test_environ (Fixture *f, gconstpointer data)
       if (**e == '\0')
         continue;
       g_test_message ("the app got %s", *e);
-      if (!g_strv_contains (allowed, name) && !g_str_has_prefix (name, "LC_"))
+      if (strcmp (name, "PWD") == 0)
+        g_assert_cmpstr (*e, !=, "PWD=/the/callers/pwd");
+      else if (!g_strv_contains (allowed, name) && !g_str_has_prefix (name, "LC_"))
         g_error ("the app got %s, which is not on the allowlist", *e);
       display |= strcmp (name, "DISPLAY") == 0;
       lc |= strcmp (*e, "LC_TIME=C") == 0;
@@ -517,14 +521,16 @@ test_cookie (Fixture *f, gconstpointer data)
   g_assert_cmpint (WEXITSTATUS (status), ==, 128 + SIGTERM);
 }
 
-/* The app behind a script whose children leave its session: one with
- * setsid, one double-forked. */
+/* The app behind a script whose children leave its session and group:
+ * one with setsid, one as a daemon does (a new session, a fork, the
+ * parent gone). */
 static char *
 escaping_app (Fixture *f)
 {
   g_autofree char *text = g_strdup_printf ("#!/bin/sh\n"
                                            "setsid sleep 1234 </dev/null >/dev/null 2>&1 &\n"
-                                           "(sleep 1234 </dev/null >/dev/null 2>&1 &)\n"
+                                           "(setsid sh -c 'sleep 1234 </dev/null "
+                                           ">/dev/null 2>&1 &' &)\n"
                                            "exec '%s' \"$@\"\n", env ("XDEMO"));
   char *path = g_build_filename (f->dir, "escaping-app", NULL);
 
