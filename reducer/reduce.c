@@ -88,7 +88,7 @@ typedef struct
   Pool pool;
   char *pool_reason;         /* owned: the last word on the workers */
   guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
-  guint sigint, sigterm;
+  guint sigint, sigterm, sighup;
 } Reducer;
 
 void
@@ -776,6 +776,7 @@ reduce_setup (Reducer *reducer, GError **error)
   runner_set_observer (reducer->runner, on_observe, reducer);
   reducer->sigint = g_unix_signal_add (SIGINT, on_signal, reducer);
   reducer->sigterm = g_unix_signal_add (SIGTERM, on_signal, reducer);
+  reducer->sighup = g_unix_signal_add (SIGHUP, on_signal, reducer);
 
   n_actions = session_get_n_actions (reducer->session);
   want = target_describe (&reducer->target);
@@ -910,6 +911,8 @@ reducer_clear (Reducer *reducer)
     g_source_remove (reducer->sigint);
   if (reducer->sigterm != 0)
     g_source_remove (reducer->sigterm);
+  if (reducer->sighup != 0)
+    g_source_remove (reducer->sighup);
   /* Stops every test, app and Xvfb before the files go. */
   g_clear_pointer (&reducer->runner, runner_free);
   g_clear_pointer (&reducer->workdir, proc_tempdir_free);

@@ -113,6 +113,13 @@ on_sigterm (gpointer user_data)
   return on_signal (user_data, SIGTERM);
 }
 
+/* The terminal closed: the same cleanup, 129. */
+static gboolean
+on_sighup (gpointer user_data)
+{
+  return on_signal (user_data, SIGHUP);
+}
+
 /* A whole number of milliseconds, or a usage error. */
 static gboolean
 parse_ms (const char *option, const char *text, guint *out, GError **error)
@@ -570,7 +577,7 @@ main (int argc, char **argv)
   int max_screen[2];
   gsize max_session;
   const char *const *app_argv;
-  guint sigint, sigterm;
+  guint sigint, sigterm, sighup;
   gboolean ok;
   int status;
 
@@ -641,9 +648,11 @@ main (int argc, char **argv)
   opts.cancellable = cancellable;
   sigint = g_unix_signal_add (SIGINT, on_sigint, &interrupt);
   sigterm = g_unix_signal_add (SIGTERM, on_sigterm, &interrupt);
+  sighup = g_unix_signal_add (SIGHUP, on_sighup, &interrupt);
   ok = replay_run (session, app_argv, &opts, &result, &error);
   g_source_remove (sigint);
   g_source_remove (sigterm);
+  g_source_remove (sighup);
 
   if (interrupt.signal != 0)
     {
