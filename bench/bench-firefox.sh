@@ -37,7 +37,7 @@ command -v xdotool >/dev/null || { echo "$0: xdotool is not installed" >&2; exit
 . "$top/scripts/xvfb.sh"
 . "$top/scripts/xrecord.sh"
 xrecord_workdir
-export MOZ_CRASHREPORTER_DISABLE=1
+export MOZ_CRASHREPORTER_DISABLE=1   # passed into the sandbox with --keep-env below
 
 if [ -n "${FIREFOX_SESSION:-}" ]; then
   cp "$FIREFOX_SESSION" "$tmp/firefox.session"
@@ -98,7 +98,7 @@ echo "recorded: $actions user actions, $outcome"
 
 start=$(date +%s.%N)
 status=0
-"$xreduce" -o "$tmp/firefox.min" "$@" "$tmp/firefox.session" -- \
+"$xreduce" -o "$tmp/firefox.min" --keep-env MOZ_CRASHREPORTER_DISABLE "$@" "$tmp/firefox.session" -- \
   firefox-esr --no-remote about:blank >"$tmp/xreduce.out" 2>"$tmp/xreduce.err" || status=$?
 end=$(date +%s.%N)
 wall=$(echo "$end $start" | awk '{printf "%.0f", $1 - $2}')

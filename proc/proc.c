@@ -60,6 +60,7 @@ proc_spawn_options_init (ProcSpawnOptions *options)
   options->stdin_fd = -1;
   options->output_fd = -1;
   options->pass_fd = -1;
+  options->pass_fd4 = -1;
 }
 
 typedef struct
@@ -68,7 +69,30 @@ typedef struct
   int death_signal;
   gboolean outlive;
   gboolean our_group;
+  int keeper_fd;             /* the keeper's socket, or -1: the group to put on its list */
 } Setup;
+
+/* "+ PID\n" on the keeper's socket, from the child itself: formatted by
+ * hand (snprintf is not async-signal-safe). */
+static void
+child_register (int keeper_fd)
+{
+  char line[32];
+  char digits[16];
+  gsize n = 0, len = 0;
+  unsigned long pid = (unsigned long) getpid ();
+
+  do
+    digits[n++] = (char) ('0' + pid % 10);
+  while ((pid /= 10) > 0 && n < sizeof digits);
+  line[len++] = '+';
+  line[len++] = ' ';
+  while (n > 0)
+    line[len++] = digits[--n];
+  line[len++] = '\n';
+  /* One send of a few bytes: never interleaved with another line. */
+  send (keeper_fd, line, len, MSG_NOSIGNAL);
+}
 
 /* Runs in the child between fork and exec: async-signal-safe calls only. */
 static void
@@ -78,6 +102,13 @@ child_setup (gpointer user_data)
 
   if (!setup->our_group)
     setpgid (0, 0);
+  /* The group goes on the keeper's list before the child can start
+   * anything: registered by the parent after the spawn returned, a group
+   * whose owner was killed in between (a loaded machine may not run the
+   * owner again for a long time, while the child runs and forks) was
+   * never the keeper's to kill, and its processes lived on. */
+  if (setup->keeper_fd >= 0)
+    child_register (setup->keeper_fd);
   if (setup->outlive)
     return;
   prctl (PR_SET_PDEATHSIG, setup->death_signal);
@@ -341,16 +372,15 @@ keeper_start (void)
   return TRUE;
 }
 
-/* '+' or '-' @pgid on the keeper's list. */
+/* '-' @pgid: off the keeper's list (a child registers itself, '+', in
+ * child_setup). */
 static void
-keeper_note (char op, pid_t pgid)
+keeper_forget (pid_t pgid)
 {
   char line[32];
-  int len = g_snprintf (line, sizeof line, "%c %d\n", op, (int) pgid);
+  int len = g_snprintf (line, sizeof line, "- %d\n", (int) pgid);
 
   G_LOCK (keeper);
-  if (keeper == NULL && op == '+' && !keeper_failed)
-    keeper_failed = !keeper_start ();
   /* Never SIGPIPE: a keeper that died only loses us its service. */
   if (keeper_fd >= 0 && send (keeper_fd, line, (size_t) len, MSG_NOSIGNAL) != len)
     {
@@ -407,9 +437,13 @@ proc_spawn (const ProcSpawnOptions *options, GError **error)
     .death_signal = options->death_signal > 0 ? options->death_signal : SIGKILL,
     .outlive = options->outlive,
     .our_group = options->our_group,
+    .keeper_fd = -1,
   };
+  g_autofree char *program = NULL;
+  gboolean kept;
   int out_fd, err_fd, in_fd, out_read = -1, err_read = -1;
-  int target_fd = 3;
+  int source_fds[2], target_fds[2];
+  guint n_fds = 0;
   GPid pid = 0;
   gboolean ok;
 
@@ -423,6 +457,18 @@ proc_spawn (const ProcSpawnOptions *options, GError **error)
   if (options->argv == NULL || options->argv[0] == NULL || options->argv[0][0] == '\0')
     {
       g_set_error (error, PROC_ERROR, PROC_ERROR_NOT_FOUND, "no program to run");
+      return NULL;
+    }
+  /* Not found is said before any fork: a child whose exec fails has
+   * registered its group with the keeper already (child_setup), and its
+   * pid, reaped by GLib, could be another group's by the time the keeper
+   * acts. */
+  program = strchr (options->argv[0], '/') != NULL ? g_strdup (options->argv[0])
+            : g_find_program_in_path (options->argv[0]);
+  if (program == NULL || !g_file_test (program, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, PROC_ERROR, PROC_ERROR_NOT_FOUND, "%s: no such program",
+                   options->argv[0]);
       return NULL;
     }
   out_fd = output_fd (options->out, options->output_fd, STDOUT_FILENO, &out_read, error);
@@ -440,14 +486,36 @@ proc_spawn (const ProcSpawnOptions *options, GError **error)
           : options->stdin_fd >= 0 ? dup (options->stdin_fd)
           : open ("/dev/null", O_RDONLY | O_CLOEXEC);
 
+  /* A group of our children goes on the keeper's list from the child
+   * (child_setup), with the lock held until the spawn returns: no
+   * keeper_forget() of a pid that is not yet on it. */
+  kept = !options->our_group && !options->outlive;
+  if (kept)
+    {
+      G_LOCK (keeper);
+      if (keeper == NULL && !keeper_failed)
+        keeper_failed = !keeper_start ();
+      setup.keeper_fd = keeper_fd;
+    }
+  if (options->pass_fd >= 0)
+    {
+      source_fds[n_fds] = options->pass_fd;
+      target_fds[n_fds++] = 3;
+    }
+  if (options->pass_fd4 >= 0)
+    {
+      source_fds[n_fds] = options->pass_fd4;
+      target_fds[n_fds++] = 4;
+    }
   ok = g_spawn_async_with_pipes_and_fds (NULL, options->argv, options->envp,
                                          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_SEARCH_PATH,
                                          child_setup, &setup,
                                          in_fd, out_fd, err_fd,
-                                         options->pass_fd >= 0 ? &options->pass_fd : NULL,
-                                         options->pass_fd >= 0 ? &target_fd : NULL,
-                                         options->pass_fd >= 0 ? 1 : 0,
+                                         n_fds > 0 ? source_fds : NULL,
+                                         n_fds > 0 ? target_fds : NULL, n_fds,
                                          &pid, NULL, NULL, NULL, &local);
+  if (kept)
+    G_UNLOCK (keeper);
   if (in_fd >= 0)
     close (in_fd);
   if (out_fd >= 0)
@@ -469,6 +537,7 @@ proc_spawn (const ProcSpawnOptions *options, GError **error)
     }
   child->pid = pid;
   child->own_group = !options->our_group;
+  child->kept = kept && setup.keeper_fd >= 0;
   /* Also from here: the child may not have run setpgid yet. */
   if (child->own_group)
     setpgid (pid, pid);
@@ -489,11 +558,6 @@ proc_spawn (const ProcSpawnOptions *options, GError **error)
       return NULL;
     }
   child->pidfd_source = g_unix_fd_add (child->pidfd, G_IO_IN, on_pidfd, child);
-  if (child->own_group && !options->outlive)
-    {
-      keeper_note ('+', pid);
-      child->kept = TRUE;
-    }
   return g_steal_pointer (&child);
 }
 
@@ -568,7 +632,7 @@ proc_child_kill (ProcChild *child, guint grace_ms)
   signal_group (child, SIGKILL);
   if (child->kept)
     {
-      keeper_note ('-', child->pid);
+      keeper_forget (child->pid);
       child->kept = FALSE;
     }
 }

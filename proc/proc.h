@@ -63,6 +63,7 @@ typedef struct
   gboolean echo_stderr;      /* with err == CAPTURE: also copied to our stderr */
   gsize stderr_keep;         /* with err == CAPTURE: bytes kept, the last ones (0: 64 KiB) */
   int pass_fd;               /* -1, or a descriptor the child gets as fd 3 (-displayfd 3) */
+  int pass_fd4;              /* -1, or one it gets as fd 4 (Xvfb's -auth /dev/fd/4) */
   int death_signal;          /* sent when we die; 0: SIGKILL. X servers want SIGTERM
                               * (they remove their lock file) */
   gboolean outlive;          /* no death signal: it outlives us (only the sandbox's

@@ -1,8 +1,11 @@
-/* sandbox.c — a fresh HOME and a private session bus (see sandbox.h).
+/* sandbox.c — a fresh HOME, a private session bus, and bubblewrap around
+ * the app (see sandbox.h).
  *
  * Start reading at sandbox_new(): the directory (a ProcTempDir, whose
  * cleaner removes it even after a SIGKILL), then the seed copy and the
- * bus, which says it is ready by printing its address.
+ * bus, which says it is ready by printing its address. The app's side is
+ * sandbox_command() (bwrap's command line) and sandbox_environ() (the
+ * allowlist).
  */
 #define G_LOG_DOMAIN "xreduce-proc"
 
@@ -12,8 +15,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+#include <pwd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 
@@ -22,6 +29,7 @@ G_DEFINE_QUARK (xreduce-sandbox-error-quark, sandbox_error)
 /* A profile of a few hundred MB on a filesystem without reflinks. */
 #define SANDBOX_COPY_TIMEOUT_MS 120000
 #define SANDBOX_BUS_TIMEOUT_MS 10000
+#define SANDBOX_CHECK_TIMEOUT_MS 10000
 
 struct Sandbox
 {
@@ -31,6 +39,10 @@ struct Sandbox
   char *bus_address;
   ProcChild *bus;            /* dbus-daemon, or NULL */
   gboolean accessibility;
+  gboolean isolated;         /* the app runs under bwrap */
+  gboolean share_net;
+  char *xauthority;          /* the app's Xauthority file, or NULL */
+  char **keep_env, **set_env;
 };
 
 gboolean
@@ -155,11 +167,94 @@ start_bus (Sandbox *sandbox, GError **error)
   return TRUE;
 }
 
+/* ---- isolation ---- */
+
+/* The namespaces and the lifetime, the same for the check and the app:
+ * its own PID, UTS and cgroup namespaces;
+ * killed when bwrap dies (it dies with us); a session of its own (no
+ * TIOCSTI into a terminal of ours). IPC stays shared: MIT-SHM needs the
+ * X server to see the app's segments. */
+static const char *const bwrap_unshare[] = {
+  "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try",
+  "--die-with-parent", "--new-session",
+};
+
+/* A user namespace only where bwrap needs one (we are not root): as root
+ * bwrap needs none and drops every capability anyway, and in one only
+ * uid and gid 0 are mapped, so that xterm cannot give its pty to the
+ * tty group (EINVAL) and gives up. */
+static void
+add_unshare (GStrvBuilder *argv)
+{
+  if (getuid () != 0)
+    g_strv_builder_add (argv, "--unshare-user-try");
+  for (gsize i = 0; i < G_N_ELEMENTS (bwrap_unshare); i++)
+    g_strv_builder_add (argv, bwrap_unshare[i]);
+}
+
+static gsize isolation_checked;
+static char *isolation_problem;    /* NULL: bwrap works */
+
+gboolean
+sandbox_can_isolate (GError **error)
+{
+  if (g_once_init_enter (&isolation_checked))
+    {
+      g_autoptr (GStrvBuilder) argv = g_strv_builder_new ();
+      g_auto (GStrv) args = NULL;
+      g_autoptr (GError) local = NULL;
+
+      g_strv_builder_add_many (argv, "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
+                               "--proc", "/proc", "--unshare-net", NULL);
+      add_unshare (argv);
+      g_strv_builder_add_many (argv, "--", "true", NULL);
+      args = g_strv_builder_end (argv);
+      if (!proc_run ((const char *const *) args, SANDBOX_CHECK_TIMEOUT_MS, &local))
+        isolation_problem = g_error_matches (local, PROC_ERROR, PROC_ERROR_NOT_FOUND)
+          ? g_strdup ("bubblewrap is not installed (Debian: apt install bubblewrap)")
+          : g_strdup_printf ("bubblewrap cannot make a sandbox here (are user namespaces "
+                             "allowed?): %s", local->message);
+      g_once_init_leave (&isolation_checked, 1);
+    }
+  if (isolation_problem != NULL)
+    {
+      g_set_error (error, SANDBOX_ERROR, SANDBOX_ERROR_NO_ISOLATION, "%s", isolation_problem);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+sandbox_is_isolated (const Sandbox *sandbox)
+{
+  return sandbox->isolated;
+}
+
+guint
+sandbox_helper_processes (const Sandbox *sandbox)
+{
+  return sandbox != NULL && sandbox->isolated ? 2 : 0;
+}
+
 Sandbox *
 sandbox_new (const SandboxOptions *options, GError **error)
 {
   g_autoptr (Sandbox) sandbox = g_new0 (Sandbox, 1);
   g_autoptr (GError) local = NULL;
+
+  if (options->isolate != SANDBOX_ISOLATE_OFF)
+    {
+      sandbox->isolated = sandbox_can_isolate (&local);
+      if (!sandbox->isolated && options->isolate == SANDBOX_ISOLATE_REQUIRE)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      g_clear_error (&local);
+    }
+  sandbox->share_net = options->share_net;
+  sandbox->keep_env = g_strdupv ((char **) options->keep_env);
+  sandbox->set_env = g_strdupv ((char **) options->set_env);
 
   sandbox->dir = proc_tempdir_new ("xreduce-sandbox-XXXXXX", &local);
   if (sandbox->dir == NULL)
@@ -221,6 +316,12 @@ sandbox_get_home (const Sandbox *sandbox)
   return sandbox->home;
 }
 
+const char *
+sandbox_get_tmpdir (const Sandbox *sandbox)
+{
+  return sandbox->tmp;
+}
+
 void
 sandbox_free (Sandbox *sandbox)
 {
@@ -232,5 +333,210 @@ sandbox_free (Sandbox *sandbox)
   g_free (sandbox->runtime);
   g_free (sandbox->tmp);
   g_free (sandbox->bus_address);
+  g_free (sandbox->xauthority);
+  g_strfreev (sandbox->keep_env);
+  g_strfreev (sandbox->set_env);
   g_free (sandbox);
+}
+
+/* ---- the app's side ---- */
+
+gboolean
+sandbox_set_xauthority (Sandbox *sandbox, const guint8 *data, gsize len, GError **error)
+{
+  g_autofree char *path = g_build_filename (sandbox->runtime, "Xauthority", NULL);
+  g_autoptr (GError) local = NULL;
+
+  /* In the private runtime folder (0700): the cookie is the key to the
+   * replay's display. */
+  if (!g_file_set_contents_full (path, (const char *) data, (gssize) len,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, &local))
+    {
+      g_set_error (error, SANDBOX_ERROR, SANDBOX_ERROR_FAILED,
+                   "cannot write the app's X authority: %s", local->message);
+      return FALSE;
+    }
+  g_free (sandbox->xauthority);
+  sandbox->xauthority = g_steal_pointer (&path);
+  return TRUE;
+}
+
+static gboolean
+passes_env (const char *name)
+{
+  return strcmp (name, "PATH") == 0 || strcmp (name, "LANG") == 0
+         || strcmp (name, "LANGUAGE") == 0 || strcmp (name, "TERM") == 0
+         || g_str_has_prefix (name, "LC_");
+}
+
+char **
+sandbox_environ (const Sandbox *sandbox, const char *display)
+{
+  g_auto (GStrv) ours = g_get_environ ();
+  char **envp = g_new0 (char *, 1);
+
+  for (char **e = ours; *e != NULL; e++)
+    {
+      const char *eq = strchr (*e, '=');
+      g_autofree char *name = eq != NULL ? g_strndup (*e, (gsize) (eq - *e)) : NULL;
+
+      if (name != NULL && passes_env (name))
+        envp = g_environ_setenv (envp, name, eq + 1, TRUE);
+    }
+  for (char **k = sandbox->keep_env; k != NULL && *k != NULL; k++)
+    {
+      const char *value = g_environ_getenv (ours, *k);
+      if (value != NULL)
+        envp = g_environ_setenv (envp, *k, value, TRUE);
+    }
+  envp = sandbox_apply (sandbox, envp);
+  /* sandbox_apply keeps a caller's XAUTHORITY: here there is none but
+   * the sandbox's own. */
+  envp = g_environ_unsetenv (envp, "XAUTHORITY");
+  if (sandbox->xauthority != NULL)
+    envp = g_environ_setenv (envp, "XAUTHORITY", sandbox->xauthority, TRUE);
+  if (display != NULL)
+    envp = g_environ_setenv (envp, "DISPLAY", display, TRUE);
+  for (char **s = sandbox->set_env; s != NULL && *s != NULL; s++)
+    {
+      const char *eq = strchr (*s, '=');
+      g_autofree char *name = eq != NULL ? g_strndup (*s, (gsize) (eq - *s)) : NULL;
+
+      if (name != NULL && *name != '\0')
+        envp = g_environ_setenv (envp, name, eq + 1, TRUE);
+    }
+  return envp;
+}
+
+/* TRUE if @path is @dir or below it. */
+static gboolean
+path_is_below (const char *path, const char *dir)
+{
+  gsize n = strlen (dir);
+
+  while (n > 1 && dir[n - 1] == '/')
+    n--;
+  return strncmp (path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1);
+}
+
+/* The folders the app does not see: every home, /tmp (its own is empty),
+ * /run/user (the user's runtime folder: agents' sockets, the bus, the
+ * Wayland socket), and the user's HOME wherever it is. */
+static GPtrArray *
+hidden_dirs (void)
+{
+  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
+  const char *fixed[] = { "/tmp", "/home", "/root", "/run/user" };
+  const char *home = g_getenv ("HOME");
+  struct passwd *pw = getpwuid (getuid ());
+
+  for (gsize i = 0; i < G_N_ELEMENTS (fixed); i++)
+    if (g_file_test (fixed[i], G_FILE_TEST_IS_DIR))
+      g_ptr_array_add (dirs, g_strdup (fixed[i]));
+  for (int i = 0; i < 2; i++)
+    {
+      const char *dir = i == 0 ? home : pw != NULL ? pw->pw_dir : NULL;
+      g_autofree char *real = dir != NULL && g_path_is_absolute (dir) ? realpath (dir, NULL) : NULL;
+
+      /* A HOME of / (a system user's) hides nothing: the view is read-only. */
+      if (real != NULL && strcmp (real, "/") != 0 && g_file_test (real, G_FILE_TEST_IS_DIR))
+        g_ptr_array_add (dirs, g_steal_pointer (&real));
+    }
+  return dirs;
+}
+
+static gboolean
+is_hidden (GPtrArray *hidden, const char *path)
+{
+  for (guint i = 0; i < hidden->len; i++)
+    if (path_is_below (path, g_ptr_array_index (hidden, i)))
+      return TRUE;
+  return FALSE;
+}
+
+/* The X socket of @display (":N", ":N.S", "unix:N"), or NULL for a display
+ * reached over TCP (that needs --share-net). */
+static char *
+x_socket (const char *display)
+{
+  const char *colon = display != NULL ? strrchr (display, ':') : NULL;
+  g_autofree char *host = NULL;
+  guint64 number;
+  char *end;
+
+  if (colon == NULL)
+    return NULL;
+  host = g_strndup (display, (gsize) (colon - display));
+  if (*host != '\0' && strcmp (host, "unix") != 0)
+    return NULL;
+  number = g_ascii_strtoull (colon + 1, &end, 10);
+  if (end == colon + 1 || (*end != '\0' && *end != '.'))
+    return NULL;
+  return g_strdup_printf ("/tmp/.X11-unix/X%" G_GUINT64_FORMAT, number);
+}
+
+char **
+sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *display,
+                 GError **error)
+{
+  g_autoptr (GStrvBuilder) cmd = g_strv_builder_new ();
+  g_autoptr (GPtrArray) hidden = NULL;
+  g_autofree char *program = NULL;
+  g_autofree char *real = NULL;
+  g_autofree char *socket = NULL;
+  g_autofree char *cwd = NULL;
+  const char *run = argv[0];
+
+  if (!sandbox->isolated)
+    return g_strdupv ((char **) argv);
+  program = strchr (argv[0], '/') != NULL ? g_canonicalize_filename (argv[0], NULL)
+            : g_find_program_in_path (argv[0]);
+  if (program == NULL || !g_file_test (program, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, PROC_ERROR, PROC_ERROR_NOT_FOUND, "%s: no such program", argv[0]);
+      return NULL;
+    }
+  hidden = hidden_dirs ();
+  g_strv_builder_add_many (cmd, "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
+                           "--proc", "/proc", NULL);
+  for (guint i = 0; i < hidden->len; i++)
+    g_strv_builder_add_many (cmd, "--tmpfs", g_ptr_array_index (hidden, i), NULL);
+  /* After the hiding: the sandbox's own folder (HOME, runtime, TMPDIR),
+   * wherever it is, and the display's one socket. */
+  g_strv_builder_add_many (cmd, "--bind", sandbox->root, sandbox->root, NULL);
+  socket = x_socket (display);
+  if (socket != NULL && g_file_test (socket, G_FILE_TEST_EXISTS))
+    g_strv_builder_add_many (cmd, "--bind", socket, socket, NULL);
+  /* The program itself, read-only, when it lives in a hidden folder (a
+   * build tree in the user's home): its folder, for what it loads beside
+   * it. It then runs by that path. */
+  real = realpath (program, NULL);
+  if (real != NULL && (is_hidden (hidden, real) || is_hidden (hidden, program)))
+    {
+      g_autofree char *dir = g_path_get_dirname (real);
+
+      g_strv_builder_add_many (cmd, "--ro-bind", dir, dir, NULL);
+      run = real;
+    }
+  else if (strchr (argv[0], '/') != NULL)
+    run = program;
+  add_unshare (cmd);
+  if (!sandbox->share_net)
+    g_strv_builder_add (cmd, "--unshare-net");
+  /* Where we are, if the app can see it; else its HOME. */
+  cwd = g_get_current_dir ();
+  g_strv_builder_add_many (cmd, "--chdir", is_hidden (hidden, cwd) ? sandbox->home : cwd,
+                           "--", run, NULL);
+  for (const char *const *a = argv + 1; *a != NULL; a++)
+    g_strv_builder_add (cmd, *a);
+  return g_strv_builder_end (cmd);
+}
+
+int
+sandbox_app_wait_status (const Sandbox *sandbox, int wait_status)
+{
+  if (sandbox != NULL && sandbox->isolated && WIFEXITED (wait_status)
+      && WEXITSTATUS (wait_status) > 128 && WEXITSTATUS (wait_status) < 128 + 65)
+    return WEXITSTATUS (wait_status) - 128;   /* the status of a death by that signal */
+  return wait_status;
 }

@@ -15,6 +15,14 @@
  * Everything goes when the sandbox is freed, and also when its owner is
  * SIGKILLed: the bus dies with its owner, and the directory is a
  * ProcTempDir, whose cleaner removes it when its owner ends (proc.h).
+ *
+ * The app itself runs isolated (sandbox_command()): under bubblewrap, with
+ * a read-only view of the system, the user's home, /tmp and /run/user
+ * hidden (only the sandbox's folder and the replay's X socket are bound
+ * in), no network, its own PID namespace (its whole tree, daemons and
+ * new sessions included, dies with the replay) and an environment made
+ * from an allowlist (sandbox_environ()). Where bubblewrap cannot make
+ * one (no user namespaces), SANDBOX_ISOLATE_AUTO goes on without it.
  */
 #pragma once
 
@@ -31,12 +39,24 @@ typedef enum
                               * or cannot be copied: the user's input */
   SANDBOX_ERROR_NO_DBUS,     /* dbus-daemon is not installed */
   SANDBOX_ERROR_FAILED,      /* anything else (a full /tmp, the bus did not start) */
+  SANDBOX_ERROR_NO_ISOLATION, /* SANDBOX_ISOLATE_REQUIRE, and bubblewrap cannot isolate here */
 } SandboxError;
+
+typedef enum
+{
+  SANDBOX_ISOLATE_AUTO,      /* bubblewrap where it works, else without (the caller says so) */
+  SANDBOX_ISOLATE_REQUIRE,   /* bubblewrap, or SANDBOX_ERROR_NO_ISOLATION */
+  SANDBOX_ISOLATE_OFF,       /* the app sees the system as we do (--no-isolate) */
+} SandboxIsolate;
 
 typedef struct
 {
   const char *home_seed;     /* HOME starts as a copy of this directory, or NULL: empty */
   gboolean accessibility;    /* let toolkits reach an AT-SPI bus (off by default) */
+  SandboxIsolate isolate;
+  gboolean share_net;        /* isolated, but with the network (--share-net) */
+  const char *const *keep_env; /* NULL, or names of our variables the app also gets */
+  const char *const *set_env;  /* NULL, or NAME=VALUE the app gets (after everything else) */
 } SandboxOptions;
 
 typedef struct Sandbox Sandbox;
@@ -46,7 +66,39 @@ Sandbox *sandbox_new (const SandboxOptions *options, GError **error);
 /* Sets the sandbox's variables in @envp (g_environ_setenv semantics:
  * takes @envp, returns the new array). */
 char **sandbox_apply (const Sandbox *sandbox, char **envp);
+
+/* TRUE if bubblewrap can make a sandbox here (tried once, then
+ * remembered); else FALSE with why. */
+gboolean sandbox_can_isolate (GError **error);
+/* TRUE if the app runs under bubblewrap. */
+gboolean sandbox_is_isolated (const Sandbox *sandbox);
+/* The processes of ours in the app's process tree: bwrap and the PID
+ * namespace's init when isolated (2), else 0. An app of one process
+ * is a tree of 1 + this. */
+guint sandbox_helper_processes (const Sandbox *sandbox);
+
+/* The X authority the app gets (an Xauthority file's bytes: the cookie
+ * of the replay's display), written into the sandbox. */
+gboolean sandbox_set_xauthority (Sandbox *sandbox, const guint8 *data, gsize len,
+                                 GError **error);
+
+/* The app's whole environment, from nothing: PATH, the locale (LANG,
+ * LANGUAGE, LC_*), TERM; the sandbox's HOME, XDG dirs, TMPDIR, bus and
+ * NO_AT_BRIDGE; DISPLAY=@display and XAUTHORITY (once set); then the
+ * variables of keep_env, then set_env. Nothing else of ours. */
+char **sandbox_environ (const Sandbox *sandbox, const char *display);
+/* The command line that runs @argv in the sandbox for @display (":N"):
+ * bwrap's, or a copy of @argv when not isolated. A program that is not
+ * there is PROC_ERROR_NOT_FOUND (said before bwrap runs, as proc_spawn
+ * would). */
+char **sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *display,
+                        GError **error);
+/* The app's wait status from the command's: bubblewrap exits 128+N for
+ * an app killed by signal N, which this turns back into the signal. */
+int sandbox_app_wait_status (const Sandbox *sandbox, int wait_status);
 const char *sandbox_get_home (const Sandbox *sandbox);
+/* Its TMPDIR: a folder both we and the isolated app see. */
+const char *sandbox_get_tmpdir (const Sandbox *sandbox);
 /* Stops the bus and removes everything (whatever the app left in it). */
 void sandbox_free (Sandbox *sandbox);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Sandbox, sandbox_free)

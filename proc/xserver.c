@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
@@ -34,7 +35,69 @@ struct XServer
   char *display;             /* ":N" once ready */
   int log_fd;                /* owned: the server's stdout and stderr */
   int ready_fd;              /* owned until ready: where it writes its display, or -1 */
+  guint8 cookie[16];
+  GByteArray *xauthority;    /* owned, or NULL: an Xauthority file holding the cookie */
 };
+
+#define XAUTH_FAMILY_WILD 0xffff
+#define XAUTH_NAME "MIT-MAGIC-COOKIE-1"
+
+static void
+xauth_put_counted (GByteArray *out, const guint8 *data, guint16 len)
+{
+  guint8 be[2] = { (guint8) (len >> 8), (guint8) (len & 0xff) };
+
+  g_byte_array_append (out, be, 2);
+  if (len > 0)
+    g_byte_array_append (out, data, len);
+}
+
+/* A fresh cookie, and the Xauthority entry for it: family FamilyWild,
+ * empty address and display number (libXau: any address, any display),
+ * the name, the cookie; each a 16-bit big-endian count and bytes. */
+static void
+xauth_make (XServer *server)
+{
+  guint8 family[2] = { XAUTH_FAMILY_WILD >> 8, XAUTH_FAMILY_WILD & 0xff };
+
+  /* From the kernel's generator, not GLib's (a Mersenne twister whose
+   * state its outputs give away). */
+  if (getrandom (server->cookie, sizeof server->cookie, 0) != (ssize_t) sizeof server->cookie)
+    for (gsize i = 0; i < sizeof server->cookie; i += 4)
+      {
+        guint32 r = g_random_int ();
+        memcpy (server->cookie + i, &r, 4);
+      }
+  server->xauthority = g_byte_array_new ();
+  g_byte_array_append (server->xauthority, family, 2);
+  xauth_put_counted (server->xauthority, NULL, 0);
+  xauth_put_counted (server->xauthority, NULL, 0);
+  xauth_put_counted (server->xauthority, (const guint8 *) XAUTH_NAME, strlen (XAUTH_NAME));
+  xauth_put_counted (server->xauthority, server->cookie, sizeof server->cookie);
+}
+
+/* An unlinked file holding the Xauthority, read from the start: what the
+ * server gets as fd 4. */
+static int
+xauth_fd (XServer *server, GError **error)
+{
+  g_autofree char *path = NULL;
+  int fd = g_file_open_tmp ("xreduce-xauth-XXXXXX", &path, error);
+
+  if (fd < 0)
+    return -1;
+  g_unlink (path);
+  if (write (fd, server->xauthority->data, server->xauthority->len)
+      != (ssize_t) server->xauthority->len || lseek (fd, 0, SEEK_SET) != 0)
+    {
+      int saved = errno;
+      close (fd);
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s",
+                   g_strerror (saved));
+      return -1;
+    }
+  return fd;
+}
 
 /* The last @max bytes of the server's messages, for error messages. */
 static char *
@@ -63,7 +126,7 @@ xserver_spawn (const XServerOptions *options, GError **error)
   g_autoptr (GError) local = NULL;
   g_autofree char *log_path = NULL;
   ProcSpawnOptions spawn;
-  int fds[2];
+  int fds[2], auth_fd = -1;
 
   server->log_fd = -1;
   server->ready_fd = -1;
@@ -83,6 +146,12 @@ xserver_spawn (const XServerOptions *options, GError **error)
   g_ptr_array_add (argv, g_strdup ("-noreset"));
   if (options->no_autorepeat)
     g_ptr_array_add (argv, g_strdup ("-r"));
+  if (options->auth)
+    {
+      /* The server reads it once at start (-noreset: never again). */
+      g_ptr_array_add (argv, g_strdup ("-auth"));
+      g_ptr_array_add (argv, g_strdup ("/dev/fd/4"));
+    }
   for (const char *const *name = options->disable; name != NULL && *name != NULL; name++)
     {
       g_ptr_array_add (argv, g_strdup ("-extension"));
@@ -108,9 +177,17 @@ xserver_spawn (const XServerOptions *options, GError **error)
     }
   g_ptr_array_add (argv, NULL);
 
-  server->log_fd = g_file_open_tmp ("xreduce-xserver-XXXXXX.log", &log_path, &local);
+  if (options->auth)
+    {
+      xauth_make (server);
+      auth_fd = xauth_fd (server, &local);
+    }
+  server->log_fd = options->auth && auth_fd < 0 ? -1
+    : g_file_open_tmp ("xreduce-xserver-XXXXXX.log", &log_path, &local);
   if (server->log_fd < 0 || !g_unix_open_pipe (fds, FD_CLOEXEC, &local))
     {
+      if (auth_fd >= 0)
+        close (auth_fd);
       g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_FAILED, "cannot start %s: %s",
                    server->name, local->message);
       return NULL;
@@ -122,9 +199,12 @@ xserver_spawn (const XServerOptions *options, GError **error)
   spawn.out = spawn.err = PROC_OUTPUT_FD;
   spawn.output_fd = server->log_fd;
   spawn.pass_fd = fds[1];
+  spawn.pass_fd4 = auth_fd;
   spawn.death_signal = SIGTERM;
   server->child = proc_spawn (&spawn, &local);
   close (fds[1]);
+  if (auth_fd >= 0)
+    close (auth_fd);
   if (server->child == NULL)
     {
       close (fds[0]);
@@ -216,6 +296,34 @@ xserver_get_pid (const XServer *server)
   return server->child != NULL ? proc_child_get_pid (server->child) : 0;
 }
 
+const guint8 *
+xserver_get_cookie (const XServer *server, gsize *len)
+{
+  *len = server->xauthority != NULL ? sizeof server->cookie : 0;
+  return server->xauthority != NULL ? server->cookie : NULL;
+}
+
+const guint8 *
+xserver_get_xauthority (const XServer *server, gsize *len)
+{
+  *len = server->xauthority != NULL ? server->xauthority->len : 0;
+  return server->xauthority != NULL ? server->xauthority->data : NULL;
+}
+
+gboolean
+xserver_write_xauthority (const XServer *server, const char *path, GError **error)
+{
+  if (server->xauthority == NULL)
+    {
+      g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_FAILED, "%s has no cookie",
+                   server->name);
+      return FALSE;
+    }
+  return g_file_set_contents_full (path, (const char *) server->xauthority->data,
+                                   (gssize) server->xauthority->len,
+                                   G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+}
+
 gboolean
 xserver_is_alive (XServer *server)
 {
@@ -245,5 +353,7 @@ xserver_free (XServer *server)
   if (server->log_fd >= 0)
     close (server->log_fd);
   g_free (server->display);
+  if (server->xauthority != NULL)
+    g_byte_array_unref (server->xauthority);
   g_free (server);
 }

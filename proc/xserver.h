@@ -10,6 +10,12 @@
  * (even SIGKILLed), so it removes its lock file and socket on the way out.
  * The death signal follows the *thread* that spawned it: call this from a
  * thread that outlives the server (the main thread).
+ *
+ * With .auth the server admits only clients with its cookie: a fresh
+ * MIT-MAGIC-COOKIE-1 per server, handed to it on a descriptor (an
+ * unlinked file, `-auth /dev/fd/4`: nothing on disk to leave behind), and
+ * to its clients as the bytes of an Xauthority file
+ * (xserver_get_xauthority()), whose one entry matches any display.
  */
 #pragma once
 
@@ -41,6 +47,7 @@ typedef struct
   const char *title;         /* Xephyr's window title, or NULL */
   const char *const *disable; /* extensions to leave out (-extension NAME), NULL-terminated,
                               * or NULL: a server without X-Resource, for the tests */
+  gboolean auth;             /* only clients with its cookie connect (replays) */
 } XServerOptions;
 
 typedef struct XServer XServer;
@@ -55,6 +62,13 @@ gboolean xserver_wait_ready (XServer *server, guint timeout_ms, GError **error);
 /* ":N", valid until xserver_free(), once ready. */
 const char *xserver_get_display (const XServer *server);
 pid_t xserver_get_pid (const XServer *server);
+/* With .auth: the cookie (16 bytes), and an Xauthority file's bytes
+ * that hold it (FamilyWild, any display number). NULL without .auth. */
+const guint8 *xserver_get_cookie (const XServer *server, gsize *len);
+const guint8 *xserver_get_xauthority (const XServer *server, gsize *len);
+/* Writes xserver_get_xauthority() to @path (mode 0600). */
+gboolean xserver_write_xauthority (const XServer *server, const char *path, GError **error);
+
 /* FALSE once the server has exited (it is then reaped). */
 gboolean xserver_is_alive (XServer *server);
 

@@ -32,7 +32,9 @@ typedef struct
 {
   char *output, *algorithm, *signal_name, *stderr_match, *test_cmd, *speed, *max_gap;
   char *settle, *timeout, *window_wait, *start_timeout, *pace, *home, *max_screen;
-  char *max_session_size, *wm, *max_actions;
+  char *max_session_size, *wm, *max_actions, *isolate;
+  char **keep_env, **set_env;
+  gboolean no_isolate, share_net;
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
   gdouble limit_time;
@@ -47,10 +49,13 @@ args_clear (Args *a)
   char **strings[] = { &a->output, &a->algorithm, &a->signal_name, &a->stderr_match,
                        &a->test_cmd, &a->speed, &a->max_gap, &a->settle, &a->timeout,
                        &a->window_wait, &a->start_timeout, &a->pace, &a->home,
-                       &a->max_screen, &a->max_session_size, &a->wm, &a->max_actions };
+                       &a->max_screen, &a->max_session_size, &a->wm, &a->max_actions,
+                       &a->isolate };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
+  g_clear_pointer (&a->keep_env, g_strfreev);
+  g_clear_pointer (&a->set_env, g_strfreev);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Args, args_clear)
 
@@ -90,6 +95,11 @@ parse_args (int *argc, char ***argv, Args *a)
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
     { "wm", 0, 0, G_OPTION_ARG_STRING, &a->wm, "Run the window manager CMD on every replay's Xvfb, for a bug that needs one (see xreplay)", "CMD" },
+    { "isolate", 0, 0, G_OPTION_ARG_STRING, &a->isolate, "auto (default): every replay's app under bubblewrap where it works, else without it and one warning; require: refuse (exit 3) where it does not (see xreplay)", "auto|require" },
+    { "no-isolate", 0, 0, G_OPTION_ARG_NONE, &a->no_isolate, "No bubblewrap: the apps see your files, network and processes", NULL },
+    { "share-net", 0, 0, G_OPTION_ARG_NONE, &a->share_net, "Isolated, but with the network", NULL },
+    { "keep-env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->keep_env, "The app also gets this variable of ours (repeatable)", "NAME" },
+    { "setenv", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->set_env, "The app gets NAME=VALUE (repeatable)", "NAME=VALUE" },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object on stdout (see the README), also when there is none", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress line", NULL },
@@ -118,7 +128,9 @@ parse_args (int *argc, char ***argv, Args *a)
     "telinit or zzz); a session may come from anyone, so any other recorded\n"
     "command is shown and refused (exit 2) unless --run-recorded-command is given.\n\n"
     "Every replay runs the app in a sandbox of its own: a fresh HOME and XDG\n"
-    "directories, a private D-Bus session bus (see xreplay --help).\n\n"
+    "directories, a private D-Bus session bus, under bubblewrap (no view of your\n"
+    "home, /tmp, network, processes or display; an environment allowlist; see\n"
+    "xreplay --help).\n\n"
     "OUT and OUT.report/ hold the user's keystrokes: OUT is a new 0600 file,\n"
     "OUT.report/ a 0700 folder of 0600 files put in place when complete, whatever\n"
     "was at their paths (links are replaced, not followed; an OUT.report that is\n"
@@ -182,8 +194,63 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
       g_printerr ("xreduce: %s\n", error->message);
       return EXIT_USAGE;
     }
+  if (a->isolate != NULL && strcmp (a->isolate, "auto") != 0
+      && strcmp (a->isolate, "require") != 0)
+    {
+      g_printerr ("xreduce: --isolate: '%s' is neither auto nor require\n", a->isolate);
+      return EXIT_USAGE;
+    }
+  if (a->no_isolate && a->isolate != NULL && strcmp (a->isolate, "require") == 0)
+    {
+      g_printerr ("xreduce: --isolate=require and --no-isolate exclude each other\n");
+      return EXIT_USAGE;
+    }
+  if (a->share_home && (a->keep_env != NULL || a->set_env != NULL))
+    {
+      g_printerr ("xreduce: --share-home runs the app with all of your environment: "
+                  "--keep-env and --setenv are for the sandbox\n");
+      return EXIT_USAGE;
+    }
+  for (char **s = a->set_env; s != NULL && *s != NULL; s++)
+    if (strchr (*s, '=') == NULL || **s == '=')
+      {
+        g_printerr ("xreduce: --setenv: '%s' is not NAME=VALUE\n", *s);
+        return EXIT_USAGE;
+      }
   options->home_seed = a->home;
   options->share_home = a->share_home;
+  /* Whether bubblewrap works is asked once, here: every replay would
+   * say it again. */
+  if (!a->share_home && !a->no_isolate && !sandbox_can_isolate (&error))
+    {
+      if (a->isolate != NULL && strcmp (a->isolate, "require") == 0)
+        {
+          g_printerr ("xreduce: --isolate=require: %s\n", error->message);
+          return EXIT_INFRA;
+        }
+      g_printerr ("xreduce: warning: %s; the replays run without isolation (the app sees "
+                  "your files, network and processes; --isolate=require refuses instead)\n",
+                  error->message);
+      a->no_isolate = TRUE;
+      g_clear_error (&error);
+    }
+  if (a->no_isolate)
+    g_strv_builder_add (xreplay_args, "--no-isolate");
+  else if (a->isolate != NULL)
+    g_strv_builder_add (xreplay_args, strcmp (a->isolate, "require") == 0
+                                      ? "--isolate=require" : "--isolate=auto");
+  if (a->share_net)
+    g_strv_builder_add (xreplay_args, "--share-net");
+  for (char **k = a->keep_env; k != NULL && *k != NULL; k++)
+    {
+      g_strv_builder_add (xreplay_args, "--keep-env");
+      g_strv_builder_add (xreplay_args, *k);
+    }
+  for (char **s = a->set_env; s != NULL && *s != NULL; s++)
+    {
+      g_strv_builder_add (xreplay_args, "--setenv");
+      g_strv_builder_add (xreplay_args, *s);
+    }
   if (a->home != NULL)
     {
       g_strv_builder_add (xreplay_args, "--home");

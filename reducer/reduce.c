@@ -92,7 +92,7 @@ typedef struct
   Pool pool;
   char *pool_reason;         /* owned: the last word on the workers */
   guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
-  guint sigint, sigterm;
+  guint sigint, sigterm, sighup;
   guint deadline;            /* --limit-time's timer, or 0 */
 } Reducer;
 
@@ -904,6 +904,7 @@ reduce_setup (Reducer *reducer, GError **error)
                                        on_deadline, reducer);
   reducer->sigint = g_unix_signal_add (SIGINT, on_signal, reducer);
   reducer->sigterm = g_unix_signal_add (SIGTERM, on_signal, reducer);
+  reducer->sighup = g_unix_signal_add (SIGHUP, on_signal, reducer);
 
   n_actions = session_get_n_actions (reducer->session);
   want = target_describe (&reducer->target);
@@ -1126,6 +1127,8 @@ reducer_clear (Reducer *reducer)
     g_source_remove (reducer->sigterm);
   if (reducer->deadline != 0)
     g_source_remove (reducer->deadline);
+  if (reducer->sighup != 0)
+    g_source_remove (reducer->sighup);
   /* Stops every test, app and Xvfb before the files go. */
   g_clear_pointer (&reducer->runner, runner_free);
   g_clear_pointer (&reducer->workdir, proc_tempdir_free);

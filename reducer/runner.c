@@ -41,6 +41,7 @@ typedef struct
   Runner *runner;
   guint id;
   XServer *server;           /* owned; NULL with fresh_server */
+  char *xauthority;          /* owned: the server's cookie, a file in the workdir, or NULL */
   ProcChild *process;        /* the running test, or NULL when idle */
   gint index;                /* candidate index in the current batch, -1 idle */
   char *path;                /* candidate file of the running test */
@@ -130,8 +131,20 @@ worker_free (Worker *worker)
   if (worker->server != NULL)
     xserver_free (worker->server);
   g_clear_pointer (&worker->background, background_free);
+  g_free (worker->xauthority);
   g_free (worker->path);
   g_free (worker);
+}
+
+/* The worker's server admits only clients with its cookie (xreplay, the
+ * app in its sandbox, a --test oracle): the XAUTHORITY they get is a file
+ * in the workdir, which goes with it (also after a SIGKILL). */
+static gboolean
+worker_write_xauthority (Runner *runner, Worker *worker, GError **error)
+{
+  g_free (worker->xauthority);
+  worker->xauthority = g_strdup_printf ("%s/xauthority-%u", runner->workdir, worker->id);
+  return xserver_write_xauthority (worker->server, worker->xauthority, error);
 }
 
 static gboolean
@@ -143,9 +156,9 @@ worker_start_server (Runner *runner, Worker *worker, GError **error)
   worker->server = xserver_start (&(XServerOptions) { .kind = XSERVER_XVFB,
                                                       .width = runner->options.screen_width,
                                                       .height = runner->options.screen_height,
-                                                      .no_autorepeat = TRUE },
+                                                      .no_autorepeat = TRUE, .auth = TRUE },
                                   RUNNER_SERVER_TIMEOUT_MS, error);
-  return worker->server != NULL;
+  return worker->server != NULL && worker_write_xauthority (runner, worker, error);
 }
 
 Runner *
@@ -174,7 +187,8 @@ runner_new (const RunnerOptions *options, GError **error)
       worker->server = xserver_spawn (&(XServerOptions) { .kind = XSERVER_XVFB,
                                                           .width = options->screen_width,
                                                           .height = options->screen_height,
-                                                          .no_autorepeat = TRUE },
+                                                          .no_autorepeat = TRUE,
+                                                          .auth = TRUE },
                                       error);
       if (worker->server == NULL)
         return NULL;
@@ -183,7 +197,8 @@ runner_new (const RunnerOptions *options, GError **error)
     {
       Worker *worker = g_ptr_array_index (runner->workers, i);
       if (worker->server != NULL
-          && !xserver_wait_ready (worker->server, RUNNER_SERVER_TIMEOUT_MS, error))
+          && (!xserver_wait_ready (worker->server, RUNNER_SERVER_TIMEOUT_MS, error)
+              || !worker_write_xauthority (runner, worker, error)))
         return NULL;
     }
   runner->active = runner->ceiling = runner->workers->len;
@@ -819,6 +834,8 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
     {
       envp = g_environ_setenv (envp, "DISPLAY", display, TRUE);
       envp = g_environ_setenv (envp, "XREDUCE_DISPLAY", display, TRUE);
+      if (worker->xauthority != NULL)
+        envp = g_environ_setenv (envp, "XAUTHORITY", worker->xauthority, TRUE);
     }
 
   proc_spawn_options_init (&spawn);

@@ -58,6 +58,17 @@ static const char usage_description[] =
   "change what the app does. --home DIR seeds HOME with a copy of DIR;\n"
   "--share-home turns the sandbox off.\n"
   "\n"
+  "The app runs isolated by bubblewrap: it sees the system read-only, not your\n"
+  "home, /tmp or /run/user (only its own HOME and the replay's X socket), no\n"
+  "network (--share-net gives it back), no other process (its own PID\n"
+  "namespace: its whole tree ends with the replay), and the replay's display\n"
+  "only with a cookie of its own. Its environment is PATH, the locale (LANG,\n"
+  "LANGUAGE, LC_*), TERM, the sandbox's HOME, XDG dirs, TMPDIR and bus,\n"
+  "DISPLAY and XAUTHORITY; nothing else unless --keep-env NAME or --setenv\n"
+  "NAME=VALUE asks. Where bubblewrap cannot work (no user namespaces), xreplay\n"
+  "says so and runs without it; --isolate=require refuses then (exit 3),\n"
+  "--no-isolate does without it.\n"
+  "\n"
   "What holds the user's keystrokes is private: the --report folder is 0700 and\n"
   "its files 0600, written beside DIR and renamed over it when complete (an\n"
   "interrupted replay leaves none; a DIR that is neither empty nor an earlier\n"
@@ -108,6 +119,13 @@ static gboolean
 on_sigterm (gpointer user_data)
 {
   return on_signal (user_data, SIGTERM);
+}
+
+/* The terminal closed: the same cleanup, 129. */
+static gboolean
+on_sighup (gpointer user_data)
+{
+  return on_signal (user_data, SIGHUP);
 }
 
 /* A whole number of milliseconds, or a usage error. */
@@ -221,7 +239,9 @@ typedef struct
 {
   char *display, *speed, *stderr_match, *pace, *max_gap, *min_gap, *settle, *timeout;
   char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed, *max_screen;
-  char *max_session_size, *wm, *max_actions;
+  char *max_session_size, *wm, *max_actions, *isolate;
+  char **keep_env, **set_env;
+  gboolean no_isolate, share_net;
   gboolean share_home, json, quiet, verbose, list, list_actions, backtrace, run_recorded;
   gboolean no_backtrace, version;
   const char *const *app_argv; /* after "--", or NULL */
@@ -237,11 +257,35 @@ args_clear (Args *a)
   char **strings[] = { &a->display, &a->speed, &a->stderr_match, &a->pace, &a->max_gap,
                        &a->min_gap, &a->settle, &a->timeout, &a->start_timeout,
                        &a->window_wait, &a->export_format, &a->report_dir, &a->home_seed,
-                       &a->max_screen, &a->max_session_size, &a->wm, &a->max_actions };
+                       &a->max_screen, &a->max_session_size, &a->wm, &a->max_actions,
+                       &a->isolate };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
   g_clear_pointer (&a->rest, g_strfreev);
+  g_clear_pointer (&a->keep_env, g_strfreev);
+  g_clear_pointer (&a->set_env, g_strfreev);
+}
+
+/* Whether bubblewrap works here, asked before anything starts: said
+ * once (auto, then without it) or refused (require: exit 3). */
+static int
+check_isolation (const Args *a, ReplayOptions *opts)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (opts->isolate == SANDBOX_ISOLATE_OFF || sandbox_can_isolate (&error))
+    return -1;
+  if (opts->isolate == SANDBOX_ISOLATE_REQUIRE)
+    {
+      g_printerr ("xreplay: --isolate=require: %s\n", error->message);
+      return EXIT_INFRA;
+    }
+  if (!a->quiet)
+    g_printerr ("xreplay: warning: %s; the app runs without isolation (it sees your files, "
+                "network and processes; --isolate=require refuses instead)\n", error->message);
+  opts->isolate = SANDBOX_ISOLATE_OFF;
+  return -1;
 }
 
 /* Parses what comes before "--" (from a copy: the app's command line
@@ -279,6 +323,11 @@ parse_args (int argc, char **argv, Args *a)
     { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home_seed, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs)", "DIR" },
     { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox", NULL },
     { "wm", 0, 0, G_OPTION_ARG_STRING, &a->wm, "Run the window manager CMD on the private Xvfb before the app, for a bug that needs one (default: none; xreplay gives the windows their recorded size and focus itself)", "CMD" },
+    { "isolate", 0, 0, G_OPTION_ARG_STRING, &a->isolate, "auto (default): the app under bubblewrap where it works, else without it and a warning; require: refuse (exit 3) where it does not", "auto|require" },
+    { "no-isolate", 0, 0, G_OPTION_ARG_NONE, &a->no_isolate, "No bubblewrap: the app sees your files, network and processes (the fresh HOME, bus and environment allowlist stay)", NULL },
+    { "share-net", 0, 0, G_OPTION_ARG_NONE, &a->share_net, "Isolated, but with the network", NULL },
+    { "keep-env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->keep_env, "The app also gets this variable of ours (repeatable)", "NAME" },
+    { "setenv", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->set_env, "The app gets NAME=VALUE (repeatable)", "NAME=VALUE" },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
     { NULL }
   };
@@ -408,6 +457,29 @@ check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int max_scree
       g_printerr ("xreplay: --home and --share-home exclude each other\n");
       return EXIT_USAGE;
     }
+  if (a->isolate != NULL && strcmp (a->isolate, "auto") != 0
+      && strcmp (a->isolate, "require") != 0)
+    {
+      g_printerr ("xreplay: --isolate: '%s' is neither auto nor require\n", a->isolate);
+      return EXIT_USAGE;
+    }
+  if (a->no_isolate && a->isolate != NULL && strcmp (a->isolate, "require") == 0)
+    {
+      g_printerr ("xreplay: --isolate=require and --no-isolate exclude each other\n");
+      return EXIT_USAGE;
+    }
+  if (a->share_home && (a->keep_env != NULL || a->set_env != NULL))
+    {
+      g_printerr ("xreplay: --share-home runs the app with all of your environment: "
+                  "--keep-env and --setenv are for the sandbox\n");
+      return EXIT_USAGE;
+    }
+  for (char **s = a->set_env; s != NULL && *s != NULL; s++)
+    if (strchr (*s, '=') == NULL || **s == '=')
+      {
+        g_printerr ("xreplay: --setenv: '%s' is not NAME=VALUE\n", *s);
+        return EXIT_USAGE;
+      }
   if (a->home_seed != NULL && !sandbox_check_home_seed (a->home_seed, &error))
     {
       g_printerr ("xreplay: %s\n", error->message);
@@ -552,7 +624,7 @@ main (int argc, char **argv)
   gsize max_session;
   guint max_actions;
   const char *const *app_argv;
-  guint sigint, sigterm;
+  guint sigint, sigterm, sighup;
   gboolean ok;
   int status;
 
@@ -635,14 +707,24 @@ main (int argc, char **argv)
   opts.display = a.display;
   opts.home_seed = a.home_seed;
   opts.share_home = a.share_home;
+  opts.isolate = a.no_isolate ? SANDBOX_ISOLATE_OFF
+                 : a.isolate != NULL && strcmp (a.isolate, "require") == 0
+                 ? SANDBOX_ISOLATE_REQUIRE : SANDBOX_ISOLATE_AUTO;
+  opts.share_net = a.share_net;
+  opts.keep_env = (const char *const *) a.keep_env;
+  opts.set_env = (const char *const *) a.set_env;
+  if (!a.share_home && (status = check_isolation (&a, &opts)) >= 0)
+    return status;
   opts.stderr_match = regex;
   opts.verbose = a.verbose;
   opts.cancellable = cancellable;
   sigint = g_unix_signal_add (SIGINT, on_sigint, &interrupt);
   sigterm = g_unix_signal_add (SIGTERM, on_sigterm, &interrupt);
+  sighup = g_unix_signal_add (SIGHUP, on_sighup, &interrupt);
   ok = replay_run (session, app_argv, &opts, &result, &error);
   g_source_remove (sigint);
   g_source_remove (sigterm);
+  g_source_remove (sighup);
 
   if (interrupt.signal != 0)
     {

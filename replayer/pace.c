@@ -218,7 +218,7 @@ replay_pace_answered (Replay *r)
   /* An app of one process has done all it will when it answers: only a
    * tree (a browser's content processes, a terminal's shell) can still
    * be at work. */
-  if (r->pace_sample.n_procs <= 1)
+  if (r->pace_sample.n_procs <= 1 + sandbox_helper_processes (r->sandbox))
     {
       pace_done (r, NULL);
       return;

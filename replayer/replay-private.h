@@ -54,6 +54,7 @@ typedef struct
   Sandbox *sandbox;          /* owned, or NULL: the app shares our HOME and bus */
   ProcTempDir *frames_dir;   /* owned, or NULL: --backtrace's frames file, in a folder
                               * whose cleaner removes it even if we are SIGKILLed */
+  ProcTempDir *xauth_dir;    /* owned, or NULL: the Xvfb's cookie without a sandbox */
   Atom wm_protocols, net_wm_ping;
 
   GArray *actions;           /* owned, of guint: event indices */

@@ -23,6 +23,8 @@
 #include "quote.h"
 #include "xserver.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -174,8 +176,10 @@ static void
 on_child_exit (ProcChild *child, int status, gpointer user_data)
 {
   Replay *r = user_data;
-  g_autofree char *how = describe_death (status);
+  g_autofree char *how = NULL;
 
+  status = sandbox_app_wait_status (r->sandbox, status);
+  how = describe_death (status);
   if (r->phase == PHASE_DONE)
     return;
   replay_note (r, "the app %s", how);
@@ -773,17 +777,43 @@ replay_stderr_matches (const ReplayResult *result, GRegex *regex)
   return g_regex_match (regex, valid, 0, NULL);
 }
 
+/* The environment of the app (and of --wm's window manager): the
+ * sandbox's allowlist, HOME and bus, or ours; DISPLAY and the display's
+ * cookie either way. */
+static GStrv
+replay_app_environ (Replay *r)
+{
+  GStrv envp;
+
+  if (r->sandbox != NULL)
+    return sandbox_environ (r->sandbox, DisplayString (r->dpy));
+  envp = g_environ_setenv (g_get_environ (), "DISPLAY", DisplayString (r->dpy), TRUE);
+  if (r->xauth_dir != NULL)
+    {
+      g_autofree char *xauthority = g_build_filename (proc_tempdir_get_path (r->xauth_dir),
+                                                      "Xauthority", NULL);
+      envp = g_environ_setenv (envp, "XAUTHORITY", xauthority, TRUE);
+    }
+  return envp;
+}
+
 /* The app, in its own process group, with DISPLAY and the sandbox's
  * HOME and bus; its stderr captured (and echoed when verbose). */
 static ProcChild *
 replay_spawn_app (Replay *r, const char *const *argv, GError **error)
 {
-  g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), "DISPLAY",
-                                          DisplayString (r->dpy), TRUE);
+  g_auto (GStrv) envp = replay_app_environ (r);
+  g_auto (GStrv) command = NULL;
   ProcSpawnOptions spawn;
 
+  /* In the sandbox: bwrap's command line. */
   if (r->sandbox != NULL)
-    envp = sandbox_apply (r->sandbox, envp);
+    {
+      command = sandbox_command (r->sandbox, argv, DisplayString (r->dpy), error);
+      if (command == NULL)
+        return NULL;
+      argv = (const char *const *) command;
+    }
   proc_spawn_options_init (&spawn);
   spawn.argv = argv;
   spawn.envp = (const char *const *) envp;
@@ -877,8 +907,8 @@ replay_wm_ready (Replay *r, Window *asked, gint64 *asked_at, guint *quiet)
 static gboolean
 replay_start_wm (Replay *r, GError **error)
 {
-  g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), "DISPLAY",
-                                          DisplayString (r->dpy), TRUE);
+  /* (Not in bubblewrap: a program the user chose, not the stranger's.) */
+  g_auto (GStrv) envp = replay_app_environ (r);
   gint64 deadline = replay_now_ms () + r->opts->start_timeout_ms;
   g_autofree char *name = g_shell_quote (r->opts->wm_argv[0]);
   ProcSpawnOptions spawn;
@@ -886,8 +916,6 @@ replay_start_wm (Replay *r, GError **error)
   Window asked = None;
   gint64 asked_at = 0;
 
-  if (r->sandbox != NULL)
-    envp = sandbox_apply (r->sandbox, envp);
   proc_spawn_options_init (&spawn);
   spawn.argv = r->opts->wm_argv;
   spawn.envp = (const char *const *) envp;
@@ -955,6 +983,8 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   guint n_bound;
 
   r->conn = xconn_open (display, &local);
+  /* Our own Xvfb's cookie (replay_prepare) was for this connection only. */
+  XSetAuthorization (NULL, 0, NULL, 0);
   if (r->conn == NULL)
     {
       r->result->verdict.detail = g_strdup (local->message);
@@ -1024,6 +1054,37 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   return r->error == NULL;
 }
 
+/* On a display given (--display), the app gets our X authority: the
+ * file XAUTHORITY names, else ~/.Xauthority, copied into the sandbox
+ * (the real one may be in a folder the app does not see). */
+static gboolean
+replay_pass_xauthority (Replay *r, GError **error)
+{
+  const char *given = g_getenv ("XAUTHORITY");
+  g_autofree char *path = given != NULL && *given != '\0' ? g_strdup (given)
+    : g_build_filename (g_get_home_dir (), ".Xauthority", NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+
+  if (!g_file_get_contents (path, &data, &len, NULL))
+    return TRUE;   /* none: a server without access control */
+  return sandbox_set_xauthority (r->sandbox, (const guint8 *) data, len, error);
+}
+
+/* --share-home: no sandbox, but the app still needs the private Xvfb's
+ * cookie: in a folder of its own, removed with it (even after SIGKILL). */
+static gboolean
+replay_share_xauthority (Replay *r, XServer *server, GError **error)
+{
+  g_autofree char *path = NULL;
+
+  r->xauth_dir = proc_tempdir_new ("xreplay-xauth-XXXXXX", error);
+  if (r->xauth_dir == NULL)
+    return FALSE;
+  path = g_build_filename (proc_tempdir_get_path (r->xauth_dir), "Xauthority", NULL);
+  return xserver_write_xauthority (server, path, error);
+}
+
 /* The room and the screen: the sandbox first (a --home that cannot be
  * copied is the user's mistake, said before any server starts), then a
  * private Xvfb unless a display was given. */
@@ -1035,16 +1096,29 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
 
   if (!opts->share_home)
     {
-      SandboxOptions sandbox_options = { .home_seed = opts->home_seed };
+      SandboxOptions sandbox_options = {
+        .home_seed = opts->home_seed,
+        .isolate = opts->isolate,
+        .share_net = opts->share_net,
+        .keep_env = opts->keep_env,
+        .set_env = opts->set_env,
+      };
 
       r->sandbox = sandbox_new (&sandbox_options, error);
       if (r->sandbox == NULL)
         return FALSE;
     }
   *display = opts->display;
+  if (*display != NULL && r->sandbox != NULL && !replay_pass_xauthority (r, error))
+    return FALSE;
   if (*display == NULL)
     {
-      XServerOptions server_options = { .kind = XSERVER_XVFB, .no_autorepeat = TRUE };
+      /* A cookie of its own: no other client of the machine (another
+       * replay's app, anything the app started) connects to it. */
+      XServerOptions server_options = { .kind = XSERVER_XVFB, .no_autorepeat = TRUE,
+                                        .auth = TRUE };
+      const guint8 *cookie;
+      gsize len;
 
       session_get_screen (r->session, &server_options.width, &server_options.height);
       *server = xserver_start (&server_options, REPLAY_SERVER_TIMEOUT_MS, error);
@@ -1052,6 +1126,16 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
       if (*server == NULL)
         return FALSE;
       *display = xserver_get_display (*server);
+      cookie = xserver_get_cookie (*server, &len);
+      XSetAuthorization ((char *) "MIT-MAGIC-COOKIE-1", 18, (char *) cookie, (int) len);
+      if (r->sandbox != NULL)
+        {
+          const guint8 *xauthority = xserver_get_xauthority (*server, &len);
+          if (!sandbox_set_xauthority (r->sandbox, xauthority, len, error))
+            return FALSE;
+        }
+      else if (!replay_share_xauthority (r, *server, error))
+        return FALSE;
       replay_note (r, "Xvfb %s pid %d started in %" G_GINT64_FORMAT " ms", *display,
                    (int) xserver_get_pid (*server), r->result->server_ms);
     }
@@ -1065,13 +1149,20 @@ static gboolean
 replay_wrap_crashtrace (Replay *r, const char *const **argv, GPtrArray **wrapped,
                         char **frames_path, GError **error)
 {
-  /* In a temporary folder of its own, not a bare file in TMPDIR: the
-   * folder's cleaner removes it when xreplay dies, however (a SIGKILL left
-   * xreplay-frames-* behind every time). */
-  r->frames_dir = proc_tempdir_new ("xreplay-frames-XXXXXX", error);
-  if (r->frames_dir == NULL)
-    return FALSE;
-  *frames_path = g_build_filename (proc_tempdir_get_path (r->frames_dir), "frames", NULL);
+  /* In the sandbox's TMPDIR, which the isolated app and gdb see too and
+   * which goes with the sandbox; else in a temporary folder of its own,
+   * not a bare file in TMPDIR: the folder's cleaner removes it when
+   * xreplay dies, however (a SIGKILL left xreplay-frames-* behind every
+   * time). */
+  if (r->sandbox != NULL)
+    *frames_path = g_build_filename (sandbox_get_tmpdir (r->sandbox), "xreplay-frames", NULL);
+  else
+    {
+      r->frames_dir = proc_tempdir_new ("xreplay-frames-XXXXXX", error);
+      if (r->frames_dir == NULL)
+        return FALSE;
+      *frames_path = g_build_filename (proc_tempdir_get_path (r->frames_dir), "frames", NULL);
+    }
   if (!g_file_set_contents (*frames_path, "", 0, error))
     return FALSE;
   *wrapped = g_ptr_array_new ();
@@ -1148,6 +1239,7 @@ replay_clear (Replay *r)
 {
   /* Last: the app and everything it started are gone by now. */
   g_clear_pointer (&r->sandbox, sandbox_free);
+  g_clear_pointer (&r->xauth_dir, proc_tempdir_free);
   g_array_unref (r->actions);
   g_hash_table_unref (r->last_pos);
   g_hash_table_unref (r->given_up);

@@ -19,6 +19,7 @@
 #include <X11/Xlib.h>
 #include <glib.h>
 #include <gio/gio.h>
+#include "sandbox.h"
 #include "session.h"
 #include "verdict.h"
 
@@ -69,6 +70,10 @@ typedef struct
   const char *home_seed;     /* or NULL: the sandbox's HOME starts as a copy of this */
   const char *const *wm_argv; /* or NULL: a window manager to run on the private
                               * Xvfb before the app (else the replay is one) */
+  SandboxIsolate isolate;    /* bubblewrap around the app (sandbox.h): auto, require, off */
+  gboolean share_net;        /* isolated, with the network */
+  const char *const *keep_env; /* or NULL: our variables the app gets beyond the allowlist */
+  const char *const *set_env;  /* or NULL: NAME=VALUE the app gets */
   GCancellable *cancellable; /* or NULL; cancelling aborts the replay (and cleans up) */
   const char *crashtrace;    /* or NULL: path of xreduce-crashtrace, to run the app
                               * under gdb and fill ReplayResult.backtrace */

@@ -406,6 +406,8 @@ main (int argc, char **argv)
               test_interrupt_xreplay, fixture_teardown);
   g_test_add ("/sandbox/xreplay-sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
               test_interrupt_xreplay, fixture_teardown);
+  g_test_add ("/sandbox/xreplay-sighup", Fixture, GINT_TO_POINTER (SIGHUP), fixture_setup,
+              test_interrupt_xreplay, fixture_teardown);
   g_test_add ("/sandbox/xreplay-sigkill", Fixture, GINT_TO_POINTER (SIGKILL), fixture_setup,
               test_interrupt_xreplay, fixture_teardown);
   return g_test_run ();
