@@ -47,7 +47,7 @@ if [ -n "${BENCH_WM:-}" ]; then
   # shellcheck disable=SC2086
   $BENCH_WM >/dev/null 2>&1 &
   wm_pid=$!
-  trap 'kill "$wm_pid" 2>/dev/null; _xr_cleanup' EXIT
+  trap 'kill "$wm_pid" 2>/dev/null || true; _xr_cleanup' EXIT
   # Until it manages the display (openbox and i3 say so on the root).
   for _ in $(seq 100); do
     xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id' && break
