@@ -338,12 +338,19 @@ add_pair (JsonBuilder *b, const char *member, int x, int y)
   json_builder_end_array (b);
 }
 
+/* @action: the event's number among the user actions, from 1; 0 for a
+ * server event. */
 static void
-add_event (JsonBuilder *b, const SessionEvent *ev)
+add_event (JsonBuilder *b, const SessionEvent *ev, guint action)
 {
   g_autofree char *words = NULL;
 
   json_builder_begin_object (b);
+  if (action > 0)
+    {
+      json_builder_set_member_name (b, "action");
+      json_builder_add_int_value (b, action);
+    }
   json_builder_set_member_name (b, "time_ms");
   json_builder_add_int_value (b, (gint64) ev->time_ms);
   json_builder_set_member_name (b, "type");
@@ -419,8 +426,9 @@ build_done (JsonBuilder *b)
   return json_builder_get_root (b);
 }
 
-/* The phrases: what a person did, in words, with the actions (0-based
- * action numbers: the n-th non-server event) each covers; then the
+/* The phrases: what a person did, in words, with the actions each
+ * covers, numbered from 1 as `xreplay --list` and `xreduce --json` number
+ * them (the n-th user action: "action" in the events); then the
  * events. One element at a time: the whole document is never a tree in
  * memory (a million actions made one of 2.9 GB). */
 static void
@@ -433,6 +441,7 @@ export_json (Emit *e, const Session *session)
   g_autoptr (GPtrArray) words = session_describe_phrases (session, phrases, SESSION_WORDS_TERMINAL);
   g_autofree char *outcome = session_outcome_to_string (session->outcome);
   gboolean first = TRUE;
+  guint action = 0;
 
   /* Every string in a loaded session is valid UTF-8 (the parser checks),
    * so json-glib's output is valid JSON whatever the titles hold. */
@@ -491,7 +500,7 @@ export_json (Emit *e, const Session *session)
       json_builder_set_member_name (sb, "actions");
       json_builder_begin_array (sb);
       for (guint i = 0; i < phrase->actions->len; i++)
-        json_builder_add_int_value (sb, g_array_index (phrase->actions, guint, i));
+        json_builder_add_int_value (sb, g_array_index (phrase->actions, guint, i) + 1);
       json_builder_end_array (sb);
       json_builder_end_object (sb);
       node = build_done (sb);
@@ -509,7 +518,7 @@ export_json (Emit *e, const Session *session)
       if (ev->kind == SESSION_EVENT_COMMENT)
         continue;
       eb = json_builder_new ();
-      add_event (eb, ev);
+      add_event (eb, ev, session_event_is_action (ev) ? ++action : 0);
       node = build_done (eb);
       g_string_append (e->out, first ? "\n" : ",\n");
       first = FALSE;

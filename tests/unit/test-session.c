@@ -671,7 +671,13 @@ test_export_json (void)
     {
       JsonObject *ev = json_array_get_object_element (events, i);
       if (!g_str_equal (json_object_get_string_member (ev, "type"), "server"))
-        n_actions++;
+        {
+          /* Each user action says its number, from 1; a server event none. */
+          n_actions++;
+          g_assert_cmpint (json_object_get_int_member (ev, "action"), ==, n_actions);
+        }
+      else
+        g_assert_false (json_object_has_member (ev, "action"));
     }
   g_assert_cmpuint (n_actions, ==, session_get_n_actions (session));
 
@@ -695,8 +701,9 @@ test_export_json (void)
                          session_phrase_kind_to_string (phrase->kind));
         g_assert_cmpuint (json_array_get_length (actions), ==, phrase->actions->len);
         for (guint i = 0; i < phrase->actions->len; i++)
+          /* Numbered from 1, as --list says them. */
           g_assert_cmpint (json_array_get_int_element (actions, i), ==,
-                           g_array_index (phrase->actions, guint, i));
+                           g_array_index (phrase->actions, guint, i) + 1);
         covered += phrase->actions->len;
       }
     g_assert_cmpuint (covered, ==, session_get_n_actions (session));
