@@ -520,6 +520,29 @@ sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *di
     }
   else if (strchr (argv[0], '/') != NULL)
     run = program;
+  /* A file named on the command line that lives in a hidden folder (the
+   * script python3 runs, the app after xreduce-crashtrace's "--", in a
+   * build tree under /tmp): its folder, read-only, and the file by its
+   * full path (the app may not start where we are). */
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  for (const char *const *a = argv + 1; *a != NULL; a++)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *file = NULL;
+
+      if (**a != '-' && (path = g_canonicalize_filename (*a, NULL)) != NULL
+          && g_file_test (path, G_FILE_TEST_EXISTS) && !path_is_below (path, sandbox->root)
+          && (file = realpath (path, NULL)) != NULL && is_hidden (hidden, file))
+        {
+          g_autofree char *dir = g_file_test (file, G_FILE_TEST_IS_DIR)
+                                   ? g_strdup (file) : g_path_get_dirname (file);
+
+          g_strv_builder_add_many (cmd, "--ro-bind", dir, dir, NULL);
+          g_ptr_array_add (args, g_steal_pointer (&file));
+        }
+      else
+        g_ptr_array_add (args, g_strdup (*a));
+    }
   add_unshare (cmd);
   if (!sandbox->share_net)
     g_strv_builder_add (cmd, "--unshare-net");
@@ -527,8 +550,8 @@ sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *di
   cwd = g_get_current_dir ();
   g_strv_builder_add_many (cmd, "--chdir", is_hidden (hidden, cwd) ? sandbox->home : cwd,
                            "--", run, NULL);
-  for (const char *const *a = argv + 1; *a != NULL; a++)
-    g_strv_builder_add (cmd, *a);
+  for (guint i = 0; i < args->len; i++)
+    g_strv_builder_add (cmd, g_ptr_array_index (args, i));
   return g_strv_builder_end (cmd);
 }
 
