@@ -1155,7 +1155,8 @@ replay_wrap_crashtrace (Replay *r, const char *const **argv, GPtrArray **wrapped
    * xreplay dies, however (a SIGKILL left xreplay-frames-* behind every
    * time). */
   if (r->sandbox != NULL)
-    *frames_path = g_build_filename (sandbox_get_tmpdir (r->sandbox), "xreplay-frames", NULL);
+    *frames_path = g_build_filename (sandbox_get_tmpdir (r->sandbox), "xreplay-frames",
+                                     NULL);
   else
     {
       r->frames_dir = proc_tempdir_new ("xreplay-frames-XXXXXX", error);

@@ -492,21 +492,37 @@ test_backtrace (Fixture *f, gconstpointer data)
   g_assert_cmpstr (json_array_get_string_element (frames, 1), ==, "do_print");
 }
 
-/* The first entry of @dir whose name starts with @prefix, or NULL. */
+/* The first entry of @dir, or of a folder in it @depth levels down at
+ * most, whose name starts with @prefix, or NULL. */
+static char *
+find_entry_below (const char *dir, const char *prefix, int depth)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  char *found = NULL;
+
+  for (const char *name; found == NULL && d != NULL && (name = g_dir_read_name (d)) != NULL;)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_str_has_prefix (name, prefix))
+        found = g_strdup (name);
+      else if (depth > 0 && g_file_test (path, G_FILE_TEST_IS_DIR)
+               && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        found = find_entry_below (path, prefix, depth - 1);
+    }
+  return found;
+}
+
 static char *
 find_entry (const char *dir, const char *prefix)
 {
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-
-  for (const char *name; d != NULL && (name = g_dir_read_name (d)) != NULL;)
-    if (g_str_has_prefix (name, prefix))
-      return g_strdup (name);
-  return NULL;
+  return find_entry_below (dir, prefix, 0);
 }
 
 /* SIGKILL of xreplay --backtrace while gdb runs the app: its frames file
  * goes with its temporary folder (on main, xreplay-frames-XXXXXX was left
- * in TMPDIR every time), and nothing is left running. */
+ * in TMPDIR every time), and nothing is left running. (In a sandbox, the
+ * frames file is in the sandbox's own TMPDIR, inside TMPDIR.) */
 static void
 test_backtrace_sigkill (Fixture *f, gconstpointer data)
 {
@@ -535,7 +551,7 @@ test_backtrace_sigkill (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   /* Once the frames file is there (the app starts under gdb next). */
   deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-  while ((frames = find_entry (tmp, "xreplay-frames-")) == NULL
+  while ((frames = find_entry_below (tmp, "xreplay-frames", 3)) == NULL
          && g_get_monotonic_time () < deadline)
     g_usleep (10 * 1000);
   g_assert_nonnull (frames);
