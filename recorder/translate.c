@@ -69,7 +69,7 @@ translator_free (Translator *translator)
   g_free (translator);
 }
 
-const char *
+char *
 translator_keysym_name (Display *dpy, guint keycode, guint state)
 {
   KeySym sym = NoSymbol;
@@ -82,7 +82,11 @@ translator_keysym_name (Display *dpy, guint keycode, guint state)
     sym = XkbKeycodeToKeysym (dpy, (KeyCode) keycode, 0, 0);
   if (sym == NoSymbol)
     return NULL;
-  return XKeysymToString (sym);
+  /* A Unicode keysym (xdotool binds one for each character a keyboard
+   * lacks): Xlib would allocate its name anew at every call, for good. */
+  if ((sym & 0xff000000) == 0x01000000)
+    return g_strdup_printf ("U%0*lX", (sym & 0xff0000) != 0 ? 6 : 4, sym & 0xffffff);
+  return g_strdup (XKeysymToString (sym));
 }
 
 static gboolean
@@ -178,6 +182,7 @@ translator_device (Translator *translator, const xEvent *ev, guint64 time_ms,
     case KeyPress:
     case KeyRelease:
       {
+        g_autofree char *produced = NULL;
         const char *name;
 
         if (is_stop_key (translator, detail, state))
@@ -186,7 +191,7 @@ translator_device (Translator *translator, const xEvent *ev, guint64 time_ms,
          * another client. */
         if (!toplevels_focus (translator->tops, root_x, root_y, &target))
           return TRANSLATE_SKIP;
-        name = translator_keysym_name (translator->dpy, detail, state);
+        name = produced = translator_keysym_name (translator->dpy, detail, state);
         if (type == KeyRelease && translator->pressed[detail & 0xff] != NULL)
           name = translator->pressed[detail & 0xff];
         if (name == NULL)

@@ -45,7 +45,7 @@ TranslateResult translator_delivered (Translator *translator, const xEvent *ev,
 void translator_tracker_event (Translator *translator, const xEvent *ev);
 
 /* "Return", "a", "A" (with Shift): the keysym @keycode produces in @state,
- * as XLookupString would pick it; NULL if it produces none. */
-const char *translator_keysym_name (Display *dpy, guint keycode, guint state);
+ * as XLookupString would pick it (a new string); NULL if it produces none. */
+char *translator_keysym_name (Display *dpy, guint keycode, guint state);
 
 G_END_DECLS
