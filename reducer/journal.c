@@ -135,7 +135,16 @@ journal_open (const char *path, const char *key, GError **error)
       if (journal->fd < 0 || write (journal->fd, header, strlen (header))
                                != (ssize_t) strlen (header))
         {
-          int saved = errno;
+          int saved = errno != 0 ? errno : ENOSPC;
+
+          /* (A full disk makes the file, not its header: no empty
+           * journal is left beside the output.) */
+          if (journal->fd >= 0)
+            {
+              close (journal->fd);
+              journal->fd = -1;
+              g_unlink (path);
+            }
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
                        "cannot write %s: %s", path, g_strerror (saved));
           return NULL;

@@ -527,11 +527,13 @@ test_cookie (Fixture *f, gconstpointer data)
 static char *
 escaping_app (Fixture *f)
 {
-  g_autofree char *text = g_strdup_printf ("#!/bin/sh\n"
-                                           "setsid sleep 1234 </dev/null >/dev/null 2>&1 &\n"
-                                           "(setsid sh -c 'sleep 1234 </dev/null "
-                                           ">/dev/null 2>&1 &' &)\n"
-                                           "exec '%s' \"$@\"\n", env ("XDEMO"));
+  /* The app to run is its argument (a file named on the command line is
+   * seen in the sandbox wherever it is; one named only inside the script
+   * is not, in a build tree under /tmp). */
+  const char *text = "#!/bin/sh\n"
+                     "setsid sleep 1234 </dev/null >/dev/null 2>&1 &\n"
+                     "(setsid sh -c 'sleep 1234 </dev/null >/dev/null 2>&1 &' &)\n"
+                     "exec \"$@\"\n";
   char *path = g_build_filename (f->dir, "escaping-app", NULL);
 
   g_assert_true (g_file_set_contents (path, text, -1, NULL));
@@ -571,11 +573,12 @@ test_escaping_children (Fixture *f, gconstpointer data)
   g_autofree char *app = escaping_app (f);
   g_autofree char *session = data_path ("demo.session");
   g_autofree char *out_path = g_build_filename (f->dir, "min.session", NULL);
-  const char *replay[] = { env ("XREPLAY"), "--max-gap", "100", session, "--", app, NULL };
+  const char *replay[] = { env ("XREPLAY"), "--max-gap", "100", session, "--", app,
+                           env ("XDEMO"), NULL };
   const char *open[] = { env ("XREPLAY"), "--no-isolate", "--max-gap", "100", session, "--",
-                         app, NULL };
+                         app, env ("XDEMO"), NULL };
   const char *reduce_argv[] = { env ("XREDUCE"), "--no-report", "--max-gap", "100", "-o",
-                                out_path, session, "--", app, NULL };
+                                out_path, session, "--", app, env ("XDEMO"), NULL };
   g_autoptr (GError) error = NULL;
   guint before = test_orphans_alive (f->victim);
   int status;
