@@ -229,6 +229,18 @@ summary_print (const Reduction *reduction, const Session *best, char *const *app
     g_print ("report: %s\n", report_md);
 }
 
+/* What @b built, as indented JSON text (newly allocated). */
+static char *
+json_text (JsonBuilder *b)
+{
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  return json_generator_to_data (generator, NULL);
+}
+
 static void
 json_member_string (JsonBuilder *b, const char *member, const char *value)
 {
@@ -294,8 +306,6 @@ char *
 summary_json (const Reduction *r, const Session *best, const char *report_md)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
   g_autofree char *want = target_describe (r->target);
   g_autofree char *report_dir = report_md != NULL ? g_path_get_dirname (report_md) : NULL;
   g_autofree char *gif = report_dir != NULL ? g_build_filename (report_dir, "replay.gif", NULL)
@@ -333,11 +343,7 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
                                          ? gif : NULL);
   json_builder_end_object (b);
   json_builder_end_object (b);
-
-  root = json_builder_get_root (b);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  return json_generator_to_data (generator, NULL);
+  return json_text (b);
 }
 
 char *
@@ -345,8 +351,6 @@ summary_json_error (const char *verdict, const char *message, int exit_status,
                     const char *output_path)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
 
   json_builder_begin_object (b);
   json_member_string (b, "verdict", verdict);
@@ -357,8 +361,5 @@ summary_json_error (const char *verdict, const char *message, int exit_status,
   json_member_string (b, "minimal_session", output_path);
   json_builder_end_object (b);
   json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  return json_generator_to_data (generator, NULL);
+  return json_text (b);
 }
