@@ -11,6 +11,7 @@
 #define _GNU_SOURCE 1   /* sigabbrev_np */
 
 #include "proc.h"
+#include "interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -271,28 +272,41 @@ on_pidfd (int fd, GIOCondition condition, gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-gboolean
-proc_child_wait (ProcChild *child, guint timeout_ms)
+static gboolean
+child_wait (ProcChild *child, guint timeout_ms, int interrupt_fd)
 {
   gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
 
   for (;;)
     {
+      struct pollfd p[2] = { { .fd = child->pidfd, .events = POLLIN },
+                             { .fd = interrupt_fd, .events = POLLIN } };
       gint64 left;
 
       if (try_reap (child))
         return TRUE;
       left = (deadline - g_get_monotonic_time ()) / 1000;
-      if (left <= 0)
+      if (left <= 0 || (interrupt_fd >= 0 && proc_interrupt_get_signal () != 0))
         return FALSE;
       if (child->pidfd >= 0)
-        {
-          struct pollfd p = { .fd = child->pidfd, .events = POLLIN };
-          poll (&p, 1, (int) MIN (left, 1000));
-        }
+        poll (p, interrupt_fd >= 0 ? 2 : 1, (int) MIN (left, 1000));
+      else if (interrupt_fd >= 0)
+        poll (p + 1, 1, (int) MIN (left, 5));
       else
         g_usleep (MIN (left, 5) * 1000);
     }
+}
+
+gboolean
+proc_child_wait (ProcChild *child, guint timeout_ms)
+{
+  return child_wait (child, timeout_ms, -1);
+}
+
+gboolean
+proc_child_wait_interruptible (ProcChild *child, guint timeout_ms)
+{
+  return child_wait (child, timeout_ms, proc_interrupt_get_fd ());
 }
 
 /* ---- the keeper ---- */
@@ -664,22 +678,25 @@ proc_read_line (int fd, guint timeout_ms, gsize max, GError **error)
 
   while (line->len < max)
     {
-      struct pollfd p = { .fd = fd, .events = POLLIN };
+      struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+                             { .fd = proc_interrupt_get_fd (), .events = POLLIN } };
       gint64 left = (deadline - g_get_monotonic_time ()) / 1000;
       char buf[256];
       char *nl;
       ssize_t n;
       int r;
 
+      if (!proc_interrupt_check (error))
+        return NULL;
       if (left <= 0)
         {
           g_set_error (error, PROC_ERROR, PROC_ERROR_TIMED_OUT,
                        "no answer within %u ms", timeout_ms);
           return NULL;
         }
-      r = poll (&p, 1, (int) left);
-      if (r <= 0)
-        continue;   /* EINTR, or the deadline check reports the timeout */
+      r = poll (p, p[1].fd >= 0 ? 2 : 1, (int) left);
+      if (r <= 0 || !(p[0].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;   /* EINTR, a signal, or the deadline: checked above */
       /* One byte short of the buffer: a line is read up to its newline,
        * never past it (what follows is not ours to take). */
       n = read (fd, buf, MIN (sizeof buf - 1, max - line->len));

@@ -34,6 +34,7 @@ typedef enum
   PROC_ERROR_EXEC,           /* the program could not be run (not executable, ...) */
   PROC_ERROR_FAILED,         /* fork/exec/pidfd failed, or a child did not say what it should */
   PROC_ERROR_TIMED_OUT,      /* a child did not answer in time */
+  PROC_ERROR_INTERRUPTED,    /* a signal came while waiting (interrupt.h) */
 } ProcError;
 
 typedef enum
@@ -95,6 +96,9 @@ void proc_child_signal (ProcChild *child, int signum);
 /* Waits up to @timeout_ms for the child to exit and reaps it (without
  * running the exit callback). TRUE once it has exited. */
 gboolean proc_child_wait (ProcChild *child, guint timeout_ms);
+/* The same, but a signal taken by proc_interrupt_watch() ends the wait
+ * too (the child is left running: the caller stops it). */
+gboolean proc_child_wait_interruptible (ProcChild *child, guint timeout_ms);
 /* SIGTERM to the group, SIGKILL if the child has not exited within
  * @grace_ms, reap; then SIGKILL to the group whatever is left in it.
  * Synchronous and bounded. Does not run the exit callback. */
@@ -110,7 +114,8 @@ pid_t proc_keeper_get_pid (void);
 /* Reads one line ("...\n", without it) that a child writes on @fd within
  * @timeout_ms: how X servers (-displayfd) and dbus-daemon
  * (--print-address) say they are ready. EOF before a newline (the child
- * died) is PROC_ERROR_FAILED, the deadline PROC_ERROR_TIMED_OUT. */
+ * died) is PROC_ERROR_FAILED, the deadline PROC_ERROR_TIMED_OUT, a signal
+ * taken by proc_interrupt_watch() PROC_ERROR_INTERRUPTED. */
 char *proc_read_line (int fd, guint timeout_ms, gsize max, GError **error);
 
 /* "exited with status 3", "was killed by signal 11 (SIGSEGV)". */

@@ -157,6 +157,12 @@ start_bus (Sandbox *sandbox, GError **error)
     }
   sandbox->bus_address = proc_read_line (fds[0], SANDBOX_BUS_TIMEOUT_MS, 4096, &local);
   close (fds[0]);
+  if (sandbox->bus_address == NULL
+      && g_error_matches (local, PROC_ERROR, PROC_ERROR_INTERRUPTED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
   if (sandbox->bus_address == NULL)
     {
       g_set_error (error, SANDBOX_ERROR, SANDBOX_ERROR_FAILED,

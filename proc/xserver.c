@@ -239,6 +239,11 @@ xserver_wait_ready (XServer *server, guint timeout_ms, GError **error)
   line = proc_read_line (server->ready_fd, timeout_ms, 32, &local);
   close (server->ready_fd);
   server->ready_fd = -1;
+  if (line == NULL && g_error_matches (local, PROC_ERROR, PROC_ERROR_INTERRUPTED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
   if (line == NULL && g_error_matches (local, PROC_ERROR, PROC_ERROR_TIMED_OUT))
     {
       g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_FAILED,

@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 
 #include "proc.h"
+#include "interrupt.h"
 #include "sandbox.h"
 
 /* How long a killed process may take to be gone. */
@@ -421,6 +422,67 @@ test_sandbox_bad_seed (void)
   g_rmdir (dir);
 }
 
+static void
+on_interrupt (int signum, gpointer data)
+{
+  *(int *) data = signum;
+}
+
+/* A signal ends a synchronous wait (an X server's -displayfd that never
+ * answers) at once, with PROC_ERROR_INTERRUPTED, and reaches the
+ * program's function in the main context; a second wait ends at once
+ * too; after proc_interrupt_unwatch() the signal's default action is
+ * back. The signal comes from a child that sends it as soon as it runs:
+ * before or during the wait, the wait ends either way. */
+static void
+test_interrupt (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *line = NULL;
+  int fds[2], seen = 0;
+  pid_t killer;
+  int status;
+
+  g_assert_cmpint (proc_interrupt_get_fd (), ==, -1);
+  g_assert_true (proc_interrupt_check (NULL));
+  proc_interrupt_watch (on_interrupt, &seen);
+  g_assert_cmpint (proc_interrupt_get_fd (), >=, 0);
+  g_assert_cmpint (pipe (fds), ==, 0);
+  killer = fork ();
+  g_assert_cmpint (killer, >=, 0);
+  if (killer == 0)
+    {
+      kill (getppid (), SIGTERM);
+      _exit (0);
+    }
+  /* A minute: only the signal can end it in time for the test. */
+  line = proc_read_line (fds[0], 60000, 32, &error);
+  g_assert_null (line);
+  g_assert_error (error, PROC_ERROR, PROC_ERROR_INTERRUPTED);
+  g_assert_nonnull (strstr (error->message, "SIGTERM"));
+  g_clear_error (&error);
+  g_assert_cmpint (proc_interrupt_get_signal (), ==, SIGTERM);
+  g_assert_false (proc_interrupt_check (&error));
+  g_assert_error (error, PROC_ERROR, PROC_ERROR_INTERRUPTED);
+  g_clear_error (&error);
+  g_assert_null (proc_read_line (fds[0], 60000, 32, &error));
+  g_assert_error (error, PROC_ERROR, PROC_ERROR_INTERRUPTED);
+  g_assert_cmpint (waitpid (killer, &status, 0), ==, killer);
+  /* The main context hears of it when it runs. */
+  while (seen == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (seen, ==, SIGTERM);
+  proc_interrupt_unwatch ();
+  g_assert_cmpint (proc_interrupt_get_fd (), ==, -1);
+  {
+    struct sigaction now;
+    g_assert_cmpint (sigaction (SIGTERM, NULL, &now), ==, 0);
+    g_assert_true (now.sa_handler == SIG_DFL);
+  }
+  close (fds[0]);
+  close (fds[1]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -431,6 +493,7 @@ main (int argc, char **argv)
   g_test_add_func ("/proc/not-found", test_not_found);
   g_test_add_func ("/proc/group-kill", test_group_kill);
   g_test_add_func ("/proc/read-line", test_read_line);
+  g_test_add_func ("/proc/interrupt", test_interrupt);
   g_test_add_func ("/proc/run", test_run);
   g_test_add_func ("/proc/owner-killed", test_owner_killed);
   g_test_add_func ("/proc/owner-killed-group", test_owner_killed_group);

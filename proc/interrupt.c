@@ -1,0 +1,154 @@
+/* interrupt.c — signals taken by a thread of their own (see interrupt.h).
+ *
+ * Start reading at proc_interrupt_watch(), then on_signal().
+ */
+#define G_LOG_DOMAIN "xreduce-proc"
+#define _GNU_SOURCE 1   /* sigabbrev_np */
+
+#include "interrupt.h"
+#include "proc.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <glib-unix.h>
+
+typedef struct
+{
+  ProcInterruptFunc func;
+  gpointer user_data;
+  GMainContext *context;     /* the thread's */
+  GMainLoop *loop;
+  GThread *thread;
+  int latch_fd;              /* eventfd: written at the first signal, never read */
+  int notify_fd;             /* eventfd: one count per signal, read in the main context */
+  guint notify_source;       /* in the default context */
+  int last;                  /* atomic: the last signal taken */
+} Watch;
+
+static Watch *watch;         /* one per process, as signals */
+static int first_signal;     /* atomic */
+
+static void
+write_one (int fd)
+{
+  guint64 one = 1;
+
+  /* An eventfd's counter cannot overflow from a few signals. */
+  if (write (fd, &one, sizeof one) < 0)
+    g_warning ("cannot note a signal: %s", g_strerror (errno));
+}
+
+/* In the watch's thread. */
+static gboolean
+on_signal (gpointer data)
+{
+  int signum = GPOINTER_TO_INT (data);
+
+  if (g_atomic_int_compare_and_exchange (&first_signal, 0, signum))
+    write_one (watch->latch_fd);
+  g_atomic_int_set (&watch->last, signum);
+  write_one (watch->notify_fd);
+  return G_SOURCE_CONTINUE;
+}
+
+/* In the default main context: the program's function, once a signal. */
+static gboolean
+on_notify (int fd, GIOCondition condition, gpointer data)
+{
+  guint64 count = 0;
+
+  if (read (fd, &count, sizeof count) != sizeof count)
+    return G_SOURCE_CONTINUE;
+  for (guint64 i = 0; i < count && watch != NULL; i++)
+    watch->func (g_atomic_int_get (&watch->last), watch->user_data);
+  return G_SOURCE_CONTINUE;
+}
+
+static gpointer
+run_thread (gpointer data)
+{
+  Watch *w = data;
+
+  g_main_context_push_thread_default (w->context);
+  g_main_loop_run (w->loop);
+  g_main_context_pop_thread_default (w->context);
+  return NULL;
+}
+
+void
+proc_interrupt_watch (ProcInterruptFunc func, gpointer user_data)
+{
+  static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+  g_return_if_fail (watch == NULL);
+  watch = g_new0 (Watch, 1);
+  watch->func = func;
+  watch->user_data = user_data;
+  watch->latch_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  watch->notify_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (watch->latch_fd < 0 || watch->notify_fd < 0)
+    g_error ("eventfd: %s", g_strerror (errno));
+  g_atomic_int_set (&first_signal, 0);
+  watch->context = g_main_context_new ();
+  watch->loop = g_main_loop_new (watch->context, FALSE);
+  for (gsize i = 0; i < G_N_ELEMENTS (signals); i++)
+    {
+      GSource *source = g_unix_signal_source_new (signals[i]);
+
+      g_source_set_callback (source, on_signal, GINT_TO_POINTER (signals[i]), NULL);
+      g_source_attach (source, watch->context);
+      g_source_unref (source);
+    }
+  watch->notify_source = g_unix_fd_add (watch->notify_fd, G_IO_IN, on_notify, NULL);
+  watch->thread = g_thread_new ("interrupt", run_thread, watch);
+}
+
+static gboolean
+quit_loop (gpointer data)
+{
+  g_main_loop_quit (data);
+  return G_SOURCE_REMOVE;
+}
+
+void
+proc_interrupt_unwatch (void)
+{
+  if (watch == NULL)
+    return;
+  g_main_context_invoke (watch->context, quit_loop, watch->loop);
+  g_thread_join (watch->thread);
+  g_source_remove (watch->notify_source);
+  g_main_loop_unref (watch->loop);
+  /* Its signal sources go with it: the default actions are back. */
+  g_main_context_unref (watch->context);
+  close (watch->latch_fd);
+  close (watch->notify_fd);
+  g_clear_pointer (&watch, g_free);
+}
+
+int
+proc_interrupt_get_signal (void)
+{
+  return g_atomic_int_get (&first_signal);
+}
+
+int
+proc_interrupt_get_fd (void)
+{
+  return watch != NULL ? watch->latch_fd : -1;
+}
+
+gboolean
+proc_interrupt_check (GError **error)
+{
+  int signum = proc_interrupt_get_signal ();
+
+  if (signum == 0)
+    return TRUE;
+  g_set_error (error, PROC_ERROR, PROC_ERROR_INTERRUPTED, "interrupted by SIG%s",
+               sigabbrev_np (signum));
+  return FALSE;
+}

@@ -1,0 +1,37 @@
+/* interrupt.h — SIGINT, SIGTERM and SIGHUP in every phase of a program.
+ *
+ * GLib's g_unix_signal_add() hands a signal to the main context, which
+ * sees it only when it runs: a program waiting synchronously (for an X
+ * server's -displayfd, a bus's address, an app's --version) would not
+ * see Ctrl-C until that wait ends, seconds later. proc_interrupt_watch()
+ * takes the three signals in a thread of its own instead. The first one
+ * makes proc_interrupt_get_fd() readable for good, which the synchronous
+ * waits of proc/ (proc_read_line(), proc_child_wait_interruptible()) poll
+ * beside what they wait for and give up on (PROC_ERROR_INTERRUPTED); and
+ * each one calls the program's function in the main context, as
+ * g_unix_signal_add() would.
+ *
+ * Process-wide, as signals are: one watch at a time, from main().
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef void (*ProcInterruptFunc) (int signum, gpointer user_data);
+
+/* Starts taking SIGINT, SIGTERM and SIGHUP; @func runs in the default main
+ * context for each one. */
+void proc_interrupt_watch (ProcInterruptFunc func, gpointer user_data);
+/* Stops: the signals' default actions are back. */
+void proc_interrupt_unwatch (void);
+/* The first signal taken, or 0. */
+int proc_interrupt_get_signal (void);
+/* Readable once a signal was taken (never read it); -1 without a watch. */
+int proc_interrupt_get_fd (void);
+/* FALSE with PROC_ERROR_INTERRUPTED ("interrupted by SIGINT") once a
+ * signal was taken. */
+gboolean proc_interrupt_check (GError **error);
+
+G_END_DECLS
