@@ -6,6 +6,7 @@
 #define G_LOG_DOMAIN "xreduce-recorder"
 
 #include "guard.h"
+#include "interrupt.h"
 
 #include <signal.h>
 #include <sys/socket.h>
@@ -18,55 +19,31 @@
 
 struct Guard
 {
-  GuardSignalFunc on_signal;
-  gpointer user_data;
-
   GMainContext *context;     /* owned: the guard thread's */
   GMainLoop *loop;           /* owned: runs in the thread */
   GThread *thread;
   guint beat_source;         /* in the default context */
 
-  int pending_signal;        /* atomic: a signal not yet handed to the main context */
-  int signalled;             /* atomic: a signal came (the main thread must not stall) */
   int cut;                   /* atomic: the connections were cut */
 
   GMutex lock;
   gint64 last_beat;          /* lock required: when the main context last beat */
   gint64 deadline;           /* lock required: 0, or when to stop waiting */
   gint64 cut_at;             /* lock required: when the connections were cut */
-  int last_signal;           /* atomic: the last signal that came */
   GArray *fds;               /* of int; lock required */
 };
 
-/* In the main context: the beat, and the signal the guard took. */
+/* In the main context: the beat. */
 static gboolean
 on_beat (gpointer user_data)
 {
   Guard *guard = user_data;
-  int signum;
 
   g_mutex_lock (&guard->lock);
   guard->last_beat = g_get_monotonic_time ();
   g_mutex_unlock (&guard->lock);
-  signum = g_atomic_int_exchange (&guard->pending_signal, 0);
-  if (signum != 0)
-    guard->on_signal (signum, guard->user_data);
   return G_SOURCE_CONTINUE;
 }
-
-/* In the guard thread. */
-static gboolean
-on_unix_signal (Guard *guard, int signum)
-{
-  g_atomic_int_set (&guard->signalled, 1);
-  g_atomic_int_set (&guard->last_signal, signum);
-  g_atomic_int_set (&guard->pending_signal, signum);
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean on_sigint (gpointer data) { return on_unix_signal (data, SIGINT); }
-static gboolean on_sigterm (gpointer data) { return on_unix_signal (data, SIGTERM); }
-static gboolean on_sighup (gpointer data) { return on_unix_signal (data, SIGHUP); }
 
 /* In the guard thread: is the main thread stuck with something waiting
  * for it? Then cut it loose, once. */
@@ -78,7 +55,7 @@ on_check (gpointer user_data)
   gboolean waiting, stuck;
 
   g_mutex_lock (&guard->lock);
-  waiting = g_atomic_int_get (&guard->signalled)
+  waiting = proc_interrupt_get_signal () != 0
             || (guard->deadline != 0 && now >= guard->deadline);
   stuck = now - guard->last_beat >= GUARD_STUCK_MS * 1000;
   if (waiting && stuck && !g_atomic_int_get (&guard->cut))
@@ -88,14 +65,14 @@ on_check (gpointer user_data)
       for (guint i = 0; i < guard->fds->len; i++)
         shutdown (g_array_index (guard->fds, int, i), SHUT_RDWR);
     }
-  else if (stuck && g_atomic_int_get (&guard->signalled) && g_atomic_int_get (&guard->cut)
+  else if (stuck && proc_interrupt_get_signal () != 0 && g_atomic_int_get (&guard->cut)
            && now - guard->cut_at >= GUARD_LAST_RESORT_MS * 1000)
     {
       /* Stuck where no connection of ours can be cut (XOpenDisplay on a
        * grabbed server): the signal's own default action, as if xrecord
        * had never taken it. The X server we started dies with us
        * (PR_SET_PDEATHSIG); no app runs yet. */
-      int signum = g_atomic_int_get (&guard->last_signal);
+      int signum = proc_interrupt_get_signal ();
 
       g_mutex_unlock (&guard->lock);
       signal (signum, SIG_DFL);
@@ -130,19 +107,18 @@ guard_new (GuardSignalFunc on_signal, gpointer user_data)
 {
   Guard *guard = g_new0 (Guard, 1);
 
-  guard->on_signal = on_signal;
-  guard->user_data = user_data;
   guard->fds = g_array_new (FALSE, FALSE, sizeof (int));
   g_mutex_init (&guard->lock);
   guard->context = g_main_context_new ();
   guard->loop = g_main_loop_new (guard->context, FALSE);
   on_beat (guard);
   guard->beat_source = g_timeout_add (GUARD_BEAT_MS, on_beat, guard);
-  attach (guard, g_unix_signal_source_new (SIGINT), on_sigint);
-  attach (guard, g_unix_signal_source_new (SIGTERM), on_sigterm);
-  attach (guard, g_unix_signal_source_new (SIGHUP), on_sighup);
   attach (guard, g_timeout_source_new (GUARD_CHECK_MS), on_check);
   guard->thread = g_thread_new ("xrecord-guard", guard_thread, guard);
+  /* The signals, in a thread of their own too: they also end xrecord's
+   * synchronous waits (its X server's readiness), and reach @on_signal
+   * in the main context. */
+  proc_interrupt_watch (on_signal, user_data);
   return guard;
 }
 
@@ -158,6 +134,7 @@ guard_free (Guard *guard)
 {
   if (guard == NULL)
     return;
+  proc_interrupt_unwatch ();
   g_main_context_invoke (guard->context, quit_loop, guard->loop);
   g_thread_join (guard->thread);
   g_source_remove (guard->beat_source);

@@ -7,9 +7,11 @@
  * client until it lets go, which may be never: the main loop, and with it
  * SIGINT's handler and every timeout, would wait with it.
  *
- * A Guard is a thread of its own with its own GMainContext. It takes
- * SIGINT, SIGTERM and SIGHUP; the main context beats every GUARD_BEAT_MS
- * and at each beat takes the signal that came (GuardSignalFunc there). When a signal is waiting, or the deadline set with
+ * A Guard is a thread of its own with its own GMainContext. SIGINT,
+ * SIGTERM and SIGHUP are taken by proc_interrupt_watch() (interrupt.h),
+ * which also ends xrecord's synchronous waits and hands them to the
+ * GuardSignalFunc in the main context. The main context beats every
+ * GUARD_BEAT_MS. When a signal came, or the deadline set with
  * guard_set_deadline() has passed, and the main thread has not beaten
  * for GUARD_STUCK_MS, the guard cuts the X connections given with
  * guard_add_fd() (shutdown(2)): the stuck round trip fails at once, as if

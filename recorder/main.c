@@ -21,6 +21,7 @@
 #include <glib.h>
 
 #include "recorder.h"
+#include "interrupt.h"
 #include "help.h"
 
 #define EXIT_USAGE 2
@@ -226,6 +227,13 @@ main (int argc, char **argv)
           return EXIT_NOTHING;
         }
       return EXIT_SUCCESS;
+    }
+  if (proc_interrupt_get_signal () != 0)
+    {
+      /* Before the log was begun: nothing recorded, nothing left. */
+      g_printerr ("xrecord: stopped by %s while starting\n",
+                  session_signal_name (proc_interrupt_get_signal ()));
+      return 128 + proc_interrupt_get_signal ();
     }
   g_printerr ("xrecord: %s\n", error->message);
   return g_error_matches (error, RECORDER_ERROR, RECORDER_ERROR_INFRA) ? EXIT_INFRA

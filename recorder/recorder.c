@@ -27,6 +27,7 @@
 
 #include "capture.h"
 #include "guard.h"
+#include "interrupt.h"
 #include "proc.h"
 #include "quote.h"
 #include "xserver.h"
@@ -862,6 +863,10 @@ recorder_run (Recorder *recorder, SessionOutcome *outcome, GError **error)
   ok = open_display (recorder, error) && open_log (recorder, error)
        && start_capture (recorder, error)
        && (recorder->signal != 0 || start_app (recorder, error));
+  /* A signal that ended a synchronous wait (the X server's readiness)
+   * before the main context saw it. */
+  if (!ok && recorder->signal == 0)
+    recorder->signal = proc_interrupt_get_signal ();
   if (!ok && recorder->signal != 0 && recorder->writer != NULL)
     {
       /* Interrupted while setting up: a recording of nothing, ended. */

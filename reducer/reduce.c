@@ -17,6 +17,7 @@
 #include "input.h"
 #include "pool.h"
 #include "proc.h"
+#include "interrupt.h"
 #include "quote.h"
 #include "runner.h"
 #include "sandbox.h"
@@ -92,7 +93,6 @@ typedef struct
   Pool pool;
   char *pool_reason;         /* owned: the last word on the workers */
   guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
-  guint sigint, sigterm, sighup;
   guint deadline;            /* --limit-time's timer, or 0 */
 } Reducer;
 
@@ -717,15 +717,16 @@ on_deadline (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static gboolean
-on_signal (gpointer data)
+/* SIGINT, SIGTERM or SIGHUP, from the start (proc_interrupt_watch(): also
+ * while a worker's Xvfb starts): the tests stop, the best so far is kept. */
+static void
+on_signal (int signum, gpointer data)
 {
   Reducer *reducer = data;
 
   reducer->interrupted = TRUE;
   if (reducer->runner != NULL)
     runner_cancel (reducer->runner);
-  return G_SOURCE_CONTINUE;
 }
 
 /* The session, the app, the target, the output: everything that can be
@@ -902,9 +903,6 @@ reduce_setup (Reducer *reducer, GError **error)
   if (options->limit_time > 0)
     reducer->deadline = g_timeout_add ((guint) MIN (options->limit_time * 1000, G_MAXUINT),
                                        on_deadline, reducer);
-  reducer->sigint = g_unix_signal_add (SIGINT, on_signal, reducer);
-  reducer->sigterm = g_unix_signal_add (SIGTERM, on_signal, reducer);
-  reducer->sighup = g_unix_signal_add (SIGHUP, on_signal, reducer);
 
   n_actions = session_get_n_actions (reducer->session);
   want = target_describe (&reducer->target);
@@ -1121,14 +1119,8 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
 static void
 reducer_clear (Reducer *reducer)
 {
-  if (reducer->sigint != 0)
-    g_source_remove (reducer->sigint);
-  if (reducer->sigterm != 0)
-    g_source_remove (reducer->sigterm);
   if (reducer->deadline != 0)
     g_source_remove (reducer->deadline);
-  if (reducer->sighup != 0)
-    g_source_remove (reducer->sighup);
   /* Stops every test, app and Xvfb before the files go. */
   g_clear_pointer (&reducer->runner, runner_free);
   g_clear_pointer (&reducer->workdir, proc_tempdir_free);
@@ -1142,6 +1134,8 @@ reducer_clear (Reducer *reducer)
   g_free (reducer->output_path);
   g_free (reducer->best);
   g_free (reducer->pool_reason);
+  /* Last: a second Ctrl-C while the tests stop does not cut that short. */
+  proc_interrupt_unwatch ();
 }
 
 gboolean
@@ -1154,8 +1148,19 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
   memset (summary, 0, sizeof *summary);
   reducer.start_us = g_get_monotonic_time ();
   reducer.tty = isatty (STDERR_FILENO);
+  proc_interrupt_watch (on_signal, &reducer);
   if (!reduce_setup (&reducer, &local))
-    ok = FALSE;
+    {
+      ok = FALSE;
+      /* A signal while a worker's Xvfb started, before the verification
+       * was done: nothing to keep. */
+      if (proc_interrupt_get_signal () != 0 && reducer.runner == NULL)
+        {
+          g_clear_error (&local);
+          g_set_error (&local, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                       "interrupted before the reduction started: nothing written");
+        }
+    }
   else
     ok = reduce_search (&reducer, &local);
   if (reducer.runner != NULL)

@@ -218,6 +218,15 @@ runner_free (Runner *runner)
       if (worker->process != NULL)
         proc_child_signal (worker->process, SIGTERM);
     }
+  /* The workers' Xvfbs too, meanwhile (a test's xreplay stopping on
+   * one loses nothing): each is waited for below, one after the other,
+   * but none then waits for its own signal. */
+  for (guint i = 0; i < runner->workers->len; i++)
+    {
+      Worker *worker = g_ptr_array_index (runner->workers, i);
+      if (worker->server != NULL && xserver_get_pid (worker->server) > 0)
+        kill (xserver_get_pid (worker->server), SIGTERM);
+    }
   g_ptr_array_unref (runner->workers);
   g_queue_clear_full (&runner->retries, g_free);
   g_queue_clear_full (&runner->background, (GDestroyNotify) background_free);

@@ -23,6 +23,7 @@
 #include <gio/gio.h>
 
 #include "proc.h"
+#include "interrupt.h"
 #include "replay.h"
 #include "help.h"
 #include "sandbox.h"
@@ -92,40 +93,27 @@ static const char usage_description[] =
   "  xreplay -d :1 -v crash.log -- ./myapp   # watch it in a Xephyr :1\n"
   "  xreplay --export xdotool crash.log > replay.sh";
 
-typedef struct
+/* SIGINT, SIGTERM and SIGHUP (the terminal closed), in the main context:
+ * the replay stops, its app, bus and Xvfb go; 128+N. Taken by
+ * proc_interrupt_watch() from the start, so that they count also while
+ * xreplay waits synchronously (its Xvfb's readiness, the report's probe
+ * of the app). */
+static void
+on_signal (int signum, gpointer user_data)
 {
-  GCancellable *cancellable;
-  int signal;                /* the signal that interrupted us, or 0 */
-} Interrupt;
-
-static gboolean
-on_signal (gpointer user_data, int signum)
-{
-  Interrupt *interrupt = user_data;
-
-  if (interrupt->signal == 0)
-    interrupt->signal = signum;
-  g_cancellable_cancel (interrupt->cancellable);
-  return G_SOURCE_CONTINUE;
+  g_cancellable_cancel (user_data);
 }
 
-static gboolean
-on_sigint (gpointer user_data)
+/* The exit of an interrupted xreplay: 128+N, said. */
+static int
+interrupted (gboolean quiet)
 {
-  return on_signal (user_data, SIGINT);
-}
+  int signum = proc_interrupt_get_signal ();
 
-static gboolean
-on_sigterm (gpointer user_data)
-{
-  return on_signal (user_data, SIGTERM);
-}
-
-/* The terminal closed: the same cleanup, 129. */
-static gboolean
-on_sighup (gpointer user_data)
-{
-  return on_signal (user_data, SIGHUP);
+  if (!quiet)
+    g_printerr ("xreplay: interrupted by %s; the app and the Xvfb are gone\n",
+                session_signal_name (signum));
+  return 128 + signum;
 }
 
 /* A whole number of milliseconds, or a usage error. */
@@ -618,13 +606,11 @@ main (int argc, char **argv)
   g_autoptr (Report) report = NULL;
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   g_auto (ReplayResult) result = { 0 };
-  Interrupt interrupt = { cancellable, 0 };
   ReplayOptions opts;
   int max_screen[2];
   gsize max_session;
   guint max_actions;
   const char *const *app_argv;
-  guint sigint, sigterm, sighup;
   gboolean ok;
   int status;
 
@@ -637,6 +623,7 @@ main (int argc, char **argv)
    * messages go to stderr. */
   g_log_writer_default_set_use_stderr (TRUE);
 #endif
+  proc_interrupt_watch (on_signal, cancellable);
   if ((status = parse_args (argc, argv, &a)) >= 0
       || (status = check_options (&a, &opts, &regex, max_screen, &max_session,
                                   &max_actions)) >= 0)
@@ -718,28 +705,25 @@ main (int argc, char **argv)
   opts.stderr_match = regex;
   opts.verbose = a.verbose;
   opts.cancellable = cancellable;
-  sigint = g_unix_signal_add (SIGINT, on_sigint, &interrupt);
-  sigterm = g_unix_signal_add (SIGTERM, on_sigterm, &interrupt);
-  sighup = g_unix_signal_add (SIGHUP, on_sighup, &interrupt);
+  if (proc_interrupt_get_signal () != 0)
+    return interrupted (a.quiet);
   ok = replay_run (session, app_argv, &opts, &result, &error);
-  g_source_remove (sigint);
-  g_source_remove (sigterm);
-  g_source_remove (sighup);
-
-  if (interrupt.signal != 0)
-    {
-      if (!a.quiet)
-        g_printerr ("xreplay: interrupted by %s; the app and the Xvfb are gone\n",
-                    session_signal_name (interrupt.signal));
-      return 128 + interrupt.signal;
-    }
-  print_result (&a, &result, ok, error, regex != NULL);
-  if (report != NULL)
+  if (proc_interrupt_get_signal () != 0)
+    return interrupted (a.quiet);
+  if (report == NULL)
+    print_result (&a, &result, ok, error, regex != NULL);
+  else
     {
       g_autoptr (GError) report_error = NULL;
       /* A report asked for and not written (a full disk) is no success:
-       * the partial folder is gone, the error said, exit 3. */
-      if (!report_finish (report, &result, &report_error))
+       * the partial folder is gone, the error said, exit 3. Interrupted
+       * while it is written: no report, 128+N. */
+      gboolean written = report_finish (report, &result, &report_error);
+
+      if (proc_interrupt_get_signal () != 0)
+        return interrupted (a.quiet);
+      print_result (&a, &result, ok, error, regex != NULL);
+      if (!written)
         {
           g_printerr ("xreplay: --report: %s\n", report_error->message);
           return EXIT_INFRA;

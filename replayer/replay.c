@@ -22,6 +22,7 @@
 #include "replay-private.h"
 #include "quote.h"
 #include "xserver.h"
+#include "interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1276,7 +1277,10 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
   if (g_cancellable_set_error_if_cancelled (opts->cancellable, &r->error)
       || !replay_prepare (r, &server, &display, &r->error)
       || (opts->crashtrace != NULL
-          && !replay_wrap_crashtrace (r, &argv, &wrapped, &frames_path, &r->error)))
+          && !replay_wrap_crashtrace (r, &argv, &wrapped, &frames_path, &r->error))
+      /* A signal taken while the server and the sandbox started: the
+       * app is not started only to be stopped. */
+      || !proc_interrupt_check (&r->error))
     {
       if (!g_error_matches (r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         result->verdict.detail = g_strdup (r->error->message);

@@ -13,6 +13,7 @@
 #include "report.h"
 #include "output.h"
 #include "proc.h"
+#include "interrupt.h"
 #include "quote.h"
 #include "snapshot.h"
 
@@ -333,7 +334,7 @@ first_line_of (const char *const *argv)
   child = proc_spawn (&spawn, NULL);
   if (child == NULL)
     return NULL;
-  if (!proc_child_wait (child, 3000))
+  if (!proc_child_wait_interruptible (child, 3000))
     return NULL;   /* freed: killed with its group */
   proc_child_drain (child);
   status = proc_child_get_wait_status (child);
@@ -537,7 +538,8 @@ write_animation (Report *report, const ReplayResult *result, const char *outcome
   g_autofree char *path = g_build_filename (report->fresh_path, "replay.gif", NULL);
   g_autoptr (GError) error = NULL;
 
-  for (guint i = 0; i < report->pictures->len && error == NULL; i++)
+  for (guint i = 0; i < report->pictures->len && error == NULL
+                  && proc_interrupt_get_signal () == 0; i++)
     {
       Snapshot *frame = snapshot_add_caption (g_ptr_array_index (report->pictures, i),
                                               g_ptr_array_index (report->captions, i), &error);
@@ -664,8 +666,14 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
   guint n_actions = session_get_n_actions (report->session), n_added = 0;
   guint n_steps = report->phrases->len;
 
+  /* Each may take seconds (an app slow to say its version, a long
+   * replay's frames): a signal meanwhile ends the report. */
   report_app_info_probe (&app, (const char *const *) report->argv);
+  if (!proc_interrupt_check (error))
+    return FALSE;
   write_animation (report, result, outcome);
+  if (!proc_interrupt_check (error))
+    return FALSE;
   title = app_title (&app);
   title_md = quote_markdown_text (title);
   {
