@@ -35,6 +35,9 @@
 #include "xvfb-fixture.h"
 
 #define WAIT_MS 60000
+/* Reaching a phase: xreduce's report comes after a whole reduction,
+ * minutes under ASan on a busy machine. */
+#define PHASE_WAIT_MS 600000
 
 typedef enum { PROGRAM_XREPLAY, PROGRAM_XREDUCE, PROGRAM_XRECORD } Program;
 typedef enum { PHASE_SETUP, PHASE_WINDOW, PHASE_RUN, PHASE_REPORT } Phase;
@@ -139,28 +142,31 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_assert_cmpuint (test_orphans_gone (0, WAIT_MS), ==, 0);
 }
 
-/* Waits until a stand-in writes @word on the FIFO. */
+/* Waits until a stand-in writes @word on the FIFO (several may write,
+ * one after the other: a writer's close is no end). */
 static void
 wait_said (Fixture *f, const char *word)
 {
   g_autoptr (GString) said = g_string_new (NULL);
+  gint64 deadline = g_get_monotonic_time () + (gint64) PHASE_WAIT_MS * 1000;
 
-  if (!test_read_until (f->fifo_fd, said, word, WAIT_MS))
+  while (strstr (said->str, word) == NULL)
     {
-      /* EOF of one writer before the word: wait for the next one. */
-      while (strstr (said->str, word) == NULL)
-        {
-          struct pollfd pfd = { .fd = f->fifo_fd, .events = POLLIN };
-          char buf[64];
-          ssize_t n;
+      struct pollfd pfd = { .fd = f->fifo_fd, .events = POLLIN };
+      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
+      char buf[64];
+      ssize_t n;
 
-          g_assert_cmpint (poll (&pfd, 1, WAIT_MS), >, 0);
-          n = read (f->fifo_fd, buf, sizeof buf);
-          if (n > 0)
-            g_string_append_len (said, buf, n);
-          else if (n == 0)
-            g_usleep (10 * 1000); /* a writer closed; the next has not opened */
-        }
+      if (left <= 0)
+        g_error ("no stand-in said '%s' within %d ms (it said '%s')", word, PHASE_WAIT_MS,
+                 said->str);
+      if (poll (&pfd, 1, left) <= 0)
+        continue;
+      n = read (f->fifo_fd, buf, sizeof buf);
+      if (n > 0)
+        g_string_append_len (said, buf, n);
+      else if (n == 0)
+        g_usleep (10 * 1000); /* a writer closed; the next has not opened */
     }
 }
 
@@ -248,7 +254,7 @@ test_signal (Fixture *f, gconstpointer data)
       if (!test_read_until (err_fd, said,
                             c->program == PROGRAM_XREPLAY ? "[2/"
                             : c->program == PROGRAM_XREDUCE ? "reducing for" : "recording ",
-                            WAIT_MS))
+                            PHASE_WAIT_MS))
         g_error ("%s never reached its run: %s", program_name (c->program), said->str);
       break;
     }
