@@ -518,7 +518,9 @@ test_interrupt_resume (Fixture *fixture, gconstpointer data)
   /* One message says it all. */
   at = strstr (seen->str, "interrupted");
   g_assert_nonnull (at);
-  g_assert_null (strstr (at + 1, "interrupted"));
+  /* (at != NULL again: GCC's -Wstringop-overread, under -O1 and ASan,
+   * does not know that the assertion above returns only when it holds.) */
+  g_assert_true (at != NULL && strstr (at + 1, "interrupted") == NULL);
   g_assert_nonnull (strstr (at, "not minimal"));
   g_assert_true (g_file_get_contents (fixture->out, &text, NULL, NULL));
   g_assert_nonnull (strstr (text, "# interrupted, not minimal: reduced by xreduce from "));
