@@ -21,9 +21,11 @@ main (int argc, char **argv)
 
   if (argc < 3 || (g_str_equal (argv[2], "terminal") && argc < 4))
     {
-      fprintf (stderr, "usage: sim-reduce SESSION terminal COMMAND | editor\n");
+      fprintf (stderr, "usage: sim-reduce SESSION terminal COMMAND | browser URL | editor\n");
       return 2;
     }
+  if (g_getenv ("SIM_TRACE") != NULL)
+    oracle.trace = TRUE;
   session = session_load (argv[1], &error);
   if (session == NULL)
     {
@@ -34,6 +36,11 @@ main (int argc, char **argv)
   if (g_str_equal (argv[2], "terminal"))
     {
       oracle.fails = sim_terminal_fails;
+      oracle.data = argv[3];
+    }
+  else if (g_str_equal (argv[2], "browser") && argc >= 4)
+    {
+      oracle.fails = sim_browser_fails;
       oracle.data = argv[3];
     }
   else if (g_str_equal (argv[2], "editor"))

@@ -2,6 +2,7 @@
 #include "sim-apps.h"
 #include "search.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <xkbcommon/xkbcommon.h>
 
@@ -84,6 +85,71 @@ sim_terminal_fails (const Session *replayed, gconstpointer command)
   return FALSE;
 }
 
+gboolean
+sim_browser_fails (const Session *replayed, gconstpointer url)
+{
+  g_autoptr (GString) bar = g_string_new (NULL);
+  gboolean focused = TRUE, ctrl = FALSE, alt = FALSE, fresh = TRUE;
+  guint shifts = 0;
+
+  for (guint i = 0; i < session_get_n_events (replayed); i++)
+    {
+      const SessionEvent *ev = session_get_event (replayed, i);
+      gboolean press = ev->kind == SESSION_EVENT_KEY_PRESS;
+      gunichar c;
+
+      if (ev->kind == SESSION_EVENT_BUTTON_PRESS && ev->button == 1)
+        {
+          focused = ev->y < 80;
+          fresh = TRUE;
+          continue;
+        }
+      if (ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_KEY_RELEASE)
+        continue;
+      if (is_shift (ev))
+        shifts = press ? shifts + 1 : shifts > 0 ? shifts - 1 : 0;
+      else if (g_str_has_prefix (ev->keysym, "Control_"))
+        ctrl = press;
+      else if (g_str_has_prefix (ev->keysym, "Alt_"))
+        alt = press;
+      else if (!press)
+        continue;
+      else if ((ctrl && g_ascii_strcasecmp (ev->keysym, "l") == 0)
+               || (alt && g_ascii_strcasecmp (ev->keysym, "d") == 0))
+        focused = fresh = TRUE;
+      else if (!focused || ctrl || alt)
+        continue;
+      else if (g_str_equal (ev->keysym, "Return") || g_str_equal (ev->keysym, "KP_Enter"))
+        {
+          if (g_str_equal (bar->str, url))
+            return TRUE;
+          focused = FALSE;
+          g_string_truncate (bar, 0);
+        }
+      else if (g_str_equal (ev->keysym, "Escape"))
+        {
+          g_string_truncate (bar, 0);
+          fresh = TRUE;
+        }
+      else if (g_str_equal (ev->keysym, "BackSpace"))
+        {
+          if (fresh)
+            g_string_truncate (bar, 0);
+          else if (bar->len > 0)
+            g_string_truncate (bar, bar->len - 1);
+          fresh = FALSE;
+        }
+      else if ((c = typed_char (ev, shifts > 0)) != 0)
+        {
+          if (fresh)
+            g_string_truncate (bar, 0);
+          g_string_append_c (bar, (char) c);
+          fresh = FALSE;
+        }
+    }
+  return FALSE;
+}
+
 /* The demo editor's windows, as xdemo.c lays them out. */
 static gboolean
 inside (const SessionEvent *ev, int x, int y, int w, int h)
@@ -145,6 +211,16 @@ sim_oracle_test (const DdCandidate *cands, guint n, DdOutcome *outcomes, gpointe
 
       oracle->replays++;
       outcomes[i] = oracle->fails (replayed, oracle->data) ? DD_FAIL : DD_PASS;
+      if (oracle->trace)
+        {
+          g_autoptr (GString) line = g_string_new (NULL);
+
+          for (guint k = 0; k < cands[i].n_elems; k++)
+            g_string_append_printf (line, " %u", cands[i].elems[k] + 1);
+          printf ("  test %" G_GUINT64_FORMAT " (%u of %u in a batch): %s, %u actions:%s\n",
+                  oracle->replays, i + 1, n, outcomes[i] == DD_FAIL ? "FAIL" : "pass",
+                  cands[i].n_elems, line->str);
+        }
       if (outcomes[i] == DD_FAIL)
         break;
     }

@@ -28,12 +28,23 @@ gboolean sim_terminal_fails (const Session *replayed, gconstpointer command);
  * it is closed finds no window: the replay stops there (unresolved). */
 gboolean sim_editor_fails (const Session *replayed, gconstpointer unused);
 
+/* A browser's address bar (Firefox, Chromium): it has the focus at the
+ * start (about:blank), after Ctrl+L or Alt+D, after a click in the
+ * toolbar (above y = 80); a click in the page takes the focus away.
+ * Focusing selects the text, so what is typed next replaces it;
+ * BackSpace erases, Escape reverts, Return goes to what was typed and
+ * leaves the bar. It fails when it goes to @url ("about:crashparent",
+ * "chrome://inducebrowsercrashforrealz"). Keys typed into the page do
+ * nothing. */
+gboolean sim_browser_fails (const Session *replayed, gconstpointer url);
+
 typedef struct
 {
   const Session *session;    /* the recording, not owned */
   gboolean (*fails) (const Session *replayed, gconstpointer data);
   gconstpointer data;
   guint64 replays;           /* model replays so far */
+  gboolean trace;            /* print each replay: its actions and the verdict */
 } SimOracle;
 
 /* A DdTestFunc over @data, a SimOracle. */
