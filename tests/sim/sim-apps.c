@@ -202,12 +202,18 @@ sim_oracle_test (const DdCandidate *cands, guint n, DdOutcome *outcomes, gpointe
                  GError **error)
 {
   SimOracle *oracle = data;
+  g_autofree double *took = g_new0 (double, n);
+  double batch_ms = 0.0;
+  guint last = n;
 
   /* In order, up to the first failure, as the contract says. */
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (Session) replayed = session_subset (oracle->session, cands[i].elems,
                                                      cands[i].n_elems);
+
+      took[i] = (double) oracle->start_ms
+                + (double) oracle->action_ms * session_get_n_actions (replayed);
 
       oracle->replays++;
       outcomes[i] = oracle->fails (replayed, oracle->data) ? DD_FAIL : DD_PASS;
@@ -222,8 +228,25 @@ sim_oracle_test (const DdCandidate *cands, guint n, DdOutcome *outcomes, gpointe
                   cands[i].n_elems, line->str);
         }
       if (outcomes[i] == DD_FAIL)
-        break;
+        {
+          last = i + 1;
+          break;
+        }
     }
+  /* The rest of the batch was started too, and cancelled at its end. */
+  for (guint i = 0; i < last; i++)
+    batch_ms = MAX (batch_ms, took[i]);
+  for (guint i = last; i < n; i++)
+    {
+      g_autoptr (Session) replayed = session_subset (oracle->session, cands[i].elems,
+                                                     cands[i].n_elems);
+
+      took[i] = (double) oracle->start_ms
+                + (double) oracle->action_ms * session_get_n_actions (replayed);
+    }
+  oracle->wall_ms += batch_ms;
+  for (guint i = 0; i < n; i++)
+    oracle->busy_ms += MIN (took[i], batch_ms);
   return TRUE;
 }
 
@@ -250,6 +273,15 @@ sim_reduce (SimOracle *oracle, guint parallel, gboolean phrases, guint **result,
   options.normalize = sim_normalize;
   options.user_data = oracle;
   level = search_levels_get (levels, &n_levels);
+  if (oracle->no_typed)
+    {
+      g_autofree DdLevel *plain = g_memdup2 (level, n_levels * sizeof *level);
+
+      for (guint l = 0; l < n_levels; l++)
+        plain[l].typed = NULL;
+      return dd_reduce_hierarchy (plain, n_levels, sim_oracle_test, oracle, &options, result,
+                                  n_result, stats, error);
+    }
   return dd_reduce_hierarchy (level, n_levels, sim_oracle_test, oracle, &options, result,
                               n_result, stats, error);
 }

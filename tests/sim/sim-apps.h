@@ -45,6 +45,14 @@ typedef struct
   gconstpointer data;
   guint64 replays;           /* model replays so far */
   gboolean trace;            /* print each replay: its actions and the verdict */
+  gboolean no_typed;         /* search without DdLevel.typed (as before issue #24) */
+  /* A schedule: with action_ms or start_ms set, each replay takes
+   * start_ms + action_ms a replayed action; a batch (at most as many
+   * candidates as workers, all started at once) ends when the verdicts up
+   * to its first failure are in, the rest cancelled then. */
+  guint64 start_ms, action_ms;
+  double wall_ms;            /* the batches' time, one after the other */
+  double busy_ms;            /* the workers' time spent replaying */
 } SimOracle;
 
 /* A DdTestFunc over @data, a SimOracle. */
