@@ -159,6 +159,10 @@ typedef struct {
   gboolean greedy;        /* not ddmin: try removing each unit in turn, once, keeping
                              each removal that still fails (a guess worth one test each,
                              such as every key's release at once) */
+  const GArray *typed;    /* nullable: element ids (guint, ascending) typed in a run of
+                             typing. When most units left at this level are typed, each
+                             is likely needed (a URL, a command): ddmin tries them one
+                             at a time at once, not halves first */
 } DdLevel;
 
 /* dd_reduce() over a hierarchy (HDD): ddmin over the units of @levels[0],

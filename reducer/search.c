@@ -8,6 +8,7 @@ struct SearchLevels
   GPtrArray *phrases;        /* of GArray of guint (action numbers), cut; owned */
   GPtrArray *gestures;       /* the same for gestures */
   GPtrArray *releases;       /* one unit: every key's release but a modifier's */
+  GArray *typed;             /* actions of runs of typing (guint, ascending) */
   DdLevel levels[3];
   guint n_levels;
 };
@@ -56,6 +57,26 @@ key_releases (const Session *session, const gboolean *in)
   return units;
 }
 
+/* The actions of @phrases' runs of typing that are in @in, ascending:
+ * each character of a kept run is likely needed (dd.h, DdLevel.typed). */
+static GArray *
+typed_actions (GPtrArray *phrases, const gboolean *in)
+{
+  GArray *typed = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint p = 0; p < phrases->len; p++)
+    {
+      const SessionPhrase *phrase = g_ptr_array_index (phrases, p);
+
+      if (phrase->kind != SESSION_PHRASE_TYPE)
+        continue;
+      for (guint a = 0; a < phrase->actions->len; a++)
+        if (in[g_array_index (phrase->actions, guint, a)])
+          g_array_append_val (typed, g_array_index (phrase->actions, guint, a));
+    }
+  return typed;
+}
+
 SearchLevels *
 search_levels_new (const Session *session, const guint *set, guint n_set, gboolean phrases)
 {
@@ -66,11 +87,12 @@ search_levels_new (const Session *session, const guint *set, guint n_set, gboole
 
   for (guint i = 0; i < (set != NULL ? n_set : n_actions); i++)
     in[set != NULL ? set[i] : i] = TRUE;
+  g_autoptr (GPtrArray) all = session_get_phrases (session);
+
   levels->gestures = cut (gestures, G_STRUCT_OFFSET (SessionGesture, actions), in);
+  levels->typed = phrases ? typed_actions (all, in) : NULL;
   if (phrases)
     {
-      g_autoptr (GPtrArray) all = session_get_phrases (session);
-
       levels->phrases = cut (all, G_STRUCT_OFFSET (SessionPhrase, actions), in);
       levels->levels[levels->n_levels++] = (DdLevel) {
         (const GArray *const *) levels->phrases->pdata, levels->phrases->len };
@@ -79,7 +101,9 @@ search_levels_new (const Session *session, const guint *set, guint n_set, gboole
   levels->levels[levels->n_levels++] = (DdLevel) {
     (const GArray *const *) levels->releases->pdata, levels->releases->len, .greedy = TRUE };
   levels->levels[levels->n_levels++] = (DdLevel) {
-    (const GArray *const *) levels->gestures->pdata, levels->gestures->len };
+    (const GArray *const *) levels->gestures->pdata, levels->gestures->len,
+    .typed = levels->typed };
+
   return levels;
 }
 
@@ -91,6 +115,7 @@ search_levels_free (SearchLevels *levels)
   g_clear_pointer (&levels->phrases, g_ptr_array_unref);
   g_clear_pointer (&levels->gestures, g_ptr_array_unref);
   g_clear_pointer (&levels->releases, g_ptr_array_unref);
+  g_clear_pointer (&levels->typed, g_array_unref);
   g_free (levels);
 }
 

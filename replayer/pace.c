@@ -12,6 +12,16 @@
  * each wait bounded by --timeout. An app that does not list _NET_WM_PING
  * is replayed at the recorded pace, and the result says so.
  *
+ * Motion the app has no work for does not wait: a motion followed by
+ * another, with no button held, that left the pointer in the window it
+ * was in (the server says which, no round trip to the app) goes on at
+ * once; the run's last motion, and one that crosses into another window,
+ * wait as every other action does (in_motion_run()); at the recorded
+ * pace the same motion goes on at once, the gap after the run's last
+ * motion or after a crossing stays as recorded. A person's minutes
+ * of pointer motion cost round trips to the server, not a ping and
+ * --min-gap each.
+ *
  * Timing that is the meaning stays as recorded (divided by --speed):
  *   - a press held REPLAY_HOLD_MS or longer keeps its duration (a long
  *     press; a key held for its auto-repeat), but not a modifier's;
@@ -56,10 +66,38 @@ held_key (const SessionEvent *ev)
   return g_strdup_printf ("%c%u", key ? 'k' : 'b', key ? ev->keycode : ev->button);
 }
 
-/* Remembers when a key or button was pressed (replay.c, as it injects). */
+/* The deepest window under the pointer, or None (the server has done
+ * every request before this one, the injected motion included). A few
+ * round trips to the server, none to the app. */
+static Window
+pointer_window (Replay *r)
+{
+  Window at = DefaultRootWindow (r->dpy), root_ret, child = None;
+  int rx, ry, wx, wy;
+  unsigned int mask;
+
+  for (int depth = 0; depth < 32; depth++)
+    {
+      if (!XQueryPointer (r->dpy, at, &root_ret, &child, &rx, &ry, &wx, &wy, &mask)
+          || child == None)
+        return depth == 0 ? None : at;
+      at = child;
+    }
+  return at;
+}
+
+/* Remembers when a key or button was pressed, and for a motion which
+ * window the pointer is in now (replay.c, as it injects). */
 void
 replay_pace_injected (Replay *r, const SessionEvent *ev)
 {
+  if (ev->kind == SESSION_EVENT_MOTION)
+    {
+      Window now = pointer_window (r);
+
+      r->pointer_crossed = now != r->pointer_in;
+      r->pointer_in = now;
+    }
   if (ev->kind == SESSION_EVENT_KEY_PRESS || ev->kind == SESSION_EVENT_BUTTON_PRESS)
     {
       Held *held = g_new (Held, 1);
@@ -155,6 +193,21 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
   return FALSE;
 }
 
+/* Did @prev (a motion, injected just now) leave the app nothing to do
+ * before @next, a motion too? No button held (a drag keeps its speed),
+ * and the pointer is in the window it was in before: no crossing, no
+ * hover that changes; the app gets the motion events in order anyway, as
+ * from a quick hand, and the replay waits for it after the last motion
+ * of the run (before a click, a key), or after one that crosses into
+ * another window (a menu that opens on hover, a tooltip). */
+static gboolean
+in_motion_run (Replay *r, const SessionEvent *prev, const SessionEvent *next)
+{
+  return prev != NULL && prev->kind == SESSION_EVENT_MOTION && next->kind == SESSION_EVENT_MOTION
+         && (prev->state & ANY_BUTTON_MASK) == 0 && (next->state & ANY_BUTTON_MASK) == 0
+         && !r->pointer_crossed && r->pointer_in != None;
+}
+
 /* ---- waiting for the app ---- */
 
 static void
@@ -241,6 +294,7 @@ on_pace_timeout (gpointer user_data)
 static void
 wait_for_app (Replay *r)
 {
+  r->result->app_waits++;
   r->pace_started = replay_now_ms ();
   r->pace_waiting = TRUE;
   r->pace_stamp = (long) ((replay_now_ms () + 1) & 0x7fffffff);
@@ -286,6 +340,11 @@ replay_pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
 {
   guint gap;
 
+  if (in_motion_run (r, prev, next))
+    {
+      replay_schedule_in (r, 0);
+      return;
+    }
   if (r->result->pace == REPLAY_PACE_RECORDED)
     {
       replay_schedule_in (r, replay_recorded_gap (r, next->time_ms));

@@ -66,6 +66,7 @@ replay_result_to_json (const ReplayResult *result)
     json_builder_add_null_value (builder);
   json_add_int (builder, "app_wait_ms", result->app_wait_ms, TRUE);
   json_add_int (builder, "app_wait_max_ms", result->app_wait_max_ms, TRUE);
+  json_add_int (builder, "app_waits", result->app_waits, TRUE);
 
   json_builder_set_member_name (builder, "missing_window");
   if (result->missing_action > 0)

@@ -94,6 +94,9 @@ typedef struct
   gint64 pace_started, pace_answered_at;
   ProcTreeSample pace_sample;
   guint pace_quiet;          /* quiet samples in a row */
+  Window pointer_in;         /* the deepest window under the pointer after the last
+                              * motion injected, or None */
+  gboolean pointer_crossed;  /* ... which that motion changed (the app has work) */
   GError *error;             /* owned: why the replay failed (infra, cancelled) */
 } Replay;
 

@@ -117,6 +117,9 @@ struct ReplayResult
   char *pace_detail;         /* owned, or NULL: why not the pace asked for */
   gint64 app_wait_ms;        /* app pace: time spent waiting for the app, in all */
   gint64 app_wait_max_ms;    /* ... and the longest wait after one action */
+  guint app_waits;           /* app pace: actions after which the replay waited for the
+                              * app (a ping); motion that led to more motion in the same
+                              * window did not */
   /* UNRESOLVED: the action (from 1; 0: none) whose window never came, the
    * window it aims at (index, class, title as recorded; owned strings, or
    * NULL) and how long it was waited for. The replay stopped there: an
@@ -145,7 +148,7 @@ gboolean replay_run (const Session *session, const char *const *argv,
  * members (verdict.h), then stderr_matched, actions, actions_replayed,
  * server_start_ms, time_to_first_window_ms, replay_ms, settle_ms,
  * total_ms, window_latency_ms (or null), app_cpu_ms, app_peak_rss_kb,
- * pace ("app" or "recorded"), pace_detail, app_wait_ms, app_wait_max_ms,
+ * pace ("app" or "recorded"), pace_detail, app_wait_ms, app_wait_max_ms, app_waits,
  * missing_window (null, or for an unresolved replay {"action", "window",
  * "class", "title", "waited_ms"}: the action whose window never came),
  * never_connected,

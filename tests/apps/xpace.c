@@ -17,6 +17,13 @@
  *                         done): SIGBUS. A person who clicks twice quickly
  *                         wins this race; a replay that waits for the app
  *                         after each click never does.
+ *   hover  150,150 100x30 a window of its own: the pointer entering it makes
+ *                         the app work for --busy MS, then, if the pointer
+ *                         is still in it (a menu that opens on hover), the
+ *                         app is armed;
+ *   fire   270,150 100x30 a press while armed: SIGILL. A replay that moves
+ *                         the pointer on before the app has taken its
+ *                         entering the hover window never arms it.
  *
  * So a replay that injects keys before the app has taken the click loses
  * them, and one that waits for the app after every event stretches a
@@ -59,12 +66,12 @@ int
 main (int argc, char **argv)
 {
   Display *dpy;
-  Window win, field;
+  Window win, field, hover;
   Atom wm_protocols, protocols[2];
   long pid = (long) getpid ();
   char text[64] = "";
   Time last_double_press = 0, hold_press = 0;
-  int ping = 1;
+  int ping = 1, armed = 0;
 
   for (int i = 1; i < argc; i++)
     if (strcmp (argv[i], "--busy") == 0 && i + 1 < argc)
@@ -86,6 +93,8 @@ main (int argc, char **argv)
                              BlackPixel (dpy, 0), WhitePixel (dpy, 0));
   field = XCreateSimpleWindow (dpy, win, 20, 20, 200, 30, 1, BlackPixel (dpy, 0),
                                WhitePixel (dpy, 0));
+  hover = XCreateSimpleWindow (dpy, win, 150, 150, 100, 30, 1, BlackPixel (dpy, 0),
+                               WhitePixel (dpy, 0));
   XStoreName (dpy, win, "Pace");
   XSetClassHint (dpy, win, &(XClassHint) { .res_name = "xpace", .res_class = "XPace" });
   wm_protocols = XInternAtom (dpy, "WM_PROTOCOLS", False);
@@ -96,6 +105,8 @@ main (int argc, char **argv)
                    PropModeReplace, (unsigned char *) &pid, 1);
   XSelectInput (dpy, win, ButtonPressMask | ButtonReleaseMask | KeyPressMask);
   XSelectInput (dpy, field, ButtonPressMask | ButtonReleaseMask | KeyPressMask);
+  XSelectInput (dpy, hover, EnterWindowMask);
+  XMapWindow (dpy, hover);
   XMapWindow (dpy, field);
   XMapWindow (dpy, win);
   XSetInputFocus (dpy, None, RevertToNone, CurrentTime);
@@ -121,6 +132,20 @@ main (int argc, char **argv)
             }
           if (inside (x, y, 20, 100, 100, 30))
             hold_press = ev.xbutton.time;
+          if (ev.xbutton.window == win && inside (x, y, 270, 150, 100, 30) && armed)
+            raise (SIGILL);
+          break;
+        case EnterNotify:
+          {
+            Window root_ret, child_ret;
+            int rx, ry, wx, wy;
+            unsigned int mask;
+
+            work ();
+            if (XQueryPointer (dpy, hover, &root_ret, &child_ret, &rx, &ry, &wx, &wy, &mask)
+                && wx >= 0 && wy >= 0 && wx < 100 && wy < 30)
+              armed = 1;
+          }
           break;
         case ButtonRelease:
           if (ev.xbutton.window == field)

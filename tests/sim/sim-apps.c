@@ -2,6 +2,7 @@
 #include "sim-apps.h"
 #include "search.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <xkbcommon/xkbcommon.h>
 
@@ -84,6 +85,71 @@ sim_terminal_fails (const Session *replayed, gconstpointer command)
   return FALSE;
 }
 
+gboolean
+sim_browser_fails (const Session *replayed, gconstpointer url)
+{
+  g_autoptr (GString) bar = g_string_new (NULL);
+  gboolean focused = TRUE, ctrl = FALSE, alt = FALSE, fresh = TRUE;
+  guint shifts = 0;
+
+  for (guint i = 0; i < session_get_n_events (replayed); i++)
+    {
+      const SessionEvent *ev = session_get_event (replayed, i);
+      gboolean press = ev->kind == SESSION_EVENT_KEY_PRESS;
+      gunichar c;
+
+      if (ev->kind == SESSION_EVENT_BUTTON_PRESS && ev->button == 1)
+        {
+          focused = ev->y < 80;
+          fresh = TRUE;
+          continue;
+        }
+      if (ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_KEY_RELEASE)
+        continue;
+      if (is_shift (ev))
+        shifts = press ? shifts + 1 : shifts > 0 ? shifts - 1 : 0;
+      else if (g_str_has_prefix (ev->keysym, "Control_"))
+        ctrl = press;
+      else if (g_str_has_prefix (ev->keysym, "Alt_"))
+        alt = press;
+      else if (!press)
+        continue;
+      else if ((ctrl && g_ascii_strcasecmp (ev->keysym, "l") == 0)
+               || (alt && g_ascii_strcasecmp (ev->keysym, "d") == 0))
+        focused = fresh = TRUE;
+      else if (!focused || ctrl || alt)
+        continue;
+      else if (g_str_equal (ev->keysym, "Return") || g_str_equal (ev->keysym, "KP_Enter"))
+        {
+          if (g_str_equal (bar->str, url))
+            return TRUE;
+          focused = FALSE;
+          g_string_truncate (bar, 0);
+        }
+      else if (g_str_equal (ev->keysym, "Escape"))
+        {
+          g_string_truncate (bar, 0);
+          fresh = TRUE;
+        }
+      else if (g_str_equal (ev->keysym, "BackSpace"))
+        {
+          if (fresh)
+            g_string_truncate (bar, 0);
+          else if (bar->len > 0)
+            g_string_truncate (bar, bar->len - 1);
+          fresh = FALSE;
+        }
+      else if ((c = typed_char (ev, shifts > 0)) != 0)
+        {
+          if (fresh)
+            g_string_truncate (bar, 0);
+          g_string_append_c (bar, (char) c);
+          fresh = FALSE;
+        }
+    }
+  return FALSE;
+}
+
 /* The demo editor's windows, as xdemo.c lays them out. */
 static gboolean
 inside (const SessionEvent *ev, int x, int y, int w, int h)
@@ -136,6 +202,9 @@ sim_oracle_test (const DdCandidate *cands, guint n, DdOutcome *outcomes, gpointe
                  GError **error)
 {
   SimOracle *oracle = data;
+  g_autofree double *took = g_new0 (double, n);
+  double batch_ms = 0.0;
+  guint last = n;
 
   /* In order, up to the first failure, as the contract says. */
   for (guint i = 0; i < n; i++)
@@ -143,11 +212,41 @@ sim_oracle_test (const DdCandidate *cands, guint n, DdOutcome *outcomes, gpointe
       g_autoptr (Session) replayed = session_subset (oracle->session, cands[i].elems,
                                                      cands[i].n_elems);
 
+      took[i] = (double) oracle->start_ms
+                + (double) oracle->action_ms * session_get_n_actions (replayed);
+
       oracle->replays++;
       outcomes[i] = oracle->fails (replayed, oracle->data) ? DD_FAIL : DD_PASS;
+      if (oracle->trace)
+        {
+          g_autoptr (GString) line = g_string_new (NULL);
+
+          for (guint k = 0; k < cands[i].n_elems; k++)
+            g_string_append_printf (line, " %u", cands[i].elems[k] + 1);
+          printf ("  test %" G_GUINT64_FORMAT " (%u of %u in a batch): %s, %u actions:%s\n",
+                  oracle->replays, i + 1, n, outcomes[i] == DD_FAIL ? "FAIL" : "pass",
+                  cands[i].n_elems, line->str);
+        }
       if (outcomes[i] == DD_FAIL)
-        break;
+        {
+          last = i + 1;
+          break;
+        }
     }
+  /* The rest of the batch was started too, and cancelled at its end. */
+  for (guint i = 0; i < last; i++)
+    batch_ms = MAX (batch_ms, took[i]);
+  for (guint i = last; i < n; i++)
+    {
+      g_autoptr (Session) replayed = session_subset (oracle->session, cands[i].elems,
+                                                     cands[i].n_elems);
+
+      took[i] = (double) oracle->start_ms
+                + (double) oracle->action_ms * session_get_n_actions (replayed);
+    }
+  oracle->wall_ms += batch_ms;
+  for (guint i = 0; i < n; i++)
+    oracle->busy_ms += MIN (took[i], batch_ms);
   return TRUE;
 }
 
@@ -174,6 +273,15 @@ sim_reduce (SimOracle *oracle, guint parallel, gboolean phrases, guint **result,
   options.normalize = sim_normalize;
   options.user_data = oracle;
   level = search_levels_get (levels, &n_levels);
+  if (oracle->no_typed)
+    {
+      g_autofree DdLevel *plain = g_memdup2 (level, n_levels * sizeof *level);
+
+      for (guint l = 0; l < n_levels; l++)
+        plain[l].typed = NULL;
+      return dd_reduce_hierarchy (plain, n_levels, sim_oracle_test, oracle, &options, result,
+                                  n_result, stats, error);
+    }
   return dd_reduce_hierarchy (level, n_levels, sim_oracle_test, oracle, &options, result,
                               n_result, stats, error);
 }

@@ -28,12 +28,31 @@ gboolean sim_terminal_fails (const Session *replayed, gconstpointer command);
  * it is closed finds no window: the replay stops there (unresolved). */
 gboolean sim_editor_fails (const Session *replayed, gconstpointer unused);
 
+/* A browser's address bar (Firefox, Chromium): it has the focus at the
+ * start (about:blank), after Ctrl+L or Alt+D, after a click in the
+ * toolbar (above y = 80); a click in the page takes the focus away.
+ * Focusing selects the text, so what is typed next replaces it;
+ * BackSpace erases, Escape reverts, Return goes to what was typed and
+ * leaves the bar. It fails when it goes to @url ("about:crashparent",
+ * "chrome://inducebrowsercrashforrealz"). Keys typed into the page do
+ * nothing. */
+gboolean sim_browser_fails (const Session *replayed, gconstpointer url);
+
 typedef struct
 {
   const Session *session;    /* the recording, not owned */
   gboolean (*fails) (const Session *replayed, gconstpointer data);
   gconstpointer data;
   guint64 replays;           /* model replays so far */
+  gboolean trace;            /* print each replay: its actions and the verdict */
+  gboolean no_typed;         /* search without DdLevel.typed (as before issue #24) */
+  /* A schedule: with action_ms or start_ms set, each replay takes
+   * start_ms + action_ms a replayed action; a batch (at most as many
+   * candidates as workers, all started at once) ends when the verdicts up
+   * to its first failure are in, the rest cancelled then. */
+  guint64 start_ms, action_ms;
+  double wall_ms;            /* the batches' time, one after the other */
+  double busy_ms;            /* the workers' time spent replaying */
 } SimOracle;
 
 /* A DdTestFunc over @data, a SimOracle. */

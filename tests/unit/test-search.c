@@ -163,6 +163,37 @@ test_editor (void)
   outcome_clear (&o);
 }
 
+/* A Firefox session recorded by bench/bench-firefox.sh (131 actions:
+ * about:about, about:robots, scrolling, clicks, then about:crashparent
+ * typed into the address bar) against the browser model: the typed URL
+ * and Return stay, in at most 1.5 tests a kept action (issue #24: typing
+ * that survived the phrases is tried a character at a time at once), the
+ * same result whatever the batch size. */
+static void
+test_browser (void)
+{
+  g_autoptr (Session) session = load_data ("firefox.session");
+  SimOracle oracle = { session, sim_browser_fails, "about:crashparent" };
+  g_autofree char *words = NULL;
+  Outcome one, six;
+
+  search (&oracle, 1, TRUE, &one);
+  words = steps_of (session, &one);
+  g_test_message ("%u -> %u actions in %" G_GUINT64_FORMAT " tests:\n%s",
+                  one.stats.n_initial, one.n_result, one.stats.tests, words);
+  g_assert_true (g_str_has_prefix (words, "  1. Type \"about:crashparent\" and press Return"));
+  /* 17 characters and Return, and the Shift of ':' pressed and released. */
+  g_assert_cmpuint (one.n_result, ==, 20);
+  assert_one_minimal (&oracle, &one);
+  g_assert_cmpuint (2 * one.stats.tests, <=, 3 * one.n_result);
+
+  search (&oracle, 6, TRUE, &six);
+  g_assert_cmpmem (six.result, six.n_result * sizeof (guint), one.result,
+                   one.n_result * sizeof (guint));
+  outcome_clear (&one);
+  outcome_clear (&six);
+}
+
 /* Candidates are asked as they really replay: a key's release without
  * its press is no question of its own (search_normalize). */
 static void
@@ -199,6 +230,7 @@ main (int argc, char **argv)
   g_test_add_func ("/search/terminal", test_terminal);
   g_test_add_func ("/search/terminal-two-commands", test_terminal_two_commands);
   g_test_add_func ("/search/editor", test_editor);
+  g_test_add_func ("/search/browser", test_browser);
   g_test_add_func ("/search/normalize", test_normalize);
   return g_test_run ();
 }

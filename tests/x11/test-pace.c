@@ -11,6 +11,8 @@
  *   - a long press still is one (its hold keeps);
  *   - an app without _NET_WM_PING is replayed at the recorded pace, and the
  *     result says so;
+ *   - motion inside one window does not wait for the app, one that enters
+ *     another window does: a crash that needs a hover still happens;
  *   - a race only a quick person wins (a second click while the app works)
  *     fails only at the recorded pace: xreduce finds that, says so, and
  *     reduces at the recorded pace.
@@ -268,6 +270,49 @@ test_race_recorded_only (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (md, "- Pace: recorded"));
 }
 
+/* Motion the app has no work for does not wait for it (issue #24): 20
+ * motions across the window, one into "hover", 20 on to "fire", a click
+ * there. Each motion inside one window goes on at once; the one that
+ * enters "hover" waits until the app has taken it (it works 300 ms, then
+ * arms if the pointer is still there), so the click on "fire" crashes
+ * it, every time, though the replay waits for the app after a handful of
+ * the 43 actions (app_waits in the JSON), not after each. */
+static void
+test_motion_run (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  g_autofree char *session = NULL;
+  guint t = 500;
+
+  for (int i = 0; i < 20; i++)
+    action (s, t += 10, "MotionNotify", 30 + 5 * i, 70, 0);
+  action (s, t += 10, "MotionNotify", 200, 165, 0);
+  for (int i = 0; i < 20; i++)
+    action (s, t += 10, "MotionNotify", 262 + 2 * i, 165, 0);
+  action (s, t += 100, "ButtonPress button=1", 300, 165, 0);
+  action (s, t += 60, "ButtonRelease button=1", 300, 165, 0x100);
+  session = write_session (f, "hover.session", s, "crashed SIGILL");
+
+  for (int run = 0; run < 3; run++)
+    {
+      g_autoptr (JsonParser) json = NULL;
+      int signal = 0;
+      g_autofree char *outcome = replay (session, "app", NULL, &signal, &json);
+      JsonObject *object = json_node_get_object (json_parser_get_root (json));
+      gint64 waits = json_object_get_int_member (object, "app_waits");
+
+      g_assert_cmpstr (outcome, ==, "crashed");
+      g_assert_cmpint (signal, ==, SIGILL);
+      /* It dies on the press: the release is never replayed. */
+      g_assert_cmpint (json_object_get_int_member (object, "actions_replayed"), ==, 42);
+      /* Before the first action, after entering and leaving "hover", after
+       * the last motion, after the press: no more. */
+      g_test_message ("waited for the app after %" G_GINT64_FORMAT " of 43 actions", waits);
+      g_assert_cmpint (waits, >=, 4);
+      g_assert_cmpint (waits, <=, 6);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -278,5 +323,6 @@ main (int argc, char **argv)
   ADD ("/pace/long-press", test_long_press);
   ADD ("/pace/no-ping", test_no_ping);
   ADD ("/pace/race-recorded-only", test_race_recorded_only);
+  ADD ("/pace/motion-run", test_motion_run);
   return g_test_run ();
 }
