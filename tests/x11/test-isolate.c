@@ -542,7 +542,8 @@ escaping_app (Fixture *f)
 }
 
 /* Kills the sleeps that escaped (re-parented to us, the subreaper); how
- * many there were. */
+ * many there were. Only ours: another run of this test on the machine
+ * (a second checkout's) has sleeps of the same name. */
 static guint
 kill_escaped (void)
 {
@@ -552,17 +553,21 @@ kill_escaped (void)
   for (const char *name; (name = g_dir_read_name (proc)) != NULL;)
     {
       g_autofree char *path = g_strdup_printf ("/proc/%s/cmdline", name);
-      g_autofree char *cmdline = NULL;
+      g_autofree char *stat_path = g_strdup_printf ("/proc/%s/stat", name);
+      g_autofree char *cmdline = NULL, *stat = NULL;
+      const char *after_name;
+      int ppid = 0;
       gsize len;
 
-      if (g_file_get_contents (path, &cmdline, &len, NULL) && len == sizeof "sleep\0001234"
-          && memcmp (cmdline, "sleep\0001234", len) == 0)
-        {
-          pid_t pid = (pid_t) atoi (name);
-          kill (pid, SIGKILL);
-          waitpid (pid, NULL, 0);
-          n++;
-        }
+      if (!g_file_get_contents (path, &cmdline, &len, NULL) || len != sizeof "sleep\0001234"
+          || memcmp (cmdline, "sleep\0001234", len) != 0
+          || !g_file_get_contents (stat_path, &stat, NULL, NULL)
+          || (after_name = strrchr (stat, ')')) == NULL
+          || sscanf (after_name + 1, " %*c %d", &ppid) != 1 || ppid != getpid ())
+        continue;
+      kill ((pid_t) atoi (name), SIGKILL);
+      waitpid ((pid_t) atoi (name), NULL, 0);
+      n++;
     }
   return n;
 }
