@@ -127,6 +127,8 @@ proc_interrupt_unwatch (void)
   close (watch->latch_fd);
   close (watch->notify_fd);
   g_clear_pointer (&watch, g_free);
+  /* Gone with the watch: a later wait is not cut short by it. */
+  g_atomic_int_set (&first_signal, 0);
 }
 
 int

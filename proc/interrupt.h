@@ -24,7 +24,8 @@ typedef void (*ProcInterruptFunc) (int signum, gpointer user_data);
 /* Starts taking SIGINT, SIGTERM and SIGHUP; @func runs in the default main
  * context for each one. */
 void proc_interrupt_watch (ProcInterruptFunc func, gpointer user_data);
-/* Stops: the signals' default actions are back. */
+/* Stops: the signals' default actions are back, and the signal taken is
+ * forgotten. */
 void proc_interrupt_unwatch (void);
 /* The first signal taken, or 0. */
 int proc_interrupt_get_signal (void);

@@ -474,6 +474,8 @@ test_interrupt (void)
   g_assert_cmpint (seen, ==, SIGTERM);
   proc_interrupt_unwatch ();
   g_assert_cmpint (proc_interrupt_get_fd (), ==, -1);
+  g_assert_cmpint (proc_interrupt_get_signal (), ==, 0);
+  g_assert_true (proc_interrupt_check (NULL));
   {
     struct sigaction now;
     g_assert_cmpint (sigaction (SIGTERM, NULL, &now), ==, 0);
