@@ -29,6 +29,7 @@
 #include "quote.h"
 #include "report.h"
 #include "session.h"
+#include "frame.h"
 
 enum
 {
@@ -75,6 +76,11 @@ static const char usage_description[] =
   "report is refused). An app whose processes sit idle for 3 s without\n"
   "connecting to the X server could not start (exit 4), at once.\n"
   "\n"
+  "SESSION '-' reads the session from stdin, to EOF, bounded as a file is. Framed\n"
+  "('xreduce-session-frame LEN' and LEN bytes: how xreduce --launcher sends\n"
+  "every test through srun or ssh), stdin stays open, and its EOF cancels the\n"
+  "replay as SIGHUP does.\n"
+  "\n"
   "Exit status:\n"
   "  0  passed (or the app exited with status 0)\n"
   "  1  the app crashed, hung or exited non-zero\n"
@@ -84,11 +90,13 @@ static const char usage_description[] =
   "  4  the app could not start (no such program, died or no window)\n"
   "  5  unresolved: the window an action aims at never appeared (the replay\n"
   "     stopped there; it is never replayed on another window)\n"
-  "  128+N  interrupted by signal N; the app and Xvfb are gone\n\n"
+  "  128+N  interrupted by signal N (SIGUSR1, which srun passes on, as SIGTERM;\n"
+  "         129 also for a framed stdin's EOF); the app and Xvfb are gone\n\n"
   "Examples:\n"
   "  xreplay --list crash.log\n"
   "  xreplay crash.log -- ./myapp\n"
   "  xreplay --report crash.report crash.log -- ./myapp\n"
+  "  ssh node xreplay --json - -- /opt/myapp < crash.log\n"
   "  xreplay -d :1 -v crash.log -- ./myapp   # watch it in a Xephyr :1\n"
   "  xreplay --export xdotool crash.log > replay.sh";
 
@@ -96,6 +104,8 @@ typedef struct
 {
   GCancellable *cancellable;
   int signal;                /* the signal that interrupted us, or 0 */
+  gboolean stdin_closed;     /* ... a framed session's sender closed stdin (as SIGHUP) */
+  guint stdin_watch;         /* watching a framed session's stdin, or 0 */
 } Interrupt;
 
 static gboolean
@@ -126,6 +136,47 @@ static gboolean
 on_sighup (gpointer user_data)
 {
   return on_signal (user_data, SIGHUP);
+}
+
+/* What srun passes on to its step (xreduce --launcher asks a test to stop
+ * so): the same cleanup as SIGTERM, 138. */
+static gboolean
+on_sigusr1 (gpointer user_data)
+{
+  return on_signal (user_data, SIGUSR1);
+}
+
+/* A framed session came on stdin (frame.h): from then on EOF there is the
+ * sender's cancel (xreduce --launcher closes its end when the test no
+ * longer matters; a killed ssh client closes it too), as SIGHUP. Anything
+ * the sender writes meanwhile is read and ignored. */
+static gboolean
+on_stdin (int fd, GIOCondition condition, gpointer user_data)
+{
+  Interrupt *interrupt = user_data;
+  char buf[4096];
+  gssize n = read (fd, buf, sizeof buf);
+
+  if (n > 0 || (n < 0 && (errno == EINTR || errno == EAGAIN)))
+    return G_SOURCE_CONTINUE;
+  interrupt->stdin_closed = interrupt->signal == 0;
+  interrupt->stdin_watch = 0;
+  on_signal (interrupt, SIGHUP);
+  return G_SOURCE_REMOVE;
+}
+
+/* SESSION "-": the session from stdin, framed or to EOF (frame.h). */
+static Session *
+load_stdin (gsize max_session, guint max_actions, gboolean *framed, GError **error)
+{
+  g_autoptr (GBytes) data = frame_read (STDIN_FILENO, max_session, "stdin", framed, error);
+  gsize len = 0;
+  const char *text;
+
+  if (data == NULL)
+    return NULL;
+  text = g_bytes_get_data (data, &len);
+  return session_parse_bounded (text, len, "stdin", max_actions, error);
 }
 
 /* A whole number of milliseconds, or a usage error. */
@@ -618,14 +669,14 @@ main (int argc, char **argv)
   g_autoptr (Report) report = NULL;
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   g_auto (ReplayResult) result = { 0 };
-  Interrupt interrupt = { cancellable, 0 };
+  Interrupt interrupt = { cancellable, 0, FALSE, 0 };
   ReplayOptions opts;
   int max_screen[2];
   gsize max_session;
   guint max_actions;
   const char *const *app_argv;
-  guint sigint, sigterm, sighup;
-  gboolean ok;
+  guint sigint, sigterm, sighup, sigusr1;
+  gboolean ok, framed = FALSE;
   int status;
 
   /* The terminal's character set, for GLib's conversion of what is
@@ -641,7 +692,11 @@ main (int argc, char **argv)
       || (status = check_options (&a, &opts, &regex, max_screen, &max_session,
                                   &max_actions)) >= 0)
     return status;
-  session = session_load_bounded (a.rest[1], max_session, max_actions, &error);
+  /* "-": from stdin (xreduce --launcher sends each test so, framed). */
+  if (strcmp (a.rest[1], "-") == 0)
+    session = load_stdin (max_session, max_actions, &framed, &error);
+  else
+    session = session_load_bounded (a.rest[1], max_session, max_actions, &error);
   if (session == NULL)
     {
       g_printerr ("xreplay: %s\n", error->message);
@@ -721,14 +776,23 @@ main (int argc, char **argv)
   sigint = g_unix_signal_add (SIGINT, on_sigint, &interrupt);
   sigterm = g_unix_signal_add (SIGTERM, on_sigterm, &interrupt);
   sighup = g_unix_signal_add (SIGHUP, on_sighup, &interrupt);
+  sigusr1 = g_unix_signal_add (SIGUSR1, on_sigusr1, &interrupt);
+  if (framed)
+    interrupt.stdin_watch = g_unix_fd_add (STDIN_FILENO, G_IO_IN | G_IO_HUP | G_IO_ERR, on_stdin,
+                                           &interrupt);
   ok = replay_run (session, app_argv, &opts, &result, &error);
   g_source_remove (sigint);
   g_source_remove (sigterm);
   g_source_remove (sighup);
+  g_source_remove (sigusr1);
+  g_clear_handle_id (&interrupt.stdin_watch, g_source_remove);
 
   if (interrupt.signal != 0)
     {
-      if (!a.quiet)
+      if (!a.quiet && interrupt.stdin_closed)
+        g_printerr ("xreplay: cancelled: the sender closed stdin; the app and the Xvfb are "
+                    "gone\n");
+      else if (!a.quiet)
         g_printerr ("xreplay: interrupted by %s; the app and the Xvfb are gone\n",
                     session_signal_name (interrupt.signal));
       return 128 + interrupt.signal;
