@@ -11,6 +11,7 @@
 #include <string.h>
 #include <glib.h>
 
+#include "crashgroups.h"
 #include "pool.h"
 #include "proc.h"
 #include "reduce.h"
@@ -41,7 +42,9 @@ typedef struct
   gdouble limit_time;
   gint64 test_timeout;
   gboolean quiet, same_crash, report, share_home, run_recorded, json, version, verbose;
+  gboolean summarize;
   int dashdash;              /* the index of "--", or -1 */
+  int n_args;                /* arguments left after the options, the program's name too */
 } Args;
 
 static void
@@ -106,6 +109,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object on stdout (see the README), also when there is none", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress line", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what every test does (debug messages on stderr)", NULL },
+    { "summarize", 0, 0, G_OPTION_ARG_NONE, &a->summarize, "Instead of reducing: group RESULT... (xreduce --json files, or folders of them: a job array's) by crash, same failure and top frames, in one Markdown table (with --json: JSON) on stdout", NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
     { NULL }
   };
@@ -149,6 +153,7 @@ parse_args (int *argc, char ***argv, Args *a)
     "  xreduce crash.log -- gedit\n"
     "  xreduce -j 4 --same-crash crash.log -- ./myapp --safe-mode\n"
     "  xreduce --json crash.log -- ./myapp > result.json\n"
+    "  xreduce --summarize results/ > crashes.md\n"
     "  salloc -n 8 xreduce --launcher 'srun -n1 --exact --quiet' crash.log -- app\n\n"
     "Interrupted (Ctrl-C), xreduce keeps the best session so far and its report,\n"
     "marked \"interrupted, not minimal\", and a journal OUT.journal: the same\n"
@@ -169,6 +174,15 @@ parse_args (int *argc, char ***argv, Args *a)
     }
   if (a->verbose)
     g_setenv ("G_MESSAGES_DEBUG", "all", TRUE);
+  a->n_args = opt_argc;
+  if (a->summarize)
+    {
+      if (opt_argc >= 2 && a->dashdash < 0)
+        return -1;
+      g_printerr ("xreduce: --summarize: %s\nUsage: xreduce --summarize [--json] RESULT...\n",
+                  a->dashdash >= 0 ? "no app: it reads results" : "no result given");
+      return EXIT_USAGE;
+    }
   if (opt_argc != 2)
     {
       g_printerr ("xreduce: %s\nUsage: xreduce [OPTIONS] SESSION [-- APP [ARGS...]]\n",
@@ -523,6 +537,25 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
   return check_replay_options (a, options, replay_args);
 }
 
+/* xreduce --summarize: the results grouped by crash, on stdout. */
+static int
+summarize (const Args *a, char **argv)
+{
+  g_autoptr (CrashGroups) groups = crash_groups_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  for (int i = 1; i < a->n_args; i++)
+    if (!crash_groups_add_path (groups, argv[i], &error))
+      {
+        g_printerr ("xreduce: --summarize: %s\n", error->message);
+        return EXIT_USAGE;
+      }
+  text = a->json ? crash_groups_to_json (groups) : crash_groups_to_markdown (groups);
+  g_print ("%s%s", text, a->json ? "\n" : "");
+  return EXIT_REDUCED;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -539,9 +572,12 @@ main (int argc, char **argv)
    * printed: titles in other scripts are shown, not '?'. LC_CTYPE only:
    * numbers in files and scripts stay "0.05" in every locale. */
   setlocale (LC_CTYPE, "");
-  if ((status = parse_args (&argc, &argv, &a)) >= 0
-      || (status = check_options (&a, argv, &options, &test_argv, &launcher_argv,
-                                  &replay_args)) >= 0)
+  if ((status = parse_args (&argc, &argv, &a)) >= 0)
+    return status;
+  if (a.summarize)
+    return summarize (&a, argv);
+  if ((status = check_options (&a, argv, &options, &test_argv, &launcher_argv,
+                              &replay_args)) >= 0)
     return status;
   if (!reduce_run (&options, &summary, &error))
     {
