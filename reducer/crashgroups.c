@@ -225,7 +225,9 @@ add_file (CrashGroups *groups, const char *path, GError **error)
                    "%s: too large for an xreduce --json result", shown);
       return FALSE;
     }
-  return crash_groups_add_json (groups, g_mapped_file_get_contents (file),
+  /* An empty file maps to no contents at all. */
+  return crash_groups_add_json (groups, g_mapped_file_get_length (file) > 0
+                                        ? g_mapped_file_get_contents (file) : "",
                                 g_mapped_file_get_length (file), path, error);
 }
 
