@@ -97,6 +97,7 @@ struct Runner
   char *xreplay;
   char **xreplay_args, **app_argv, **test_argv;
   char **launcher_argv;      /* or NULL: tests run here, on the workers' Xvfbs */
+  gboolean launcher_quotes;  /* it is ssh: our words go to a shell there, quoted */
   char *workdir;
   GPtrArray *workers;        /* of Worker* */
   gboolean cancelled;
@@ -208,7 +209,10 @@ runner_new (const RunnerOptions *options, GError **error)
       /* The launcher's machine has them at the same absolute paths (a
        * relative one would be taken from wherever the launcher starts:
        * ssh's HOME). A bare name is looked up in its PATH. */
+      g_autofree char *program = g_path_get_basename (options->launcher_argv[0]);
+
       runner->launcher_argv = g_strdupv (options->launcher_argv);
+      runner->launcher_quotes = strcmp (program, "ssh") == 0;
       if (runner->xreplay != NULL && !g_path_is_absolute (runner->xreplay))
         {
           char *absolute = g_canonicalize_filename (runner->xreplay, NULL);
@@ -914,6 +918,7 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
              const char *const *extra_args, GError **error)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GPtrArray) quoted = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *path = NULL;
   g_auto (GStrv) envp = g_get_environ ();
   const char *display = worker->server != NULL ? xserver_get_display (worker->server) : NULL;
@@ -1004,6 +1009,18 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
       g_ptr_array_add (argv, (char *) "--");
       for (char **a = runner->app_argv; *a != NULL; a++)
         g_ptr_array_add (argv, *a);
+    }
+  if (launched && runner->launcher_quotes)
+    {
+      /* ssh joins its arguments into one line for the remote shell: each
+       * of ours (an option's value, the app's arguments) a quoted word of
+       * it, as given. */
+      for (guint i = g_strv_length (runner->launcher_argv); i < argv->len; i++)
+        {
+          char *word = g_shell_quote (g_ptr_array_index (argv, i));
+          g_ptr_array_add (quoted, word);
+          argv->pdata[i] = word;
+        }
     }
   g_ptr_array_add (argv, NULL);
   if (display != NULL)

@@ -61,7 +61,9 @@ typedef struct
  * stdout: no worker Xvfb (xreplay starts its own wherever the launcher
  * runs it), no candidate file, no shared filesystem. XREPLAY and a
  * relative APP become absolute paths: the launcher's machine must have
- * them there. A test that no longer matters is stopped so that the
+ * them there. ssh joins the words after its own into one line for the
+ * remote user's shell: when the launcher's program is ssh, each of ours
+ * is quoted for it (g_shell_quote), so that it arrives as given. A test that no longer matters is stopped so that the
  * launcher can clean up where it runs (killing srun or ssh first leaves
  * the remote replay running, or its sandbox behind): its stdin is closed
  * (xreplay stops), then the launcher gets SIGUSR1 (srun passes it on;
