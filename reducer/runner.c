@@ -413,6 +413,7 @@ worker_stop_launched (Worker *worker)
   if (worker->stop_stage > 0)
     return;
   worker->stop_stage = 1;
+  g_debug ("worker %u: stopping the test through the launcher: its stdin closed", worker->id);
   worker_close_stdin (worker);
   worker->stop_id = g_timeout_add (RUNNER_LAUNCHER_SIGNAL_MS, on_stop_stage, worker);
 }
