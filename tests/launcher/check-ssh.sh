@@ -56,6 +56,12 @@ if ! $ssh true 2> "$K/ssh.err"; then
   exit 0
 fi
 launcher="$ssh env $MARK TMPDIR=$T/tmp PATH=$PATH"
+# A sanitizer build's options (the app's SIGSEGV stays a SIGSEGV) go
+# along by hand, as everything does through ssh.
+for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+  eval "value=\${$v:-}"
+  [ -z "$value" ] || launcher="$launcher $v=$value"
+done
 
 echo "1..8"
 reduce_locally
