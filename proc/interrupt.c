@@ -81,7 +81,7 @@ run_thread (gpointer data)
 void
 proc_interrupt_watch (ProcInterruptFunc func, gpointer user_data)
 {
-  static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+  static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1 };
 
   g_return_if_fail (watch == NULL);
   watch = g_new0 (Watch, 1);

@@ -1,10 +1,12 @@
-/* interrupt.h — SIGINT, SIGTERM and SIGHUP in every phase of a program.
+/* interrupt.h — SIGINT, SIGTERM, SIGHUP and SIGUSR1 in every phase of a
+ * program (SIGUSR1: what srun passes on to a job step, for xreduce
+ * --launcher's tests).
  *
  * GLib's g_unix_signal_add() hands a signal to the main context, which
  * sees it only when it runs: a program waiting synchronously (for an X
  * server's -displayfd, a bus's address, an app's --version) would not
  * see Ctrl-C until that wait ends, seconds later. proc_interrupt_watch()
- * takes the three signals in a thread of its own instead. The first one
+ * takes the signals in a thread of its own instead. The first one
  * makes proc_interrupt_get_fd() readable for good, which the synchronous
  * waits of proc/ (proc_read_line(), proc_child_wait_interruptible()) poll
  * beside what they wait for and give up on (PROC_ERROR_INTERRUPTED); and
@@ -21,8 +23,8 @@ G_BEGIN_DECLS
 
 typedef void (*ProcInterruptFunc) (int signum, gpointer user_data);
 
-/* Starts taking SIGINT, SIGTERM and SIGHUP; @func runs in the default main
- * context for each one. */
+/* Starts taking SIGINT, SIGTERM, SIGHUP and SIGUSR1; @func runs in the
+ * default main context for each one. */
 void proc_interrupt_watch (ProcInterruptFunc func, gpointer user_data);
 /* Stops: the signals' default actions are back, and the signal taken is
  * forgotten. */

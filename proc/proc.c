@@ -503,7 +503,7 @@ proc_spawn (const ProcSpawnOptions *options, GError **error)
   /* A group of our children goes on the keeper's list from the child
    * (child_setup), with the lock held until the spawn returns: no
    * keeper_forget() of a pid that is not yet on it. */
-  kept = !options->our_group && !options->outlive;
+  kept = !options->our_group && !options->outlive && !options->no_keeper;
   if (kept)
     {
       G_LOCK (keeper);

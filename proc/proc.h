@@ -71,6 +71,10 @@ typedef struct
                               * cleaner, which exists to run after our death) */
   gboolean our_group;        /* stay in our process group, so that a kill of our group
                               * reaches it (a wrapper's child: gdb under crashtrace) */
+  gboolean no_keeper;        /* not on the keeper's list: a launcher (srun, ssh) whose
+                              * command elsewhere ends when its stdin closes or on the
+                              * death_signal it passes on (SIGUSR1), and which the
+                              * keeper's SIGTERM or SIGKILL would cut off from it */
   ProcExitFunc on_exit;      /* or NULL */
   gpointer user_data;
 } ProcSpawnOptions;

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <glib.h>
 
+#include "crashgroups.h"
+#include "pool.h"
 #include "proc.h"
 #include "reduce.h"
 #include "help.h"
@@ -32,7 +34,7 @@ typedef struct
 {
   char *output, *algorithm, *signal_name, *stderr_match, *test_cmd, *speed, *max_gap;
   char *settle, *timeout, *window_wait, *start_timeout, *pace, *home, *max_screen;
-  char *max_session_size, *wm, *max_actions, *isolate;
+  char *max_session_size, *wm, *max_actions, *isolate, *launcher;
   char **keep_env, **set_env;
   gboolean no_isolate, share_net;
   gint jobs, frames, verify_runs;
@@ -40,7 +42,9 @@ typedef struct
   gdouble limit_time;
   gint64 test_timeout;
   gboolean quiet, same_crash, report, share_home, run_recorded, json, version, verbose;
+  gboolean summarize;
   int dashdash;              /* the index of "--", or -1 */
+  int n_args;                /* arguments left after the options, the program's name too */
 } Args;
 
 static void
@@ -50,7 +54,7 @@ args_clear (Args *a)
                        &a->test_cmd, &a->speed, &a->max_gap, &a->settle, &a->timeout,
                        &a->window_wait, &a->start_timeout, &a->pace, &a->home,
                        &a->max_screen, &a->max_session_size, &a->wm, &a->max_actions,
-                       &a->isolate };
+                       &a->isolate, &a->launcher };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -69,7 +73,8 @@ parse_args (int *argc, char ***argv, Args *a)
   int opt_argc;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, "Write the minimal session to OUT (default: SESSION.min)", "OUT" },
-    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs, "Parallel workers, each with its own Xvfb (default: three times the number of cores: replays mostly wait)", "N" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs, "Parallel workers, each with its own Xvfb (default: three times the number of cores: replays mostly wait); with --launcher, its slots (default: SLURM_NTASKS inside salloc or sbatch, else 1)", "N" },
+    { "launcher", 0, 0, G_OPTION_ARG_STRING, &a->launcher, "Run every test as 'CMD xreplay --json ... -' wherever CMD runs it ('srun -n1 --exact --quiet', 'ssh HOST'), the candidate on its stdin: xreplay, the app and --home must be at the same absolute paths there", "CMD" },
     { "algorithm", 0, 0, G_OPTION_ARG_STRING, &a->algorithm, "hdd (default: the steps a person would name, then gestures, then single actions; complement-first, parallel) or ddmin (the original sequential ddmin, a fresh Xvfb per test: the baseline)", "ALGO" },
     { "signal", 0, 0, G_OPTION_ARG_STRING, &a->signal_name, "The failure is a crash with this signal (default: the outcome recorded in the session)", "SIG" },
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "The failure requires the app's stderr to match REGEX", "REGEX" },
@@ -104,6 +109,7 @@ parse_args (int *argc, char ***argv, Args *a)
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object on stdout (see the README), also when there is none", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress line", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what every test does (debug messages on stderr)", NULL },
+    { "summarize", 0, 0, G_OPTION_ARG_NONE, &a->summarize, "Instead of reducing: group RESULT... (xreduce --json files, or folders of them: a job array's) by crash, same failure and top frames, in one Markdown table (with --json: JSON) on stdout", NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
     { NULL }
   };
@@ -146,7 +152,9 @@ parse_args (int *argc, char ***argv, Args *a)
     "Examples:\n"
     "  xreduce crash.log -- gedit\n"
     "  xreduce -j 4 --same-crash crash.log -- ./myapp --safe-mode\n"
-    "  xreduce --json crash.log -- ./myapp > result.json\n\n"
+    "  xreduce --json crash.log -- ./myapp > result.json\n"
+    "  xreduce --summarize results/ > crashes.md\n"
+    "  salloc -n 8 xreduce --launcher 'srun -n1 --exact --quiet' crash.log -- app\n\n"
     "Interrupted (Ctrl-C), xreduce keeps the best session so far and its report,\n"
     "marked \"interrupted, not minimal\", and a journal OUT.journal: the same\n"
     "command run again goes on from there.\n");
@@ -166,6 +174,15 @@ parse_args (int *argc, char ***argv, Args *a)
     }
   if (a->verbose)
     g_setenv ("G_MESSAGES_DEBUG", "all", TRUE);
+  a->n_args = opt_argc;
+  if (a->summarize)
+    {
+      if (opt_argc >= 2 && a->dashdash < 0)
+        return -1;
+      g_printerr ("xreduce: --summarize: %s\nUsage: xreduce --summarize [--json] RESULT...\n",
+                  a->dashdash >= 0 ? "no app: it reads results" : "no result given");
+      return EXIT_USAGE;
+    }
   if (opt_argc != 2)
     {
       g_printerr ("xreduce: %s\nUsage: xreduce [OPTIONS] SESSION [-- APP [ARGS...]]\n",
@@ -193,6 +210,14 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
     {
       g_printerr ("xreduce: %s\n", error->message);
       return EXIT_USAGE;
+    }
+  /* Through a launcher, the same absolute path on its machine (ssh
+   * starts in HOME). */
+  if (a->home != NULL && a->launcher != NULL && !g_path_is_absolute (a->home))
+    {
+      char *absolute = g_canonicalize_filename (a->home, NULL);
+      g_free (a->home);
+      a->home = absolute;
     }
   if (a->isolate != NULL && strcmp (a->isolate, "auto") != 0
       && strcmp (a->isolate, "require") != 0)
@@ -367,7 +392,7 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
  * wrong. Nothing has started yet. */
 static int
 check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
-               GStrv *replay_args)
+               GStrv *launcher_argv, GStrv *replay_args)
 {
   g_autoptr (GError) error = NULL;
 
@@ -401,10 +426,12 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
       g_printerr ("xreduce: nothing after '--': give the app's command line\n");
       return EXIT_USAGE;
     }
-  /* -1: not given (the default); -j 0 is a mistake, not the default. */
-  if (a->jobs != -1 && (a->jobs < 1 || a->jobs > 64))
+  /* -1: not given (the default); -j 0 is a mistake, not the default.
+   * A launcher's slots are other machines' cores. */
+  if (a->jobs != -1 && (a->jobs < 1 || a->jobs > (a->launcher != NULL ? POOL_MAX_SLOTS : 64)))
     {
-      g_printerr ("xreduce: --jobs must be between 1 and 64\n");
+      g_printerr ("xreduce: --jobs must be between 1 and %d\n",
+                  a->launcher != NULL ? POOL_MAX_SLOTS : 64);
       return EXIT_USAGE;
     }
   options->jobs = a->jobs > 0 ? (guint) a->jobs : 0;
@@ -473,6 +500,23 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
       return EXIT_USAGE;
     }
   options->verify_runs = (guint) a->verify_runs;
+  if (a->launcher != NULL)
+    {
+      /* Split as the shell would, run without one. */
+      *launcher_argv = proc_command_parse (a->launcher, &error);
+      if (*launcher_argv == NULL)
+        {
+          g_printerr ("xreduce: --launcher: %s\n", error->message);
+          return EXIT_USAGE;
+        }
+      if (a->test_cmd != NULL)
+        {
+          g_printerr ("xreduce: --launcher runs xreplay elsewhere; --test runs here, on a "
+                      "worker's Xvfb: they exclude each other\n");
+          return EXIT_USAGE;
+        }
+      options->launcher_argv = *launcher_argv;
+    }
   if (a->limit_time < 0 || a->limit_tests < 0)
     {
       g_printerr ("xreduce: limits must not be negative\n");
@@ -493,12 +537,32 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
   return check_replay_options (a, options, replay_args);
 }
 
+/* xreduce --summarize: the results grouped by crash, on stdout. */
+static int
+summarize (const Args *a, char **argv)
+{
+  g_autoptr (CrashGroups) groups = crash_groups_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  for (int i = 1; i < a->n_args; i++)
+    if (!crash_groups_add_path (groups, argv[i], &error))
+      {
+        g_printerr ("xreduce: --summarize: %s\n", error->message);
+        return EXIT_USAGE;
+      }
+  text = a->json ? crash_groups_to_json (groups) : crash_groups_to_markdown (groups);
+  g_print ("%s%s", text, a->json ? "\n" : "");
+  return EXIT_REDUCED;
+}
+
 int
 main (int argc, char **argv)
 {
   g_auto (Args) a = { .jobs = -1, .frames = 3, .verify_runs = 3, .report = TRUE };
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) test_argv = NULL;
+  g_auto (GStrv) launcher_argv = NULL;
   g_auto (GStrv) replay_args = NULL;
   ReduceOptions options;
   ReduceSummary summary = { 0 };
@@ -508,8 +572,12 @@ main (int argc, char **argv)
    * printed: titles in other scripts are shown, not '?'. LC_CTYPE only:
    * numbers in files and scripts stay "0.05" in every locale. */
   setlocale (LC_CTYPE, "");
-  if ((status = parse_args (&argc, &argv, &a)) >= 0
-      || (status = check_options (&a, argv, &options, &test_argv, &replay_args)) >= 0)
+  if ((status = parse_args (&argc, &argv, &a)) >= 0)
+    return status;
+  if (a.summarize)
+    return summarize (&a, argv);
+  if ((status = check_options (&a, argv, &options, &test_argv, &launcher_argv,
+                              &replay_args)) >= 0)
     return status;
   if (!reduce_run (&options, &summary, &error))
     {

@@ -121,3 +121,16 @@ pool_read_mem_available_kb (void)
   line = strstr (text, "MemAvailable:");
   return line != NULL ? g_ascii_strtoull (line + strlen ("MemAvailable:"), NULL, 10) : 0;
 }
+
+guint
+pool_launcher_slots (guint jobs, const char *slurm_ntasks)
+{
+  guint64 n;
+
+  if (jobs > 0)
+    return MIN (jobs, POOL_MAX_SLOTS);
+  if (slurm_ntasks != NULL
+      && g_ascii_string_to_unsigned (slurm_ntasks, 10, 1, POOL_MAX_SLOTS, &n, NULL))
+    return (guint) n;
+  return 1;
+}

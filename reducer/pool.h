@@ -50,4 +50,12 @@ double pool_read_busy (guint64 prev[2]);
 /* MemAvailable from /proc/meminfo, or 0 if unknown. */
 guint64 pool_read_mem_available_kb (void);
 
+/* Through a launcher (xreduce --launcher) the replays run elsewhere: the
+ * pool is the launcher's slots, not this machine's cores or load. @jobs
+ * (-j) if given (> 0), else the allocation's tasks when run inside
+ * salloc or sbatch (@slurm_ntasks, SLURM_NTASKS's value: 1 to
+ * POOL_MAX_SLOTS), else 1. */
+#define POOL_MAX_SLOTS 1024
+guint pool_launcher_slots (guint jobs, const char *slurm_ntasks);
+
 G_END_DECLS

@@ -356,7 +356,9 @@ on_observe (const RunResult *result, gpointer data)
     learn_window_wait (reducer, result);
   if (reducer->learn_start)
     learn_start_timeout (reducer, result);
-  if (reducer->options->algorithm == DD_ALGORITHM_DDMIN)
+  /* Through a launcher the slots are the allocation's, not our cores. */
+  if (reducer->options->algorithm == DD_ALGORITHM_DDMIN
+      || reducer->options->launcher_argv != NULL)
     return;
   pool_observe (&reducer->pool, result->app_peak_rss_kb, pool_read_busy (reducer->cpu_jiffies));
   before = runner_get_active (reducer->runner);
@@ -866,6 +868,7 @@ reduce_setup (Reducer *reducer, GError **error)
    * mostly waits, using a few per cent of a core; the pool (pool.h) runs
    * fewer at once when the app is heavier. */
   max_workers = options->algorithm == DD_ALGORITHM_DDMIN ? 1
+                : options->launcher_argv != NULL ? pool_launcher_slots (options->jobs, g_getenv ("SLURM_NTASKS"))
                 : options->jobs > 0 ? options->jobs : 3 * g_get_num_processors ();
   runner_options.fresh_server = options->algorithm == DD_ALGORITHM_DDMIN;
   session_get_screen (reducer->session, &runner_options.screen_width,
@@ -875,7 +878,9 @@ reduce_setup (Reducer *reducer, GError **error)
    * 500 MB a worker). */
   pool_init (&reducer->pool, max_workers, g_get_num_processors (),
              pool_read_mem_available_kb ());
-  pool_set_screen (&reducer->pool, runner_options.screen_width, runner_options.screen_height);
+  /* Through a launcher the screens are held where the replays run. */
+  if (options->launcher_argv == NULL)
+    pool_set_screen (&reducer->pool, runner_options.screen_width, runner_options.screen_height);
   if (reducer->pool.max_workers < max_workers)
     say (reducer, "%u worker%s at most: each one's X server holds %" G_GUINT64_FORMAT " MB for "
          "its %dx%d screen", reducer->pool.max_workers,
@@ -888,6 +893,7 @@ reduce_setup (Reducer *reducer, GError **error)
   runner_options.app_argv = reducer->app_argv;
   runner_options.test_argv = options->test_argv;
   runner_options.workdir = proc_tempdir_get_path (reducer->workdir);
+  runner_options.launcher_argv = options->launcher_argv;
   reducer->runner = runner_new (&runner_options, &local);
   if (reducer->runner == NULL)
     {
@@ -897,7 +903,16 @@ reduce_setup (Reducer *reducer, GError **error)
   if (options->test_timeout_ms > 0)
     runner_set_test_timeout (reducer->runner, options->test_timeout_ms);
   pool_read_busy (reducer->cpu_jiffies);
-  if (options->algorithm == DD_ALGORITHM_HDD && options->test_argv == NULL)
+  if (options->launcher_argv != NULL)
+    {
+      g_free (reducer->pool_reason);
+      reducer->pool_reason = g_strdup_printf ("%u launcher slot%s (%s)", max_workers,
+                                              max_workers == 1 ? "" : "s",
+                                              options->jobs > 0 ? "-j"
+                                              : g_getenv ("SLURM_NTASKS") != NULL
+                                              ? "SLURM_NTASKS" : "the default; -j N for more");
+    }
+  else if (options->algorithm == DD_ALGORITHM_HDD && options->test_argv == NULL)
     runner_set_active (reducer->runner, pool_fit (&reducer->pool, NULL));
   runner_set_observer (reducer->runner, on_observe, reducer);
   if (options->limit_time > 0)
@@ -906,8 +921,11 @@ reduce_setup (Reducer *reducer, GError **error)
 
   n_actions = session_get_n_actions (reducer->session);
   want = target_describe (&reducer->target);
-  say (reducer, "%u actions; reducing for: %s; up to %u worker%s", n_actions, want,
-       max_workers, max_workers == 1 ? "" : "s");
+  if (options->launcher_argv != NULL)
+    say (reducer, "%u actions; reducing for: %s; %s", n_actions, want, reducer->pool_reason);
+  else
+    say (reducer, "%u actions; reducing for: %s; up to %u worker%s", n_actions, want,
+         max_workers, max_workers == 1 ? "" : "s");
   if (!open_journal (reducer, want, error))
     return FALSE;
   reducer->learn_wait = options->algorithm == DD_ALGORITHM_HDD && !options->window_wait_given

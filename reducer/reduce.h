@@ -54,6 +54,8 @@ typedef struct
   gboolean report;           /* write OUT.report/ (report.md and pictures); default TRUE */
   const char *home_seed;     /* --home DIR (also in xreplay_args), or NULL */
   gboolean share_home;       /* --share-home (also in xreplay_args) */
+  char **launcher_argv;      /* --launcher CMD's words, or NULL (runner.h); then jobs
+                              * counts its slots (0: SLURM_NTASKS, else 1) */
 } ReduceOptions;
 
 void reduce_options_init (ReduceOptions *options);

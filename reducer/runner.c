@@ -11,14 +11,18 @@
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include "runner.h"
+#include "frame.h"
 #include "proc.h"
 #include "xserver.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <glib-unix.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <signal.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <json-glib/json-glib.h>
 
@@ -56,6 +60,14 @@ typedef struct
   gboolean restart;          /* its X server failed a test: a fresh one before the next */
   gboolean timed_out;        /* the running test passed the time limit: killed */
   guint timeout_id;          /* the running test's time limit, or 0 */
+  /* Through a launcher (runner.h): */
+  int stdin_fd;              /* owned: our end of the test's stdin, or -1 (closed) */
+  guint stdin_source;        /* writing the frame to it, or 0 */
+  GBytes *frame;             /* owned: the frame being written, or NULL */
+  gsize frame_written;
+  guint stop_stage;          /* 0 running; 1 stdin closed; 2 SIGUSR1; 3 SIGTERM; 4 SIGKILL */
+  guint stop_id;             /* the next stage's timer, or 0 */
+  gboolean launched;         /* the running test runs through the launcher */
 } Worker;
 
 /* A background test (runner_start_background). */
@@ -84,6 +96,8 @@ struct Runner
   RunnerOptions options;     /* strings owned below */
   char *xreplay;
   char **xreplay_args, **app_argv, **test_argv;
+  char **launcher_argv;      /* or NULL: tests run here, on the workers' Xvfbs */
+  gboolean launcher_quotes;  /* it is ssh: our words go to a shell there, quoted */
   char *workdir;
   GPtrArray *workers;        /* of Worker* */
   gboolean cancelled;
@@ -121,11 +135,28 @@ run_result_clear (RunResult *result)
 }
 
 static void
+worker_close_stdin (Worker *worker)
+{
+  g_clear_handle_id (&worker->stdin_source, g_source_remove);
+  g_clear_pointer (&worker->frame, g_bytes_unref);
+  if (worker->stdin_fd >= 0)
+    close (worker->stdin_fd);
+  worker->stdin_fd = -1;
+}
+
+static void
 worker_free (Worker *worker)
 {
-  /* runner_free() has asked it to stop already. */
-  if (worker->process != NULL)
+  /* runner_free() has asked it to stop already: through a launcher, its
+   * stdin is closed and the launcher has SIGUSR1; SIGTERM only after the
+   * grace, SIGKILL once it is gone (proc_child_kill). */
+  if (worker->process != NULL && worker->stop_stage > 0
+      && !proc_child_wait (worker->process, RUNNER_LAUNCHER_GRACE_MS))
+    proc_child_kill (worker->process, RUNNER_LAUNCHER_KILL_MS);
+  else if (worker->process != NULL)
     proc_child_kill (worker->process, RUNNER_KILL_GRACE_MS);
+  worker_close_stdin (worker);
+  g_clear_handle_id (&worker->stop_id, g_source_remove);
   g_clear_pointer (&worker->process, proc_child_free);
   g_clear_handle_id (&worker->timeout_id, g_source_remove);
   if (worker->server != NULL)
@@ -150,7 +181,8 @@ worker_write_xauthority (Runner *runner, Worker *worker, GError **error)
 static gboolean
 worker_start_server (Runner *runner, Worker *worker, GError **error)
 {
-  if (runner->options.fresh_server && runner->test_argv == NULL)
+  if ((runner->options.fresh_server && runner->test_argv == NULL)
+      || runner->launcher_argv != NULL)
     return TRUE;
   g_clear_pointer (&worker->server, xserver_free);
   worker->server = xserver_start (&(XServerOptions) { .kind = XSERVER_XVFB,
@@ -172,6 +204,30 @@ runner_new (const RunnerOptions *options, GError **error)
   runner->app_argv = g_strdupv (options->app_argv);
   runner->test_argv = g_strdupv (options->test_argv);
   runner->workdir = g_strdup (options->workdir);
+  if (options->launcher_argv != NULL)
+    {
+      /* The launcher's machine has them at the same absolute paths (a
+       * relative one would be taken from wherever the launcher starts:
+       * ssh's HOME). A bare name is looked up in its PATH. */
+      g_autofree char *program = g_path_get_basename (options->launcher_argv[0]);
+
+      runner->launcher_argv = g_strdupv (options->launcher_argv);
+      runner->launcher_quotes = strcmp (program, "ssh") == 0;
+      if (runner->xreplay != NULL && !g_path_is_absolute (runner->xreplay))
+        {
+          char *absolute = g_canonicalize_filename (runner->xreplay, NULL);
+          g_free (runner->xreplay);
+          runner->xreplay = absolute;
+        }
+      if (runner->app_argv != NULL && runner->app_argv[0] != NULL
+          && strchr (runner->app_argv[0], '/') != NULL
+          && !g_path_is_absolute (runner->app_argv[0]))
+        {
+          char *absolute = g_canonicalize_filename (runner->app_argv[0], NULL);
+          g_free (runner->app_argv[0]);
+          runner->app_argv[0] = absolute;
+        }
+    }
   runner->workers = g_ptr_array_new_with_free_func ((GDestroyNotify) worker_free);
   /* The workers' servers start all at once, then are waited for. */
   for (guint i = 0; i < MAX (options->workers, 1); i++)
@@ -181,8 +237,10 @@ runner_new (const RunnerOptions *options, GError **error)
       worker->runner = runner;
       worker->id = i;
       worker->index = -1;
+      worker->stdin_fd = -1;
       g_ptr_array_add (runner->workers, worker);
-      if (options->fresh_server && options->test_argv == NULL)
+      if ((options->fresh_server && options->test_argv == NULL)
+          || options->launcher_argv != NULL)
         continue;
       worker->server = xserver_spawn (&(XServerOptions) { .kind = XSERVER_XVFB,
                                                           .width = options->screen_width,
@@ -211,11 +269,20 @@ runner_free (Runner *runner)
   if (runner == NULL)
     return;
   /* Every running test is asked to stop at once (xreplay stops its app,
-   * bus and Xvfb on SIGTERM), then waited for, then every Xvfb stops. */
+   * bus and Xvfb on SIGTERM; through a launcher, when its stdin closes and
+   * on the SIGUSR1 the launcher passes on), then waited for, then every
+   * Xvfb stops. */
   for (guint i = 0; i < runner->workers->len; i++)
     {
       Worker *worker = g_ptr_array_index (runner->workers, i);
-      if (worker->process != NULL)
+      if (worker->process != NULL && worker->launched)
+        {
+          worker_close_stdin (worker);
+          g_clear_handle_id (&worker->stop_id, g_source_remove);
+          worker->stop_stage = 2;
+          proc_child_signal (worker->process, SIGUSR1);
+        }
+      else if (worker->process != NULL)
         proc_child_signal (worker->process, SIGTERM);
     }
   /* The workers' Xvfbs too, meanwhile (a test's xreplay stopping on
@@ -234,6 +301,7 @@ runner_free (Runner *runner)
   g_strfreev (runner->xreplay_args);
   g_strfreev (runner->app_argv);
   g_strfreev (runner->test_argv);
+  g_strfreev (runner->launcher_argv);
   g_free (runner->workdir);
   g_free (runner->last_infra);
   g_clear_error (&runner->batch_error);
@@ -323,12 +391,53 @@ idle_worker (Runner *runner)
   return NULL;
 }
 
+/* The next stage of stopping a test that runs through the launcher
+ * (runner.h): SIGUSR1, SIGTERM after the grace, SIGKILL last. */
+static gboolean
+on_stop_stage (gpointer data)
+{
+  Worker *worker = data;
+
+  worker->stop_id = 0;
+  if (worker->process == NULL)
+    return G_SOURCE_REMOVE;
+  worker->stop_stage++;
+  g_debug ("worker %u: the launcher gets %s", worker->id,
+           worker->stop_stage == 2 ? "SIGUSR1" : worker->stop_stage == 3 ? "SIGTERM" : "SIGKILL");
+  proc_child_signal (worker->process, worker->stop_stage == 2 ? SIGUSR1
+                                      : worker->stop_stage == 3 ? SIGTERM : SIGKILL);
+  if (worker->stop_stage < 4)
+    worker->stop_id = g_timeout_add (worker->stop_stage == 2 ? RUNNER_LAUNCHER_GRACE_MS
+                                                             : RUNNER_LAUNCHER_KILL_MS,
+                                     on_stop_stage, worker);
+  return G_SOURCE_REMOVE;
+}
+
+/* Stops a test that runs through the launcher: its stdin first (xreplay
+ * stops and cleans up where it runs), never a signal that would cut the
+ * launcher off from it first. */
+static void
+worker_stop_launched (Worker *worker)
+{
+  if (worker->stop_stage > 0)
+    return;
+  worker->stop_stage = 1;
+  g_debug ("worker %u: stopping the test through the launcher: its stdin closed", worker->id);
+  worker_close_stdin (worker);
+  worker->stop_id = g_timeout_add (RUNNER_LAUNCHER_SIGNAL_MS, on_stop_stage, worker);
+}
+
 static void
 worker_kill (Worker *worker)
 {
   if (worker->process == NULL || worker->killed)
     return;
   worker->killed = TRUE;
+  if (worker->launched)
+    {
+      worker_stop_launched (worker);
+      return;
+    }
   /* xreplay cleans up its app on SIGTERM; the group kill reaches
    * everything else the test started. */
   proc_child_signal (worker->process, SIGTERM);
@@ -678,6 +787,10 @@ on_test_done (ProcChild *process, int status, gpointer data)
 
   g_clear_pointer (&worker->process, proc_child_free);
   g_clear_handle_id (&worker->timeout_id, g_source_remove);
+  g_clear_handle_id (&worker->stop_id, g_source_remove);
+  worker_close_stdin (worker);
+  worker->stop_stage = 0;
+  worker->launched = FALSE;
   if (worker->path != NULL)
     {
       unlink (worker->path);
@@ -741,6 +854,12 @@ on_test_timeout (gpointer data)
   if (worker->process == NULL)
     return G_SOURCE_REMOVE;
   worker->timed_out = TRUE;
+  if (worker->launched)
+    {
+      /* Stuck or not, where it runs: the launcher's way down. */
+      worker_stop_launched (worker);
+      return G_SOURCE_REMOVE;
+    }
   /* SIGKILL at once: a stuck xreplay may sit in an Xlib call that its
    * SIGTERM handler (in the main loop) never gets to. The keeper and its
    * sandbox's cleaner take what it started along. */
@@ -748,11 +867,68 @@ on_test_timeout (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Writes the frame to the launcher's stdin as it takes it; then the
+ * socket stays open (closing it is the cancel). */
+static gboolean
+on_stdin_writable (int fd, GIOCondition condition, gpointer data)
+{
+  Worker *worker = data;
+  gsize len = 0;
+  const guint8 *bytes = g_bytes_get_data (worker->frame, &len);
+
+  while (worker->frame_written < len)
+    {
+      gssize n = send (fd, bytes + worker->frame_written, len - worker->frame_written,
+                       MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n > 0)
+        worker->frame_written += (gsize) n;
+      else if (n < 0 && errno == EINTR)
+        continue;
+      else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        return G_SOURCE_CONTINUE;
+      else
+        break;   /* the launcher is gone or reads no input: its end says the rest */
+    }
+  worker->stdin_source = 0;
+  g_clear_pointer (&worker->frame, g_bytes_unref);
+  return G_SOURCE_REMOVE;
+}
+
+/* The test's stdin through the launcher: a socket (send() without
+ * SIGPIPE) whose other end the launcher gets, and the frame to write. */
+static gboolean
+worker_open_stdin (Worker *worker, Session *session, int *child_end, GError **error)
+{
+  g_autofree char *text = session_to_string (session);
+  g_autofree char *header = frame_header (strlen (text));
+  g_autofree char *frame = g_strconcat (header, text, NULL);
+  gsize len = strlen (frame);
+  int fds[2];
+
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "cannot make a socket for a test's "
+                   "stdin: %s", g_strerror (saved));
+      return FALSE;
+    }
+  /* One way: the launcher only reads it. */
+  shutdown (fds[0], SHUT_RD);
+  worker->stdin_fd = fds[0];
+  *child_end = fds[1];
+  worker->frame = g_bytes_new_take (g_steal_pointer (&frame), len);
+  worker->frame_written = 0;
+  worker->stdin_source = g_unix_fd_add (worker->stdin_fd, G_IO_OUT | G_IO_ERR | G_IO_HUP,
+                                        on_stdin_writable, worker);
+  return TRUE;
+}
+
 static gboolean
 launch_test (Runner *runner, Worker *worker, Session *session, gint index,
              const char *const *extra_args, GError **error)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GPtrArray) quoted = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *path = NULL;
   g_auto (GStrv) envp = g_get_environ ();
   const char *display = worker->server != NULL ? xserver_get_display (worker->server) : NULL;
@@ -762,6 +938,10 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   /* The --test command decides, but extra xreplay options (the report's
    * replay) ask for xreplay itself. */
   gboolean by_test = runner->test_argv != NULL && extra_args == NULL;
+  /* The report's replay writes its folder here: never through the
+   * launcher. */
+  gboolean launched = runner->launcher_argv != NULL && !by_test && extra_args == NULL;
+  int child_stdin = -1;
 
   /* An X server that failed its last test (killed, stopped) is replaced
    * first; one that died meanwhile too. */
@@ -794,10 +974,10 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
         }
       path = g_build_filename (dir, "session.log", NULL);
     }
-  else
+  else if (!launched)
     path = g_strdup_printf ("%s/candidate-%u-%" G_GUINT64_FORMAT ".log",
                             runner->workdir, worker->id, runner->serial++);
-  if (!session_save (session, path, error))
+  if (path != NULL && !session_save (session, path, error))
     return FALSE;
 
   if (by_test)
@@ -808,6 +988,8 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
     }
   else
     {
+      for (char **a = launched ? runner->launcher_argv : NULL; a != NULL && *a != NULL; a++)
+        g_ptr_array_add (argv, *a);
       g_ptr_array_add (argv, runner->xreplay);
       g_ptr_array_add (argv, (char *) "--json");
       for (char **a = runner->xreplay_args; a != NULL && *a != NULL; a++)
@@ -833,10 +1015,22 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
           g_ptr_array_add (argv, (char *) "--display");
           g_ptr_array_add (argv, (char *) display);
         }
-      g_ptr_array_add (argv, path);
+      g_ptr_array_add (argv, launched ? (char *) "-" : path);
       g_ptr_array_add (argv, (char *) "--");
       for (char **a = runner->app_argv; *a != NULL; a++)
         g_ptr_array_add (argv, *a);
+    }
+  if (launched && runner->launcher_quotes)
+    {
+      /* ssh joins its arguments into one line for the remote shell: each
+       * of ours (an option's value, the app's arguments) a quoted word of
+       * it, as given. */
+      for (guint i = g_strv_length (runner->launcher_argv); i < argv->len; i++)
+        {
+          char *word = g_shell_quote (g_ptr_array_index (argv, i));
+          g_ptr_array_add (quoted, word);
+          argv->pdata[i] = word;
+        }
     }
   g_ptr_array_add (argv, NULL);
   if (display != NULL)
@@ -854,12 +1048,29 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   spawn.err = PROC_OUTPUT_CAPTURE;
   spawn.on_exit = on_test_done;
   spawn.user_data = worker;
+  if (launched)
+    {
+      if (!worker_open_stdin (worker, session, &child_stdin, error))
+        return FALSE;
+      spawn.stdin_fd = child_stdin;
+      /* Our death reaches the launcher as SIGUSR1, which srun passes on
+       * (and its stdin closes); the keeper's SIGTERM and SIGKILL would
+       * cut it off from the replay it runs (runner.h). */
+      spawn.death_signal = SIGUSR1;
+      spawn.no_keeper = TRUE;
+    }
   worker->process = proc_spawn (&spawn, error);
+  if (child_stdin >= 0)
+    close (child_stdin);
   if (worker->process == NULL)
     {
-      unlink (path);
+      if (path != NULL)
+        unlink (path);
+      worker_close_stdin (worker);
       return FALSE;
     }
+  worker->launched = launched;
+  worker->stop_stage = 0;
   worker->index = index;
   worker->session = session;
   worker->by_test = by_test;

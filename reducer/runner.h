@@ -52,7 +52,29 @@ typedef struct
   char **app_argv;           /* the app and its arguments */
   char **test_argv;          /* --test CMD, or NULL to replay with xreplay */
   const char *workdir;       /* where candidate files are written */
+  char **launcher_argv;      /* --launcher CMD's words, or NULL: see below */
 } RunnerOptions;
+
+/* With a launcher (srun, ssh HOST, any command that runs its arguments),
+ * a test is `LAUNCHER... XREPLAY --json [options] - -- APP ARGS` with the
+ * candidate framed on its stdin (frame.h) and the verdict back on its
+ * stdout: no worker Xvfb (xreplay starts its own wherever the launcher
+ * runs it), no candidate file, no shared filesystem. XREPLAY and a
+ * relative APP become absolute paths: the launcher's machine must have
+ * them there. ssh joins the words after its own into one line for the
+ * remote user's shell: when the launcher's program is ssh, each of ours
+ * is quoted for it (g_shell_quote), so that it arrives as given. A test that no longer matters is stopped so that the
+ * launcher can clean up where it runs (killing srun or ssh first leaves
+ * the remote replay running, or its sandbox behind): its stdin is closed
+ * (xreplay stops), then the launcher gets SIGUSR1 (srun passes it on;
+ * xreplay stops as on SIGTERM), then SIGTERM after
+ * RUNNER_LAUNCHER_GRACE_MS, and SIGKILL reaches its group only once it is
+ * gone (or, a launcher deaf to SIGTERM, RUNNER_LAUNCHER_KILL_MS later).
+ * The report's replay (runner_run_once with extra options) runs here, not
+ * through the launcher: it writes a folder here. */
+#define RUNNER_LAUNCHER_SIGNAL_MS 1000
+#define RUNNER_LAUNCHER_GRACE_MS 10000
+#define RUNNER_LAUNCHER_KILL_MS 30000
 
 /* What one test observed. */
 typedef struct

@@ -334,6 +334,18 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
   json_member_int (b, "runs", r->verify_runs);
   json_builder_end_object (b);
   json_member_string (b, "pace", r->recorded_pace ? "recorded" : "app");
+  /* What groups results by crash (xreduce --summarize): the signal and,
+   * with --same-crash, the top frames the crash was kept by. */
+  json_builder_set_member_name (b, "crash");
+  json_builder_begin_object (b);
+  json_member_string (b, "signal", r->target->outcome.kind == SESSION_OUTCOME_CRASHED
+                                   ? session_signal_name (r->target->outcome.signal) : NULL);
+  json_builder_set_member_name (b, "frames");
+  json_builder_begin_array (b);
+  for (char **f = r->target->reference_frames; f != NULL && *f != NULL; f++)
+    json_builder_add_string_value (b, *f);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
   json_builder_set_member_name (b, "files");
   json_builder_begin_object (b);
   json_member_string (b, "session", r->session_path);

@@ -61,7 +61,8 @@ void summary_print (const Reduction *reduction, const Session *best,
  * actions_after, releases_added, steps ([{"words", "actions": [from 1]}],
  * the user's, as `xreplay --list` says them), tests, cache_hits, seconds,
  * one_minimal, stopped_early, algorithm, workers, verification {fails,
- * runs}, pace, files {session, minimal_session, report, replay_gif}
+ * runs}, pace, crash {signal (or null), frames (--same-crash's top frames,
+ * else [])}, files {session, minimal_session, report, replay_gif}
  * (null: not written). */
 char *summary_json (const Reduction *reduction, const Session *best, const char *report_md);
 

@@ -30,6 +30,7 @@
 #include "quote.h"
 #include "report.h"
 #include "session.h"
+#include "frame.h"
 
 enum
 {
@@ -76,6 +77,11 @@ static const char usage_description[] =
   "report is refused). An app whose processes sit idle for 3 s without\n"
   "connecting to the X server could not start (exit 4), at once.\n"
   "\n"
+  "SESSION '-' reads the session from stdin, to EOF, bounded as a file is. Framed\n"
+  "('xreduce-session-frame LEN' and LEN bytes: how xreduce --launcher sends\n"
+  "every test through srun or ssh), stdin stays open, and its EOF cancels the\n"
+  "replay as SIGHUP does.\n"
+  "\n"
   "Exit status:\n"
   "  0  passed (or the app exited with status 0)\n"
   "  1  the app crashed, hung or exited non-zero\n"
@@ -85,35 +91,94 @@ static const char usage_description[] =
   "  4  the app could not start (no such program, died or no window)\n"
   "  5  unresolved: the window an action aims at never appeared (the replay\n"
   "     stopped there; it is never replayed on another window)\n"
-  "  128+N  interrupted by signal N; the app and Xvfb are gone\n\n"
+  "  128+N  interrupted by signal N (SIGUSR1, which srun passes on, as SIGTERM;\n"
+  "         129 also for a framed stdin's EOF); the app and Xvfb are gone\n\n"
   "Examples:\n"
   "  xreplay --list crash.log\n"
   "  xreplay crash.log -- ./myapp\n"
   "  xreplay --report crash.report crash.log -- ./myapp\n"
+  "  ssh node xreplay --json - -- /opt/myapp < crash.log\n"
   "  xreplay -d :1 -v crash.log -- ./myapp   # watch it in a Xephyr :1\n"
   "  xreplay --export xdotool crash.log > replay.sh";
 
-/* SIGINT, SIGTERM and SIGHUP (the terminal closed), in the main context:
- * the replay stops, its app, bus and Xvfb go; 128+N. Taken by
- * proc_interrupt_watch() from the start, so that they count also while
- * xreplay waits synchronously (its Xvfb's readiness, the report's probe
- * of the app). */
+typedef struct
+{
+  GCancellable *cancellable;
+  gboolean stdin_closed;     /* a framed session's sender closed stdin (as SIGHUP) */
+  guint stdin_watch;         /* watching a framed session's stdin, or 0 */
+} Interrupt;
+
+/* SIGINT, SIGTERM, SIGHUP (the terminal closed) and SIGUSR1 (what srun
+ * passes on to its step: xreduce --launcher asks a test to stop so), in
+ * the main context: the replay stops, its app, bus and Xvfb go; 128+N.
+ * Taken by proc_interrupt_watch() from the start, so that they count also
+ * while xreplay waits synchronously (its Xvfb's readiness, the report's
+ * probe of the app). */
 static void
 on_signal (int signum, gpointer user_data)
 {
-  g_cancellable_cancel (user_data);
+  Interrupt *interrupt = user_data;
+
+  g_cancellable_cancel (interrupt->cancellable);
 }
 
-/* The exit of an interrupted xreplay: 128+N, said. */
+/* A framed session came on stdin (frame.h): from then on EOF there is the
+ * sender's cancel (xreduce --launcher closes its end when the test no
+ * longer matters; a killed ssh client closes it too), as SIGHUP. Anything
+ * the sender writes meanwhile is read and ignored. */
+static gboolean
+on_stdin (int fd, GIOCondition condition, gpointer user_data)
+{
+  Interrupt *interrupt = user_data;
+  char buf[4096];
+  gssize n = read (fd, buf, sizeof buf);
+
+  if (n > 0 || (n < 0 && (errno == EINTR || errno == EAGAIN)))
+    return G_SOURCE_CONTINUE;
+  interrupt->stdin_closed = TRUE;
+  interrupt->stdin_watch = 0;
+  g_cancellable_cancel (interrupt->cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+/* The exit of an interrupted xreplay: 128+N, said; a framed stdin's EOF
+ * (before any signal) as SIGHUP. */
 static int
-interrupted (gboolean quiet)
+interrupted (const Interrupt *interrupt, gboolean quiet)
 {
   int signum = proc_interrupt_get_signal ();
 
+  if (signum == 0 && interrupt->stdin_closed)
+    {
+      if (!quiet)
+        g_printerr ("xreplay: cancelled: the sender closed stdin; the app and the Xvfb are "
+                    "gone\n");
+      return 128 + SIGHUP;
+    }
   if (!quiet)
     g_printerr ("xreplay: interrupted by %s; the app and the Xvfb are gone\n",
                 session_signal_name (signum));
   return 128 + signum;
+}
+
+static gboolean
+is_interrupted (const Interrupt *interrupt)
+{
+  return proc_interrupt_get_signal () != 0 || interrupt->stdin_closed;
+}
+
+/* SESSION "-": the session from stdin, framed or to EOF (frame.h). */
+static Session *
+load_stdin (gsize max_session, guint max_actions, gboolean *framed, GError **error)
+{
+  g_autoptr (GBytes) data = frame_read (STDIN_FILENO, max_session, "stdin", framed, error);
+  gsize len = 0;
+  const char *text;
+
+  if (data == NULL)
+    return NULL;
+  text = g_bytes_get_data (data, &len);
+  return session_parse_bounded (text, len, "stdin", max_actions, error);
 }
 
 /* A whole number of milliseconds, or a usage error. */
@@ -606,12 +671,13 @@ main (int argc, char **argv)
   g_autoptr (Report) report = NULL;
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   g_auto (ReplayResult) result = { 0 };
+  Interrupt interrupt = { cancellable, FALSE, 0 };
   ReplayOptions opts;
   int max_screen[2];
   gsize max_session;
   guint max_actions;
   const char *const *app_argv;
-  gboolean ok;
+  gboolean ok, framed = FALSE;
   int status;
 
   /* The terminal's character set, for GLib's conversion of what is
@@ -623,12 +689,16 @@ main (int argc, char **argv)
    * messages go to stderr. */
   g_log_writer_default_set_use_stderr (TRUE);
 #endif
-  proc_interrupt_watch (on_signal, cancellable);
+  proc_interrupt_watch (on_signal, &interrupt);
   if ((status = parse_args (argc, argv, &a)) >= 0
       || (status = check_options (&a, &opts, &regex, max_screen, &max_session,
                                   &max_actions)) >= 0)
     return status;
-  session = session_load_bounded (a.rest[1], max_session, max_actions, &error);
+  /* "-": from stdin (xreduce --launcher sends each test so, framed). */
+  if (strcmp (a.rest[1], "-") == 0)
+    session = load_stdin (max_session, max_actions, &framed, &error);
+  else
+    session = session_load_bounded (a.rest[1], max_session, max_actions, &error);
   if (session == NULL)
     {
       g_printerr ("xreplay: %s\n", error->message);
@@ -705,11 +775,15 @@ main (int argc, char **argv)
   opts.stderr_match = regex;
   opts.verbose = a.verbose;
   opts.cancellable = cancellable;
-  if (proc_interrupt_get_signal () != 0)
-    return interrupted (a.quiet);
+  if (framed)
+    interrupt.stdin_watch = g_unix_fd_add (STDIN_FILENO, G_IO_IN | G_IO_HUP | G_IO_ERR, on_stdin,
+                                           &interrupt);
+  if (is_interrupted (&interrupt))
+    return interrupted (&interrupt, a.quiet);
   ok = replay_run (session, app_argv, &opts, &result, &error);
-  if (proc_interrupt_get_signal () != 0)
-    return interrupted (a.quiet);
+  g_clear_handle_id (&interrupt.stdin_watch, g_source_remove);
+  if (is_interrupted (&interrupt))
+    return interrupted (&interrupt, a.quiet);
   if (report == NULL)
     print_result (&a, &result, ok, error, regex != NULL);
   else
@@ -721,7 +795,7 @@ main (int argc, char **argv)
       gboolean written = report_finish (report, &result, &report_error);
 
       if (proc_interrupt_get_signal () != 0)
-        return interrupted (a.quiet);
+        return interrupted (&interrupt, a.quiet);
       print_result (&a, &result, ok, error, regex != NULL);
       if (!written)
         {

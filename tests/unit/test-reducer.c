@@ -162,6 +162,22 @@ test_pool (void)
   }
 }
 
+/* Through a launcher: -j, else the allocation's tasks, else one slot;
+ * never the cores. A SLURM_NTASKS that is no count is not trusted. */
+static void
+test_pool_launcher (void)
+{
+  g_assert_cmpuint (pool_launcher_slots (6, "48"), ==, 6);
+  g_assert_cmpuint (pool_launcher_slots (0, "48"), ==, 48);
+  g_assert_cmpuint (pool_launcher_slots (0, NULL), ==, 1);
+  g_assert_cmpuint (pool_launcher_slots (0, ""), ==, 1);
+  g_assert_cmpuint (pool_launcher_slots (0, "0"), ==, 1);
+  g_assert_cmpuint (pool_launcher_slots (0, "-3"), ==, 1);
+  g_assert_cmpuint (pool_launcher_slots (0, "2(x3)"), ==, 1);
+  g_assert_cmpuint (pool_launcher_slots (0, "99999"), ==, 1);
+  g_assert_cmpuint (pool_launcher_slots (5000, NULL), ==, POOL_MAX_SLOTS);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -169,5 +185,6 @@ main (int argc, char **argv)
   g_test_add_func ("/suffix/batch", test_suffixes);
   g_test_add_func ("/suffix/single", test_suffixes_single);
   g_test_add_func ("/pool/fit", test_pool);
+  g_test_add_func ("/pool/launcher", test_pool_launcher);
   return g_test_run ();
 }

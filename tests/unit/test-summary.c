@@ -2,8 +2,11 @@
  * display: paths as the report sees them. */
 #include <string.h>
 #include <glib.h>
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 #include "summary.h"
+#include "crashgroups.h"
 
 static void
 test_relative_path (void)
@@ -29,10 +32,110 @@ test_relative_path (void)
   }
 }
 
+/* xreduce --summarize: three results, two of one crash (same failure,
+ * same frames), one of another; one not reduced; hostile text in a frame
+ * and a path stays text in the Markdown, one line, no table cell split. */
+static const char *const results[] = {
+  "{\"verdict\": \"reduced\", \"failure\": \"crashed with SIGSEGV\", \"actions_before\": 91,"
+  " \"actions_after\": 3, \"crash\": {\"signal\": \"SIGSEGV\", \"frames\": [\"print_document"
+  " (xdemo.c:209)\", \"on_print | `x` <b>\\n# h\"]}, \"files\": {\"session\": \"a.session\","
+  " \"minimal_session\": \"a.session.min\"}}",
+  "{\"verdict\": \"reduced\", \"failure\": \"crashed with SIGSEGV\", \"actions_before\": 20,"
+  " \"actions_after\": 4, \"crash\": {\"signal\": \"SIGSEGV\", \"frames\": [\"print_document"
+  " (xdemo.c:209)\", \"on_print | `x` <b>\\n# h\"]}, \"files\": {\"session\": \"b.session\","
+  " \"minimal_session\": \"b|[x](http://evil).min\"}}",
+  "{\"verdict\": \"reduced\", \"failure\": \"crashed with SIGABRT\", \"actions_before\": 50,"
+  " \"actions_after\": 2, \"crash\": {\"signal\": \"SIGABRT\", \"frames\": [\"abort\"]},"
+  " \"files\": {\"session\": \"c.session\", \"minimal_session\": \"c.session.min\"}}",
+  "{\"verdict\": \"nothing_to_reduce\", \"error\": \"the full session does not fail\","
+  " \"exit_status\": 4, \"files\": {\"minimal_session\": null}}",
+};
+
+static void
+test_crash_groups (void)
+{
+  g_autoptr (CrashGroups) groups = crash_groups_new ();
+  g_autofree char *md = NULL;
+  g_autofree char *json = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (results); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *name = g_strdup_printf ("r%zu.json", i);
+      g_assert_true (crash_groups_add_json (groups, results[i], strlen (results[i]), name,
+                                            &error));
+      g_assert_no_error (error);
+    }
+  g_assert_cmpuint (crash_groups_get_n_results (groups), ==, 4);
+  g_assert_cmpuint (crash_groups_get_n_groups (groups), ==, 2);
+  md = crash_groups_to_markdown (groups);
+  g_assert_nonnull (strstr (md, "4 results, 2 distinct crashes, 1 not reduced."));
+  /* The largest group first, its smallest result named. */
+  lines = g_strsplit (md, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "| 1 |"))
+      {
+        g_assert_nonnull (strstr (lines[i], "| 2 | 3 |"));
+        g_assert_nonnull (strstr (lines[i], "a.session.min"));
+        /* Every cell's pipe, backquote, angle bracket escaped: 6 cells. */
+        g_auto (GStrv) cells = g_strsplit (lines[i], " | ", -1);
+        g_assert_cmpuint (g_strv_length (cells), ==, 6);
+        g_assert_null (strstr (lines[i], "<b>"));
+        g_assert_null (strstr (lines[i], " `x`"));
+      }
+    else
+      /* No line of hostile text starts a heading of its own. */
+      g_assert_false (g_str_has_prefix (lines[i], "# h"));
+  g_assert_null (strstr (md, "](http://evil)"));
+  g_assert_nonnull (strstr (md, "## Not reduced"));
+  json = crash_groups_to_json (groups);
+  {
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    JsonObject *root;
+    JsonArray *array;
+
+    g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+    root = json_node_get_object (json_parser_get_root (parser));
+    g_assert_cmpint (json_object_get_int_member (root, "results"), ==, 4);
+    array = json_object_get_array_member (root, "groups");
+    g_assert_cmpuint (json_array_get_length (array), ==, 2);
+    g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (array, 0),
+                                                 "count"), ==, 2);
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (array, 1),
+                                                    "signal"), ==, "SIGABRT");
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root,
+                                                                           "not_reduced")),
+                      ==, 1);
+  }
+}
+
+/* What is no result is said, not counted. */
+static void
+test_crash_groups_bad (void)
+{
+  const char *bad[] = { "", "[1]", "{\"failure\": \"x\"}", "{\"verdict\": 3}", "not json" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (CrashGroups) groups = crash_groups_new ();
+      g_autoptr (GError) error = NULL;
+
+      g_assert_false (crash_groups_add_json (groups, bad[i], strlen (bad[i]), "bad\x1b.json",
+                                             &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      /* The name is a stranger's: no raw escape in the message. */
+      g_assert_null (strchr (error->message, '\x1b'));
+      g_assert_cmpuint (crash_groups_get_n_results (groups), ==, 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/summary/relative-path", test_relative_path);
+  g_test_add_func ("/summary/crash-groups", test_crash_groups);
+  g_test_add_func ("/summary/crash-groups-bad", test_crash_groups_bad);
   return g_test_run ();
 }
