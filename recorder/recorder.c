@@ -32,8 +32,7 @@
 #include "xserver.h"
 #include "toplevels.h"
 #include "translate.h"
-#include "xerror.h"
-#include "xsource.h"
+#include "xconn.h"
 
 G_DEFINE_QUARK (recorder-error-quark, recorder_error)
 
@@ -731,7 +730,7 @@ start_capture (Recorder *recorder, GError **error)
   toplevels_set_map_func (recorder->tops, on_app_map, recorder);
   recorder->translator = translator_new (recorder->tracker, recorder->tops,
                                          recorder->stop_key);
-  recorder->tracker_source = xsource_new (recorder->tracker, on_tracker, NULL, recorder, NULL);
+  recorder->tracker_source = xconn_source_new (recorder->tracker, on_tracker, NULL, recorder, NULL);
   g_source_attach (recorder->tracker_source, NULL);
   /* On a private server every client but ours is the app's; on a shared
    * display only the server can say whose a window is. */
@@ -858,7 +857,7 @@ recorder_run (Recorder *recorder, SessionOutcome *outcome, GError **error)
    * instead of killing xrecord with the log unfinished; and one that
    * arrives while a window manager holds the server (guard.h). */
   recorder->guard = guard_new (on_signal, recorder);
-  xerror_install ();
+  xconn_errors_install ();
   ok = open_display (recorder, error) && open_log (recorder, error)
        && start_capture (recorder, error)
        && (recorder->signal != 0 || start_app (recorder, error));
