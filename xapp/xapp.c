@@ -376,6 +376,35 @@ xapp_title_equal (const char *a, const char *b)
   return g_strcmp0 (a != NULL ? a : "", b != NULL ? b : "") == 0;
 }
 
+int
+xapp_window_index (GPtrArray *windows, XAppFirstMapFunc first_map_of, guint64 first_map)
+{
+  int index = 0;
+
+  for (guint i = 0; i < windows->len; i++)
+    {
+      guint64 other = first_map_of (g_ptr_array_index (windows, i));
+
+      if (other != 0 && other < first_map)
+        index++;
+    }
+  return index;
+}
+
+gpointer
+xapp_window_at_index (GPtrArray *windows, XAppFirstMapFunc first_map_of, int index)
+{
+  for (guint i = 0; i < windows->len; i++)
+    {
+      gpointer window = g_ptr_array_index (windows, i);
+      guint64 first_map = first_map_of (window);
+
+      if (first_map != 0 && xapp_window_index (windows, first_map_of, first_map) == index)
+        return window;
+    }
+  return NULL;
+}
+
 char *
 xapp_text_from_value (const char *value, gsize len)
 {
