@@ -32,6 +32,7 @@
 #include "xserver.h"
 #include "toplevels.h"
 #include "translate.h"
+#include "verdict.h"
 #include "xconn.h"
 
 G_DEFINE_QUARK (recorder-error-quark, recorder_error)
@@ -299,13 +300,11 @@ on_app_exit (ProcChild *app, int status, gpointer user_data)
   recorder->app_status = status;
   if (!recorder->outcome_known)
     {
+      Verdict died;
+
       recorder->outcome_known = TRUE;
-      if (WIFSIGNALED (status))
-        recorder->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_CRASHED,
-                                               .signal = WTERMSIG (status) };
-      else
-        recorder->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_EXITED,
-                                               .status = WEXITSTATUS (status) };
+      verdict_from_wait_status (&died, status);
+      recorder->outcome = verdict_to_session_outcome (&died);
     }
   begin_stop (recorder, "the app exited");
   /* The app may be the last thing the loop waits for (see stop_app). */
