@@ -205,8 +205,16 @@ void session_add_header_comment (Session *session, const char *text);
 void session_append (Session *session, const SessionEvent *ev);
 
 gboolean session_event_is_action (const SessionEvent *ev);
-/* Shift, Control, Alt, Meta, Super, Hyper, AltGr (ISO_Level3_Shift)... */
+/* A modifier held for a chord: Shift, Control, Alt, Meta, Super, Hyper,
+ * AltGr (ISO_Level3_Shift), ISO_Level5_Shift, Mode_switch. */
 gboolean session_keysym_is_modifier (const char *keysym);
+/* A modifier that is locked or latched by a press, not held: Caps_Lock,
+ * Shift_Lock, ISO_Level3_Lock and _Latch, ISO_Level5_Lock and _Latch. Not
+ * a chord's modifier; its hold means nothing, as a modifier's. */
+gboolean session_keysym_is_lock (const char *keysym);
+/* The events of one button this close (ms) are one double (or triple)
+ * click: a phrase of their own, and their gaps kept at replay. */
+#define SESSION_MULTI_CLICK_MS 400
 gboolean session_event_is_press (const SessionEvent *ev);
 gboolean session_event_is_release (const SessionEvent *ev);
 

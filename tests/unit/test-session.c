@@ -144,6 +144,38 @@ test_outcome_words (void)
     }
 }
 
+/* One list of modifiers: held ones make chords; locks and latches do
+ * not, but neither's hold means anything (the replay keeps neither's). */
+static void
+test_modifiers (void)
+{
+  const char *const held[] = { "Shift_L", "Shift_R", "Control_L", "Control_R", "Alt_L",
+                               "Alt_R", "Meta_L", "Meta_R", "Super_L", "Super_R", "Hyper_L",
+                               "Hyper_R", "ISO_Level3_Shift", "ISO_Level5_Shift",
+                               "Mode_switch" };
+  const char *const locks[] = { "Caps_Lock", "Shift_Lock", "ISO_Level3_Lock",
+                                "ISO_Level3_Latch", "ISO_Level5_Lock", "ISO_Level5_Latch" };
+  const char *const keys[] = { "a", "Return", "Num_Lock", "Scroll_Lock", "Alt", "Shift",
+                               "shift_l", "Caps", "" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (held); i++)
+    {
+      g_assert_true (session_keysym_is_modifier (held[i]));
+      g_assert_false (session_keysym_is_lock (held[i]));
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (locks); i++)
+    {
+      g_assert_false (session_keysym_is_modifier (locks[i]));
+      g_assert_true (session_keysym_is_lock (locks[i]));
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_assert_false (session_keysym_is_modifier (keys[i]));
+      g_assert_false (session_keysym_is_lock (keys[i]));
+    }
+  g_assert_false (session_keysym_is_lock (NULL));
+}
+
 static void
 test_save_load (void)
 {
@@ -1023,6 +1055,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/round-trip", test_round_trip);
   g_test_add_func ("/session/save-load", test_save_load);
   g_test_add_func ("/session/wait-status", test_wait_status);
+  g_test_add_func ("/session/modifiers", test_modifiers);
   g_test_add_func ("/session/outcome-words", test_outcome_words);
   g_test_add_func ("/session/header-outcome", test_header_outcome);
   g_test_add_func ("/session/writer", test_writer);
