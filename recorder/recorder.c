@@ -1,6 +1,7 @@
 /* recorder.c — a recording from start to end (see recorder.h).
  *
- * Start reading at recorder_run(): it brings up the display (servers.c),
+ * Start reading at recorder_run(): it brings up the display (a nested
+ * Xephyr or a headless Xvfb from proc/xserver.h, or the user's display),
  * opens the "tracker" connection that watches the windows (toplevels.c),
  * enables the RECORD context (capture.c), opens the log, starts the app,
  * and runs the one GMainLoop. Every recorded event goes through

@@ -3,8 +3,8 @@
  * Start reading at xapp_window_owner(). Every request here may race with
  * a client destroying its window or leaving (the app may be crashing right
  * now): a read that fails leaves the answer unknown, and the protocol
- * error goes to the caller's error handler, which must not exit (the
- * recorder's xerror.c, the replayer's xconn.c).
+ * error goes to the error handler, which must not exit
+ * (xconn_errors_install(), installed by the recorder and the replayer).
  */
 #define G_LOG_DOMAIN "xreduce-xapp"
 
