@@ -22,6 +22,7 @@
 
 #include "recorder.h"
 #include "help.h"
+#include "verdict.h"
 
 #define EXIT_USAGE 2
 #define EXIT_INFRA 3

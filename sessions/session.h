@@ -183,9 +183,6 @@ SessionOutcome session_get_outcome (const Session *session);
 void session_set_outcome (Session *session, SessionOutcome outcome,
                           gboolean at_end);
 gboolean session_outcome_is_failure (SessionOutcome outcome);
-/* "crashed with SIGSEGV", "exited with status 3", "hung" (in
- * verdict_describe()'s words), "none", "not recorded". */
-char *session_outcome_describe (SessionOutcome outcome);
 /* The header line's words: "crashed SIGSEGV". */
 char *session_outcome_to_string (SessionOutcome outcome);
 gboolean session_outcome_parse (const char *text, SessionOutcome *outcome,

@@ -6,9 +6,10 @@
 #    the other (an object file's undefined symbol that another one defines
 #    is a call, or a use of its data).
 # 2. No folder calls up, nor across to a sibling: the floors are
-#      0  sessions/ proc/       (X-free, each on its own)
-#      1  xapp/                 (the X layer, on proc/)
-#      2  recorder/ replayer/ reducer/   (one program each)
+#      0  output/ proc/         (X-free, each on its own)
+#      1  sessions/ xapp/       (the session, on output/; the X layer, on proc/)
+#      2  verdict/              (what became of the app, on sessions/)
+#      3  recorder/ replayer/ reducer/   (one program each)
 #    and a folder uses only folders on floors below its own. main.c of
 #    each program counts as its folder's.
 #
@@ -22,7 +23,8 @@ src=$2
 allow=$src/tests/install/check-layers.allow
 export LC_ALL=C
 
-declare -A floor=([sessions]=0 [proc]=0 [xapp]=1 [recorder]=2 [replayer]=2 [reducer]=2)
+declare -A floor=([output]=0 [proc]=0 [sessions]=1 [xapp]=1 [verdict]=2
+                  [recorder]=3 [replayer]=3 [reducer]=3)
 
 # "folder/file.c SYMBOL" for every defined (D) and undefined (U) global
 # symbol of the production objects.

@@ -1,5 +1,5 @@
-/* session-verdict.c — the typed verdict of one run (see verdict.h). */
-#define G_LOG_DOMAIN "xreduce-sessions"
+/* verdict.c — the typed verdict of one run (see verdict.h). */
+#define G_LOG_DOMAIN "xreduce-verdict"
 
 #include "verdict.h"
 #include "session.h"

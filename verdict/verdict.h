@@ -45,6 +45,9 @@ void verdict_from_wait_status (Verdict *verdict, int wait_status);
 /* The outcome a session file records for @verdict: PASSED is NONE,
  * COULD_NOT_START, UNRESOLVED and INFRA_ERROR are UNKNOWN. */
 SessionOutcome verdict_to_session_outcome (const Verdict *verdict);
+/* A recorded outcome in words: "crashed with SIGSEGV", "exited with
+ * status 3", "hung" (verdict_describe()'s), "none", "not recorded". */
+char *session_outcome_describe (SessionOutcome outcome);
 
 /* "passed", "crashed", "exited", "hung", "could-not-start", "unresolved",
  * "infrastructure-error": the JSON "outcome". */
