@@ -1,11 +1,11 @@
 /* xconn.c — the X connection: the GSource, the error handlers, the
  * replayer's connection (see xconn.h).
  *
- * Start reading at xconn_source_new(). Xlib's protocol error handler is
- * global and gets no user data, so the Displays whose errors are counted
- * are kept in a static list (the replayer uses one connection, the
- * recorder traps one request at a time; tests may open more, on one
- * thread).
+ * Start reading at xconn_source_new(). Xlib's protocol and I/O error
+ * handlers are global and get no user data, so the Displays whose errors
+ * are counted, and the XConn on each, are kept in a static list (the
+ * replayer uses one connection, the recorder traps one request at a time;
+ * tests may open more, on one thread).
  */
 #define G_LOG_DOMAIN "xreduce-xapp"
 
@@ -107,6 +107,7 @@ typedef struct
   guint n_errors;
   gboolean trapping;
   int trapped_error;         /* first error code while trapping */
+  XConn *conn;               /* the XConn on @dpy, or NULL; not owned */
 } Errors;
 
 static GPtrArray *watched;   /* of Errors*, owned; main thread only */
@@ -236,27 +237,13 @@ struct XConn
 
 G_DEFINE_QUARK (xconn-error-quark, xconn_error)
 
-static GPtrArray *open_conns;   /* of XConn*, not owned; main thread only */
-
-static XConn *
-xconn_lookup (Display *dpy)
-{
-  for (guint i = 0; open_conns != NULL && i < open_conns->len; i++)
-    {
-      XConn *conn = g_ptr_array_index (open_conns, i);
-      if (conn->dpy == dpy)
-        return conn;
-    }
-  return NULL;
-}
-
 static int
 on_x_io_error (Display *dpy)
 {
-  XConn *conn = xconn_lookup (dpy);
+  Errors *e = errors_lookup (dpy);
 
-  if (conn != NULL)
-    conn->dead = TRUE;
+  if (e != NULL && e->conn != NULL)
+    e->conn->dead = TRUE;
   return 0;   /* Xlib then calls the exit handler below */
 }
 
@@ -353,10 +340,8 @@ xconn_open (const char *display_name, GError **error)
                    XDisplayName (display_name), XCONN_OPEN_TIMEOUT_MS / 1000);
       return NULL;
     }
-  if (open_conns == NULL)
-    open_conns = g_ptr_array_new ();
-  g_ptr_array_add (open_conns, conn);
   conn->errors = errors_hold (conn->dpy);
+  conn->errors->conn = conn;
   xconn_errors_install ();
   XSetIOErrorHandler (on_x_io_error);
   XSetIOErrorExitHandler (conn->dpy, on_x_io_error_exit, conn);
@@ -477,12 +462,9 @@ xconn_free (XConn *conn)
       XCloseDisplay (conn->dpy);
     }
   if (conn->errors != NULL)
-    errors_release (conn->errors);
-  if (open_conns != NULL)
     {
-      g_ptr_array_remove (open_conns, conn);
-      if (open_conns->len == 0)
-        g_clear_pointer (&open_conns, g_ptr_array_unref);
+      conn->errors->conn = NULL;
+      errors_release (conn->errors);
     }
   g_free (conn);
 }
