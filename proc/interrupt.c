@@ -3,10 +3,8 @@
  * Start reading at proc_interrupt_watch(), then on_signal().
  */
 #define G_LOG_DOMAIN "xreduce-proc"
-#define _GNU_SOURCE 1   /* sigabbrev_np */
 
 #include "interrupt.h"
-#include "proc.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -141,16 +139,4 @@ int
 proc_interrupt_get_fd (void)
 {
   return watch != NULL ? watch->latch_fd : -1;
-}
-
-gboolean
-proc_interrupt_check (GError **error)
-{
-  int signum = proc_interrupt_get_signal ();
-
-  if (signum == 0)
-    return TRUE;
-  g_set_error (error, PROC_ERROR, PROC_ERROR_INTERRUPTED, "interrupted by SIG%s",
-               sigabbrev_np (signum));
-  return FALSE;
 }

@@ -9,7 +9,8 @@
  * takes the signals in a thread of its own instead. The first one
  * makes proc_interrupt_get_fd() readable for good, which the synchronous
  * waits of proc/ (proc_read_line(), proc_child_wait_interruptible()) poll
- * beside what they wait for and give up on (PROC_ERROR_INTERRUPTED); and
+ * beside what they wait for and give up on (PROC_ERROR_INTERRUPTED, also
+ * proc_check_interrupt() in proc.h); and
  * each one calls the program's function in the main context, as
  * g_unix_signal_add() would.
  *
@@ -33,8 +34,5 @@ void proc_interrupt_unwatch (void);
 int proc_interrupt_get_signal (void);
 /* Readable once a signal was taken (never read it); -1 without a watch. */
 int proc_interrupt_get_fd (void);
-/* FALSE with PROC_ERROR_INTERRUPTED ("interrupted by SIGINT") once a
- * signal was taken. */
-gboolean proc_interrupt_check (GError **error);
 
 G_END_DECLS

@@ -309,6 +309,18 @@ proc_child_wait_interruptible (ProcChild *child, guint timeout_ms)
   return child_wait (child, timeout_ms, proc_interrupt_get_fd ());
 }
 
+gboolean
+proc_check_interrupt (GError **error)
+{
+  int signum = proc_interrupt_get_signal ();
+
+  if (signum == 0)
+    return TRUE;
+  g_set_error (error, PROC_ERROR, PROC_ERROR_INTERRUPTED, "interrupted by SIG%s",
+               sigabbrev_np (signum));
+  return FALSE;
+}
+
 /* ---- the keeper ---- */
 
 /* PR_SET_PDEATHSIG reaches a child, not what the child started: a --test
@@ -686,7 +698,7 @@ proc_read_line (int fd, guint timeout_ms, gsize max, GError **error)
       ssize_t n;
       int r;
 
-      if (!proc_interrupt_check (error))
+      if (!proc_check_interrupt (error))
         return NULL;
       if (left <= 0)
         {

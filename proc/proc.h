@@ -103,6 +103,9 @@ gboolean proc_child_wait (ProcChild *child, guint timeout_ms);
 /* The same, but a signal taken by proc_interrupt_watch() ends the wait
  * too (the child is left running: the caller stops it). */
 gboolean proc_child_wait_interruptible (ProcChild *child, guint timeout_ms);
+/* FALSE with PROC_ERROR_INTERRUPTED ("interrupted by SIGINT") once
+ * proc_interrupt_watch() (interrupt.h) has taken a signal. */
+gboolean proc_check_interrupt (GError **error);
 /* SIGTERM to the group, SIGKILL if the child has not exited within
  * @grace_ms, reap; then SIGKILL to the group whatever is left in it.
  * Synchronous and bounded. Does not run the exit callback. */

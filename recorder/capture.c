@@ -11,8 +11,7 @@
 #include <string.h>
 #include <X11/extensions/record.h>
 
-#include "xerror.h"
-#include "xsource.h"
+#include "xconn.h"
 
 G_DEFINE_QUARK (capture-error-quark, capture_error)
 
@@ -149,12 +148,12 @@ capture_intercept (XPointer closure, XRecordInterceptData *datum)
   g_queue_push_tail (&capture->data_queue, datum);
 }
 
-static gboolean
+static XConnReady
 capture_ready (gpointer user_data)
 {
   Capture *capture = user_data;
 
-  return !g_queue_is_empty (&capture->data_queue);
+  return g_queue_is_empty (&capture->data_queue) ? XCONN_IDLE : XCONN_READY;
 }
 
 static void
@@ -260,11 +259,11 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
   /* A client's resource base is reused once it leaves. */
   range->client_died = True;
 
-  xerror_trap_push (capture->ctrl);
+  xconn_trap_push (capture->ctrl);
   capture->context = XRecordCreateContext (capture->ctrl, XRecordFromServerTime,
                                            clients, client != None ? 2 : 1,
                                            &range, 1);
-  failed = xerror_trap_pop (capture->ctrl);
+  failed = xconn_trap_pop (capture->ctrl);
   XFree (range);
   if (capture->context == 0 || failed != 0)
     {
@@ -280,7 +279,7 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
                    "cannot enable the RECORD context");
       return FALSE;
     }
-  capture->source = xsource_new (capture->data, capture_dispatch, capture_ready, capture, NULL);
+  capture->source = xconn_source_new (capture->data, capture_dispatch, capture_ready, capture, NULL);
   /* Before the tracker's and the app's sources: their events are in the
    * recorded stream too, and should be seen there first. */
   g_source_set_priority (capture->source, G_PRIORITY_DEFAULT - 10);

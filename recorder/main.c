@@ -23,6 +23,7 @@
 #include "recorder.h"
 #include "interrupt.h"
 #include "help.h"
+#include "verdict.h"
 
 #define EXIT_USAGE 2
 #define EXIT_INFRA 3

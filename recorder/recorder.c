@@ -1,6 +1,7 @@
 /* recorder.c — a recording from start to end (see recorder.h).
  *
- * Start reading at recorder_run(): it brings up the display (servers.c),
+ * Start reading at recorder_run(): it brings up the display (a nested
+ * Xephyr or a headless Xvfb from proc/xserver.h, or the user's display),
  * opens the "tracker" connection that watches the windows (toplevels.c),
  * enables the RECORD context (capture.c), opens the log, starts the app,
  * and runs the one GMainLoop. Every recorded event goes through
@@ -33,8 +34,8 @@
 #include "xserver.h"
 #include "toplevels.h"
 #include "translate.h"
-#include "xerror.h"
-#include "xsource.h"
+#include "verdict.h"
+#include "xconn.h"
 
 G_DEFINE_QUARK (recorder-error-quark, recorder_error)
 
@@ -301,13 +302,11 @@ on_app_exit (ProcChild *app, int status, gpointer user_data)
   recorder->app_status = status;
   if (!recorder->outcome_known)
     {
+      Verdict died;
+
       recorder->outcome_known = TRUE;
-      if (WIFSIGNALED (status))
-        recorder->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_CRASHED,
-                                               .signal = WTERMSIG (status) };
-      else
-        recorder->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_EXITED,
-                                               .status = WEXITSTATUS (status) };
+      verdict_from_wait_status (&died, status);
+      recorder->outcome = verdict_to_session_outcome (&died);
     }
   begin_stop (recorder, "the app exited");
   /* The app may be the last thing the loop waits for (see stop_app). */
@@ -732,7 +731,7 @@ start_capture (Recorder *recorder, GError **error)
   toplevels_set_map_func (recorder->tops, on_app_map, recorder);
   recorder->translator = translator_new (recorder->tracker, recorder->tops,
                                          recorder->stop_key);
-  recorder->tracker_source = xsource_new (recorder->tracker, on_tracker, NULL, recorder, NULL);
+  recorder->tracker_source = xconn_source_new (recorder->tracker, on_tracker, NULL, recorder, NULL);
   g_source_attach (recorder->tracker_source, NULL);
   /* On a private server every client but ours is the app's; on a shared
    * display only the server can say whose a window is. */
@@ -859,7 +858,7 @@ recorder_run (Recorder *recorder, SessionOutcome *outcome, GError **error)
    * instead of killing xrecord with the log unfinished; and one that
    * arrives while a window manager holds the server (guard.h). */
   recorder->guard = guard_new (on_signal, recorder);
-  xerror_install ();
+  xconn_errors_install ();
   ok = open_display (recorder, error) && open_log (recorder, error)
        && start_capture (recorder, error)
        && (recorder->signal != 0 || start_app (recorder, error));

@@ -70,7 +70,7 @@ guint recorder_get_n_server_events (Recorder *recorder);
 /* After recorder_run: the number of windows taken for the app's (0:
  * nothing of the app was recorded), and the windows mapped during the
  * recording, each described as `0x200015 "title" (Class)`, quoted for the
- * terminal (sessions/quote.h); NULL-terminated, owned by the recorder.
+ * terminal (output/quote.h); NULL-terminated, owned by the recorder.
  * When none was the app's, these are the windows the user may have
  * meant. */
 guint recorder_get_n_app_windows (Recorder *recorder);

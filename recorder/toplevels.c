@@ -445,22 +445,14 @@ toplevel_remove (Toplevels *tops, Window id, gboolean destroyed)
     g_hash_table_remove (tops->clients, GSIZE_TO_POINTER (id));
 }
 
-/* The index among the app's mapped top-levels, in first-map order. */
-static int
-client_index (Toplevels *tops, Client *client)
+/* A top-level's place in the first-map order while it is mapped (its
+ * client's), for xapp_window_index(). */
+static guint64
+toplevel_first_map (gconstpointer data)
 {
-  int index = 0;
+  const Toplevel *top = data;
 
-  for (guint i = 0; i < tops->stack->len; i++)
-    {
-      Toplevel *other = g_ptr_array_index (tops->stack, i);
-
-      if (other->mapped && other->client != NULL && other->client != client
-          && other->client->first_map != 0
-          && other->client->first_map < client->first_map)
-        index++;
-    }
-  return index;
+  return top->mapped && top->client != NULL ? top->client->first_map : 0;
 }
 
 /* A mapped top-level whose client is the app's gets its place in the
@@ -871,7 +863,9 @@ toplevel_target (Toplevels *tops, Toplevel *top, ToplevelTarget *target)
   if (client->first_map == 0)
     toplevel_note_map (tops, top);
   target->window = client->id;
-  target->index = client->first_map != 0 ? client_index (tops, client) : -1;
+  target->index = client->first_map != 0
+                  ? xapp_window_index (tops->stack, toplevel_first_map, client->first_map)
+                  : -1;
   target->wm_class = toplevel_named (top)->identity.wm_class;
   target->wm_name = xapp_identity_title (&toplevel_named (top)->identity);
   target->origin_x = top->x + top->border + top->client_dx;

@@ -7,7 +7,7 @@
 #pragma once
 
 #include <glib.h>
-#include "reduce.h"
+#include "reduce-options.h"
 #include "session.h"
 
 G_BEGIN_DECLS

@@ -36,8 +36,6 @@
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 
-G_DEFINE_QUARK (xreduce-reduce-error-quark, reduce_error)
-
 /* xreplay's default --window-wait. */
 #define REDUCE_WINDOW_WAIT_MS 2000
 /* The learned wait: the longest latency seen (from an action to a window
@@ -95,19 +93,6 @@ typedef struct
   guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
   guint deadline;            /* --limit-time's timer, or 0 */
 } Reducer;
-
-void
-reduce_options_init (ReduceOptions *options)
-{
-  memset (options, 0, sizeof *options);
-  options->algorithm = DD_ALGORITHM_HDD;
-  options->same_crash_frames = 3;
-  options->verify_runs = 3;
-  options->report = TRUE;
-  options->max_screen_width = options->max_screen_height = SESSION_DEFAULT_MAX_SCREEN;
-  options->max_session_size = SESSION_MAX_FILE_SIZE;
-  options->max_actions = SESSION_MAX_ACTIONS;
-}
 
 void
 reduce_summary_clear (ReduceSummary *summary)

@@ -541,9 +541,7 @@ collect_result (Runner *runner, gboolean by_test, int status, const char *out, c
   result->app_cpu_ms = result->app_peak_rss_kb = -1;
   if (by_test)
     {
-      verdict_init (&result->verdict, WIFSIGNALED (status) ? VERDICT_CRASHED : VERDICT_EXITED);
-      result->verdict.signal = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
-      result->verdict.exit_status = code;
+      verdict_from_wait_status (&result->verdict, status);
       result->by_test = TRUE;
       result->stderr_tail = g_strdup (err);
       return TRUE;

@@ -8,7 +8,7 @@
 #include "output.h"
 #include "proc.h"
 #include "quote.h"
-#include "reduce.h"
+#include "reduce-options.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include "target.h"
-#include "reduce.h"
+#include "reduce-options.h"
 
 gboolean
 target_decide (Target *target, const Session *session, const char *session_path,

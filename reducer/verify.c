@@ -8,7 +8,7 @@
 
 #include "verify.h"
 #include "dd.h"
-#include "reduce.h"
+#include "reduce-options.h"
 #include "quote.h"
 
 #include <unistd.h>

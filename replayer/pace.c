@@ -44,7 +44,7 @@
 #define REPLAY_HOLD_MS 500
 /* Button events of one button closer than this are one gesture (a double
  * click): their gaps never grow. */
-#define REPLAY_MULTI_CLICK_MS 400
+#define REPLAY_MULTI_CLICK_MS SESSION_MULTI_CLICK_MS
 /* The process tree is sampled this often while the replay waits for it. */
 #define REPLAY_PACE_SAMPLE_MS 10
 /* The most an action waits for the tree to be quiet, once the app answered. */
@@ -121,16 +121,10 @@ recorded_gap (Replay *r, guint64 from, guint64 to)
 static gboolean
 is_modifier (const SessionEvent *ev)
 {
-  const char *const prefixes[] = { "Shift_", "Control_", "Alt_", "Meta_", "Super_", "Hyper_",
-                                   "ISO_Level3_", "ISO_Level5_", "Caps_Lock", "Mode_switch" };
-
   if (ev->keysym == NULL
       || (ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_KEY_RELEASE))
     return FALSE;
-  for (gsize i = 0; i < G_N_ELEMENTS (prefixes); i++)
-    if (g_str_has_prefix (ev->keysym, prefixes[i]))
-      return TRUE;
-  return FALSE;
+  return session_keysym_is_modifier (ev->keysym) || session_keysym_is_lock (ev->keysym);
 }
 
 static gboolean

@@ -22,7 +22,6 @@
 #include "replay-private.h"
 #include "quote.h"
 #include "xserver.h"
-#include "interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -161,26 +160,15 @@ replay_fail_x (Replay *r)
 
 /* ---- the app ---- */
 
-static char *
-describe_death (int status)
-{
-  if (WIFSIGNALED (status))
-    {
-      const char *name = session_signal_name (WTERMSIG (status));
-      return name != NULL ? g_strdup_printf ("crashed with %s", name)
-                          : g_strdup_printf ("was killed by signal %d", WTERMSIG (status));
-    }
-  return g_strdup_printf ("exited with status %d", WEXITSTATUS (status));
-}
-
 static void
 on_child_exit (ProcChild *child, int status, gpointer user_data)
 {
   Replay *r = user_data;
   g_autofree char *how = NULL;
+  Verdict died;
 
-  status = sandbox_app_wait_status (r->sandbox, status);
-  how = describe_death (status);
+  verdict_from_wait_status (&died, sandbox_app_wait_status (r->sandbox, status));
+  how = verdict_describe (&died);
   if (r->phase == PHASE_DONE)
     return;
   replay_note (r, "the app %s", how);
@@ -190,17 +178,15 @@ on_child_exit (ProcChild *child, int status, gpointer user_data)
       replay_fail_x (r);
       return;
     }
-  if (WIFSIGNALED (status))
-    r->result->verdict.signal = WTERMSIG (status);
-  else
-    r->result->verdict.exit_status = WEXITSTATUS (status);
+  r->result->verdict.signal = died.signal;
+  r->result->verdict.exit_status = died.exit_status;
   if (r->phase == PHASE_STARTING)
     {
       r->result->verdict.detail = g_strdup_printf ("the app %s before it mapped a window", how);
       replay_finish (r, VERDICT_COULD_NOT_START);
     }
   else
-    replay_finish (r, WIFSIGNALED (status) ? VERDICT_CRASHED : VERDICT_EXITED);
+    replay_finish (r, died.kind);
 }
 
 static gboolean
@@ -1280,7 +1266,7 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
           && !replay_wrap_crashtrace (r, &argv, &wrapped, &frames_path, &r->error))
       /* A signal taken while the server and the sandbox started: the
        * app is not started only to be stopped. */
-      || !proc_interrupt_check (&r->error))
+      || !proc_check_interrupt (&r->error))
     {
       if (!g_error_matches (r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         result->verdict.detail = g_strdup (r->error->message);

@@ -669,10 +669,10 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
   /* Each may take seconds (an app slow to say its version, a long
    * replay's frames): a signal meanwhile ends the report. */
   report_app_info_probe (&app, (const char *const *) report->argv);
-  if (!proc_interrupt_check (error))
+  if (!proc_check_interrupt (error))
     return FALSE;
   write_animation (report, result, outcome);
-  if (!proc_interrupt_check (error))
+  if (!proc_check_interrupt (error))
     return FALSE;
   title = app_title (&app);
   title_md = quote_markdown_text (title);

@@ -292,38 +292,29 @@ windows_get_n_ever_mapped (Windows *windows)
   return (guint) windows->n_maps;
 }
 
-/* The mapped window of rank @index, in first-map order (tops is kept in
- * that order: windows are appended on first map and never reordered). */
+/* A window's place in the first-map order while it is mapped, for
+ * xapp's rule of indexes (the recorder's). */
+static guint64
+topwin_first_map (gconstpointer data)
+{
+  const TopWin *top = data;
+
+  return top->mapped ? top->first_map : 0;
+}
+
+/* The mapped window of index @index. */
 static TopWin *
 mapped_at (Windows *windows, int index)
 {
-  int rank = 0;
-
-  for (guint i = 0; i < windows->tops->len; i++)
-    {
-      TopWin *top = g_ptr_array_index (windows->tops, i);
-      if (!top->mapped)
-        continue;
-      if (rank == index)
-        return top;
-      rank++;
-    }
-  return NULL;
+  return xapp_window_at_index (windows->tops, topwin_first_map, index);
 }
 
 static int
 rank_of (Windows *windows, TopWin *which)
 {
-  int rank = 0;
-
-  for (guint i = 0; i < windows->tops->len; i++)
-    {
-      TopWin *top = g_ptr_array_index (windows->tops, i);
-      if (top == which)
-        return top->mapped ? rank : -1;
-      rank += top->mapped ? 1 : 0;
-    }
-  return -1;
+  if (!which->mapped)
+    return -1;
+  return xapp_window_index (windows->tops, topwin_first_map, which->first_map);
 }
 
 Window

@@ -29,8 +29,6 @@
 
 /* A pause longer than this ends a run of typing (or a key's repeats). */
 #define PHRASE_PAUSE_MS 1000
-/* Presses of one button closer than this are one double (triple) click. */
-#define PHRASE_MULTI_CLICK_MS 400
 #define STROKE_MOD_CHORD (STROKE_MOD_CTRL | STROKE_MOD_ALT | STROKE_MOD_SUPER \
                           | STROKE_MOD_META | STROKE_MOD_HYPER)
 
@@ -371,7 +369,7 @@ continues_click (Grouping *g, const Stroke *stroke)
     return gap_before (g, stroke) <= PHRASE_PAUSE_MS;
   /* As toolkits count a double click: from one press to the next, at
    * the same place. */
-  return stroke->main->time_ms - g->last_press->time_ms <= PHRASE_MULTI_CLICK_MS
+  return stroke->main->time_ms - g->last_press->time_ms <= SESSION_MULTI_CLICK_MS
          && same_place (stroke->main, g->last_press) && g->clicks < 3;
 }
 

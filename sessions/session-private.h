@@ -21,6 +21,10 @@ void session_event_clear (SessionEvent *ev);
 void session_event_copy (SessionEvent *dest, const SessionEvent *src);
 /* The header lines (version to outcome, unless at the end) as written. */
 void session_write_header (const Session *session, GString *out);
+/* @text as a quoted string of the format ("...", with escapes). */
+void session_append_quoted (GString *out, const char *text);
+/* The records' names, by SessionEventKind (the actions' only). */
+extern const char *const session_action_names[5];
 
 /* ---- strokes (session-phrase.c), the pieces phrases are made of ----
  *

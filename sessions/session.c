@@ -232,30 +232,6 @@ session_outcome_to_string (SessionOutcome outcome)
     }
 }
 
-char *
-session_outcome_describe (SessionOutcome outcome)
-{
-  const char *name;
-
-  switch (outcome.kind)
-    {
-    case SESSION_OUTCOME_NONE:
-      return g_strdup ("none");
-    case SESSION_OUTCOME_CRASHED:
-      name = session_signal_name (outcome.signal);
-      return name != NULL ? g_strdup_printf ("crashed with %s", name)
-                          : g_strdup_printf ("crashed with signal %d",
-                                             outcome.signal);
-    case SESSION_OUTCOME_EXITED:
-      return g_strdup_printf ("exited with status %d", outcome.status);
-    case SESSION_OUTCOME_HUNG:
-      return g_strdup ("hung");
-    case SESSION_OUTCOME_UNKNOWN:
-    default:
-      return g_strdup ("not recorded");
-    }
-}
-
 gboolean
 session_outcome_parse (const char *text, SessionOutcome *outcome,
                        GError **error)

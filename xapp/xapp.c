@@ -3,8 +3,8 @@
  * Start reading at xapp_window_owner(). Every request here may race with
  * a client destroying its window or leaving (the app may be crashing right
  * now): a read that fails leaves the answer unknown, and the protocol
- * error goes to the caller's error handler, which must not exit (the
- * recorder's xerror.c, the replayer's xconn.c).
+ * error goes to the error handler, which must not exit
+ * (xconn_errors_install(), installed by the recorder and the replayer).
  */
 #define G_LOG_DOMAIN "xreduce-xapp"
 
@@ -374,6 +374,35 @@ gboolean
 xapp_title_equal (const char *a, const char *b)
 {
   return g_strcmp0 (a != NULL ? a : "", b != NULL ? b : "") == 0;
+}
+
+int
+xapp_window_index (GPtrArray *windows, XAppFirstMapFunc first_map_of, guint64 first_map)
+{
+  int index = 0;
+
+  for (guint i = 0; i < windows->len; i++)
+    {
+      guint64 other = first_map_of (g_ptr_array_index (windows, i));
+
+      if (other != 0 && other < first_map)
+        index++;
+    }
+  return index;
+}
+
+gpointer
+xapp_window_at_index (GPtrArray *windows, XAppFirstMapFunc first_map_of, int index)
+{
+  for (guint i = 0; i < windows->len; i++)
+    {
+      gpointer window = g_ptr_array_index (windows, i);
+      guint64 first_map = first_map_of (window);
+
+      if (first_map != 0 && xapp_window_index (windows, first_map_of, first_map) == index)
+        return window;
+    }
+  return NULL;
 }
 
 char *

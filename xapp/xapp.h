@@ -116,6 +116,20 @@ gboolean xapp_identity_is_set (const XAppIdentity *identity);
 /* Titles compare equal when both say nothing (NULL or ""). */
 gboolean xapp_title_equal (const char *a, const char *b);
 
+/* A window's index, the rule both sides rank by: the number of the app's
+ * windows that are mapped now and were first mapped before it. Each
+ * caller numbers the app's windows in the order of their first map (from
+ * 1) and says, for an element of its own list, that number while it is
+ * mapped, or 0 (unmapped, or never mapped as the app's). */
+typedef guint64 (*XAppFirstMapFunc) (gconstpointer window);
+/* The index of the window first mapped as @first_map (> 0) among
+ * @windows. */
+int xapp_window_index (GPtrArray *windows, XAppFirstMapFunc first_map_of,
+                       guint64 first_map);
+/* The element of @windows, mapped now, whose index is @index, or NULL. */
+gpointer xapp_window_at_index (GPtrArray *windows, XAppFirstMapFunc first_map_of,
+                               int index);
+
 /* Property values as a ChangeProperty request carries them (the recorder
  * reads them from the request stream: a window's properties cannot be
  * read once the app has crashed). Each returns a new valid UTF-8 string,

@@ -1,4 +1,4 @@
-/* test-output.c — outputs that hold keystrokes (sessions/output.h): the
+/* test-output.c — outputs that hold keystrokes (output/output.h): the
  * files session_save() and the recorder's SessionWriter make, and the
  * report folders, are private whatever was at their path (an existing
  * 0644 file, a symbolic link, someone's folder), and never follow a link.

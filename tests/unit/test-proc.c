@@ -444,7 +444,7 @@ test_interrupt (void)
   int status;
 
   g_assert_cmpint (proc_interrupt_get_fd (), ==, -1);
-  g_assert_true (proc_interrupt_check (NULL));
+  g_assert_true (proc_check_interrupt (NULL));
   proc_interrupt_watch (on_interrupt, &seen);
   g_assert_cmpint (proc_interrupt_get_fd (), >=, 0);
   g_assert_cmpint (pipe (fds), ==, 0);
@@ -462,7 +462,7 @@ test_interrupt (void)
   g_assert_nonnull (strstr (error->message, "SIGTERM"));
   g_clear_error (&error);
   g_assert_cmpint (proc_interrupt_get_signal (), ==, SIGTERM);
-  g_assert_false (proc_interrupt_check (&error));
+  g_assert_false (proc_check_interrupt (&error));
   g_assert_error (error, PROC_ERROR, PROC_ERROR_INTERRUPTED);
   g_clear_error (&error);
   g_assert_null (proc_read_line (fds[0], 60000, 32, &error));
@@ -475,7 +475,7 @@ test_interrupt (void)
   proc_interrupt_unwatch ();
   g_assert_cmpint (proc_interrupt_get_fd (), ==, -1);
   g_assert_cmpint (proc_interrupt_get_signal (), ==, 0);
-  g_assert_true (proc_interrupt_check (NULL));
+  g_assert_true (proc_check_interrupt (NULL));
   {
     struct sigaction now;
     g_assert_cmpint (sigaction (SIGTERM, NULL, &now), ==, 0);

@@ -1,5 +1,5 @@
 /* test-quote.c — text that leaves a program, quoted for where it goes
- * (sessions/quote.h), the xdotool export that a session cannot turn into
+ * (output/quote.h), the xdotool export that a session cannot turn into
  * commands, and the rule for running a session's recorded command
  * (session_command_check). No display.
  */

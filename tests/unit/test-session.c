@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -71,6 +72,108 @@ test_round_trip (void)
   g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
   g_assert_cmpint (outcome.signal, ==, 11);
   g_assert_true (session_outcome_is_failure (outcome));
+}
+
+/* A wait status becomes a verdict in one function, and the verdict's
+ * words are the recorded outcome's too. */
+static void
+test_wait_status (void)
+{
+  const struct
+  {
+    int status;
+    VerdictKind kind;
+    int signal, exit_status;
+    const char *words, *outcome_words;
+  } cases[] = {
+    { W_EXITCODE (0, SIGSEGV), VERDICT_CRASHED, SIGSEGV, -1, "crashed with SIGSEGV",
+      "crashed with SIGSEGV" },
+    { W_EXITCODE (0, SIGSEGV) | 0x80, VERDICT_CRASHED, SIGSEGV, -1, "crashed with SIGSEGV",
+      "crashed with SIGSEGV" },                              /* with a core dump */
+    { W_EXITCODE (0, 40), VERDICT_CRASHED, 40, -1, "crashed with signal 40",
+      "crashed with signal 40" },                            /* a real-time signal */
+    { W_EXITCODE (3, 0), VERDICT_EXITED, 0, 3, "exited with status 3", "exited with status 3" },
+    { W_EXITCODE (0, 0), VERDICT_EXITED, 0, 0, "exited with status 0", "exited with status 0" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Verdict verdict;
+      g_autofree char *words = NULL, *outcome_words = NULL;
+      SessionOutcome outcome;
+
+      verdict_from_wait_status (&verdict, cases[i].status);
+      g_assert_cmpint (verdict.kind, ==, cases[i].kind);
+      g_assert_cmpint (verdict.signal, ==, cases[i].signal);
+      g_assert_cmpint (verdict.exit_status, ==, cases[i].exit_status);
+      g_assert_null (verdict.detail);
+      words = verdict_describe (&verdict);
+      g_assert_cmpstr (words, ==, cases[i].words);
+      outcome = verdict_to_session_outcome (&verdict);
+      outcome_words = session_outcome_describe (outcome);
+      g_assert_cmpstr (outcome_words, ==, cases[i].outcome_words);
+      g_assert_true (session_outcome_is_failure (outcome) == (cases[i].status != 0));
+    }
+}
+
+/* The outcomes a verdict records, and the words of the file's own. */
+static void
+test_outcome_words (void)
+{
+  Verdict verdict;
+  const VerdictKind unknown[] = { VERDICT_COULD_NOT_START, VERDICT_UNRESOLVED,
+                                  VERDICT_INFRA_ERROR };
+  SessionOutcome none = { .kind = SESSION_OUTCOME_NONE };
+  SessionOutcome unrecorded = { .kind = SESSION_OUTCOME_UNKNOWN };
+  SessionOutcome hung = { .kind = SESSION_OUTCOME_HUNG };
+  g_autofree char *none_words = session_outcome_describe (none);
+  g_autofree char *unrecorded_words = session_outcome_describe (unrecorded);
+  g_autofree char *hung_words = session_outcome_describe (hung);
+
+  g_assert_cmpstr (none_words, ==, "none");
+  g_assert_cmpstr (unrecorded_words, ==, "not recorded");
+  g_assert_cmpstr (hung_words, ==, "hung");
+  verdict_init (&verdict, VERDICT_PASSED);
+  g_assert_cmpint (verdict_to_session_outcome (&verdict).kind, ==, SESSION_OUTCOME_NONE);
+  verdict_init (&verdict, VERDICT_HUNG);
+  g_assert_cmpint (verdict_to_session_outcome (&verdict).kind, ==, SESSION_OUTCOME_HUNG);
+  for (gsize i = 0; i < G_N_ELEMENTS (unknown); i++)
+    {
+      verdict_init (&verdict, unknown[i]);
+      g_assert_cmpint (verdict_to_session_outcome (&verdict).kind, ==, SESSION_OUTCOME_UNKNOWN);
+    }
+}
+
+/* One list of modifiers: held ones make chords; locks and latches do
+ * not, but neither's hold means anything (the replay keeps neither's). */
+static void
+test_modifiers (void)
+{
+  const char *const held[] = { "Shift_L", "Shift_R", "Control_L", "Control_R", "Alt_L",
+                               "Alt_R", "Meta_L", "Meta_R", "Super_L", "Super_R", "Hyper_L",
+                               "Hyper_R", "ISO_Level3_Shift", "ISO_Level5_Shift",
+                               "Mode_switch" };
+  const char *const locks[] = { "Caps_Lock", "Shift_Lock", "ISO_Level3_Lock",
+                                "ISO_Level3_Latch", "ISO_Level5_Lock", "ISO_Level5_Latch" };
+  const char *const keys[] = { "a", "Return", "Num_Lock", "Scroll_Lock", "Alt", "Shift",
+                               "shift_l", "Caps", "" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (held); i++)
+    {
+      g_assert_true (session_keysym_is_modifier (held[i]));
+      g_assert_false (session_keysym_is_lock (held[i]));
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (locks); i++)
+    {
+      g_assert_false (session_keysym_is_modifier (locks[i]));
+      g_assert_true (session_keysym_is_lock (locks[i]));
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_assert_false (session_keysym_is_modifier (keys[i]));
+      g_assert_false (session_keysym_is_lock (keys[i]));
+    }
+  g_assert_false (session_keysym_is_lock (NULL));
 }
 
 static void
@@ -951,6 +1054,9 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/session/round-trip", test_round_trip);
   g_test_add_func ("/session/save-load", test_save_load);
+  g_test_add_func ("/session/wait-status", test_wait_status);
+  g_test_add_func ("/session/modifiers", test_modifiers);
+  g_test_add_func ("/session/outcome-words", test_outcome_words);
   g_test_add_func ("/session/header-outcome", test_header_outcome);
   g_test_add_func ("/session/writer", test_writer);
   g_test_add_func ("/session/writer-unwritable", test_writer_unwritable);

@@ -1,6 +1,6 @@
-/* session-quote.c — quoting for the shell, the terminal and Markdown
+/* quote.c — quoting for the shell, the terminal and Markdown
  * (see quote.h). */
-#define G_LOG_DOMAIN "xreduce-sessions"
+#define G_LOG_DOMAIN "xreduce-output"
 
 #include "quote.h"
 

@@ -1,7 +1,7 @@
 /* output.c — private outputs: new files and folders under temporary names,
  * renamed into place (see output.h).
  */
-#define G_LOG_DOMAIN "xreduce-sessions"
+#define G_LOG_DOMAIN "xreduce-output"
 #define _GNU_SOURCE 1   /* nftw */
 
 #include "output.h"

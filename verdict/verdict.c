@@ -1,10 +1,11 @@
-/* session-verdict.c — the typed verdict of one run (see verdict.h). */
-#define G_LOG_DOMAIN "xreduce-sessions"
+/* verdict.c — the typed verdict of one run (see verdict.h). */
+#define G_LOG_DOMAIN "xreduce-verdict"
 
 #include "verdict.h"
 #include "session.h"
 
 #include <string.h>
+#include <sys/wait.h>
 
 static const char *const kind_names[] = {
   [VERDICT_PASSED] = "passed",
@@ -54,6 +55,84 @@ verdict_kind_from_string (const char *text, VerdictKind *kind)
         return TRUE;
       }
   return FALSE;
+}
+
+void
+verdict_from_wait_status (Verdict *verdict, int wait_status)
+{
+  if (WIFSIGNALED (wait_status))
+    {
+      verdict_init (verdict, VERDICT_CRASHED);
+      verdict->signal = WTERMSIG (wait_status);
+    }
+  else
+    {
+      verdict_init (verdict, VERDICT_EXITED);
+      verdict->exit_status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+    }
+}
+
+SessionOutcome
+verdict_to_session_outcome (const Verdict *verdict)
+{
+  switch (verdict->kind)
+    {
+    case VERDICT_PASSED:
+      return (SessionOutcome) { .kind = SESSION_OUTCOME_NONE };
+    case VERDICT_CRASHED:
+      return (SessionOutcome) { .kind = SESSION_OUTCOME_CRASHED, .signal = verdict->signal };
+    case VERDICT_EXITED:
+      return (SessionOutcome) { .kind = SESSION_OUTCOME_EXITED,
+                                .status = verdict->exit_status };
+    case VERDICT_HUNG:
+      return (SessionOutcome) { .kind = SESSION_OUTCOME_HUNG };
+    case VERDICT_COULD_NOT_START:
+    case VERDICT_UNRESOLVED:
+    case VERDICT_INFRA_ERROR:
+    default:
+      return (SessionOutcome) { .kind = SESSION_OUTCOME_UNKNOWN };
+    }
+}
+
+/* A recorded outcome as the verdict it stands for (NONE and UNKNOWN have
+ * words of their own, see session_outcome_describe()). */
+static void
+verdict_from_session_outcome (Verdict *verdict, SessionOutcome outcome)
+{
+  switch (outcome.kind)
+    {
+    case SESSION_OUTCOME_CRASHED:
+      verdict_init (verdict, VERDICT_CRASHED);
+      verdict->signal = outcome.signal;
+      break;
+    case SESSION_OUTCOME_EXITED:
+      verdict_init (verdict, VERDICT_EXITED);
+      verdict->exit_status = outcome.status;
+      break;
+    case SESSION_OUTCOME_HUNG:
+      verdict_init (verdict, VERDICT_HUNG);
+      break;
+    case SESSION_OUTCOME_NONE:
+    case SESSION_OUTCOME_UNKNOWN:
+    default:
+      verdict_init (verdict, VERDICT_PASSED);
+      break;
+    }
+}
+
+char *
+session_outcome_describe (SessionOutcome outcome)
+{
+  Verdict verdict;
+
+  /* Words of the file's own: nothing failed, or nothing was written. */
+  if (outcome.kind == SESSION_OUTCOME_NONE)
+    return g_strdup ("none");
+  if (outcome.kind != SESSION_OUTCOME_CRASHED && outcome.kind != SESSION_OUTCOME_EXITED
+      && outcome.kind != SESSION_OUTCOME_HUNG)
+    return g_strdup ("not recorded");
+  verdict_from_session_outcome (&verdict, outcome);
+  return verdict_describe (&verdict);
 }
 
 char *

@@ -8,6 +8,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "session.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -35,13 +37,27 @@ void verdict_init (Verdict *verdict, VerdictKind kind);
 void verdict_clear (Verdict *verdict);
 void verdict_copy (Verdict *dest, const Verdict *src);
 
+/* What a wait status (waitpid's, of the app) says: CRASHED with its
+ * signal, or EXITED with its status. The one place a wait status becomes
+ * a verdict (xreplay's app, xrecord's app, xreduce's --test oracle).
+ * @verdict holds no detail before. */
+void verdict_from_wait_status (Verdict *verdict, int wait_status);
+/* The outcome a session file records for @verdict: PASSED is NONE,
+ * COULD_NOT_START, UNRESOLVED and INFRA_ERROR are UNKNOWN. */
+SessionOutcome verdict_to_session_outcome (const Verdict *verdict);
+/* A recorded outcome in words: "crashed with SIGSEGV", "exited with
+ * status 3", "hung" (verdict_describe()'s), "none", "not recorded". */
+char *session_outcome_describe (SessionOutcome outcome);
+
 /* "passed", "crashed", "exited", "hung", "could-not-start", "unresolved",
  * "infrastructure-error": the JSON "outcome". */
 const char *verdict_kind_to_string (VerdictKind kind);
 gboolean verdict_kind_from_string (const char *text, VerdictKind *kind);
 
 /* "crashed with SIGSEGV", "exited with status 3", "hung", "passed",
- * "could not start: ...", "unresolved: ...", "infrastructure error: ...". */
+ * "could not start: ...", "unresolved: ...", "infrastructure error: ...".
+ * The one place an outcome is put in words (session_outcome_describe()
+ * and xreplay's words for the app's end come from it). */
 char *verdict_describe (const Verdict *verdict);
 
 /* Adds the members "outcome", "signal" (name or null), "signal_number",

@@ -1,0 +1,62 @@
+/* reduce-options.h — what xreduce was asked (ReduceOptions) and its
+ * error domain (REDUCE_ERROR, whose codes are exit statuses): the small
+ * header the reducer's parts (input.c, target.c, verify.c, summary.c)
+ * include, so that none of them calls into the driver (reduce.c) that
+ * calls them. X-free.
+ */
+#pragma once
+
+#include <glib.h>
+#include "dd.h"
+
+G_BEGIN_DECLS
+
+#define REDUCE_ERROR (reduce_error_quark ())
+GQuark reduce_error_quark (void);
+typedef enum
+{
+  REDUCE_ERROR_USAGE,        /* bad options or input: exit 2 */
+  REDUCE_ERROR_INFRA,        /* Xvfb/xreplay broke: exit 3 */
+  REDUCE_ERROR_VERIFY,       /* the full session does not fail, or the empty one does: exit 4 */
+  REDUCE_ERROR_INTERRUPTED,  /* Ctrl-C: exit 130, best result kept */
+} ReduceError;
+
+typedef struct
+{
+  const char *session_path;
+  const char *output_path;   /* NULL: SESSION.min */
+  char **app_argv;           /* NULL or empty: the session's recorded command, if
+                              * session_command_check() allows it or... */
+  gboolean run_recorded_command; /* ... this is set (--run-recorded-command) */
+  guint jobs;                /* 0: number of cores */
+  DdAlgorithm algorithm;
+  int signal;                /* 0: from the session */
+  const char *stderr_match;
+  gboolean same_crash;
+  guint same_crash_frames;   /* frames compared, default 3 */
+  char **test_argv;          /* --test CMD */
+  gboolean quiet;
+  gboolean json;             /* the result on stdout as one JSON object (summary_json) */
+  double limit_time;         /* seconds, 0 = none */
+  guint test_timeout_ms;     /* --test-timeout, 0 = derived (runner_test_timeout) */
+  guint64 limit_tests;
+  guint verify_runs;         /* full-session replays before reducing */
+  char **xreplay_args;       /* passed to every replay */
+  int max_screen_width, max_screen_height; /* --max-screen (also in xreplay_args) */
+  gsize max_session_size;    /* --max-session-size, bytes (also in xreplay_args) */
+  guint max_actions;         /* --max-actions (also in xreplay_args) */
+  gboolean window_wait_given; /* --window-wait is in xreplay_args: do not learn it */
+  gboolean start_timeout_given; /* --start-timeout is in xreplay_args: do not learn it */
+  gboolean pace_given;       /* --pace is in xreplay_args: do not pick it */
+  gboolean pace_recorded;    /* ... and it is "recorded" */
+  const char *xreplay;       /* path of xreplay; NULL: find it */
+  gboolean report;           /* write OUT.report/ (report.md and pictures); default TRUE */
+  const char *home_seed;     /* --home DIR (also in xreplay_args), or NULL */
+  gboolean share_home;       /* --share-home (also in xreplay_args) */
+  char **launcher_argv;      /* --launcher CMD's words, or NULL (runner.h); then jobs
+                              * counts its slots (0: SLURM_NTASKS, else 1) */
+} ReduceOptions;
+
+void reduce_options_init (ReduceOptions *options);
+
+G_END_DECLS

@@ -1,0 +1,171 @@
+/* session-print.c — writing the session text format: the canonical
+ * form (session_to_string()), which parses back to the same bytes, one
+ * event's line, the header, and saving to a private file (output.h).
+ * session-parse.c reads what this writes. Start reading at
+ * session_to_string().
+ */
+#define G_LOG_DOMAIN "xreduce-sessions"
+
+#include "session-private.h"
+#include "output.h"
+
+const char *const session_action_names[] = {
+  [SESSION_EVENT_KEY_PRESS] = "KeyPress",
+  [SESSION_EVENT_KEY_RELEASE] = "KeyRelease",
+  [SESSION_EVENT_BUTTON_PRESS] = "ButtonPress",
+  [SESSION_EVENT_BUTTON_RELEASE] = "ButtonRelease",
+  [SESSION_EVENT_MOTION] = "MotionNotify",
+};
+
+void
+session_append_quoted (GString *out, const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        default:
+          if ((guchar) *p < 0x20 || *p == 0x7f)
+            g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          else
+            g_string_append_c (out, *p);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_event (GString *out, const SessionEvent *ev)
+{
+  gboolean is_key = ev->kind == SESSION_EVENT_KEY_PRESS
+                    || ev->kind == SESSION_EVENT_KEY_RELEASE;
+
+  if (ev->kind == SESSION_EVENT_COMMENT)
+    {
+      g_string_append (out, ev->text != NULL ? ev->text : "");
+      return;
+    }
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT " ", ev->time_ms);
+  if (ev->kind == SESSION_EVENT_SERVER)
+    {
+      g_string_append (out, ev->name);
+      if (ev->args != NULL && *ev->args != '\0')
+        g_string_append_printf (out, " %s", ev->args);
+      return;
+    }
+  g_string_append (out, session_action_names[ev->kind]);
+  if (is_key)
+    g_string_append_printf (out, " keysym=%s keycode=%u", ev->keysym, ev->keycode);
+  if (ev->kind == SESSION_EVENT_BUTTON_PRESS || ev->kind == SESSION_EVENT_BUTTON_RELEASE)
+    g_string_append_printf (out, " button=%u", ev->button);
+  g_string_append_printf (out, " state=0x%x", ev->state);
+  if (ev->has_pos)
+    {
+      g_string_append_printf (out, " root=%d,%d", ev->root_x, ev->root_y);
+      if (ev->window >= 0)
+        g_string_append_printf (out, " pos=%d,%d", ev->x, ev->y);
+    }
+  if (ev->window >= 0)
+    g_string_append_printf (out, " window=%d", ev->window);
+  if (ev->window >= 0 && ev->width > 0)
+    g_string_append_printf (out, " size=%dx%d", ev->width, ev->height);
+  if (ev->wm_class != NULL)
+    {
+      g_string_append (out, " class=");
+      session_append_quoted (out, ev->wm_class);
+    }
+  if (ev->wm_name != NULL)
+    {
+      g_string_append (out, " title=");
+      session_append_quoted (out, ev->wm_name);
+    }
+  if (ev->added)
+    g_string_append (out, " added=1");
+}
+
+char *
+session_event_to_line (const SessionEvent *ev)
+{
+  GString *out = g_string_new (NULL);
+
+  append_event (out, ev);
+  return g_string_free (out, FALSE);
+}
+
+void
+session_write_header (const Session *session, GString *out)
+{
+  g_string_append_printf (out, "xreduce-session %d\n", session->version);
+  g_string_append_printf (out, "screen %dx%d\n", session->screen_width,
+                          session->screen_height);
+  if (session->command != NULL)
+    {
+      g_string_append (out, "command");
+      for (char **arg = session->command; *arg != NULL; arg++)
+        {
+          g_string_append_c (out, ' ');
+          session_append_quoted (out, *arg);
+        }
+      g_string_append_c (out, '\n');
+    }
+  if (session->keymap != NULL)
+    {
+      g_string_append (out, "keymap ");
+      session_append_quoted (out, session->keymap);
+      g_string_append_c (out, '\n');
+    }
+  if (session->outcome.kind != SESSION_OUTCOME_UNKNOWN && !session->outcome_at_end)
+    {
+      g_autofree char *text = session_outcome_to_string (session->outcome);
+      g_string_append_printf (out, "outcome %s\n", text);
+    }
+}
+
+char *
+session_to_string (const Session *session)
+{
+  GString *out = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < session->n_preamble && i < session->events->len; i++)
+    {
+      append_event (out, session_get_event (session, i));
+      g_string_append_c (out, '\n');
+    }
+  session_write_header (session, out);
+  for (; i < session->events->len; i++)
+    {
+      append_event (out, session_get_event (session, i));
+      g_string_append_c (out, '\n');
+    }
+  if (session->outcome.kind != SESSION_OUTCOME_UNKNOWN && session->outcome_at_end)
+    {
+      g_autofree char *text = session_outcome_to_string (session->outcome);
+      g_string_append_printf (out, "outcome %s\n", text);
+    }
+  return g_string_free (out, FALSE);
+}
+
+gboolean
+session_save (const Session *session, const char *path, GError **error)
+{
+  g_autofree char *text = session_to_string (session);
+  GError *local = NULL;
+
+  /* A new 0600 file under a temporary name, renamed over @path: a reader
+   * (or a Ctrl-C) never sees half a session, a link at @path is replaced,
+   * not followed, and the keystrokes are the owner's only. */
+  if (!output_file_write (path, text, -1, OUTPUT_FILE_MODE, &local))
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s", local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  return TRUE;
+}
