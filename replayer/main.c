@@ -706,6 +706,14 @@ main (int argc, char **argv)
     }
   if (session_get_warning (session) != NULL && !a.quiet)
     g_printerr ("xreplay: warning: %s\n", session_get_warning (session));
+  if (a.list || a.list_actions || a.export_format != NULL)
+    {
+      /* Only printing from here: a signal ends it by its default action,
+       * as it would any filter (nothing to stop, nothing to remove). */
+      if (is_interrupted (&interrupt))
+        return interrupted (&interrupt, a.quiet);
+      proc_interrupt_unwatch ();
+    }
   if (a.list)
     return print_steps (session);
   if (a.list_actions)
