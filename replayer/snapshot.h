@@ -81,8 +81,8 @@ gboolean snapshot_save_contact_sheet (GPtrArray *snapshots, const char *const *c
 gboolean snapshot_save_gif (GPtrArray *frames, const guint *delays_cs, const char *path,
                             GError **error);
 
-/* The fonts' caches (pango, cairo, fontconfig) are let go: once no caption
- * will be drawn again in this process (a leak checker counts them). */
+/* pango's font map and its fonts are let go: once no caption will be
+ * drawn again in this process (a leak checker counts them). */
 void snapshot_release_fonts (void);
 
 G_END_DECLS
