@@ -551,6 +551,21 @@ sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *di
       g_autofree char *path = NULL;
       g_autofree char *file = NULL;
 
+      /* After a wrapper's "--" (xreduce-crashtrace -- xdemo): a program
+       * found in PATH, which may be a hidden folder (a build tree under
+       * /tmp put in PATH). */
+      if (strcmp (a[-1], "--") == 0 && strchr (*a, '/') == NULL)
+        path = g_find_program_in_path (*a);
+      if (path != NULL && (file = realpath (path, NULL)) != NULL && is_hidden (hidden, file))
+        {
+          g_autofree char *dir = g_path_get_dirname (file);
+
+          g_strv_builder_add_many (cmd, "--ro-bind", dir, dir, NULL);
+          g_ptr_array_add (args, g_steal_pointer (&file));
+          continue;
+        }
+      g_clear_pointer (&path, g_free);
+      g_clear_pointer (&file, free);
       if (**a != '-' && (path = g_canonicalize_filename (*a, NULL)) != NULL
           && g_file_test (path, G_FILE_TEST_EXISTS) && !path_is_below (path, sandbox->root)
           && (file = realpath (path, NULL)) != NULL && is_hidden (hidden, file))
