@@ -76,8 +76,8 @@ input_check_screen (const ReduceOptions *options, const Session *session, GError
 {
   g_autoptr (GError) local = NULL;
 
-  if (session_check_screen (session, options->session_path, options->max_screen_width,
-                            options->max_screen_height, &local))
+  if (session_check_screen (session, options->session_path, options->replay.max_screen_width,
+                            options->replay.max_screen_height, &local))
     return TRUE;
   g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);
   return FALSE;

@@ -32,16 +32,13 @@ enum
 /* The command line, as given. */
 typedef struct
 {
-  char *output, *algorithm, *signal_name, *stderr_match, *test_cmd, *speed, *max_gap;
-  char *settle, *timeout, *window_wait, *start_timeout, *pace, *home, *max_screen;
-  char *max_session_size, *wm, *max_actions, *isolate, *launcher;
-  char **keep_env, **set_env;
-  gboolean no_isolate, share_net;
+  char *output, *algorithm, *signal_name, *stderr_match, *test_cmd, *launcher;
+  ReplayArgs *replay;        /* the options every replay gets (replay-args.h) */
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
   gdouble limit_time;
   gint64 test_timeout;
-  gboolean quiet, same_crash, report, share_home, run_recorded, json, version, verbose;
+  gboolean quiet, same_crash, report, run_recorded, json, version, verbose;
   gboolean summarize;
   int dashdash;              /* the index of "--", or -1 */
   int n_args;                /* arguments left after the options, the program's name too */
@@ -51,15 +48,11 @@ static void
 args_clear (Args *a)
 {
   char **strings[] = { &a->output, &a->algorithm, &a->signal_name, &a->stderr_match,
-                       &a->test_cmd, &a->speed, &a->max_gap, &a->settle, &a->timeout,
-                       &a->window_wait, &a->start_timeout, &a->pace, &a->home,
-                       &a->max_screen, &a->max_session_size, &a->wm, &a->max_actions,
-                       &a->isolate, &a->launcher };
+                       &a->test_cmd, &a->launcher };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
-  g_clear_pointer (&a->keep_env, g_strfreev);
-  g_clear_pointer (&a->set_env, g_strfreev);
+  g_clear_pointer (&a->replay, replay_args_free);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Args, args_clear)
 
@@ -85,26 +78,8 @@ parse_args (int *argc, char ***argv, Args *a)
     { "limit-time", 0, 0, G_OPTION_ARG_DOUBLE, &a->limit_time, "Stop after SECONDS with the best result so far", "SECONDS" },
     { "limit-tests", 0, 0, G_OPTION_ARG_INT64, &a->limit_tests, "Stop after N tests with the best result so far", "N" },
     { "test-timeout", 0, 0, G_OPTION_ARG_INT64, &a->test_timeout, "Kill a test (an xreplay stuck on a stopped X server) after MS and run it again on a fresh X server (default: four times the slowest replay so far, per action, plus the start timeout, at least 60000; 600000 before any replay ended)", "MS" },
-    { "pace", 0, 0, G_OPTION_ARG_STRING, &a->pace, "app or recorded (see xreplay; default: the app's, or the recorded one if the session fails only so)", "PACE" },
-    { "speed", 0, 0, G_OPTION_ARG_STRING, &a->speed, "Replay speed factor (see xreplay)", "F" },
-    { "max-gap", 0, 0, G_OPTION_ARG_STRING, &a->max_gap, "Longest wait between two actions in a replay (see xreplay)", "MS" },
-    { "settle", 0, 0, G_OPTION_ARG_STRING, &a->settle, "Time the app gets after the last action (see xreplay)", "MS" },
-    { "timeout", 0, 0, G_OPTION_ARG_STRING, &a->timeout, "Hang detection timeout (see xreplay)", "MS" },
-    { "window-wait", 0, 0, G_OPTION_ARG_STRING, &a->window_wait, "Longest wait for an action's window (see xreplay; default: learned from the full session's replays, at most 2000)", "MS" },
-    { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &a->start_timeout, "Longest wait for the app's first window (see xreplay)", "MS" },
     { "report", 0, 0, G_OPTION_ARG_NONE, &a->report, "Write the bug-report folder OUT.report/: report.md with the steps in words, a picture before each, an xdotool script, the reduction's figures (the default)", NULL },
     { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &a->report, "Do not write OUT.report/", NULL },
-    { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): every worker's Xvfb holds about 8 bytes a pixel (some 500 MB at 8192x8192), and xreduce runs no more workers than half the available memory holds", "WxH" },
-    { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
-    { "max-actions", 0, 0, G_OPTION_ARG_STRING, &a->max_actions, "Refuse sessions of more than N user actions (default 1000000), while reading them", "N" },
-    { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home, "Every replay's fresh HOME starts as a copy of DIR (a profile the bug needs; copy-on-write where the filesystem can)", "DIR" },
-    { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a sandbox per replay (parallel replays may then get in each other's way)", NULL },
-    { "wm", 0, 0, G_OPTION_ARG_STRING, &a->wm, "Run the window manager CMD on every replay's Xvfb, for a bug that needs one (see xreplay)", "CMD" },
-    { "isolate", 0, 0, G_OPTION_ARG_STRING, &a->isolate, "auto (default): every replay's app under bubblewrap where it works, else without it and one warning; require: refuse (exit 3) where it does not (see xreplay)", "auto|require" },
-    { "no-isolate", 0, 0, G_OPTION_ARG_NONE, &a->no_isolate, "No bubblewrap: the apps see your files, network and processes", NULL },
-    { "share-net", 0, 0, G_OPTION_ARG_NONE, &a->share_net, "Isolated, but with the network", NULL },
-    { "keep-env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->keep_env, "The app also gets this variable of ours (repeatable)", "NAME" },
-    { "setenv", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->set_env, "The app gets NAME=VALUE (repeatable)", "NAME=VALUE" },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object on stdout (see the README), also when there is none", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress line", NULL },
@@ -159,6 +134,8 @@ parse_args (int *argc, char ***argv, Args *a)
     "marked \"interrupted, not minimal\", and a journal OUT.journal: the same\n"
     "command run again goes on from there.\n");
   g_option_context_add_main_entries (context, entries, NULL);
+  a->replay = replay_args_new ();
+  g_option_context_add_group (context, replay_args_get_group (a->replay));
   opt_argc = a->dashdash >= 0 ? a->dashdash : *argc;
   if (help_maybe_print (context, opt_argc, *argv))
     return EXIT_REDUCED;
@@ -194,61 +171,29 @@ parse_args (int *argc, char ***argv, Args *a)
 }
 
 /* What every replay gets from the command line (the sandbox, the
- * timing), checked; -1 or EXIT_USAGE. */
+ * timing), checked as xreplay checks it: a bad value is said now, before
+ * any server starts, not by every replay; -1, EXIT_USAGE or EXIT_INFRA. */
 static int
 check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GStrvBuilder) xreplay_args = g_strv_builder_new ();
+  g_auto (GStrv) given = NULL;
 
-  if (a->home != NULL && a->share_home)
-    {
-      g_printerr ("xreduce: --home and --share-home exclude each other\n");
-      return EXIT_USAGE;
-    }
-  if (a->home != NULL && !sandbox_check_home_seed (a->home, &error))
+  if (!replay_args_check (a->replay, &error))
     {
       g_printerr ("xreduce: %s\n", error->message);
       return EXIT_USAGE;
     }
-  /* Through a launcher, the same absolute path on its machine (ssh
-   * starts in HOME). */
-  if (a->home != NULL && a->launcher != NULL && !g_path_is_absolute (a->home))
-    {
-      char *absolute = g_canonicalize_filename (a->home, NULL);
-      g_free (a->home);
-      a->home = absolute;
-    }
-  if (a->isolate != NULL && strcmp (a->isolate, "auto") != 0
-      && strcmp (a->isolate, "require") != 0)
-    {
-      g_printerr ("xreduce: --isolate: '%s' is neither auto nor require\n", a->isolate);
-      return EXIT_USAGE;
-    }
-  if (a->no_isolate && a->isolate != NULL && strcmp (a->isolate, "require") == 0)
-    {
-      g_printerr ("xreduce: --isolate=require and --no-isolate exclude each other\n");
-      return EXIT_USAGE;
-    }
-  if (a->share_home && (a->keep_env != NULL || a->set_env != NULL))
-    {
-      g_printerr ("xreduce: --share-home runs the app with all of your environment: "
-                  "--keep-env and --setenv are for the sandbox\n");
-      return EXIT_USAGE;
-    }
-  for (char **s = a->set_env; s != NULL && *s != NULL; s++)
-    if (strchr (*s, '=') == NULL || **s == '=')
-      {
-        g_printerr ("xreduce: --setenv: '%s' is not NAME=VALUE\n", *s);
-        return EXIT_USAGE;
-      }
-  options->home_seed = a->home;
-  options->share_home = a->share_home;
+  options->replay = *replay_args_get_settings (a->replay);
+  given = replay_args_to_argv (a->replay);
+  g_strv_builder_addv (xreplay_args, (const char **) given);
   /* Whether bubblewrap works is asked once, here: every replay would
    * say it again. */
-  if (!a->share_home && !a->no_isolate && !sandbox_can_isolate (&error))
+  if (!options->replay.share_home && options->replay.isolate != SANDBOX_ISOLATE_OFF
+      && !sandbox_can_isolate (&error))
     {
-      if (a->isolate != NULL && strcmp (a->isolate, "require") == 0)
+      if (options->replay.isolate == SANDBOX_ISOLATE_REQUIRE)
         {
           g_printerr ("xreduce: --isolate=require: %s\n", error->message);
           return EXIT_INFRA;
@@ -256,132 +201,9 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
       g_printerr ("xreduce: warning: %s; the replays run without isolation (the app sees "
                   "your files, network and processes; --isolate=require refuses instead)\n",
                   error->message);
-      a->no_isolate = TRUE;
-      g_clear_error (&error);
+      options->replay.isolate = SANDBOX_ISOLATE_OFF;
+      g_strv_builder_add (xreplay_args, "--no-isolate");
     }
-  if (a->no_isolate)
-    g_strv_builder_add (xreplay_args, "--no-isolate");
-  else if (a->isolate != NULL)
-    g_strv_builder_add (xreplay_args, strcmp (a->isolate, "require") == 0
-                                      ? "--isolate=require" : "--isolate=auto");
-  if (a->share_net)
-    g_strv_builder_add (xreplay_args, "--share-net");
-  for (char **k = a->keep_env; k != NULL && *k != NULL; k++)
-    {
-      g_strv_builder_add (xreplay_args, "--keep-env");
-      g_strv_builder_add (xreplay_args, *k);
-    }
-  for (char **s = a->set_env; s != NULL && *s != NULL; s++)
-    {
-      g_strv_builder_add (xreplay_args, "--setenv");
-      g_strv_builder_add (xreplay_args, *s);
-    }
-  if (a->home != NULL)
-    {
-      g_strv_builder_add (xreplay_args, "--home");
-      g_strv_builder_add (xreplay_args, a->home);
-    }
-  if (a->share_home)
-    g_strv_builder_add (xreplay_args, "--share-home");
-  if (a->wm != NULL)
-    {
-      g_auto (GStrv) wm_argv = proc_command_parse (a->wm, &error);
-
-      if (wm_argv == NULL)
-        {
-          g_printerr ("xreduce: --wm: %s\n", error->message);
-          return EXIT_USAGE;
-        }
-      g_strv_builder_add (xreplay_args, "--wm");
-      g_strv_builder_add (xreplay_args, a->wm);
-    }
-
-  /* Checked here as xreplay checks them: a bad value is said now, before
-   * any server starts, not by every replay. */
-  {
-    /* A timeout of 0 cannot work: no app answers a ping or maps a
-     * window in no time. */
-    const struct { const char *name; const char *value; guint min; } ms[] = {
-      { "--max-gap", a->max_gap, 0 }, { "--settle", a->settle, 0 }, { "--timeout", a->timeout, 1 },
-      { "--window-wait", a->window_wait, 0 }, { "--start-timeout", a->start_timeout, 1 },
-    };
-    for (gsize i = 0; i < G_N_ELEMENTS (ms); i++)
-      if (ms[i].value != NULL)
-        {
-          if (!g_ascii_string_to_unsigned (ms[i].value, 10, ms[i].min, 24 * 3600 * 1000, NULL,
-                                           NULL))
-            {
-              g_printerr ("xreduce: %s: '%s' is not a number of milliseconds (%u to 86400000)\n",
-                          ms[i].name, ms[i].value, ms[i].min);
-              return EXIT_USAGE;
-            }
-          g_strv_builder_add (xreplay_args, ms[i].name);
-          g_strv_builder_add (xreplay_args, ms[i].value);
-        }
-  }
-  if (a->speed != NULL)
-    {
-      char *end = NULL;
-      double speed = g_ascii_strtod (a->speed, &end);
-
-      if (end == a->speed || *end != '\0' || !(speed > 0.001 && speed <= 1000))
-        {
-          g_printerr ("xreduce: --speed: '%s' is not a factor between 0.001 and 1000\n",
-                      a->speed);
-          return EXIT_USAGE;
-        }
-      g_strv_builder_add (xreplay_args, "--speed");
-      g_strv_builder_add (xreplay_args, a->speed);
-    }
-  if (a->max_screen != NULL)
-    {
-      if (!session_screen_size_parse (a->max_screen, &options->max_screen_width,
-                                      &options->max_screen_height))
-        {
-          g_printerr ("xreduce: --max-screen: '%s' is not a size WxH (each 1 to %d)\n",
-                      a->max_screen, SESSION_MAX_COORD);
-          return EXIT_USAGE;
-        }
-      g_strv_builder_add (xreplay_args, "--max-screen");
-      g_strv_builder_add (xreplay_args, a->max_screen);
-    }
-  if (a->max_session_size != NULL)
-    {
-      if (!session_max_size_parse (a->max_session_size, &options->max_session_size))
-        {
-          g_printerr ("xreduce: --max-session-size: '%s' is not a whole number of MiB (1 to %"
-                      G_GSIZE_FORMAT ")\n", a->max_session_size,
-                      SESSION_MAX_FILE_SIZE_CEILING / (1024 * 1024));
-          return EXIT_USAGE;
-        }
-      g_strv_builder_add (xreplay_args, "--max-session-size");
-      g_strv_builder_add (xreplay_args, a->max_session_size);
-    }
-  if (a->max_actions != NULL)
-    {
-      if (!session_max_actions_parse (a->max_actions, &options->max_actions))
-        {
-          g_printerr ("xreduce: --max-actions: '%s' is not a number of actions (1 to %d)\n",
-                      a->max_actions, SESSION_MAX_ACTIONS_CEILING);
-          return EXIT_USAGE;
-        }
-      g_strv_builder_add (xreplay_args, "--max-actions");
-      g_strv_builder_add (xreplay_args, a->max_actions);
-    }
-  if (a->pace != NULL)
-    {
-      if (!g_str_equal (a->pace, "app") && !g_str_equal (a->pace, "recorded"))
-        {
-          g_printerr ("xreduce: --pace: '%s' is not app or recorded\n", a->pace);
-          return EXIT_USAGE;
-        }
-      g_strv_builder_add (xreplay_args, "--pace");
-      g_strv_builder_add (xreplay_args, a->pace);
-    }
-  options->pace_given = a->pace != NULL;
-  options->pace_recorded = a->pace != NULL && g_str_equal (a->pace, "recorded");
-  options->window_wait_given = a->window_wait != NULL;
-  options->start_timeout_given = a->start_timeout != NULL;
   *replay_args = g_strv_builder_end (xreplay_args);
   options->xreplay_args = *replay_args;
   return -1;

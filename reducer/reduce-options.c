@@ -18,7 +18,5 @@ reduce_options_init (ReduceOptions *options)
   options->same_crash_frames = 3;
   options->verify_runs = 3;
   options->report = TRUE;
-  options->max_screen_width = options->max_screen_height = SESSION_DEFAULT_MAX_SCREEN;
-  options->max_session_size = SESSION_MAX_FILE_SIZE;
-  options->max_actions = SESSION_MAX_ACTIONS;
+  replay_settings_init (&options->replay);
 }

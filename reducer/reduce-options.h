@@ -8,6 +8,7 @@
 
 #include <glib.h>
 #include "dd.h"
+#include "replay-args.h"
 
 G_BEGIN_DECLS
 
@@ -41,18 +42,12 @@ typedef struct
   guint test_timeout_ms;     /* --test-timeout, 0 = derived (runner_test_timeout) */
   guint64 limit_tests;
   guint verify_runs;         /* full-session replays before reducing */
-  char **xreplay_args;       /* passed to every replay */
-  int max_screen_width, max_screen_height; /* --max-screen (also in xreplay_args) */
-  gsize max_session_size;    /* --max-session-size, bytes (also in xreplay_args) */
-  guint max_actions;         /* --max-actions (also in xreplay_args) */
-  gboolean window_wait_given; /* --window-wait is in xreplay_args: do not learn it */
-  gboolean start_timeout_given; /* --start-timeout is in xreplay_args: do not learn it */
-  gboolean pace_given;       /* --pace is in xreplay_args: do not pick it */
-  gboolean pace_recorded;    /* ... and it is "recorded" */
+  ReplaySettings replay;     /* what every replay gets (replay-args.h): the limits, the
+                              * sandbox; a wait or pace not given (*_given) is learnt
+                              * or picked */
+  char **xreplay_args;       /* ... as xreplay's words, passed to every replay */
   const char *xreplay;       /* path of xreplay; NULL: find it */
   gboolean report;           /* write OUT.report/ (report.md and pictures); default TRUE */
-  const char *home_seed;     /* --home DIR (also in xreplay_args), or NULL */
-  gboolean share_home;       /* --share-home (also in xreplay_args) */
   char **launcher_argv;      /* --launcher CMD's words, or NULL (runner.h); then jobs
                               * counts its slots (0: SLURM_NTASKS, else 1) */
 } ReduceOptions;

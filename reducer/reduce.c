@@ -36,16 +36,13 @@
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 
-/* xreplay's default --window-wait. */
-#define REDUCE_WINDOW_WAIT_MS 2000
 /* The learned wait: the longest latency seen (from an action to a window
  * of the app appearing), times the factor, plus the floor; at most
- * REDUCE_WINDOW_WAIT_MS. */
+ * REPLAY_DEFAULT_WINDOW_WAIT_MS. */
 #define REDUCE_WINDOW_WAIT_FACTOR 4
 #define REDUCE_WINDOW_WAIT_FLOOR_MS 250
-/* xreplay's default --start-timeout, and the learnt one: this many times
- * the slowest first window seen, never less than the default. */
-#define REDUCE_START_TIMEOUT_MS 10000
+/* The learnt start timeout: this many times the slowest first window
+ * seen, never less than xreplay's default (REPLAY_DEFAULT_START_TIMEOUT_MS). */
 #define REDUCE_START_TIMEOUT_FACTOR 4
 
 /* Why the oracle stopped the search early. */
@@ -256,14 +253,14 @@ learn_window_wait (Reducer *reducer, const RunResult *result)
   gboolean first = reducer->window_wait_ms == 0;
   guint wait;
 
-  reducer->window_latency_ms = MAX (reducer->window_latency_ms, result->window_latency_ms);
+  reducer->window_latency_ms = MAX (reducer->window_latency_ms, result->replay.window_latency_ms);
   /* Nothing learnt until a window has appeared after an action, or a
    * full replay has shown that none does. */
   if (reducer->window_latency_ms < 0
       && (reducer->verification == NULL
           || verification_get_n_started (reducer->verification) == 0))
     return;
-  wait = (guint) MIN ((gint64) REDUCE_WINDOW_WAIT_MS,
+  wait = (guint) MIN ((gint64) REPLAY_DEFAULT_WINDOW_WAIT_MS,
                       REDUCE_WINDOW_WAIT_FLOOR_MS
                         + REDUCE_WINDOW_WAIT_FACTOR * MAX (reducer->window_latency_ms, 0));
   if (wait == reducer->window_wait_ms)
@@ -288,17 +285,17 @@ learn_start_timeout (Reducer *reducer, const RunResult *result)
 {
   guint timeout;
 
-  if (result->first_window_ms <= 0)
+  if (result->replay.first_window_ms <= 0)
     return;
-  timeout = (guint) MAX ((gint64) REDUCE_START_TIMEOUT_MS,
-                         REDUCE_START_TIMEOUT_FACTOR * result->first_window_ms);
+  timeout = (guint) MAX ((gint64) REPLAY_DEFAULT_START_TIMEOUT_MS,
+                         REDUCE_START_TIMEOUT_FACTOR * result->replay.first_window_ms);
   if (timeout <= reducer->start_timeout_ms)
     return;
   reducer->start_timeout_ms = timeout;
-  if (timeout > REDUCE_START_TIMEOUT_MS)
+  if (timeout > REPLAY_DEFAULT_START_TIMEOUT_MS)
     {
       g_debug ("first window after %" G_GINT64_FORMAT " ms: start timeout %u ms",
-               result->first_window_ms, timeout);
+               result->replay.first_window_ms, timeout);
       runner_set_start_timeout (reducer->runner, timeout);
     }
 }
@@ -345,7 +342,7 @@ on_observe (const RunResult *result, gpointer data)
   if (reducer->options->algorithm == DD_ALGORITHM_DDMIN
       || reducer->options->launcher_argv != NULL)
     return;
-  pool_observe (&reducer->pool, result->app_peak_rss_kb, pool_read_busy (reducer->cpu_jiffies));
+  pool_observe (&reducer->pool, result->replay.app_peak_rss_kb, pool_read_busy (reducer->cpu_jiffies));
   before = runner_get_active (reducer->runner);
   n = pool_fit (&reducer->pool, &reason);
   runner_set_active (reducer->runner, n);
@@ -544,7 +541,7 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
 
       outcomes[i] = !done[r] ? DD_CANCELLED
                     : failed[r] ? DD_FAIL
-                    : results[r].verdict.kind == VERDICT_UNRESOLVED ? DD_UNRESOLVED : DD_PASS;
+                    : results[r].replay.verdict.kind == VERDICT_UNRESOLVED ? DD_UNRESOLVED : DD_PASS;
       run_result_clear (&results[r]);
       if (reducer->journal != NULL)
         journal_record (reducer->journal, cands[i].elems, cands[i].n_elems, outcomes[i]);
@@ -725,8 +722,8 @@ check_input (Reducer *reducer, GError **error)
   g_autoptr (GError) local = NULL;
   gboolean recorded;
 
-  reducer->session = session_load_bounded (options->session_path, options->max_session_size,
-                                           options->max_actions, &local);
+  reducer->session = session_load_bounded (options->session_path, options->replay.max_session_size,
+                                           options->replay.max_actions, &local);
   if (reducer->session == NULL)
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);
@@ -777,13 +774,13 @@ static gboolean
 check_sandbox (Reducer *reducer, GError **error)
 {
   const ReduceOptions *options = reducer->options;
-  SandboxOptions sandbox_options = { .home_seed = options->home_seed };
+  SandboxOptions sandbox_options = { .home_seed = options->replay.home_seed };
   g_autoptr (GError) local = NULL;
   g_autoptr (Sandbox) sandbox = NULL;
 
   if (options->test_argv != NULL)
     return TRUE;
-  if (options->share_home)
+  if (options->replay.share_home)
     {
       if (options->jobs != 1 && options->algorithm == DD_ALGORITHM_HDD)
         say (reducer, "warning: --share-home with parallel workers: the replays share your "
@@ -913,16 +910,16 @@ reduce_setup (Reducer *reducer, GError **error)
          max_workers, max_workers == 1 ? "" : "s");
   if (!open_journal (reducer, want, error))
     return FALSE;
-  reducer->learn_wait = options->algorithm == DD_ALGORITHM_HDD && !options->window_wait_given
+  reducer->learn_wait = options->algorithm == DD_ALGORITHM_HDD && !options->replay.window_wait_given
                         && options->test_argv == NULL;
   reducer->learn_start = options->algorithm == DD_ALGORITHM_HDD
-                         && !options->start_timeout_given && options->test_argv == NULL;
+                         && !options->replay.start_timeout_given && options->test_argv == NULL;
   reducer->window_latency_ms = -1;
   if (reducer->learn_wait)
     {
-      RunResult recorded = { .window_latency_ms = recorded_window_latency (reducer->session) };
+      RunResult recorded = { .replay.window_latency_ms = recorded_window_latency (reducer->session) };
 
-      if (recorded.window_latency_ms >= 0)
+      if (recorded.replay.window_latency_ms >= 0)
         learn_window_wait (reducer, &recorded);
     }
   reducer->n_before = n_actions;
@@ -939,7 +936,7 @@ reduce_setup (Reducer *reducer, GError **error)
    * whole session, not written anywhere: it may not fail. */
   reducer->verification = verification_start (reducer->runner, reducer->session,
                                               &reducer->target, options->verify_runs,
-                                              !options->pace_given && options->test_argv == NULL,
+                                              !options->replay.pace_given && options->test_argv == NULL,
                                               options->quiet);
   if (options->algorithm == DD_ALGORITHM_DDMIN || options->same_crash)
     {
@@ -976,7 +973,7 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
       reduction->confirm = verification_get_confirm (reducer->verification);
     }
   reduction->ddmin = reducer->options->algorithm == DD_ALGORITHM_DDMIN;
-  reduction->recorded_pace = reducer->options->pace_recorded
+  reduction->recorded_pace = reducer->options->replay.pace == REPLAY_PACE_RECORDED
                              || (reducer->judged
                                  && verification_get_recorded_pace (reducer->verification));
   reduction->pace_picked = reducer->judged && verification_get_recorded_pace (reducer->verification);

@@ -5,7 +5,7 @@
  * Each test is a child process in its own process group (proc.h,
  * launch_test), so that killing a test that no longer matters takes its
  * whole tree along, and that nothing outlives a SIGKILLed xreduce. xreplay
- * answers with one JSON object (parse_replay_json), whose verdict is typed
+ * answers with one JSON object (replay_result_from_json), whose verdict is typed
  * (verdict.h).
  */
 #define G_LOG_DOMAIN "xreduce-reducer"
@@ -24,7 +24,6 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <json-glib/json-glib.h>
 
 /* How long a private Xvfb may take to start. */
 #define RUNNER_SERVER_TIMEOUT_MS 10000
@@ -129,9 +128,7 @@ struct Runner
 void
 run_result_clear (RunResult *result)
 {
-  verdict_clear (&result->verdict);
-  g_clear_pointer (&result->backtrace, g_strfreev);
-  g_clear_pointer (&result->stderr_tail, g_free);
+  replay_result_clear (&result->replay);
 }
 
 static void
@@ -469,64 +466,6 @@ runner_resume (Runner *runner)
   runner->cancelled = FALSE;
 }
 
-/* An integer member, or -1 when it is missing or null. */
-static gint64
-member_ms (JsonObject *object, const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_INT64)
-    return -1;
-  return json_node_get_int (node);
-}
-
-static gboolean
-parse_replay_json (const char *text, RunResult *result, GError **error)
-{
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  JsonObject *object;
-  JsonNode *root, *node;
-
-  if (!json_parser_load_from_data (parser, text, -1, error))
-    return FALSE;
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "xreplay printed no JSON object");
-      return FALSE;
-    }
-  object = json_node_get_object (root);
-  if (!verdict_from_json (object, &result->verdict, error))
-    return FALSE;
-  result->stderr_matched = json_object_get_boolean_member_with_default (object, "stderr_matched", FALSE);
-  result->never_connected = json_object_get_boolean_member_with_default (object, "never_connected",
-                                                                         FALSE);
-  result->actions = (guint) MAX (member_ms (object, "actions"), 0);
-  result->actions_replayed = (guint) MAX (member_ms (object, "actions_replayed"), 0);
-  result->stderr_tail = g_strdup (json_object_get_string_member_with_default (object, "stderr_tail", ""));
-  result->window_latency_ms = member_ms (object, "window_latency_ms");
-  result->first_window_ms = member_ms (object, "time_to_first_window_ms");
-  result->replay_ms = member_ms (object, "replay_ms");
-  result->app_cpu_ms = member_ms (object, "app_cpu_ms");
-  result->app_peak_rss_kb = member_ms (object, "app_peak_rss_kb");
-  node = json_object_get_member (object, "backtrace");
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *frames = json_node_get_array (node);
-      g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-
-      for (guint i = 0; i < json_array_get_length (frames); i++)
-        {
-          JsonNode *frame = json_array_get_element (frames, i);
-          if (JSON_NODE_HOLDS_VALUE (frame) && json_node_get_value_type (frame) == G_TYPE_STRING)
-            g_strv_builder_add (builder, json_node_get_string (frame));
-        }
-      result->backtrace = g_strv_builder_end (builder);
-    }
-  return TRUE;
-}
-
 /* What a finished test said: FALSE with RUNNER_ERROR_INFRA if xreplay
  * broke or answered nonsense, RUNNER_ERROR_USAGE if it refused its input. */
 static gboolean
@@ -537,13 +476,14 @@ collect_result (Runner *runner, gboolean by_test, int status, const char *out, c
   g_autofree char *said = g_strstrip (g_strdup (err));
   int code = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 
-  result->window_latency_ms = result->first_window_ms = result->replay_ms = -1;
-  result->app_cpu_ms = result->app_peak_rss_kb = -1;
+  result->replay.window_latency_ms = result->replay.first_window_ms = result->replay.replay_ms = -1;
+  result->replay.app_cpu_ms = result->replay.app_peak_rss_kb = -1;
   if (by_test)
     {
-      verdict_from_wait_status (&result->verdict, status);
+      verdict_from_wait_status (&result->replay.verdict, status);
       result->by_test = TRUE;
-      result->stderr_tail = g_strdup (err);
+      result->replay.stderr_text = g_strdup (err);
+      result->replay.stderr_len = strlen (err);
       return TRUE;
     }
   if (code == 2)
@@ -551,19 +491,19 @@ collect_result (Runner *runner, gboolean by_test, int status, const char *out, c
       g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_USAGE, "%s", said);
       return FALSE;
     }
-  if (code == 3 && parse_replay_json (out, result, NULL)
-      && result->verdict.kind == VERDICT_INFRA_ERROR && result->verdict.detail != NULL)
+  if (code == 3 && replay_result_from_json (out, &result->replay, NULL)
+      && result->replay.verdict.kind == VERDICT_INFRA_ERROR && result->replay.verdict.detail != NULL)
     {
       /* xreplay --json says why in its verdict ("the X server on ':5' did
        * not answer within 10 s"), not on stderr. */
-      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "xreplay: %s", result->verdict.detail);
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "xreplay: %s", result->replay.verdict.detail);
       run_result_clear (result);
       return FALSE;
     }
   run_result_clear (result);
-  result->window_latency_ms = result->first_window_ms = result->replay_ms = -1;
-  result->app_cpu_ms = result->app_peak_rss_kb = -1;
-  if (code == 3 || code < 0 || !parse_replay_json (out, result, &local))
+  result->replay.window_latency_ms = result->replay.first_window_ms = result->replay.replay_ms = -1;
+  result->replay.app_cpu_ms = result->replay.app_peak_rss_kb = -1;
+  if (code == 3 || code < 0 || !replay_result_from_json (out, &result->replay, &local))
     {
       g_autofree char *how = proc_describe_wait_status (status);
       g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "xreplay %s%s%s%s%s", how,
@@ -572,10 +512,10 @@ collect_result (Runner *runner, gboolean by_test, int status, const char *out, c
       run_result_clear (result);
       return FALSE;
     }
-  if (result->verdict.kind == VERDICT_INFRA_ERROR)
+  if (result->replay.verdict.kind == VERDICT_INFRA_ERROR)
     {
       g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "replay infrastructure error: %s",
-                   result->verdict.detail != NULL ? result->verdict.detail : said);
+                   result->replay.verdict.detail != NULL ? result->replay.verdict.detail : said);
       run_result_clear (result);
       return FALSE;
     }
@@ -624,14 +564,14 @@ infra_may_retry (Runner *runner, Worker *worker, guint infra_attempt, GError **e
 static gboolean
 may_retry (Runner *runner, const RunResult *result, guint attempt, GError **error)
 {
-  g_autofree char *tail = g_strstrip (g_strdup (result->stderr_tail));
+  g_autofree char *tail = g_strstrip (g_strdup (result->replay.stderr_text));
   gsize len = strlen (tail);
 
-  if (result->never_connected)
+  if (result->replay.never_connected)
     {
       g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_NOT_STARTED,
                    "the app could not start (%s)%s%s",
-                   result->verdict.detail != NULL ? result->verdict.detail : "no reason given",
+                   result->replay.verdict.detail != NULL ? result->replay.verdict.detail : "no reason given",
                    len > 0 ? "; its stderr ends with: " : "",
                    tail + (len > 600 ? len - 600 : 0));
       return FALSE;
@@ -641,7 +581,7 @@ may_retry (Runner *runner, const RunResult *result, guint attempt, GError **erro
       g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_NOT_STARTED,
                    "the app could not start in %u tries, with fewer replays beside it each "
                    "time (%s)%s%s", attempt,
-                   result->verdict.detail != NULL ? result->verdict.detail : "no reason given",
+                   result->replay.verdict.detail != NULL ? result->replay.verdict.detail : "no reason given",
                    len > 0 ? "; its stderr ends with: " : "",
                    tail + (len > 600 ? len - 600 : 0));
       return FALSE;
@@ -685,7 +625,7 @@ on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean kil
     {
       if (runner->observe != NULL)
         runner->observe (&result, runner->observe_data);
-      if (result.verdict.kind == VERDICT_COULD_NOT_START && !runner->cancelled
+      if (result.replay.verdict.kind == VERDICT_COULD_NOT_START && !runner->cancelled
           && may_retry (runner, &result, bg->attempt, &error))
         {
           /* Queued again, behind the others: it runs when the replays
@@ -702,7 +642,7 @@ on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean kil
     {
       failed = bg->predicate != NULL && bg->predicate (&result, bg->predicate_data);
       g_debug ("worker %u: background test (%u actions): %s%s after %" G_GINT64_FORMAT " ms",
-               worker->id, result.actions, verdict_kind_to_string (result.verdict.kind),
+               worker->id, result.replay.n_actions, verdict_kind_to_string (result.replay.verdict.kind),
                failed ? " (fails)" : "", result.elapsed_ms);
     }
   /* An app that cannot start cannot start for the batch either: it stops
@@ -742,7 +682,7 @@ on_batch_done (Runner *runner, Worker *worker, Session *session, gint index, gui
     }
   if (runner->observe != NULL)
     runner->observe (&result, runner->observe_data);
-  if (result.verdict.kind == VERDICT_COULD_NOT_START && !runner->cancelled)
+  if (result.replay.verdict.kind == VERDICT_COULD_NOT_START && !runner->cancelled)
     {
       if (!may_retry (runner, &result, attempt, &error))
         {
@@ -760,7 +700,7 @@ on_batch_done (Runner *runner, Worker *worker, Session *session, gint index, gui
   runner->results[index] = result;
   runner->failed[index] = runner->predicate (&runner->results[index], runner->predicate_data);
   g_debug ("worker %u: candidate %d (%u actions): %s%s after %" G_GINT64_FORMAT " ms",
-           worker->id, index, result.actions, verdict_kind_to_string (result.verdict.kind),
+           worker->id, index, result.replay.n_actions, verdict_kind_to_string (result.replay.verdict.kind),
            runner->failed[index] ? " (fails)" : "", result.elapsed_ms);
   runner->done[index] = TRUE;
 }

@@ -20,6 +20,7 @@
 
 #include <glib.h>
 #include "session.h"
+#include "replay-result.h"
 #include "verdict.h"
 
 G_BEGIN_DECLS
@@ -79,20 +80,13 @@ typedef struct
 /* What one test observed. */
 typedef struct
 {
-  Verdict verdict;           /* for --test: EXITED with the command's status (0: still fails),
-                              * or CRASHED with the signal that killed it */
+  ReplayResult replay;       /* what xreplay said (replay-result.h; stderr_text is the
+                              * tail its JSON holds); for --test: the verdict EXITED
+                              * with the command's status (0: still fails) or CRASHED
+                              * with the signal that killed it, stderr_text its
+                              * stderr, the figures -1 */
   gboolean by_test;          /* the verdict is the --test command's */
-  gboolean stderr_matched;
-  guint actions, actions_replayed;
-  char **backtrace;          /* top frames when the replayer took them, or NULL */
-  char *stderr_tail;
-  gint64 window_latency_ms;  /* longest wait for a window of the app, or -1 */
-  gint64 first_window_ms;    /* from the app's start to its first window, or -1 */
-  gint64 replay_ms;          /* from the first window to the end of the actions, or -1 */
-  gint64 app_cpu_ms;         /* CPU time of the app's process tree, or -1 */
-  gint64 app_peak_rss_kb;    /* its most resident memory, or -1 */
   gint64 elapsed_ms;
-  gboolean never_connected;  /* could not start: idle, never an X client (no retry) */
 } RunResult;
 
 void run_result_clear (RunResult *result);

@@ -59,11 +59,11 @@ gboolean
 target_still_fails (const RunResult *result, gpointer data)
 {
   const Target *target = data;
-  const Verdict *verdict = &result->verdict;
+  const Verdict *verdict = &result->replay.verdict;
 
   if (target->by_test)
     return verdict->kind == VERDICT_EXITED && verdict->exit_status == 0;
-  if (target->stderr_match != NULL && !result->stderr_matched)
+  if (target->stderr_match != NULL && !result->replay.stderr_matched)
     return FALSE;
   switch (target->outcome.kind)
     {
@@ -88,7 +88,7 @@ target_still_fails (const RunResult *result, gpointer data)
       break;
     }
   if (target->same_crash && target->reference_frames != NULL
-      && !frames_match (result->backtrace, target->reference_frames, target->same_crash_frames))
+      && !frames_match (result->replay.backtrace, target->reference_frames, target->same_crash_frames))
     return FALSE;
   return TRUE;
 }
@@ -96,21 +96,21 @@ target_still_fails (const RunResult *result, gpointer data)
 char *
 target_describe_result (const RunResult *result)
 {
-  if (result->by_test && result->verdict.kind == VERDICT_EXITED)
-    return result->verdict.exit_status == 0
+  if (result->by_test && result->replay.verdict.kind == VERDICT_EXITED)
+    return result->replay.verdict.exit_status == 0
              ? g_strdup ("the --test command said it still fails (exit 0)")
              : g_strdup_printf ("the --test command said it passes (exit %d)",
-                                result->verdict.exit_status);
+                                result->replay.verdict.exit_status);
   if (result->by_test)
     {
-      g_autofree char *words = verdict_describe (&result->verdict);
+      g_autofree char *words = verdict_describe (&result->replay.verdict);
       return g_strdup_printf ("the --test command %s", words);
     }
-  if (result->verdict.kind == VERDICT_UNRESOLVED)
+  if (result->replay.verdict.kind == VERDICT_UNRESOLVED)
     return g_strdup_printf ("could not be replayed as recorded (%s)",
-                            result->verdict.detail != NULL ? result->verdict.detail
+                            result->replay.verdict.detail != NULL ? result->replay.verdict.detail
                                                            : "unresolved");
-  return verdict_describe (&result->verdict);
+  return verdict_describe (&result->replay.verdict);
 }
 
 char *

@@ -74,16 +74,16 @@ on_full_done (RunResult *result, gboolean failed, const GError *error, gpointer 
       g_autofree char *seen = target_describe_result (result);
 
       v->full_seen = quote_terminal (seen);
-      v->full_tail = g_strstrip (g_strdup (result->stderr_tail != NULL ? result->stderr_tail : ""));
+      v->full_tail = g_strstrip (g_strdup (result->replay.stderr_text != NULL ? result->replay.stderr_text : ""));
     }
   if (failed)
     {
       v->fails++;
-      v->max_replayed = MAX (v->max_replayed, result->actions_replayed);
+      v->max_replayed = MAX (v->max_replayed, result->replay.n_replayed);
       if (v->target->same_crash && v->target->reference_frames == NULL)
-        v->target->reference_frames = g_steal_pointer (&result->backtrace);
+        v->target->reference_frames = g_steal_pointer (&result->replay.backtrace);
     }
-  if (result->verdict.kind != VERDICT_COULD_NOT_START)
+  if (result->replay.verdict.kind != VERDICT_COULD_NOT_START)
     v->n_started++;
 }
 

@@ -181,26 +181,6 @@ load_stdin (gsize max_session, guint max_actions, gboolean *framed, GError **err
   return session_parse_bounded (text, len, "stdin", max_actions, error);
 }
 
-/* A whole number of milliseconds, or a usage error. */
-static gboolean
-parse_ms (const char *option, const char *text, guint min, guint *out, GError **error)
-{
-  guint64 value = 0;
-
-  if (text == NULL)
-    return TRUE;
-  if (!g_ascii_string_to_unsigned (text, 10, min, 24 * 3600 * 1000, &value, NULL))
-    {
-      g_autofree char *shown = quote_terminal (text);
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "%s: '%s' is not a number of milliseconds (%u to 86400000)", option, shown,
-                   min);
-      return FALSE;
-    }
-  *out = (guint) value;
-  return TRUE;
-}
-
 /* The steps as a person would name them (phrases), with their actions. */
 static int
 print_steps (const Session *session)
@@ -290,12 +270,9 @@ on_report_end (Display *dpy, const ReplayResult *result, gpointer data)
 /* The command line, as given. */
 typedef struct
 {
-  char *display, *speed, *stderr_match, *pace, *max_gap, *min_gap, *settle, *timeout;
-  char *start_timeout, *window_wait, *export_format, *report_dir, *home_seed, *max_screen;
-  char *max_session_size, *wm, *max_actions, *isolate;
-  char **keep_env, **set_env;
-  gboolean no_isolate, share_net;
-  gboolean share_home, json, quiet, verbose, list, list_actions, backtrace, run_recorded;
+  char *display, *stderr_match, *export_format, *report_dir;
+  ReplayArgs *replay;        /* the options xreduce shares (replay-args.h) */
+  gboolean json, quiet, verbose, list, list_actions, backtrace, run_recorded;
   gboolean no_backtrace, version;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
@@ -307,17 +284,12 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Args, args_clear)
 static void
 args_clear (Args *a)
 {
-  char **strings[] = { &a->display, &a->speed, &a->stderr_match, &a->pace, &a->max_gap,
-                       &a->min_gap, &a->settle, &a->timeout, &a->start_timeout,
-                       &a->window_wait, &a->export_format, &a->report_dir, &a->home_seed,
-                       &a->max_screen, &a->max_session_size, &a->wm, &a->max_actions,
-                       &a->isolate };
+  char **strings[] = { &a->display, &a->stderr_match, &a->export_format, &a->report_dir };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
   g_clear_pointer (&a->rest, g_strfreev);
-  g_clear_pointer (&a->keep_env, g_strfreev);
-  g_clear_pointer (&a->set_env, g_strfreev);
+  g_clear_pointer (&a->replay, replay_args_free);
 }
 
 /* Whether bubblewrap works here, asked before anything starts: said
@@ -327,9 +299,9 @@ check_isolation (const Args *a, ReplayOptions *opts)
 {
   g_autoptr (GError) error = NULL;
 
-  if (opts->isolate == SANDBOX_ISOLATE_OFF || sandbox_can_isolate (&error))
+  if (opts->settings.isolate == SANDBOX_ISOLATE_OFF || sandbox_can_isolate (&error))
     return -1;
-  if (opts->isolate == SANDBOX_ISOLATE_REQUIRE)
+  if (opts->settings.isolate == SANDBOX_ISOLATE_REQUIRE)
     {
       g_printerr ("xreplay: --isolate=require: %s\n", error->message);
       return EXIT_INFRA;
@@ -337,7 +309,7 @@ check_isolation (const Args *a, ReplayOptions *opts)
   if (!a->quiet)
     g_printerr ("xreplay: warning: %s; the app runs without isolation (it sees your files, "
                 "network and processes; --isolate=require refuses instead)\n", error->message);
-  opts->isolate = SANDBOX_ISOLATE_OFF;
+  opts->settings.isolate = SANDBOX_ISOLATE_OFF;
   return -1;
 }
 
@@ -351,14 +323,6 @@ parse_args (int argc, char **argv, Args *a)
   int dashdash = -1;
   GOptionEntry entries[] = {
     { "display", 'd', 0, G_OPTION_ARG_STRING, &a->display, "Replay on this existing display instead of a private Xvfb (e.g. a Xephyr to watch)", "DPY" },
-    { "pace", 0, 0, G_OPTION_ARG_STRING, &a->pace, "app (default): each action once the app has taken the one before; recorded: the recorded gaps (see --speed)", "app|recorded" },
-    { "speed", 0, 0, G_OPTION_ARG_STRING, &a->speed, "Divide the recorded gaps between actions by F (default 1; the recorded pace, and the timing that means something at the app's pace)", "F" },
-    { "max-gap", 0, 0, G_OPTION_ARG_STRING, &a->max_gap, "Wait at most MS between two actions (default 1000)", "MS" },
-    { "min-gap", 0, 0, G_OPTION_ARG_STRING, &a->min_gap, "Wait at least MS between two actions (default 5)", "MS" },
-    { "settle", 0, 0, G_OPTION_ARG_STRING, &a->settle, "Time the app gets after the last action to crash (default 500); more, up to --timeout, while its processes are busy", "MS" },
-    { "timeout", 0, 0, G_OPTION_ARG_STRING, &a->timeout, "An app that does not answer a ping within MS has hung (default 5000)", "MS" },
-    { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &a->start_timeout, "Wait at most MS for the app's first window (default 10000)", "MS" },
-    { "window-wait", 0, 0, G_OPTION_ARG_STRING, &a->window_wait, "Wait at most MS for the window an action aims at (default 2000)", "MS" },
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "A failure counts only if the app's stderr matches REGEX", "REGEX" },
     { "backtrace", 0, 0, G_OPTION_ARG_NONE, &a->backtrace, "Run the app under gdb and report the crash's top frames", NULL },
     { "no-backtrace", 0, 0, G_OPTION_ARG_NONE, &a->no_backtrace, "With --report: no gdb (by default the report's replay runs under gdb when it is installed)", NULL },
@@ -370,17 +334,6 @@ parse_args (int argc, char **argv, Args *a)
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "Print nothing but errors (and --json)", NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what is replayed where; pass the app's output through", NULL },
-    { "max-screen", 0, 0, G_OPTION_ARG_STRING, &a->max_screen, "Refuse sessions whose screen is larger than WxH (default 8192x8192): the private Xvfb holds about 8 bytes a pixel (some 500 MB at 8192x8192)", "WxH" },
-    { "max-session-size", 0, 0, G_OPTION_ARG_STRING, &a->max_session_size, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
-    { "max-actions", 0, 0, G_OPTION_ARG_STRING, &a->max_actions, "Refuse sessions of more than N user actions (default 1000000, some days of recording), while reading them", "N" },
-    { "home", 0, 0, G_OPTION_ARG_FILENAME, &a->home_seed, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs)", "DIR" },
-    { "share-home", 0, 0, G_OPTION_ARG_NONE, &a->share_home, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox", NULL },
-    { "wm", 0, 0, G_OPTION_ARG_STRING, &a->wm, "Run the window manager CMD on the private Xvfb before the app, for a bug that needs one (default: none; xreplay gives the windows their recorded size and focus itself)", "CMD" },
-    { "isolate", 0, 0, G_OPTION_ARG_STRING, &a->isolate, "auto (default): the app under bubblewrap where it works, else without it and a warning; require: refuse (exit 3) where it does not", "auto|require" },
-    { "no-isolate", 0, 0, G_OPTION_ARG_NONE, &a->no_isolate, "No bubblewrap: the app sees your files, network and processes (the fresh HOME, bus and environment allowlist stay)", NULL },
-    { "share-net", 0, 0, G_OPTION_ARG_NONE, &a->share_net, "Isolated, but with the network", NULL },
-    { "keep-env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->keep_env, "The app also gets this variable of ours (repeatable)", "NAME" },
-    { "setenv", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->set_env, "The app gets NAME=VALUE (repeatable)", "NAME=VALUE" },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
     { NULL }
   };
@@ -406,6 +359,8 @@ parse_args (int argc, char **argv, Args *a)
   g_option_context_set_summary (context, "Replay a recorded X11 session against an app.");
   g_option_context_set_description (context, usage_description);
   g_option_context_add_main_entries (context, entries, NULL);
+  a->replay = replay_args_new ();
+  g_option_context_add_group (context, replay_args_get_group (a->replay));
   if (help_maybe_print (context, (int) g_strv_length (a->rest), a->rest))
     return EXIT_PASSED;
   if (!g_option_context_parse_strv (context, &a->rest, &error))
@@ -431,71 +386,17 @@ parse_args (int argc, char **argv, Args *a)
 /* The options' values into @opts (and *@regex); -1, or EXIT_USAGE after
  * saying what is wrong. Nothing has started yet. */
 static int
-check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int max_screen[2],
-               gsize *max_session, guint *max_actions)
+check_options (const Args *a, ReplayOptions *opts, GRegex **regex)
 {
   g_autoptr (GError) error = NULL;
 
   replay_options_init (opts);
-  *max_actions = SESSION_MAX_ACTIONS;
-  if (a->max_actions != NULL && !session_max_actions_parse (a->max_actions, max_actions))
-    {
-      g_printerr ("xreplay: --max-actions: '%s' is not a number of actions (1 to %d)\n",
-                  a->max_actions, SESSION_MAX_ACTIONS_CEILING);
-      return EXIT_USAGE;
-    }
-  *max_session = SESSION_MAX_FILE_SIZE;
-  if (a->max_session_size != NULL && !session_max_size_parse (a->max_session_size, max_session))
-    {
-      g_printerr ("xreplay: --max-session-size: '%s' is not a whole number of MiB (1 to %"
-                  G_GSIZE_FORMAT ")\n", a->max_session_size,
-                  SESSION_MAX_FILE_SIZE_CEILING / (1024 * 1024));
-      return EXIT_USAGE;
-    }
-  max_screen[0] = max_screen[1] = SESSION_DEFAULT_MAX_SCREEN;
-  if (a->max_screen != NULL
-      && !session_screen_size_parse (a->max_screen, &max_screen[0], &max_screen[1]))
-    {
-      g_printerr ("xreplay: --max-screen: '%s' is not a size WxH (each 1 to %d)\n",
-                  a->max_screen, SESSION_MAX_COORD);
-      return EXIT_USAGE;
-    }
-  /* A timeout of 0 cannot work (no app answers a ping or maps a window
-   * in no time): refused now, not after a replay failed for it. */
-  if (!parse_ms ("--max-gap", a->max_gap, 0, &opts->max_gap_ms, &error)
-      || !parse_ms ("--min-gap", a->min_gap, 0, &opts->min_gap_ms, &error)
-      || !parse_ms ("--settle", a->settle, 0, &opts->settle_ms, &error)
-      || !parse_ms ("--timeout", a->timeout, 1, &opts->timeout_ms, &error)
-      || !parse_ms ("--start-timeout", a->start_timeout, 1, &opts->start_timeout_ms, &error)
-      || !parse_ms ("--window-wait", a->window_wait, 0, &opts->window_wait_ms, &error))
+  if (!replay_args_check (a->replay, &error))
     {
       g_printerr ("xreplay: %s\n", error->message);
       return EXIT_USAGE;
     }
-  if (opts->min_gap_ms > opts->max_gap_ms)
-    {
-      g_printerr ("xreplay: --min-gap %u is more than --max-gap %u\n", opts->min_gap_ms,
-                  opts->max_gap_ms);
-      return EXIT_USAGE;
-    }
-  if (a->pace != NULL && !g_str_equal (a->pace, "app") && !g_str_equal (a->pace, "recorded"))
-    {
-      g_printerr ("xreplay: --pace: '%s' is not app or recorded\n", a->pace);
-      return EXIT_USAGE;
-    }
-  opts->pace = a->pace != NULL && g_str_equal (a->pace, "recorded") ? REPLAY_PACE_RECORDED
-                                                                     : REPLAY_PACE_APP;
-  if (a->speed != NULL)
-    {
-      char *end = NULL;
-      opts->speed = g_ascii_strtod (a->speed, &end);
-      if (end == a->speed || *end != '\0' || !(opts->speed > 0.001 && opts->speed <= 1000))
-        {
-          g_printerr ("xreplay: --speed: '%s' is not a factor between 0.001 and 1000\n",
-                      a->speed);
-          return EXIT_USAGE;
-        }
-    }
+  opts->settings = *replay_args_get_settings (a->replay);
   if (a->stderr_match != NULL)
     {
       *regex = g_regex_new (a->stderr_match, G_REGEX_MULTILINE, 0, &error);
@@ -505,39 +406,6 @@ check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int max_scree
           return EXIT_USAGE;
         }
     }
-  if (a->home_seed != NULL && a->share_home)
-    {
-      g_printerr ("xreplay: --home and --share-home exclude each other\n");
-      return EXIT_USAGE;
-    }
-  if (a->isolate != NULL && strcmp (a->isolate, "auto") != 0
-      && strcmp (a->isolate, "require") != 0)
-    {
-      g_printerr ("xreplay: --isolate: '%s' is neither auto nor require\n", a->isolate);
-      return EXIT_USAGE;
-    }
-  if (a->no_isolate && a->isolate != NULL && strcmp (a->isolate, "require") == 0)
-    {
-      g_printerr ("xreplay: --isolate=require and --no-isolate exclude each other\n");
-      return EXIT_USAGE;
-    }
-  if (a->share_home && (a->keep_env != NULL || a->set_env != NULL))
-    {
-      g_printerr ("xreplay: --share-home runs the app with all of your environment: "
-                  "--keep-env and --setenv are for the sandbox\n");
-      return EXIT_USAGE;
-    }
-  for (char **s = a->set_env; s != NULL && *s != NULL; s++)
-    if (strchr (*s, '=') == NULL || **s == '=')
-      {
-        g_printerr ("xreplay: --setenv: '%s' is not NAME=VALUE\n", *s);
-        return EXIT_USAGE;
-      }
-  if (a->home_seed != NULL && !sandbox_check_home_seed (a->home_seed, &error))
-    {
-      g_printerr ("xreplay: %s\n", error->message);
-      return EXIT_USAGE;
-    }
   if (a->run_recorded && a->app_argv != NULL)
     {
       g_printerr ("xreplay: --run-recorded-command and '-- APP' exclude each other\n");
@@ -546,6 +414,12 @@ check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int max_scree
   if (a->display != NULL && *a->display == '\0')
     {
       g_printerr ("xreplay: --display: empty display name\n");
+      return EXIT_USAGE;
+    }
+  if (a->display != NULL && opts->settings.wm_argv != NULL)
+    {
+      g_printerr ("xreplay: --wm and --display exclude each other (a display given has "
+                  "its own window manager, or none)\n");
       return EXIT_USAGE;
     }
   return -1;
@@ -665,7 +539,6 @@ main (int argc, char **argv)
   g_auto (Args) a = { 0 };
   g_autoptr (GError) error = NULL;
   g_autofree char *crashtrace = NULL;
-  g_auto (GStrv) wm_argv = NULL;
   g_autoptr (GRegex) regex = NULL;
   g_autoptr (Session) session = NULL;
   g_autoptr (Report) report = NULL;
@@ -673,9 +546,6 @@ main (int argc, char **argv)
   g_auto (ReplayResult) result = { 0 };
   Interrupt interrupt = { cancellable, FALSE, 0 };
   ReplayOptions opts;
-  int max_screen[2];
-  gsize max_session;
-  guint max_actions;
   const char *const *app_argv;
   gboolean ok, framed = FALSE;
   int status;
@@ -691,14 +561,15 @@ main (int argc, char **argv)
 #endif
   proc_interrupt_watch (on_signal, &interrupt);
   if ((status = parse_args (argc, argv, &a)) >= 0
-      || (status = check_options (&a, &opts, &regex, max_screen, &max_session,
-                                  &max_actions)) >= 0)
+      || (status = check_options (&a, &opts, &regex)) >= 0)
     return status;
   /* "-": from stdin (xreduce --launcher sends each test so, framed). */
   if (strcmp (a.rest[1], "-") == 0)
-    session = load_stdin (max_session, max_actions, &framed, &error);
+    session = load_stdin (opts.settings.max_session_size, opts.settings.max_actions, &framed,
+                          &error);
   else
-    session = session_load_bounded (a.rest[1], max_session, max_actions, &error);
+    session = session_load_bounded (a.rest[1], opts.settings.max_session_size,
+                                    opts.settings.max_actions, &error);
   if (session == NULL)
     {
       g_printerr ("xreplay: %s\n", error->message);
@@ -725,7 +596,8 @@ main (int argc, char **argv)
   /* Before any Xvfb: one of the session's screen size could take
    * gigabytes. */
   if (a.display == NULL
-      && !session_check_screen (session, a.rest[1], max_screen[0], max_screen[1], &error))
+      && !session_check_screen (session, a.rest[1], opts.settings.max_screen_width,
+                                opts.settings.max_screen_height, &error))
     {
       g_printerr ("xreplay: %s\n", error->message);
       return EXIT_USAGE;
@@ -753,32 +625,8 @@ main (int argc, char **argv)
       opts.on_end = on_report_end;
       opts.hook_data = report;
     }
-  if (a.wm != NULL)
-    {
-      if (a.display != NULL)
-        {
-          g_printerr ("xreplay: --wm and --display exclude each other (a display given has "
-                      "its own window manager, or none)\n");
-          return EXIT_USAGE;
-        }
-      wm_argv = proc_command_parse (a.wm, &error);
-      if (wm_argv == NULL)
-        {
-          g_printerr ("xreplay: --wm: %s\n", error->message);
-          return EXIT_USAGE;
-        }
-    }
-  opts.wm_argv = (const char *const *) wm_argv;
   opts.display = a.display;
-  opts.home_seed = a.home_seed;
-  opts.share_home = a.share_home;
-  opts.isolate = a.no_isolate ? SANDBOX_ISOLATE_OFF
-                 : a.isolate != NULL && strcmp (a.isolate, "require") == 0
-                 ? SANDBOX_ISOLATE_REQUIRE : SANDBOX_ISOLATE_AUTO;
-  opts.share_net = a.share_net;
-  opts.keep_env = (const char *const *) a.keep_env;
-  opts.set_env = (const char *const *) a.set_env;
-  if (!a.share_home && (status = check_isolation (&a, &opts)) >= 0)
+  if (!opts.settings.share_home && (status = check_isolation (&a, &opts)) >= 0)
     return status;
   opts.stderr_match = regex;
   opts.verbose = a.verbose;

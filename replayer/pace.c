@@ -111,7 +111,7 @@ replay_pace_injected (Replay *r, const SessionEvent *ev)
 static guint
 recorded_gap (Replay *r, guint64 from, guint64 to)
 {
-  double gap = to > from ? (double) (to - from) / r->opts->speed : 0.0;
+  double gap = to > from ? (double) (to - from) / r->opts->settings.speed : 0.0;
 
   return (guint) (gap + 0.5);
 }
@@ -171,7 +171,7 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
           /* A long press: released its recorded hold after the press. */
           gint64 due = held->injected_ms + recorded_gap (r, held->recorded_ms, next->time_ms);
 
-          *gap_ms = (guint) MAX (due - replay_now_ms (), (gint64) r->opts->min_gap_ms);
+          *gap_ms = (guint) MAX (due - replay_now_ms (), (gint64) r->opts->settings.min_gap_ms);
           return TRUE;
         }
     }
@@ -180,8 +180,8 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
           && (next->state & ANY_BUTTON_MASK) != 0 && prev->kind == SESSION_EVENT_MOTION))
     {
       /* A double click's clicks, a drag's speed. */
-      *gap_ms = MIN (MAX (recorded_gap (r, prev->time_ms, next->time_ms), r->opts->min_gap_ms),
-                     r->opts->max_gap_ms);
+      *gap_ms = MIN (MAX (recorded_gap (r, prev->time_ms, next->time_ms), r->opts->settings.min_gap_ms),
+                     r->opts->settings.max_gap_ms);
       return TRUE;
     }
   return FALSE;
@@ -217,7 +217,7 @@ pace_done (Replay *r, const char *how)
   r->result->app_wait_max_ms = MAX (r->result->app_wait_max_ms, waited);
   if (how != NULL)
     replay_note (r, "action %u: %s after %" G_GINT64_FORMAT " ms", r->next + 1, how, waited);
-  replay_schedule_in (r, r->opts->min_gap_ms);
+  replay_schedule_in (r, r->opts->settings.min_gap_ms);
 }
 
 static gboolean
@@ -294,7 +294,7 @@ wait_for_app (Replay *r)
   r->pace_stamp = (long) ((replay_now_ms () + 1) & 0x7fffffff);
   if (!replay_send_ping (r, windows_get_main (r->windows), r->pace_stamp))
     return;
-  r->pace_timer = g_timeout_add (r->opts->timeout_ms, on_pace_timeout, r);
+  r->pace_timer = g_timeout_add (r->opts->settings.timeout_ms, on_pace_timeout, r);
 }
 
 void
@@ -303,7 +303,7 @@ replay_pace_wait (Replay *r)
   if (r->result->pace == REPLAY_PACE_RECORDED)
     {
       /* No ping to tell: a frame's time (the app redraws at its size). */
-      replay_schedule_in (r, MAX (r->opts->min_gap_ms, 50));
+      replay_schedule_in (r, MAX (r->opts->settings.min_gap_ms, 50));
       return;
     }
   wait_for_app (r);
@@ -315,8 +315,8 @@ replay_pace_start (Replay *r)
 {
   Window main_window = windows_get_main (r->windows);
 
-  r->result->pace = r->opts->pace;
-  if (r->opts->pace != REPLAY_PACE_APP)
+  r->result->pace = r->opts->settings.pace;
+  if (r->opts->settings.pace != REPLAY_PACE_APP)
     return;
   if (main_window == None || !windows_supports_ping (r->windows, main_window))
     {

@@ -55,26 +55,7 @@ void
 replay_options_init (ReplayOptions *opts)
 {
   memset (opts, 0, sizeof *opts);
-  opts->speed = 1.0;
-  opts->max_gap_ms = 1000;
-  opts->min_gap_ms = 5;
-  opts->settle_ms = 500;
-  opts->timeout_ms = 5000;
-  opts->start_timeout_ms = 10000;
-  opts->window_wait_ms = 2000;
-}
-
-void
-replay_result_clear (ReplayResult *result)
-{
-  g_clear_pointer (&result->stderr_text, g_free);
-  g_clear_pointer (&result->verdict.detail, g_free);
-  g_clear_pointer (&result->backtrace, g_strfreev);
-  g_clear_pointer (&result->backtrace_at, g_strfreev);
-  g_clear_pointer (&result->pace_detail, g_free);
-  g_clear_pointer (&result->missing_class, g_free);
-  g_clear_pointer (&result->missing_title, g_free);
-  result->stderr_len = 0;
+  replay_settings_init (&opts->settings);
 }
 
 void
@@ -196,7 +177,7 @@ on_start_timeout (gpointer user_data)
 
   r->timer = 0;
   r->result->verdict.detail = g_strdup_printf ("the app mapped no window within %u ms",
-                                       r->opts->start_timeout_ms);
+                                       r->opts->settings.start_timeout_ms);
   replay_finish (r, VERDICT_COULD_NOT_START);
   return G_SOURCE_REMOVE;
 }
@@ -216,9 +197,9 @@ replay_recorded_gap (Replay *r, guint64 time_ms)
 {
   double gap = time_ms > r->last_time_ms ? (double) (time_ms - r->last_time_ms) : 0.0;
 
-  gap /= r->opts->speed;
-  gap = MIN (gap, (double) r->opts->max_gap_ms);
-  gap = MAX (gap, (double) r->opts->min_gap_ms);
+  gap /= r->opts->settings.speed;
+  gap = MIN (gap, (double) r->opts->settings.max_gap_ms);
+  gap = MAX (gap, (double) r->opts->settings.min_gap_ms);
   return (guint) (gap + 0.5);
 }
 
@@ -366,16 +347,16 @@ replay_missing_window (Replay *r, guint number, const SessionEvent *ev)
   result->missing_window = ev->window;
   result->missing_class = g_strdup (ev->wm_class);
   result->missing_title = g_strdup (ev->wm_name);
-  result->missing_wait_ms = r->opts->window_wait_ms;
+  result->missing_wait_ms = r->opts->settings.window_wait_ms;
   g_clear_pointer (&result->verdict.detail, g_free);
   result->verdict.detail =
     g_strdup_printf ("action %u (%s): its window %d%s%s%s did not appear within %u ms",
                      number + 1, words, ev->window,
                      ev->wm_class != NULL ? " (class " : "",
                      ev->wm_class != NULL ? ev->wm_class : "",
-                     ev->wm_class != NULL ? ")" : "", r->opts->window_wait_ms);
+                     ev->wm_class != NULL ? ")" : "", r->opts->settings.window_wait_ms);
   replay_note (r, "action %u: window %d did not appear within %u ms: unresolved",
-               number + 1, ev->window, r->opts->window_wait_ms);
+               number + 1, ev->window, r->opts->settings.window_wait_ms);
   replay_finish (r, VERDICT_UNRESOLVED);
 }
 
@@ -403,7 +384,7 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
         {
           r->waiting = TRUE;
           replay_note (r, "action %u waits for window %d", number + 1, ev->window);
-          r->wait_timer = g_timeout_add (r->opts->window_wait_ms, on_wait_timeout, r);
+          r->wait_timer = g_timeout_add (r->opts->settings.window_wait_ms, on_wait_timeout, r);
         }
       return WINDOW_WAIT;
     }
@@ -419,7 +400,7 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
   if (r->wait_over)
     {
       replay_note (r, "action %u: window %d not as recorded after %u ms, using %s",
-                   number + 1, ev->window, r->opts->window_wait_ms,
+                   number + 1, ev->window, r->opts->settings.window_wait_ms,
                    match_kind_names[match->kind]);
       windows_add_alias (r->windows, ev->wm_class, ev->wm_name, match->window);
       g_hash_table_add (r->given_up, g_steal_pointer (&identity));
@@ -896,15 +877,15 @@ replay_start_wm (Replay *r, GError **error)
 {
   /* (Not in bubblewrap: a program the user chose, not the stranger's.) */
   g_auto (GStrv) envp = replay_app_environ (r);
-  gint64 deadline = replay_now_ms () + r->opts->start_timeout_ms;
-  g_autofree char *name = g_shell_quote (r->opts->wm_argv[0]);
+  gint64 deadline = replay_now_ms () + r->opts->settings.start_timeout_ms;
+  g_autofree char *name = g_shell_quote (r->opts->settings.wm_argv[0]);
   ProcSpawnOptions spawn;
   guint poll_source, quiet = 0;
   Window asked = None;
   gint64 asked_at = 0;
 
   proc_spawn_options_init (&spawn);
-  spawn.argv = r->opts->wm_argv;
+  spawn.argv = r->opts->settings.wm_argv;
   spawn.envp = (const char *const *) envp;
   spawn.out = PROC_OUTPUT_NULL;
   spawn.err = PROC_OUTPUT_CAPTURE;
@@ -948,7 +929,7 @@ replay_start_wm (Replay *r, GError **error)
           g_source_remove (poll_source);
           g_set_error (error, REPLAY_ERROR, REPLAY_ERROR_WM,
                        "--wm: the window manager %s did not manage the display within %u ms",
-                       name, r->opts->start_timeout_ms);
+                       name, r->opts->settings.start_timeout_ms);
           return FALSE;
         }
       g_main_context_iteration (NULL, TRUE);
@@ -956,7 +937,7 @@ replay_start_wm (Replay *r, GError **error)
   g_source_remove (poll_source);
   if (asked != None)
     XDestroyWindow (r->dpy, asked);
-  replay_note (r, "window manager %s manages the display", r->opts->wm_argv[0]);
+  replay_note (r, "window manager %s manages the display", r->opts->settings.wm_argv[0]);
   return TRUE;
 }
 
@@ -981,12 +962,12 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   r->dpy = xconn_get_display (r->conn);
   r->wm_protocols = XInternAtom (r->dpy, "WM_PROTOCOLS", False);
   r->net_wm_ping = XInternAtom (r->dpy, "_NET_WM_PING", False);
-  r->windows = windows_new (r->dpy, r->opts->display == NULL && r->opts->wm_argv == NULL);
+  r->windows = windows_new (r->dpy, r->opts->display == NULL && r->opts->settings.wm_argv == NULL);
   /* Xvfb has it; a display of the user's may not. */
   if (r->opts->display != NULL && !windows_server_tells_pids (r->windows))
     g_printerr ("xreplay: warning: %s has no X-Resource extension (1.2): the app's windows "
                 "are known by their _NET_WM_PID, or by being new\n", DisplayString (r->dpy));
-  if (r->opts->wm_argv != NULL && !replay_start_wm (r, &local))
+  if (r->opts->settings.wm_argv != NULL && !replay_start_wm (r, &local))
     {
       r->result->verdict.detail = g_strdup (local->message);
       r->error = g_steal_pointer (&local);
@@ -1025,7 +1006,7 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   r->usage_timer = g_timeout_add (REPLAY_USAGE_SAMPLE_MS, replay_on_usage_sample, r);
 
   r->phase = PHASE_STARTING;
-  r->timer = g_timeout_add (r->opts->start_timeout_ms, on_start_timeout, r);
+  r->timer = g_timeout_add (r->opts->settings.start_timeout_ms, on_start_timeout, r);
   if (r->opts->cancellable != NULL)
     {
       cancel_source = g_cancellable_source_new (r->opts->cancellable);
@@ -1081,14 +1062,14 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
   const ReplayOptions *opts = r->opts;
   gint64 t_start = replay_now_ms ();
 
-  if (!opts->share_home)
+  if (!opts->settings.share_home)
     {
       SandboxOptions sandbox_options = {
-        .home_seed = opts->home_seed,
-        .isolate = opts->isolate,
-        .share_net = opts->share_net,
-        .keep_env = opts->keep_env,
-        .set_env = opts->set_env,
+        .home_seed = opts->settings.home_seed,
+        .isolate = opts->settings.isolate,
+        .share_net = opts->settings.share_net,
+        .keep_env = opts->settings.keep_env,
+        .set_env = opts->settings.set_env,
       };
 
       r->sandbox = sandbox_new (&sandbox_options, error);
@@ -1214,7 +1195,7 @@ replay_init (Replay *r, const Session *session, const ReplayOptions *opts,
   r->given_up = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   r->arranged = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   r->held = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  result->pace = opts->pace;
+  result->pace = opts->settings.pace;
   if (r->actions->len > 0)
     {
       const SessionEvent *first = session_get_event (session, g_array_index (r->actions, guint, 0));
@@ -1249,7 +1230,7 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
   const char *display = NULL;
   gboolean ok;
 
-  g_return_val_if_fail (opts->speed > 0, FALSE);
+  g_return_val_if_fail (opts->settings.speed > 0, FALSE);
   replay_init (r, session, opts, result);
   if (argv == NULL || argv[0] == NULL)
     argv = session_get_command (session);

@@ -20,7 +20,7 @@ on_ping_timeout (gpointer user_data)
   Replay *r = user_data;
 
   r->timer = 0;
-  replay_note (r, "no answer to _NET_WM_PING within %u ms", r->opts->timeout_ms);
+  replay_note (r, "no answer to _NET_WM_PING within %u ms", r->opts->settings.timeout_ms);
   replay_finish (r, VERDICT_HUNG);
   return G_SOURCE_REMOVE;
 }
@@ -65,7 +65,7 @@ replay_ping (Replay *r)
   if (!replay_send_ping (r, main_window, r->ping_stamp))
     return;
   replay_note (r, "pinging 0x%lx", main_window);
-  r->timer = g_timeout_add (r->opts->timeout_ms, on_ping_timeout, r);
+  r->timer = g_timeout_add (r->opts->settings.timeout_ms, on_ping_timeout, r);
 }
 
 /* Settling. The actions are delivered, but the app may not have done
@@ -89,7 +89,7 @@ replay_answered (Replay *r)
   if (r->timer != 0)
     g_source_remove (r->timer);   /* the ping's timeout */
   r->timer = 0;
-  if (!r->busy || elapsed >= (gint64) r->opts->settle_ms + r->opts->timeout_ms)
+  if (!r->busy || elapsed >= (gint64) r->opts->settings.settle_ms + r->opts->settings.timeout_ms)
     {
       if (r->noted_busy)
         replay_note (r, "the app %s after %" G_GINT64_FORMAT " ms",
@@ -180,7 +180,7 @@ on_quiet_sample (gpointer user_data)
   r->quiet[r->quiet_next] = sample;
   r->quiet_next = (r->quiet_next + 1) % REPLAY_QUIET_SAMPLES;
   r->quiet_n = MIN (r->quiet_n + 1, REPLAY_QUIET_SAMPLES);
-  if (r->busy && !r->noted_busy && elapsed + REPLAY_QUIET_SAMPLE_MS / 2 >= (gint64) r->opts->settle_ms)
+  if (r->busy && !r->noted_busy && elapsed + REPLAY_QUIET_SAMPLE_MS / 2 >= (gint64) r->opts->settings.settle_ms)
     {
       replay_note (r, "the app is busy (%.0f ms of CPU in the last %" G_GINT64_FORMAT
                    " ms, %u of its %u processes running%s): it gets more time", used_ms, span,
@@ -217,14 +217,14 @@ replay_settle (Replay *r)
   r->t_end_actions = replay_now_ms ();
   r->phase = PHASE_SETTLING;
   replay_note (r, "all %u actions replayed; settling %u ms", r->actions->len,
-               r->opts->settle_ms);
+               r->opts->settings.settle_ms);
   /* The first CPU sample now, the others every REPLAY_QUIET_SAMPLE_MS. */
   r->quiet_at[0] = r->t_end_actions;
   proctree_sample (proc_child_get_pid (r->child), &r->quiet[0]);
   r->quiet_n = r->quiet_next = 1;
   r->quiet_timer = g_timeout_add (REPLAY_QUIET_SAMPLE_MS, on_quiet_sample, r);
-  if (r->opts->settle_ms == 0)
+  if (r->opts->settings.settle_ms == 0)
     replay_ping (r);
   else
-    r->timer = g_timeout_add (r->opts->settle_ms, on_settled, r);
+    r->timer = g_timeout_add (r->opts->settings.settle_ms, on_settled, r);
 }

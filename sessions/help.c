@@ -115,7 +115,7 @@ help_maybe_print (GOptionContext *context, int argc, char **argv)
             g_autofree char *name = g_path_get_basename (argv[0]);
             g_set_prgname (name);
           }
-        help = g_option_context_get_help (context, TRUE, NULL);
+        help = g_option_context_get_help (context, FALSE, NULL);
         wrapped = help_wrap (help, HELP_WIDTH);
         fputs (wrapped, stdout);
         return TRUE;

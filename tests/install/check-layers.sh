@@ -8,7 +8,7 @@
 # 2. No folder calls up, nor across to a sibling: the floors are
 #      0  output/ proc/         (X-free, each on its own)
 #      1  sessions/ xapp/       (the session, on output/; the X layer, on proc/)
-#      2  verdict/              (what became of the app, on sessions/)
+#      2  verdict/              (the verdict, the replay options; on sessions/, proc/)
 #      3  recorder/ replayer/ reducer/   (one program each)
 #    and a folder uses only folders on floors below its own. main.c of
 #    each program counts as its folder's.

@@ -1,0 +1,394 @@
+/* replay-args.c — the replay's options, their defaults and checks, once
+ * (see replay-args.h).
+ */
+#define G_LOG_DOMAIN "xreduce-verdict"
+
+#include "replay-args.h"
+
+#include <string.h>
+
+#include "proc.h"
+#include "quote.h"
+#include "session.h"
+
+/* What an option takes. */
+typedef enum
+{
+  ARG_MS,                    /* a whole number of milliseconds, into ReplaySettings */
+  ARG_TEXT,                  /* a word, checked in replay_args_check() */
+  ARG_FLAG,
+  ARG_LIST,                  /* repeatable */
+} ArgKind;
+
+typedef enum
+{
+  OPT_PACE,
+  OPT_SPEED,
+  OPT_MAX_GAP,
+  OPT_MIN_GAP,
+  OPT_SETTLE,
+  OPT_TIMEOUT,
+  OPT_START_TIMEOUT,
+  OPT_WINDOW_WAIT,
+  OPT_WM,
+  OPT_MAX_SCREEN,
+  OPT_MAX_SESSION_SIZE,
+  OPT_MAX_ACTIONS,
+  OPT_HOME,
+  OPT_SHARE_HOME,
+  OPT_ISOLATE,
+  OPT_NO_ISOLATE,
+  OPT_SHARE_NET,
+  OPT_KEEP_ENV,
+  OPT_SETENV,
+  N_OPTIONS
+} OptionId;
+
+typedef struct
+{
+  const char *name;
+  ArgKind kind;
+  guint min;                 /* ARG_MS: the least value (no app answers in no time) */
+  gsize offset;              /* ARG_MS: where the value goes in ReplaySettings */
+  const char *help;
+  const char *arg;
+} Option;
+
+#define MS(field) G_STRUCT_OFFSET (ReplaySettings, field)
+
+/* In the order --help shows them and replay_args_to_argv() passes them. */
+static const Option options[N_OPTIONS] = {
+  [OPT_PACE] = { "pace", ARG_TEXT, 0, 0, "app: each action once the app has taken the one before (xreplay's default; xreduce takes the recorded pace when the session fails only so); recorded: the recorded gaps (see --speed)", "app|recorded" },
+  [OPT_SPEED] = { "speed", ARG_TEXT, 0, 0, "Divide the recorded gaps between actions by F (default 1; the recorded pace, and the timing that means something at the app's pace)", "F" },
+  [OPT_MAX_GAP] = { "max-gap", ARG_MS, 0, MS (max_gap_ms), "Wait at most MS between two actions (default 1000)", "MS" },
+  [OPT_MIN_GAP] = { "min-gap", ARG_MS, 0, MS (min_gap_ms), "Wait at least MS between two actions (default 5)", "MS" },
+  [OPT_SETTLE] = { "settle", ARG_MS, 0, MS (settle_ms), "Time the app gets after the last action to crash (default 500); more, up to --timeout, while its processes are busy", "MS" },
+  [OPT_TIMEOUT] = { "timeout", ARG_MS, 1, MS (timeout_ms), "An app that does not answer a ping within MS has hung (default 5000)", "MS" },
+  [OPT_START_TIMEOUT] = { "start-timeout", ARG_MS, 1, MS (start_timeout_ms), "Wait at most MS for the app's first window (default 10000; xreduce raises it for an app it sees start slowly)", "MS" },
+  [OPT_WINDOW_WAIT] = { "window-wait", ARG_MS, 0, MS (window_wait_ms), "Wait at most MS for the window an action aims at (default 2000; xreduce learns it from the full session's replays, at most 2000)", "MS" },
+  [OPT_WM] = { "wm", ARG_TEXT, 0, 0, "Run the window manager CMD on the private Xvfb before the app, for a bug that needs one (default: none; the replay gives the windows their recorded size and focus itself)", "CMD" },
+  [OPT_MAX_SCREEN] = { "max-screen", ARG_TEXT, 0, 0, "Refuse sessions whose screen is larger than WxH (default 8192x8192): a replay's Xvfb holds about 8 bytes a pixel (some 500 MB at 8192x8192)", "WxH" },
+  [OPT_MAX_SESSION_SIZE] = { "max-session-size", ARG_TEXT, 0, 0, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
+  [OPT_MAX_ACTIONS] = { "max-actions", ARG_TEXT, 0, 0, "Refuse sessions of more than N user actions (default 1000000, some days of recording), while reading them", "N" },
+  [OPT_HOME] = { "home", ARG_TEXT, 0, 0, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs; copy-on-write where the filesystem can)", "DIR" },
+  [OPT_SHARE_HOME] = { "share-home", ARG_FLAG, 0, 0, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox (parallel replays then share them)", NULL },
+  [OPT_ISOLATE] = { "isolate", ARG_TEXT, 0, 0, "auto (default): the app under bubblewrap where it works, else without it and a warning; require: refuse (exit 3) where it does not", "auto|require" },
+  [OPT_NO_ISOLATE] = { "no-isolate", ARG_FLAG, 0, 0, "No bubblewrap: the app sees your files, network and processes (the fresh HOME, bus and environment allowlist stay)", NULL },
+  [OPT_SHARE_NET] = { "share-net", ARG_FLAG, 0, 0, "Isolated, but with the network", NULL },
+  [OPT_KEEP_ENV] = { "keep-env", ARG_LIST, 0, 0, "The app also gets this variable of ours (repeatable)", "NAME" },
+  [OPT_SETENV] = { "setenv", ARG_LIST, 0, 0, "The app gets NAME=VALUE (repeatable)", "NAME=VALUE" },
+};
+
+/* What the command line said, by option. */
+typedef union
+{
+  char *text;                /* ARG_MS, ARG_TEXT */
+  gboolean flag;             /* ARG_FLAG */
+  char **list;               /* ARG_LIST */
+} Given;
+
+struct ReplayArgs
+{
+  Given given[N_OPTIONS];
+  ReplaySettings settings;
+  char *home;                /* --home, absolute */
+  char **wm_argv;            /* --wm, split */
+};
+
+void
+replay_settings_init (ReplaySettings *settings)
+{
+  memset (settings, 0, sizeof *settings);
+  settings->pace = REPLAY_PACE_APP;
+  settings->speed = REPLAY_DEFAULT_SPEED;
+  settings->max_gap_ms = REPLAY_DEFAULT_MAX_GAP_MS;
+  settings->min_gap_ms = REPLAY_DEFAULT_MIN_GAP_MS;
+  settings->settle_ms = REPLAY_DEFAULT_SETTLE_MS;
+  settings->timeout_ms = REPLAY_DEFAULT_TIMEOUT_MS;
+  settings->start_timeout_ms = REPLAY_DEFAULT_START_TIMEOUT_MS;
+  settings->window_wait_ms = REPLAY_DEFAULT_WINDOW_WAIT_MS;
+  settings->max_screen_width = settings->max_screen_height = SESSION_DEFAULT_MAX_SCREEN;
+  settings->max_session_size = SESSION_MAX_FILE_SIZE;
+  settings->max_actions = SESSION_MAX_ACTIONS;
+  settings->isolate = SANDBOX_ISOLATE_AUTO;
+}
+
+ReplayArgs *
+replay_args_new (void)
+{
+  ReplayArgs *args = g_new0 (ReplayArgs, 1);
+
+  replay_settings_init (&args->settings);
+  return args;
+}
+
+void
+replay_args_free (ReplayArgs *args)
+{
+  if (args == NULL)
+    return;
+  for (guint i = 0; i < N_OPTIONS; i++)
+    if (options[i].kind == ARG_LIST)
+      g_strfreev (args->given[i].list);
+    else if (options[i].kind != ARG_FLAG)
+      g_free (args->given[i].text);
+  g_free (args->home);
+  g_strfreev (args->wm_argv);
+  g_free (args);
+}
+
+GOptionGroup *
+replay_args_get_group (ReplayArgs *args)
+{
+  GOptionGroup *group = g_option_group_new ("replay", "Replay options (xreduce passes them on to every replay):",
+                                            "Show how the app is replayed", NULL, NULL);
+  GOptionEntry entries[N_OPTIONS + 1] = { { NULL } };
+  static const GOptionArg arg_of[] = { [ARG_MS] = G_OPTION_ARG_STRING,
+                                       [ARG_TEXT] = G_OPTION_ARG_STRING,
+                                       [ARG_FLAG] = G_OPTION_ARG_NONE,
+                                       [ARG_LIST] = G_OPTION_ARG_STRING_ARRAY };
+
+  for (guint i = 0; i < N_OPTIONS; i++)
+    {
+      entries[i].long_name = options[i].name;
+      entries[i].arg = arg_of[options[i].kind];
+      entries[i].arg_data = &args->given[i];
+      entries[i].description = options[i].help;
+      entries[i].arg_description = options[i].arg;
+    }
+  /* --home is a file name, not text in the locale's encoding. */
+  entries[OPT_HOME].arg = G_OPTION_ARG_FILENAME;
+  g_option_group_add_entries (group, entries);
+  return group;
+}
+
+static gboolean
+bad_value (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+bad_value (GError **error, const char *format, ...)
+{
+  va_list ap;
+  g_autofree char *message = NULL;
+
+  va_start (ap, format);
+  message = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, message);
+  return FALSE;
+}
+
+/* The milliseconds options into the settings. A timeout of 0 cannot work
+ * (no app answers a ping or maps a window in no time): refused now, not
+ * after a replay failed for it. */
+static gboolean
+check_ms (ReplayArgs *args, GError **error)
+{
+  for (guint i = 0; i < N_OPTIONS; i++)
+    {
+      const char *text = args->given[i].text;
+      guint64 value = 0;
+
+      if (options[i].kind != ARG_MS || text == NULL)
+        continue;
+      if (!g_ascii_string_to_unsigned (text, 10, options[i].min, 24 * 3600 * 1000, &value,
+                                       NULL))
+        {
+          g_autofree char *shown = quote_terminal (text);
+          return bad_value (error, "--%s: '%s' is not a number of milliseconds (%u to "
+                            "86400000)", options[i].name, shown, options[i].min);
+        }
+      G_STRUCT_MEMBER (guint, &args->settings, options[i].offset) = (guint) value;
+    }
+  if (args->settings.min_gap_ms > args->settings.max_gap_ms)
+    return bad_value (error, "--min-gap %u is more than --max-gap %u",
+                      args->settings.min_gap_ms, args->settings.max_gap_ms);
+  args->settings.start_timeout_given = args->given[OPT_START_TIMEOUT].text != NULL;
+  args->settings.window_wait_given = args->given[OPT_WINDOW_WAIT].text != NULL;
+  return TRUE;
+}
+
+/* --pace, --speed. */
+static gboolean
+check_timing (ReplayArgs *args, GError **error)
+{
+  const char *pace = args->given[OPT_PACE].text;
+  const char *speed = args->given[OPT_SPEED].text;
+
+  if (pace != NULL && !g_str_equal (pace, "app") && !g_str_equal (pace, "recorded"))
+    {
+      g_autofree char *shown = quote_terminal (pace);
+      return bad_value (error, "--pace: '%s' is not app or recorded", shown);
+    }
+  args->settings.pace_given = pace != NULL;
+  args->settings.pace = pace != NULL && g_str_equal (pace, "recorded") ? REPLAY_PACE_RECORDED
+                                                                         : REPLAY_PACE_APP;
+  if (speed != NULL)
+    {
+      char *end = NULL;
+      double value = g_ascii_strtod (speed, &end);
+
+      if (end == speed || *end != '\0' || !(value > 0.001 && value <= 1000))
+        {
+          g_autofree char *shown = quote_terminal (speed);
+          return bad_value (error, "--speed: '%s' is not a factor between 0.001 and 1000",
+                            shown);
+        }
+      args->settings.speed = value;
+    }
+  return TRUE;
+}
+
+/* --max-screen, --max-session-size, --max-actions. */
+static gboolean
+check_limits (ReplayArgs *args, GError **error)
+{
+  ReplaySettings *settings = &args->settings;
+  const char *screen = args->given[OPT_MAX_SCREEN].text;
+  const char *size = args->given[OPT_MAX_SESSION_SIZE].text;
+  const char *actions = args->given[OPT_MAX_ACTIONS].text;
+
+  if (actions != NULL && !session_max_actions_parse (actions, &settings->max_actions))
+    {
+      g_autofree char *shown = quote_terminal (actions);
+      return bad_value (error, "--max-actions: '%s' is not a number of actions (1 to %d)",
+                        shown, SESSION_MAX_ACTIONS_CEILING);
+    }
+  if (size != NULL && !session_max_size_parse (size, &settings->max_session_size))
+    {
+      g_autofree char *shown = quote_terminal (size);
+      return bad_value (error, "--max-session-size: '%s' is not a whole number of MiB (1 to %"
+                        G_GSIZE_FORMAT ")", shown,
+                        (gsize) (SESSION_MAX_FILE_SIZE_CEILING / (1024 * 1024)));
+    }
+  if (screen != NULL && !session_screen_size_parse (screen, &settings->max_screen_width,
+                                                    &settings->max_screen_height))
+    {
+      g_autofree char *shown = quote_terminal (screen);
+      return bad_value (error, "--max-screen: '%s' is not a size WxH (each 1 to %d)", shown,
+                        SESSION_MAX_COORD);
+    }
+  return TRUE;
+}
+
+/* The sandbox's options and --wm. */
+static gboolean
+check_sandbox (ReplayArgs *args, GError **error)
+{
+  ReplaySettings *settings = &args->settings;
+  const char *home = args->given[OPT_HOME].text;
+  const char *isolate = args->given[OPT_ISOLATE].text;
+  const char *wm = args->given[OPT_WM].text;
+  char **set_env = args->given[OPT_SETENV].list;
+  g_autoptr (GError) local = NULL;
+
+  settings->share_home = args->given[OPT_SHARE_HOME].flag;
+  settings->share_net = args->given[OPT_SHARE_NET].flag;
+  settings->keep_env = (const char *const *) args->given[OPT_KEEP_ENV].list;
+  settings->set_env = (const char *const *) set_env;
+  if (home != NULL && settings->share_home)
+    return bad_value (error, "--home and --share-home exclude each other");
+  if (isolate != NULL && !g_str_equal (isolate, "auto") && !g_str_equal (isolate, "require"))
+    {
+      g_autofree char *shown = quote_terminal (isolate);
+      return bad_value (error, "--isolate: '%s' is neither auto nor require", shown);
+    }
+  if (args->given[OPT_NO_ISOLATE].flag && isolate != NULL && g_str_equal (isolate, "require"))
+    return bad_value (error, "--isolate=require and --no-isolate exclude each other");
+  settings->isolate = args->given[OPT_NO_ISOLATE].flag ? SANDBOX_ISOLATE_OFF
+                      : isolate != NULL && g_str_equal (isolate, "require")
+                      ? SANDBOX_ISOLATE_REQUIRE : SANDBOX_ISOLATE_AUTO;
+  if (settings->share_home && (settings->keep_env != NULL || set_env != NULL))
+    return bad_value (error, "--share-home runs the app with all of your environment: "
+                      "--keep-env and --setenv are for the sandbox");
+  for (char **s = set_env; s != NULL && *s != NULL; s++)
+    if (strchr (*s, '=') == NULL || **s == '=')
+      {
+        g_autofree char *shown = quote_terminal (*s);
+        return bad_value (error, "--setenv: '%s' is not NAME=VALUE", shown);
+      }
+  if (home != NULL)
+    {
+      if (!sandbox_check_home_seed (home, &local))
+        return bad_value (error, "%s", local->message);
+      /* The same folder wherever the replay runs from (ssh starts in HOME). */
+      g_free (args->home);
+      args->home = g_canonicalize_filename (home, NULL);
+      settings->home_seed = args->home;
+    }
+  if (wm != NULL)
+    {
+      g_strfreev (args->wm_argv);
+      args->wm_argv = proc_command_parse (wm, &local);
+      if (args->wm_argv == NULL)
+        return bad_value (error, "--wm: %s", local->message);
+      settings->wm = wm;
+      settings->wm_argv = (const char *const *) args->wm_argv;
+    }
+  return TRUE;
+}
+
+gboolean
+replay_args_check (ReplayArgs *args, GError **error)
+{
+  replay_settings_init (&args->settings);
+  return check_limits (args, error) && check_ms (args, error) && check_timing (args, error)
+         && check_sandbox (args, error);
+}
+
+const ReplaySettings *
+replay_args_get_settings (const ReplayArgs *args)
+{
+  return &args->settings;
+}
+
+char **
+replay_args_to_argv (const ReplayArgs *args)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; i < N_OPTIONS; i++)
+    {
+      g_autofree char *flag = g_strconcat ("--", options[i].name, NULL);
+      const Given *given = &args->given[i];
+
+      switch (options[i].kind)
+        {
+        case ARG_FLAG:
+          if (given->flag)
+            g_strv_builder_add (builder, flag);
+          break;
+        case ARG_LIST:
+          for (char **s = given->list; s != NULL && *s != NULL; s++)
+            {
+              g_strv_builder_add (builder, flag);
+              g_strv_builder_add (builder, *s);
+            }
+          break;
+        case ARG_MS:
+        case ARG_TEXT:
+        default:
+          if (given->text != NULL)
+            {
+              g_strv_builder_add (builder, flag);
+              g_strv_builder_add (builder, i == OPT_HOME && args->home != NULL ? args->home
+                                                                                : given->text);
+            }
+          break;
+        }
+    }
+  return g_strv_builder_end (builder);
+}
+
+char **
+replay_args_list_names (void)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; i < N_OPTIONS; i++)
+    {
+      g_autofree char *flag = g_strconcat ("--", options[i].name, NULL);
+      g_strv_builder_add (builder, flag);
+    }
+  return g_strv_builder_end (builder);
+}

@@ -1,0 +1,97 @@
+/* replay-args.h — how a session is replayed, written once: the options
+ * that say it (timing, windows, size limits, the sandbox), their defaults
+ * and their checks, as one GOption group that xreplay and xreduce both add
+ * to their command line (as halfempty's modules each add their own), and
+ * the words that pass them on to xreplay. X-free.
+ *
+ * A new replay option is one entry in replay-args.c's table (its name,
+ * help, and where its value goes in ReplaySettings): xreplay takes it,
+ * xreduce takes it and passes it on to every replay, both check it the
+ * same way before anything starts.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "sandbox.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  REPLAY_PACE_APP,           /* after each action, wait until the app has taken it */
+  REPLAY_PACE_RECORDED,      /* the recorded gaps (divided by speed, capped) */
+} ReplayPace;
+
+/* The defaults. */
+#define REPLAY_DEFAULT_SPEED 1.0
+#define REPLAY_DEFAULT_MAX_GAP_MS 1000
+#define REPLAY_DEFAULT_MIN_GAP_MS 5
+#define REPLAY_DEFAULT_SETTLE_MS 500
+#define REPLAY_DEFAULT_TIMEOUT_MS 5000
+#define REPLAY_DEFAULT_START_TIMEOUT_MS 10000
+#define REPLAY_DEFAULT_WINDOW_WAIT_MS 2000
+
+/* The checked values. Strings and lists point into the ReplayArgs they
+ * came from (or are NULL: not given). */
+typedef struct
+{
+  ReplayPace pace;           /* REPLAY_PACE_APP */
+  double speed;              /* > 0; recorded gaps are divided by it */
+  guint max_gap_ms;          /* gaps are capped at this */
+  guint min_gap_ms;          /* and at least this */
+  guint settle_ms;           /* after the last action, for a late crash; more, up to
+                              * timeout_ms, while the app's processes are busy */
+  guint timeout_ms;          /* for the app to answer a ping */
+  guint start_timeout_ms;    /* for the app's first window */
+  guint window_wait_ms;      /* for an action's window to appear */
+  /* Given on the command line, not the default: xreduce picks the pace
+   * and learns the waits itself unless told. */
+  gboolean pace_given, start_timeout_given, window_wait_given;
+  int max_screen_width, max_screen_height; /* sessions with a larger screen are refused */
+  gsize max_session_size;    /* bytes: larger session files are refused unread */
+  guint max_actions;         /* sessions with more user actions are refused */
+  gboolean share_home;       /* run the app with our HOME and session bus, no sandbox */
+  const char *home_seed;     /* or NULL: the sandbox's HOME starts as a copy of this
+                              * (an absolute path) */
+  const char *wm;            /* or NULL: --wm as given ... */
+  const char *const *wm_argv; /* ... and split: a window manager to run on the private
+                              * Xvfb before the app (else the replay is one) */
+  SandboxIsolate isolate;    /* bubblewrap around the app: auto, require, off */
+  gboolean share_net;        /* isolated, with the network */
+  const char *const *keep_env; /* or NULL: our variables the app gets beyond the allowlist */
+  const char *const *set_env;  /* or NULL: NAME=VALUE the app gets */
+} ReplaySettings;
+
+/* The defaults: what a replay does when no option says otherwise. */
+void replay_settings_init (ReplaySettings *settings);
+
+typedef struct ReplayArgs ReplayArgs;
+
+ReplayArgs *replay_args_new (void);
+void replay_args_free (ReplayArgs *args);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ReplayArgs, replay_args_free)
+
+/* The options as a group ("Replay options", --help-replay) whose values
+ * land in @args, for g_option_context_add_group() (which takes it). */
+GOptionGroup *replay_args_get_group (ReplayArgs *args);
+
+/* After parsing: checks every value given (numbers, sizes, the --home
+ * folder, the --wm command line, options that exclude each other) and
+ * fills the settings; FALSE with a G_OPTION_ERROR whose message starts
+ * with the option ("--speed: '0' is not a factor ..."). */
+gboolean replay_args_check (ReplayArgs *args, GError **error);
+
+/* The checked values (replay_args_check() first). */
+const ReplaySettings *replay_args_get_settings (const ReplayArgs *args);
+
+/* The options given, as xreplay's words ("--settle", "800", ...), in a
+ * fixed order, with the checked values (--home as an absolute path):
+ * what xreduce passes on to every replay. Newly allocated. */
+char **replay_args_to_argv (const ReplayArgs *args);
+
+/* Every option of the group, "--name" (its long name), for a test that
+ * checks that both programs take each. Newly allocated. */
+char **replay_args_list_names (void);
+
+G_END_DECLS
