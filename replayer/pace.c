@@ -31,7 +31,9 @@
  *     recorded speed.
  *
  * Start reading at replay_pace_next(), which replay.c calls after each
- * action it injects.
+ * action it injects. Pacing decides, replay.c acts (replay-private.h):
+ * each function returns what to do next (inject in N ms, or wait), and
+ * what a timer of pacing decides later reaches replay.c through r->act.
  */
 #define G_LOG_DOMAIN "xreduce-replayer"
 
@@ -106,6 +108,19 @@ replay_pace_injected (Replay *r, const SessionEvent *ev)
       held->injected_ms = replay_now_ms ();
       g_hash_table_replace (r->held, held_key (ev), held);
     }
+}
+
+/* The recorded gap before the action recorded at @time_ms (divided by
+ * --speed, within --min-gap and --max-gap): the recorded pace. */
+static guint
+bounded_recorded_gap (Replay *r, guint64 time_ms)
+{
+  double gap = time_ms > r->last_time_ms ? (double) (time_ms - r->last_time_ms) : 0.0;
+
+  gap /= r->opts->settings.speed;
+  gap = MIN (gap, (double) r->opts->settings.max_gap_ms);
+  gap = MAX (gap, (double) r->opts->settings.min_gap_ms);
+  return (guint) (gap + 0.5);
 }
 
 static guint
@@ -204,7 +219,8 @@ in_motion_run (Replay *r, const SessionEvent *prev, const SessionEvent *next)
 
 /* ---- waiting for the app ---- */
 
-static void
+/* The app has taken the action: the next one after --min-gap. */
+static Act
 pace_done (Replay *r, const char *how)
 {
   gint64 waited = replay_now_ms () - r->pace_started;
@@ -217,7 +233,7 @@ pace_done (Replay *r, const char *how)
   r->result->app_wait_max_ms = MAX (r->result->app_wait_max_ms, waited);
   if (how != NULL)
     replay_note (r, "action %u: %s after %" G_GINT64_FORMAT " ms", r->next + 1, how, waited);
-  replay_schedule_in (r, r->opts->settings.min_gap_ms);
+  return act_inject (r->opts->settings.min_gap_ms);
 }
 
 static gboolean
@@ -235,7 +251,7 @@ on_pace_sample (gpointer user_data)
       if (++r->pace_quiet >= 2)
         {
           r->pace_timer = 0;
-          pace_done (r, NULL);
+          r->act (r, pace_done (r, NULL));
           return G_SOURCE_REMOVE;
         }
     }
@@ -244,18 +260,18 @@ on_pace_sample (gpointer user_data)
   if (replay_now_ms () - r->pace_answered_at >= REPLAY_PACE_QUIET_MS)
     {
       r->pace_timer = 0;
-      pace_done (r, "the app's processes are still busy: going on");
+      r->act (r, pace_done (r, "the app's processes are still busy: going on"));
       return G_SOURCE_REMOVE;
     }
   return G_SOURCE_CONTINUE;
 }
 
 /* The app answered the ping: its event loop has handled the action. */
-void
+Act
 replay_pace_answered (Replay *r)
 {
   if (!r->pace_waiting)
-    return;
+    return act_wait ();
   if (r->pace_timer != 0)
     g_source_remove (r->pace_timer);
   r->pace_timer = 0;
@@ -266,13 +282,11 @@ replay_pace_answered (Replay *r)
    * tree (a browser's content processes, a terminal's shell) can still
    * be at work. */
   if (r->pace_sample.n_procs <= 1 + sandbox_helper_processes (r->sandbox))
-    {
-      pace_done (r, NULL);
-      return;
-    }
+    return pace_done (r, NULL);
   if (r->pace_sample.n_active == 0)
     r->pace_quiet = 1;
   r->pace_timer = g_timeout_add (REPLAY_PACE_SAMPLE_MS, on_pace_sample, r);
+  return act_wait ();
 }
 
 static gboolean
@@ -281,11 +295,11 @@ on_pace_timeout (gpointer user_data)
   Replay *r = user_data;
 
   r->pace_timer = 0;
-  pace_done (r, "no answer to the ping: going on");
+  r->act (r, pace_done (r, "no answer to the ping: going on"));
   return G_SOURCE_REMOVE;
 }
 
-static void
+static Act
 wait_for_app (Replay *r)
 {
   r->result->app_waits++;
@@ -293,20 +307,19 @@ wait_for_app (Replay *r)
   r->pace_waiting = TRUE;
   r->pace_stamp = (long) ((replay_now_ms () + 1) & 0x7fffffff);
   if (!replay_send_ping (r, windows_get_main (r->windows), r->pace_stamp))
-    return;
+    return act_fail_x ();
   r->pace_timer = g_timeout_add (r->opts->settings.timeout_ms, on_pace_timeout, r);
+  return act_wait ();
 }
 
-void
+Act
 replay_pace_wait (Replay *r)
 {
+  /* No ping to tell at the recorded pace: a frame's time (the app redraws
+   * at its size). */
   if (r->result->pace == REPLAY_PACE_RECORDED)
-    {
-      /* No ping to tell: a frame's time (the app redraws at its size). */
-      replay_schedule_in (r, MAX (r->opts->settings.min_gap_ms, 50));
-      return;
-    }
-  wait_for_app (r);
+    return act_inject (MAX (r->opts->settings.min_gap_ms, 50));
+  return wait_for_app (r);
 }
 
 /* Once the first window is there: can the app be paced? */
@@ -328,26 +341,17 @@ replay_pace_start (Replay *r)
 
 /* After action r->next - 1 (@prev, or NULL before the first): when to
  * inject the next one (@next; @after follows it, or NULL). */
-void
+Act
 replay_pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
                   const SessionEvent *after)
 {
   guint gap;
 
   if (in_motion_run (r, prev, next))
-    {
-      replay_schedule_in (r, 0);
-      return;
-    }
+    return act_inject (0);
   if (r->result->pace == REPLAY_PACE_RECORDED)
-    {
-      replay_schedule_in (r, replay_recorded_gap (r, next->time_ms));
-      return;
-    }
+    return act_inject (bounded_recorded_gap (r, next->time_ms));
   if (prev != NULL && keeps_time (r, prev, next, after, &gap))
-    {
-      replay_schedule_in (r, gap);
-      return;
-    }
-  wait_for_app (r);
+    return act_inject (gap);
+  return wait_for_app (r);
 }

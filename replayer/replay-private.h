@@ -1,8 +1,14 @@
 /* replay-private.h — one replay's state, shared by replay.c (set-up, the
- * actions, the X events, the verdict) and settle.c (after the last action,
- * and the app's use of CPU and memory). Not for other modules: replay.h is
+ * actions, the X events, the verdict: the one state machine), pace.c
+ * (when the next action goes) and settle.c (after the last action, and
+ * the app's use of CPU and memory). Not for other modules: replay.h is
  * the interface.
- */
+ *
+ * Pacing and settling decide, replay.c acts: their functions return an
+ * Act (inject the next action in N ms, finish with a verdict, the X
+ * connection broke, or wait), and what their timers decide later reaches
+ * replay.c through r->act, the one place that acts. Neither calls into
+ * replay.c. */
 #pragma once
 
 #include <glib.h>
@@ -29,6 +35,46 @@
  * runs, or waits for the disk or the server): it will map no window. */
 #define REPLAY_START_IDLE_MS 3000
 
+/* What pacing or settling decided. */
+typedef enum
+{
+  ACT_WAIT,                  /* nothing yet: a timer or the app's answer decides */
+  ACT_INJECT,                /* inject action r->next in ms */
+  ACT_FINISH,                /* the verdict */
+  ACT_FAIL_X,                /* the X connection broke (an infrastructure error) */
+} ActKind;
+
+typedef struct
+{
+  ActKind kind;
+  guint ms;                  /* ACT_INJECT */
+  VerdictKind verdict;       /* ACT_FINISH */
+} Act;
+
+static inline Act
+act_wait (void)
+{
+  return (Act) { ACT_WAIT, 0, VERDICT_PASSED };
+}
+
+static inline Act
+act_inject (guint ms)
+{
+  return (Act) { ACT_INJECT, ms, VERDICT_PASSED };
+}
+
+static inline Act
+act_finish (VerdictKind verdict)
+{
+  return (Act) { ACT_FINISH, 0, verdict };
+}
+
+static inline Act
+act_fail_x (void)
+{
+  return (Act) { ACT_FAIL_X, 0, VERDICT_INFRA_ERROR };
+}
+
 typedef enum
 {
   PHASE_STARTING,
@@ -38,10 +84,14 @@ typedef enum
   PHASE_DONE,
 } Phase;
 
-typedef struct
+typedef struct Replay Replay;
+
+struct Replay
 {
   const Session *session;
   const ReplayOptions *opts;
+  /* replay.c's: carries out what a timer of pacing or settling decided. */
+  void (*act) (Replay *r, Act act);
   ReplayResult *result;
   GMainLoop *loop;
 
@@ -98,37 +148,30 @@ typedef struct
                               * motion injected, or None */
   gboolean pointer_crossed;  /* ... which that motion changed (the app has work) */
   GError *error;             /* owned: why the replay failed (infra, cancelled) */
-} Replay;
+};
 
-/* A note on stderr with --verbose. */
+/* note.c: a note on stderr with --verbose; the monotonic clock in ms. */
 void replay_note (Replay *r, const char *format, ...) G_GNUC_PRINTF (2, 3);
 gint64 replay_now_ms (void);
-void replay_clear_timers (Replay *r);
-/* The verdict: stop everything and leave the loop. */
-void replay_finish (Replay *r, VerdictKind outcome);
-void replay_fail_x (Replay *r);
-
-/* replay.c: inject the next action in @ms; the recorded gap before the
- * action recorded at @time_ms (divided by --speed, within the gap bounds). */
-void replay_schedule_in (Replay *r, guint ms);
-guint replay_recorded_gap (Replay *r, guint64 time_ms);
 
 /* pace.c */
 void replay_pace_start (Replay *r);
-void replay_pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
-                       const SessionEvent *after);
+/* After action r->next - 1 (@prev, or NULL before the first): when to
+ * inject @next (@after follows it, or NULL). */
+Act replay_pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
+                      const SessionEvent *after);
 void replay_pace_injected (Replay *r, const SessionEvent *ev);
-void replay_pace_answered (Replay *r);
+Act replay_pace_answered (Replay *r);
 /* Waits for the app to take what the replay did to its windows (a resize),
  * as after an action; then the action r->next is tried again. */
-void replay_pace_wait (Replay *r);
+Act replay_pace_wait (Replay *r);
 
 /* settle.c */
-void replay_settle (Replay *r);
-void replay_ping (Replay *r);
+Act replay_settle (Replay *r);
+Act replay_ping (Replay *r);
 /* _NET_WM_PING to @window with @stamp, synced; FALSE if the X connection
- * broke (the replay has failed then). */
+ * broke. */
 gboolean replay_send_ping (Replay *r, Window window, long stamp);
 /* The app answered the ping (or cannot be pinged): the verdict once quiet. */
-void replay_answered (Replay *r);
+Act replay_answered (Replay *r);
 gboolean replay_on_usage_sample (gpointer user_data);

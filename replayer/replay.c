@@ -58,37 +58,13 @@ replay_options_init (ReplayOptions *opts)
   replay_settings_init (&opts->settings);
 }
 
-void
-replay_note (Replay *r, const char *format, ...)
-{
-  g_autofree char *message = NULL;
-  g_autofree char *line = NULL;
-  va_list args;
-
-  if (!r->opts->verbose)
-    return;
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  /* Notes hold the session's words and the windows' titles: whatever a
-   * web page or another client chose, shown escaped, never sent raw. */
-  line = quote_terminal (message);
-  g_printerr ("xreplay: %s\n", line);
-}
-
 static void
 injector_note (const char *message, gpointer data)
 {
   replay_note (data, "%s", message);
 }
 
-gint64
-replay_now_ms (void)
-{
-  return g_get_monotonic_time () / 1000;
-}
-
-void
+static void
 replay_clear_timers (Replay *r)
 {
   if (r->timer != 0)
@@ -104,7 +80,8 @@ replay_clear_timers (Replay *r)
   r->timer = r->wait_timer = r->quiet_timer = r->usage_timer = r->pace_timer = 0;
 }
 
-void
+/* The verdict: stop everything and leave the loop. */
+static void
 replay_finish (Replay *r, VerdictKind outcome)
 {
   if (r->phase == PHASE_DONE)
@@ -132,7 +109,7 @@ replay_fail (Replay *r, GError *error)
   replay_finish (r, VERDICT_INFRA_ERROR);
 }
 
-void
+static void
 replay_fail_x (Replay *r)
 {
   replay_fail (r, g_error_new (G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE,
@@ -192,17 +169,6 @@ identity_key (const SessionEvent *ev)
                           ev->wm_name != NULL ? ev->wm_name : "", ev->window);
 }
 
-guint
-replay_recorded_gap (Replay *r, guint64 time_ms)
-{
-  double gap = time_ms > r->last_time_ms ? (double) (time_ms - r->last_time_ms) : 0.0;
-
-  gap /= r->opts->settings.speed;
-  gap = MIN (gap, (double) r->opts->settings.max_gap_ms);
-  gap = MAX (gap, (double) r->opts->settings.min_gap_ms);
-  return (guint) (gap + 0.5);
-}
-
 static gboolean
 on_action_timer (gpointer user_data)
 {
@@ -214,10 +180,25 @@ on_action_timer (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-void
-replay_schedule_in (Replay *r, guint ms)
+/* Carries out what pacing or settling decided (replay-private.h). */
+static void
+replay_act (Replay *r, Act act)
 {
-  r->timer = g_timeout_add (ms, on_action_timer, r);
+  switch (act.kind)
+    {
+    case ACT_INJECT:
+      r->timer = g_timeout_add (act.ms, on_action_timer, r);
+      break;
+    case ACT_FINISH:
+      replay_finish (r, act.verdict);
+      break;
+    case ACT_FAIL_X:
+      replay_fail_x (r);
+      break;
+    case ACT_WAIT:
+    default:
+      break;
+    }
 }
 
 static void
@@ -227,7 +208,7 @@ replay_schedule_next (Replay *r)
 
   if (r->next >= r->actions->len)
     {
-      replay_settle (r);
+      replay_act (r, replay_settle (r));
       return;
     }
   next = session_get_event (r->session, g_array_index (r->actions, guint, r->next));
@@ -235,7 +216,7 @@ replay_schedule_next (Replay *r)
     prev = session_get_event (r->session, g_array_index (r->actions, guint, r->next - 1));
   if (r->next + 1 < r->actions->len)
     after = session_get_event (r->session, g_array_index (r->actions, guint, r->next + 1));
-  replay_pace_next (r, prev, next, after);
+  replay_act (r, replay_pace_next (r, prev, next, after));
 }
 
 static gboolean
@@ -498,7 +479,7 @@ replay_step (Replay *r)
       if (!xconn_sync (r->conn))
         replay_fail_x (r);
       else
-        replay_pace_wait (r);
+        replay_act (r, replay_pace_wait (r));
       return;
     }
 
@@ -623,13 +604,13 @@ on_client_message (Replay *r, XEvent *ev)
       && ev->xclient.data.l[1] == r->ping_stamp)
     {
       replay_note (r, "the app answered the ping");
-      replay_answered (r);
+      replay_act (r, replay_answered (r));
     }
   else if (r->phase == PHASE_ACTING && r->pace_waiting
            && ev->xclient.message_type == r->wm_protocols && ev->xclient.format == 32
            && (Atom) ev->xclient.data.l[0] == r->net_wm_ping
            && ev->xclient.data.l[1] == r->pace_stamp)
-    replay_pace_answered (r);
+    replay_act (r, replay_pace_answered (r));
 }
 
 static void
@@ -1189,6 +1170,7 @@ replay_init (Replay *r, const Session *session, const ReplayOptions *opts,
   r->opts = opts;
   r->result = result;
   r->loop = g_main_loop_new (NULL, FALSE);
+  r->act = replay_act;
   r->phase = PHASE_STARTING;
   r->actions = session_get_actions (session);
   r->last_pos = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);

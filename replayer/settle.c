@@ -4,6 +4,9 @@
  *
  * Start reading at replay_settle(); replay.c calls it after the last
  * action, and replay_ping() and the samplers run from the main loop.
+ * Settling decides, replay.c acts (replay-private.h): each function
+ * returns what to do (finish with a verdict, or wait), and what a timer
+ * of settling decides later reaches replay.c through r->act.
  */
 #define G_LOG_DOMAIN "xreduce-replayer"
 
@@ -21,7 +24,7 @@ on_ping_timeout (gpointer user_data)
 
   r->timer = 0;
   replay_note (r, "no answer to _NET_WM_PING within %u ms", r->opts->settings.timeout_ms);
-  replay_finish (r, VERDICT_HUNG);
+  r->act (r, act_finish (VERDICT_HUNG));
   return G_SOURCE_REMOVE;
 }
 
@@ -39,15 +42,10 @@ replay_send_ping (Replay *r, Window window, long stamp)
   ev.xclient.data.l[1] = stamp;
   ev.xclient.data.l[2] = (long) window;
   XSendEvent (r->dpy, window, False, NoEventMask, &ev);
-  if (!xconn_sync (r->conn))
-    {
-      replay_fail_x (r);
-      return FALSE;
-    }
-  return TRUE;
+  return xconn_sync (r->conn);
 }
 
-void
+Act
 replay_ping (Replay *r)
 {
   Window main_window = windows_get_main (r->windows);
@@ -57,15 +55,15 @@ replay_ping (Replay *r)
     {
       replay_note (r, "the app has %s: it cannot be pinged",
                    main_window == None ? "no window mapped" : "no _NET_WM_PING");
-      replay_answered (r);
-      return;
+      return replay_answered (r);
     }
   r->ping_window = main_window;
   r->ping_stamp = (long) (replay_now_ms () & 0x7fffffff);
   if (!replay_send_ping (r, main_window, r->ping_stamp))
-    return;
+    return act_fail_x ();
   replay_note (r, "pinging 0x%lx", main_window);
   r->timer = g_timeout_add (r->opts->settings.timeout_ms, on_ping_timeout, r);
+  return act_wait ();
 }
 
 /* Settling. The actions are delivered, but the app may not have done
@@ -80,7 +78,7 @@ replay_ping (Replay *r)
  * the last REPLAY_QUIET_WINDOW_MS (a shell waiting in a retry loop for a
  * lock another replay's shell holds uses no CPU, but runs `sleep`).
  * An idle app passes when it answers, as before. */
-void
+Act
 replay_answered (Replay *r)
 {
   gint64 elapsed = replay_now_ms () - r->t_end_actions;
@@ -94,8 +92,9 @@ replay_answered (Replay *r)
       if (r->noted_busy)
         replay_note (r, "the app %s after %" G_GINT64_FORMAT " ms",
                      r->busy ? "is still busy" : "is idle", elapsed);
-      replay_finish (r, VERDICT_PASSED);
+      return act_finish (VERDICT_PASSED);
     }
+  return act_wait ();
 }
 
 /* What the app's process tree has used so far (xreduce sizes its pool of
@@ -119,7 +118,7 @@ replay_note_usage (Replay *r, const ProcTreeSample *sample)
  * a program that is no X11 app, one waiting on something that never
  * comes) whose processes have all sat idle for REPLAY_START_IDLE_MS, none
  * of them connected to the server, will not map a window. */
-static void
+static Act
 replay_check_start (Replay *r, const ProcTreeSample *sample)
 {
   const ProcTreeSample *last = &r->start_sample;
@@ -131,17 +130,17 @@ replay_check_start (Replay *r, const ProcTreeSample *sample)
   if (!idle || windows_app_connected (r->windows))
     {
       r->start_idle_since = 0;
-      return;
+      return act_wait ();
     }
   if (r->start_idle_since == 0)
     r->start_idle_since = now;
   if (now - r->start_idle_since < REPLAY_START_IDLE_MS)
-    return;
+    return act_wait ();
   r->result->never_connected = TRUE;
   r->result->verdict.detail = g_strdup_printf (
     "the app did not connect to the X server, and its processes sat idle for %d s: not an "
     "X11 app, or waiting for something", REPLAY_START_IDLE_MS / 1000);
-  replay_finish (r, VERDICT_COULD_NOT_START);
+  return act_finish (VERDICT_COULD_NOT_START);
 }
 
 gboolean
@@ -153,7 +152,7 @@ replay_on_usage_sample (gpointer user_data)
   proctree_sample (proc_child_get_pid (r->child), &sample);
   replay_note_usage (r, &sample);
   if (r->phase == PHASE_STARTING)
-    replay_check_start (r, &sample);
+    r->act (r, replay_check_start (r, &sample));
   return G_SOURCE_CONTINUE;
 }
 
@@ -189,11 +188,11 @@ on_quiet_sample (gpointer user_data)
     }
   if (r->answered)
     {
-      /* replay_finish() must not remove this source from inside it. */
+      /* Finishing must not remove this source from inside it. */
       guint id = r->quiet_timer;
 
       r->quiet_timer = 0;
-      replay_answered (r);
+      r->act (r, replay_answered (r));
       if (r->phase == PHASE_DONE)
         return G_SOURCE_REMOVE;
       r->quiet_timer = id;
@@ -207,11 +206,11 @@ on_settled (gpointer user_data)
   Replay *r = user_data;
 
   r->timer = 0;
-  replay_ping (r);
+  r->act (r, replay_ping (r));
   return G_SOURCE_REMOVE;
 }
 
-void
+Act
 replay_settle (Replay *r)
 {
   r->t_end_actions = replay_now_ms ();
@@ -224,7 +223,7 @@ replay_settle (Replay *r)
   r->quiet_n = r->quiet_next = 1;
   r->quiet_timer = g_timeout_add (REPLAY_QUIET_SAMPLE_MS, on_quiet_sample, r);
   if (r->opts->settings.settle_ms == 0)
-    replay_ping (r);
-  else
-    r->timer = g_timeout_add (r->opts->settings.settle_ms, on_settled, r);
+    return replay_ping (r);
+  r->timer = g_timeout_add (r->opts->settings.settle_ms, on_settled, r);
+  return act_wait ();
 }
