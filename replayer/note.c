@@ -8,7 +8,7 @@
 #include "quote.h"
 
 void
-replay_note (Replay *r, const char *format, ...)
+note_verbose (Replay *r, const char *format, ...)
 {
   g_autofree char *message = NULL;
   g_autofree char *line = NULL;
@@ -26,7 +26,7 @@ replay_note (Replay *r, const char *format, ...)
 }
 
 gint64
-replay_now_ms (void)
+note_now_ms (void)
 {
   return g_get_monotonic_time () / 1000;
 }

@@ -30,7 +30,7 @@
  *   - a drag (motion with a button held, and its release) keeps its
  *     recorded speed.
  *
- * Start reading at replay_pace_next(), which replay.c calls after each
+ * Start reading at pace_next(), which replay.c calls after each
  * action it injects. Pacing decides, replay.c acts (replay-private.h):
  * each function returns what to do next (inject in N ms, or wait), and
  * what a timer of pacing decides later reaches replay.c through r->act.
@@ -91,7 +91,7 @@ pointer_window (Replay *r)
 /* Remembers when a key or button was pressed, and for a motion which
  * window the pointer is in now (replay.c, as it injects). */
 void
-replay_pace_injected (Replay *r, const SessionEvent *ev)
+pace_injected (Replay *r, const SessionEvent *ev)
 {
   if (ev->kind == SESSION_EVENT_MOTION)
     {
@@ -105,7 +105,7 @@ replay_pace_injected (Replay *r, const SessionEvent *ev)
       Held *held = g_new (Held, 1);
 
       held->recorded_ms = ev->time_ms;
-      held->injected_ms = replay_now_ms ();
+      held->injected_ms = note_now_ms ();
       g_hash_table_replace (r->held, held_key (ev), held);
     }
 }
@@ -186,7 +186,7 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
           /* A long press: released its recorded hold after the press. */
           gint64 due = held->injected_ms + recorded_gap (r, held->recorded_ms, next->time_ms);
 
-          *gap_ms = (guint) MAX (due - replay_now_ms (), (gint64) r->opts->settings.min_gap_ms);
+          *gap_ms = (guint) MAX (due - note_now_ms (), (gint64) r->opts->settings.min_gap_ms);
           return TRUE;
         }
     }
@@ -223,7 +223,7 @@ in_motion_run (Replay *r, const SessionEvent *prev, const SessionEvent *next)
 static Act
 pace_done (Replay *r, const char *how)
 {
-  gint64 waited = replay_now_ms () - r->pace_started;
+  gint64 waited = note_now_ms () - r->pace_started;
 
   if (r->pace_timer != 0)
     g_source_remove (r->pace_timer);
@@ -232,7 +232,7 @@ pace_done (Replay *r, const char *how)
   r->result->app_wait_ms += waited;
   r->result->app_wait_max_ms = MAX (r->result->app_wait_max_ms, waited);
   if (how != NULL)
-    replay_note (r, "action %u: %s after %" G_GINT64_FORMAT " ms", r->next + 1, how, waited);
+    note_verbose (r, "action %u: %s after %" G_GINT64_FORMAT " ms", r->next + 1, how, waited);
   return act_inject (r->opts->settings.min_gap_ms);
 }
 
@@ -257,7 +257,7 @@ on_pace_sample (gpointer user_data)
     }
   else
     r->pace_quiet = 0;
-  if (replay_now_ms () - r->pace_answered_at >= REPLAY_PACE_QUIET_MS)
+  if (note_now_ms () - r->pace_answered_at >= REPLAY_PACE_QUIET_MS)
     {
       r->pace_timer = 0;
       r->act (r, pace_done (r, "the app's processes are still busy: going on"));
@@ -268,14 +268,14 @@ on_pace_sample (gpointer user_data)
 
 /* The app answered the ping: its event loop has handled the action. */
 Act
-replay_pace_answered (Replay *r)
+pace_answered (Replay *r)
 {
   if (!r->pace_waiting)
     return act_wait ();
   if (r->pace_timer != 0)
     g_source_remove (r->pace_timer);
   r->pace_timer = 0;
-  r->pace_answered_at = replay_now_ms ();
+  r->pace_answered_at = note_now_ms ();
   r->pace_quiet = 0;
   proctree_sample (proc_child_get_pid (r->child), &r->pace_sample);
   /* An app of one process has done all it will when it answers: only a
@@ -303,17 +303,17 @@ static Act
 wait_for_app (Replay *r)
 {
   r->result->app_waits++;
-  r->pace_started = replay_now_ms ();
+  r->pace_started = note_now_ms ();
   r->pace_waiting = TRUE;
-  r->pace_stamp = (long) ((replay_now_ms () + 1) & 0x7fffffff);
-  if (!replay_send_ping (r, windows_get_main (r->windows), r->pace_stamp))
+  r->pace_stamp = (long) ((note_now_ms () + 1) & 0x7fffffff);
+  if (!settle_send_ping (r, windows_get_main (r->windows), r->pace_stamp))
     return act_fail_x ();
   r->pace_timer = g_timeout_add (r->opts->settings.timeout_ms, on_pace_timeout, r);
   return act_wait ();
 }
 
 Act
-replay_pace_wait (Replay *r)
+pace_wait (Replay *r)
 {
   /* No ping to tell at the recorded pace: a frame's time (the app redraws
    * at its size). */
@@ -324,7 +324,7 @@ replay_pace_wait (Replay *r)
 
 /* Once the first window is there: can the app be paced? */
 void
-replay_pace_start (Replay *r)
+pace_start (Replay *r)
 {
   Window main_window = windows_get_main (r->windows);
 
@@ -333,7 +333,7 @@ replay_pace_start (Replay *r)
     return;
   if (main_window == None || !windows_supports_ping (r->windows, main_window))
     {
-      replay_note (r, "the app does not answer _NET_WM_PING: replayed at the recorded pace");
+      note_verbose (r, "the app does not answer _NET_WM_PING: replayed at the recorded pace");
       r->result->pace = REPLAY_PACE_RECORDED;
       r->result->pace_detail = g_strdup ("the app does not answer _NET_WM_PING");
     }
@@ -342,8 +342,8 @@ replay_pace_start (Replay *r)
 /* After action r->next - 1 (@prev, or NULL before the first): when to
  * inject the next one (@next; @after follows it, or NULL). */
 Act
-replay_pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
-                  const SessionEvent *after)
+pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
+           const SessionEvent *after)
 {
   guint gap;
 

@@ -151,27 +151,27 @@ struct Replay
 };
 
 /* note.c: a note on stderr with --verbose; the monotonic clock in ms. */
-void replay_note (Replay *r, const char *format, ...) G_GNUC_PRINTF (2, 3);
-gint64 replay_now_ms (void);
+void note_verbose (Replay *r, const char *format, ...) G_GNUC_PRINTF (2, 3);
+gint64 note_now_ms (void);
 
 /* pace.c */
-void replay_pace_start (Replay *r);
+void pace_start (Replay *r);
 /* After action r->next - 1 (@prev, or NULL before the first): when to
  * inject @next (@after follows it, or NULL). */
-Act replay_pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
-                      const SessionEvent *after);
-void replay_pace_injected (Replay *r, const SessionEvent *ev);
-Act replay_pace_answered (Replay *r);
+Act pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
+               const SessionEvent *after);
+void pace_injected (Replay *r, const SessionEvent *ev);
+Act pace_answered (Replay *r);
 /* Waits for the app to take what the replay did to its windows (a resize),
  * as after an action; then the action r->next is tried again. */
-Act replay_pace_wait (Replay *r);
+Act pace_wait (Replay *r);
 
 /* settle.c */
-Act replay_settle (Replay *r);
-Act replay_ping (Replay *r);
+Act settle_start (Replay *r);
+Act settle_ping (Replay *r);
 /* _NET_WM_PING to @window with @stamp, synced; FALSE if the X connection
  * broke. */
-gboolean replay_send_ping (Replay *r, Window window, long stamp);
+gboolean settle_send_ping (Replay *r, Window window, long stamp);
 /* The app answered the ping (or cannot be pinged): the verdict once quiet. */
-Act replay_answered (Replay *r);
-gboolean replay_on_usage_sample (gpointer user_data);
+Act settle_answered (Replay *r);
+gboolean settle_on_usage_sample (gpointer user_data);

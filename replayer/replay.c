@@ -61,7 +61,7 @@ replay_options_init (ReplayOptions *opts)
 static void
 injector_note (const char *message, gpointer data)
 {
-  replay_note (data, "%s", message);
+  note_verbose (data, "%s", message);
 }
 
 static void
@@ -87,7 +87,7 @@ replay_finish (Replay *r, VerdictKind outcome)
   if (r->phase == PHASE_DONE)
     return;
   if (r->phase == PHASE_ACTING || r->phase == PHASE_STARTING)
-    r->t_end_actions = replay_now_ms ();
+    r->t_end_actions = note_now_ms ();
   r->phase = PHASE_DONE;
   r->result->verdict.kind = outcome;
   replay_clear_timers (r);
@@ -129,7 +129,7 @@ on_child_exit (ProcChild *child, int status, gpointer user_data)
   how = verdict_describe (&died);
   if (r->phase == PHASE_DONE)
     return;
-  replay_note (r, "the app %s", how);
+  note_verbose (r, "the app %s", how);
   /* An app dies with its X server: then it is the server that failed. */
   if (!xconn_sync (r->conn))
     {
@@ -208,7 +208,7 @@ replay_schedule_next (Replay *r)
 
   if (r->next >= r->actions->len)
     {
-      replay_act (r, replay_settle (r));
+      replay_act (r, settle_start (r));
       return;
     }
   next = session_get_event (r->session, g_array_index (r->actions, guint, r->next));
@@ -216,7 +216,7 @@ replay_schedule_next (Replay *r)
     prev = session_get_event (r->session, g_array_index (r->actions, guint, r->next - 1));
   if (r->next + 1 < r->actions->len)
     after = session_get_event (r->session, g_array_index (r->actions, guint, r->next + 1));
-  replay_act (r, replay_pace_next (r, prev, next, after));
+  replay_act (r, pace_next (r, prev, next, after));
 }
 
 static gboolean
@@ -268,7 +268,7 @@ replay_point_into (Replay *r, const SessionEvent *ev, const WindowsMatch *match)
     }
   x = CLAMP (x, 0, MAX (match->width - 1, 0));
   y = CLAMP (y, 0, MAX (match->height - 1, 0));
-  replay_note (r, "moving the pointer into 0x%lx for a key", match->window);
+  note_verbose (r, "moving the pointer into 0x%lx for a key", match->window);
   injector_motion (r->injector, match->x + x, match->y + y);
 }
 
@@ -301,7 +301,7 @@ replay_note_latency (Replay *r)
 
   if (r->t_last_action == 0)
     return;
-  latency = replay_now_ms () - r->t_last_action;
+  latency = note_now_ms () - r->t_last_action;
   if (latency > r->result->window_latency_ms)
     r->result->window_latency_ms = latency;
 }
@@ -336,8 +336,8 @@ replay_missing_window (Replay *r, guint number, const SessionEvent *ev)
                      ev->wm_class != NULL ? " (class " : "",
                      ev->wm_class != NULL ? ev->wm_class : "",
                      ev->wm_class != NULL ? ")" : "", r->opts->settings.window_wait_ms);
-  replay_note (r, "action %u: window %d did not appear within %u ms: unresolved",
-               number + 1, ev->window, r->opts->settings.window_wait_ms);
+  note_verbose (r, "action %u: window %d did not appear within %u ms: unresolved",
+                number + 1, ev->window, r->opts->settings.window_wait_ms);
   replay_finish (r, VERDICT_UNRESOLVED);
 }
 
@@ -364,7 +364,7 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
       if (!r->waiting)
         {
           r->waiting = TRUE;
-          replay_note (r, "action %u waits for window %d", number + 1, ev->window);
+          note_verbose (r, "action %u waits for window %d", number + 1, ev->window);
           r->wait_timer = g_timeout_add (r->opts->settings.window_wait_ms, on_wait_timeout, r);
         }
       return WINDOW_WAIT;
@@ -380,9 +380,9 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
     return WINDOW_MISSING;
   if (r->wait_over)
     {
-      replay_note (r, "action %u: window %d not as recorded after %u ms, using %s",
-                   number + 1, ev->window, r->opts->settings.window_wait_ms,
-                   match_kind_names[match->kind]);
+      note_verbose (r, "action %u: window %d not as recorded after %u ms, using %s",
+                    number + 1, ev->window, r->opts->settings.window_wait_ms,
+                    match_kind_names[match->kind]);
       windows_add_alias (r->windows, ev->wm_class, ev->wm_name, match->window);
       g_hash_table_add (r->given_up, g_steal_pointer (&identity));
     }
@@ -399,7 +399,7 @@ replay_ask_once (Replay *r, const WindowsMatch *match, char *key)
   if (g_hash_table_contains (r->arranged, owned))
     return FALSE;
   g_hash_table_add (r->arranged, g_steal_pointer (&owned));
-  replay_note (r, "%s", key);
+  note_verbose (r, "%s", key);
   return TRUE;
 }
 
@@ -479,7 +479,7 @@ replay_step (Replay *r)
       if (!xconn_sync (r->conn))
         replay_fail_x (r);
       else
-        replay_act (r, replay_pace_wait (r));
+        replay_act (r, pace_wait (r));
       return;
     }
 
@@ -488,8 +488,8 @@ replay_step (Replay *r)
       g_autofree char *where = matched ? windows_describe (r->windows, match.window) : NULL;
 
       words = session_event_describe (ev);
-      replay_note (r, "[%u/%u] %s%s%s", number + 1, r->actions->len, words,
-                   matched ? " -> " : "", matched ? where : "");
+      note_verbose (r, "[%u/%u] %s%s%s", number + 1, r->actions->len, words,
+                    matched ? " -> " : "", matched ? where : "");
     }
 
   if (r->opts->on_action != NULL)
@@ -518,7 +518,7 @@ replay_step (Replay *r)
           /* Keys go to the window that had the focus when they were
            * recorded. */
           if (r->is_wm && windows_focus (r->windows, &match))
-            replay_note (r, "focus to 0x%lx for a key", match.window);
+            note_verbose (r, "focus to 0x%lx for a key", match.window);
           replay_point_into (r, ev, &match);
         }
       injector_key (r->injector, ev);
@@ -533,7 +533,7 @@ replay_step (Replay *r)
            * desktops do; the press then lands on it. */
           XRaiseWindow (r->dpy, match.frame);
           if (windows_focus (r->windows, &match))
-            replay_note (r, "focus to 0x%lx for a click", match.window);
+            note_verbose (r, "focus to 0x%lx for a click", match.window);
         }
       if (matched)
         injector_motion (r->injector, match.x + ev->x, match.y + ev->y);
@@ -546,7 +546,7 @@ replay_step (Replay *r)
       g_assert_not_reached ();
     }
   replay_remember_pos (r, ev);
-  replay_pace_injected (r, ev);
+  pace_injected (r, ev);
   if (!xconn_sync (r->conn))
     {
       replay_fail_x (r);
@@ -554,7 +554,7 @@ replay_step (Replay *r)
     }
   r->next++;
   r->result->n_replayed = r->next;
-  r->t_last_action = replay_now_ms ();
+  r->t_last_action = note_now_ms ();
   r->last_time_ms = ev->time_ms;
   replay_schedule_next (r);
 }
@@ -577,10 +577,10 @@ on_windows_changed (Replay *r, XEvent *ev)
       Window first = windows_get_main (r->windows);
       g_autofree char *what = windows_describe (r->windows, first);
 
-      r->t_first_window = replay_now_ms ();
+      r->t_first_window = note_now_ms ();
       r->result->first_window_ms = r->t_first_window - r->t_spawn;
-      replay_note (r, "first window %s after %" G_GINT64_FORMAT " ms", what,
-                   r->result->first_window_ms);
+      note_verbose (r, "first window %s after %" G_GINT64_FORMAT " ms", what,
+                    r->result->first_window_ms);
       if (r->timer != 0)
         g_source_remove (r->timer);
       r->timer = 0;
@@ -588,8 +588,8 @@ on_windows_changed (Replay *r, XEvent *ev)
       /* Without a window manager, the replay is one (replay_arrange). */
       r->is_wm = !windows_wm_running (r->windows);
       if (!r->is_wm)
-        replay_note (r, "a window manager runs: the windows are left to it");
-      replay_pace_start (r);
+        note_verbose (r, "a window manager runs: the windows are left to it");
+      pace_start (r);
       replay_schedule_next (r);
     }
   else if (r->phase == PHASE_ACTING && r->waiting && !r->wait_over)
@@ -603,14 +603,14 @@ on_client_message (Replay *r, XEvent *ev)
       && ev->xclient.format == 32 && (Atom) ev->xclient.data.l[0] == r->net_wm_ping
       && ev->xclient.data.l[1] == r->ping_stamp)
     {
-      replay_note (r, "the app answered the ping");
-      replay_act (r, replay_answered (r));
+      note_verbose (r, "the app answered the ping");
+      replay_act (r, settle_answered (r));
     }
   else if (r->phase == PHASE_ACTING && r->pace_waiting
            && ev->xclient.message_type == r->wm_protocols && ev->xclient.format == 32
            && (Atom) ev->xclient.data.l[0] == r->net_wm_ping
            && ev->xclient.data.l[1] == r->pace_stamp)
-    replay_act (r, replay_pace_answered (r));
+    replay_act (r, pace_answered (r));
 }
 
 static void
@@ -652,7 +652,7 @@ on_cancelled (GCancellable *cancellable, gpointer user_data)
 {
   Replay *r = user_data;
 
-  replay_note (r, "interrupted");
+  note_verbose (r, "interrupted");
   replay_fail (r, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED, "interrupted"));
   return G_SOURCE_REMOVE;
 }
@@ -781,7 +781,7 @@ on_wm_exit (ProcChild *child, int status, gpointer user_data)
   Replay *r = user_data;
 
   if (r->phase != PHASE_DONE && r->phase != PHASE_STARTING)
-    replay_note (r, "the window manager exited");
+    note_verbose (r, "the window manager exited");
 }
 
 static gboolean
@@ -821,11 +821,11 @@ replay_wm_ready (Replay *r, Window *asked, gint64 *asked_at, guint *quiet)
       while (XCheckTypedWindowEvent (dpy, *asked, PropertyNotify, &ev))
         if (ev.xproperty.atom == extents)
           return TRUE;
-      if (replay_now_ms () - *asked_at >= REPLAY_WM_ASK_MS)
+      if (note_now_ms () - *asked_at >= REPLAY_WM_ASK_MS)
         {
           XEvent msg = { 0 };
 
-          *asked_at = replay_now_ms ();
+          *asked_at = note_now_ms ();
           msg.xclient.type = ClientMessage;
           msg.xclient.window = *asked;
           msg.xclient.message_type = request;
@@ -858,7 +858,7 @@ replay_start_wm (Replay *r, GError **error)
 {
   /* (Not in bubblewrap: a program the user chose, not the stranger's.) */
   g_auto (GStrv) envp = replay_app_environ (r);
-  gint64 deadline = replay_now_ms () + r->opts->settings.start_timeout_ms;
+  gint64 deadline = note_now_ms () + r->opts->settings.start_timeout_ms;
   g_autofree char *name = g_shell_quote (r->opts->settings.wm_argv[0]);
   ProcSpawnOptions spawn;
   guint poll_source, quiet = 0;
@@ -905,7 +905,7 @@ replay_start_wm (Replay *r, GError **error)
           g_source_remove (poll_source);
           return FALSE;
         }
-      if (replay_now_ms () > deadline)
+      if (note_now_ms () > deadline)
         {
           g_source_remove (poll_source);
           g_set_error (error, REPLAY_ERROR, REPLAY_ERROR_WM,
@@ -918,7 +918,7 @@ replay_start_wm (Replay *r, GError **error)
   g_source_remove (poll_source);
   if (asked != None)
     XDestroyWindow (r->dpy, asked);
-  replay_note (r, "window manager %s manages the display", r->opts->settings.wm_argv[0]);
+  note_verbose (r, "window manager %s manages the display", r->opts->settings.wm_argv[0]);
   return TRUE;
 }
 
@@ -958,14 +958,14 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   injector_reset_input (r->injector);
   n_bound = injector_bind_keysyms (r->injector, r->session);
   if (n_bound > 0)
-    replay_note (r, "bound %u keysyms to spare keycodes", n_bound);
+    note_verbose (r, "bound %u keysyms to spare keycodes", n_bound);
   if (!xconn_sync (r->conn))
     {
       replay_fail_x (r);
       return FALSE;
     }
 
-  r->t_spawn = replay_now_ms ();
+  r->t_spawn = note_now_ms ();
   r->child = replay_spawn_app (r, argv, &local);
   if (r->child == NULL)
     {
@@ -981,10 +981,10 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
       r->phase = PHASE_DONE;
       return TRUE;
     }
-  replay_note (r, "app pid %d: %s", (int) proc_child_get_pid (r->child), argv[0]);
+  note_verbose (r, "app pid %d: %s", (int) proc_child_get_pid (r->child), argv[0]);
   windows_set_app (r->windows, proc_child_get_pid (r->child));
   xconn_watch (r->conn, on_x_event, on_x_dead, r);
-  r->usage_timer = g_timeout_add (REPLAY_USAGE_SAMPLE_MS, replay_on_usage_sample, r);
+  r->usage_timer = g_timeout_add (REPLAY_USAGE_SAMPLE_MS, settle_on_usage_sample, r);
 
   r->phase = PHASE_STARTING;
   r->timer = g_timeout_add (r->opts->settings.start_timeout_ms, on_start_timeout, r);
@@ -1041,7 +1041,7 @@ static gboolean
 replay_prepare (Replay *r, XServer **server, const char **display, GError **error)
 {
   const ReplayOptions *opts = r->opts;
-  gint64 t_start = replay_now_ms ();
+  gint64 t_start = note_now_ms ();
 
   if (!opts->settings.share_home)
     {
@@ -1071,7 +1071,7 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
 
       session_get_screen (r->session, &server_options.width, &server_options.height);
       *server = xserver_start (&server_options, REPLAY_SERVER_TIMEOUT_MS, error);
-      r->result->server_ms = replay_now_ms () - t_start;
+      r->result->server_ms = note_now_ms () - t_start;
       if (*server == NULL)
         return FALSE;
       *display = xserver_get_display (*server);
@@ -1085,8 +1085,8 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
         }
       else if (!replay_share_xauthority (r, *server, error))
         return FALSE;
-      replay_note (r, "Xvfb %s pid %d started in %" G_GINT64_FORMAT " ms", *display,
-                   (int) xserver_get_pid (*server), r->result->server_ms);
+      note_verbose (r, "Xvfb %s pid %d started in %" G_GINT64_FORMAT " ms", *display,
+                    (int) xserver_get_pid (*server), r->result->server_ms);
     }
   return TRUE;
 }
@@ -1208,7 +1208,7 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
   g_autoptr (XServer) server = NULL;
   g_autoptr (GPtrArray) wrapped = NULL;
   g_autofree char *frames_path = NULL;
-  gint64 t_start = replay_now_ms ();
+  gint64 t_start = note_now_ms ();
   const char *display = NULL;
   gboolean ok;
 
@@ -1242,10 +1242,10 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
     opts->on_end (r->dpy, result, opts->hook_data);
   if (r->t_first_window != 0)
     {
-      gint64 end = r->t_end_actions != 0 ? r->t_end_actions : replay_now_ms ();
+      gint64 end = r->t_end_actions != 0 ? r->t_end_actions : note_now_ms ();
       result->replay_ms = end - r->t_first_window;
       if (r->t_end_actions != 0)
-        result->settle_ms = replay_now_ms () - r->t_end_actions;
+        result->settle_ms = note_now_ms () - r->t_end_actions;
     }
   replay_cleanup (r);
   if (ok)
@@ -1263,6 +1263,6 @@ out:
   g_clear_pointer (&server, xserver_free);
   g_clear_pointer (&r->frames_dir, proc_tempdir_free);
   replay_clear (r);
-  result->total_ms = replay_now_ms () - t_start;
+  result->total_ms = note_now_ms () - t_start;
   return ok;
 }

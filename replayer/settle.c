@@ -2,8 +2,8 @@
  * process tree is busy, then a _NET_WM_PING; and, from its start, what the
  * tree uses (CPU time, memory) for xreduce's pool.
  *
- * Start reading at replay_settle(); replay.c calls it after the last
- * action, and replay_ping() and the samplers run from the main loop.
+ * Start reading at settle_start(); replay.c calls it after the last
+ * action, and settle_ping() and the samplers run from the main loop.
  * Settling decides, replay.c acts (replay-private.h): each function
  * returns what to do (finish with a verdict, or wait), and what a timer
  * of settling decides later reaches replay.c through r->act.
@@ -23,13 +23,13 @@ on_ping_timeout (gpointer user_data)
   Replay *r = user_data;
 
   r->timer = 0;
-  replay_note (r, "no answer to _NET_WM_PING within %u ms", r->opts->settings.timeout_ms);
+  note_verbose (r, "no answer to _NET_WM_PING within %u ms", r->opts->settings.timeout_ms);
   r->act (r, act_finish (VERDICT_HUNG));
   return G_SOURCE_REMOVE;
 }
 
 gboolean
-replay_send_ping (Replay *r, Window window, long stamp)
+settle_send_ping (Replay *r, Window window, long stamp)
 {
   XEvent ev;
 
@@ -46,22 +46,22 @@ replay_send_ping (Replay *r, Window window, long stamp)
 }
 
 Act
-replay_ping (Replay *r)
+settle_ping (Replay *r)
 {
   Window main_window = windows_get_main (r->windows);
 
   r->phase = PHASE_PINGING;
   if (main_window == None || !windows_supports_ping (r->windows, main_window))
     {
-      replay_note (r, "the app has %s: it cannot be pinged",
-                   main_window == None ? "no window mapped" : "no _NET_WM_PING");
-      return replay_answered (r);
+      note_verbose (r, "the app has %s: it cannot be pinged",
+                    main_window == None ? "no window mapped" : "no _NET_WM_PING");
+      return settle_answered (r);
     }
   r->ping_window = main_window;
-  r->ping_stamp = (long) (replay_now_ms () & 0x7fffffff);
-  if (!replay_send_ping (r, main_window, r->ping_stamp))
+  r->ping_stamp = (long) (note_now_ms () & 0x7fffffff);
+  if (!settle_send_ping (r, main_window, r->ping_stamp))
     return act_fail_x ();
-  replay_note (r, "pinging 0x%lx", main_window);
+  note_verbose (r, "pinging 0x%lx", main_window);
   r->timer = g_timeout_add (r->opts->settings.timeout_ms, on_ping_timeout, r);
   return act_wait ();
 }
@@ -79,9 +79,9 @@ replay_ping (Replay *r)
  * lock another replay's shell holds uses no CPU, but runs `sleep`).
  * An idle app passes when it answers, as before. */
 Act
-replay_answered (Replay *r)
+settle_answered (Replay *r)
 {
-  gint64 elapsed = replay_now_ms () - r->t_end_actions;
+  gint64 elapsed = note_now_ms () - r->t_end_actions;
 
   r->answered = TRUE;
   if (r->timer != 0)
@@ -90,8 +90,8 @@ replay_answered (Replay *r)
   if (!r->busy || elapsed >= (gint64) r->opts->settings.settle_ms + r->opts->settings.timeout_ms)
     {
       if (r->noted_busy)
-        replay_note (r, "the app %s after %" G_GINT64_FORMAT " ms",
-                     r->busy ? "is still busy" : "is idle", elapsed);
+        note_verbose (r, "the app %s after %" G_GINT64_FORMAT " ms",
+                      r->busy ? "is still busy" : "is idle", elapsed);
       return act_finish (VERDICT_PASSED);
     }
   return act_wait ();
@@ -101,7 +101,7 @@ replay_answered (Replay *r)
  * workers by it): the CPU time of the tree as last seen (it includes the
  * children it has reaped) and the most resident memory at any sample. */
 static void
-replay_note_usage (Replay *r, const ProcTreeSample *sample)
+settle_note_usage (Replay *r, const ProcTreeSample *sample)
 {
   gint64 cpu_ms = (gint64) (sample->ticks * 1000 / proctree_ticks_per_second ());
 
@@ -119,12 +119,12 @@ replay_note_usage (Replay *r, const ProcTreeSample *sample)
  * comes) whose processes have all sat idle for REPLAY_START_IDLE_MS, none
  * of them connected to the server, will not map a window. */
 static Act
-replay_check_start (Replay *r, const ProcTreeSample *sample)
+settle_check_start (Replay *r, const ProcTreeSample *sample)
 {
   const ProcTreeSample *last = &r->start_sample;
   gboolean idle = sample->n_procs > 0 && sample->n_active == 0 && sample->ticks == last->ticks
                   && sample->n_procs == last->n_procs && sample->pid_sum == last->pid_sum;
-  gint64 now = replay_now_ms ();
+  gint64 now = note_now_ms ();
 
   r->start_sample = *sample;
   if (!idle || windows_app_connected (r->windows))
@@ -144,15 +144,15 @@ replay_check_start (Replay *r, const ProcTreeSample *sample)
 }
 
 gboolean
-replay_on_usage_sample (gpointer user_data)
+settle_on_usage_sample (gpointer user_data)
 {
   Replay *r = user_data;
   ProcTreeSample sample;
 
   proctree_sample (proc_child_get_pid (r->child), &sample);
-  replay_note_usage (r, &sample);
+  settle_note_usage (r, &sample);
   if (r->phase == PHASE_STARTING)
-    r->act (r, replay_check_start (r, &sample));
+    r->act (r, settle_check_start (r, &sample));
   return G_SOURCE_CONTINUE;
 }
 
@@ -160,7 +160,7 @@ static gboolean
 on_quiet_sample (gpointer user_data)
 {
   Replay *r = user_data;
-  gint64 now = replay_now_ms (), elapsed = now - r->t_end_actions;
+  gint64 now = note_now_ms (), elapsed = now - r->t_end_actions;
   ProcTreeSample sample;
   guint oldest = r->quiet_n < REPLAY_QUIET_SAMPLES ? 0 : r->quiet_next;
   const ProcTreeSample *then = &r->quiet[oldest];
@@ -169,7 +169,7 @@ on_quiet_sample (gpointer user_data)
   gboolean forked;
 
   proctree_sample (proc_child_get_pid (r->child), &sample);
-  replay_note_usage (r, &sample);
+  settle_note_usage (r, &sample);
   used_ms = (double) (sample.ticks - MIN (sample.ticks, then->ticks)) * 1000.0
             / proctree_ticks_per_second ();
   forked = sample.n_procs != then->n_procs || sample.pid_sum != then->pid_sum;
@@ -181,9 +181,9 @@ on_quiet_sample (gpointer user_data)
   r->quiet_n = MIN (r->quiet_n + 1, REPLAY_QUIET_SAMPLES);
   if (r->busy && !r->noted_busy && elapsed + REPLAY_QUIET_SAMPLE_MS / 2 >= (gint64) r->opts->settings.settle_ms)
     {
-      replay_note (r, "the app is busy (%.0f ms of CPU in the last %" G_GINT64_FORMAT
-                   " ms, %u of its %u processes running%s): it gets more time", used_ms, span,
-                   sample.n_active, sample.n_procs, forked ? ", processes started or ended" : "");
+      note_verbose (r, "the app is busy (%.0f ms of CPU in the last %" G_GINT64_FORMAT
+                    " ms, %u of its %u processes running%s): it gets more time", used_ms, span,
+                    sample.n_active, sample.n_procs, forked ? ", processes started or ended" : "");
       r->noted_busy = TRUE;
     }
   if (r->answered)
@@ -192,7 +192,7 @@ on_quiet_sample (gpointer user_data)
       guint id = r->quiet_timer;
 
       r->quiet_timer = 0;
-      r->act (r, replay_answered (r));
+      r->act (r, settle_answered (r));
       if (r->phase == PHASE_DONE)
         return G_SOURCE_REMOVE;
       r->quiet_timer = id;
@@ -206,24 +206,24 @@ on_settled (gpointer user_data)
   Replay *r = user_data;
 
   r->timer = 0;
-  r->act (r, replay_ping (r));
+  r->act (r, settle_ping (r));
   return G_SOURCE_REMOVE;
 }
 
 Act
-replay_settle (Replay *r)
+settle_start (Replay *r)
 {
-  r->t_end_actions = replay_now_ms ();
+  r->t_end_actions = note_now_ms ();
   r->phase = PHASE_SETTLING;
-  replay_note (r, "all %u actions replayed; settling %u ms", r->actions->len,
-               r->opts->settings.settle_ms);
+  note_verbose (r, "all %u actions replayed; settling %u ms", r->actions->len,
+                r->opts->settings.settle_ms);
   /* The first CPU sample now, the others every REPLAY_QUIET_SAMPLE_MS. */
   r->quiet_at[0] = r->t_end_actions;
   proctree_sample (proc_child_get_pid (r->child), &r->quiet[0]);
   r->quiet_n = r->quiet_next = 1;
   r->quiet_timer = g_timeout_add (REPLAY_QUIET_SAMPLE_MS, on_quiet_sample, r);
   if (r->opts->settings.settle_ms == 0)
-    return replay_ping (r);
+    return settle_ping (r);
   r->timer = g_timeout_add (r->opts->settings.settle_ms, on_settled, r);
   return act_wait ();
 }
