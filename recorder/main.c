@@ -24,10 +24,7 @@
 #include "interrupt.h"
 #include "help.h"
 #include "verdict.h"
-
-#define EXIT_USAGE 2
-#define EXIT_INFRA 3
-#define EXIT_NOTHING 4
+#include "exit-status.h"
 
 static gboolean
 parse_screen (const char *text, int *width, int *height)
@@ -83,45 +80,51 @@ print_start_timed_out (Recorder *recorder, guint timeout_ms, guint n_created)
                 n_created == 1 ? "was" : "were", n_created == 1 ? "it" : "them");
 }
 
-int
-main (int argc, char **argv)
+/* The command line, as given. */
+typedef struct
 {
-  g_autofree char *output = NULL;
-  g_autofree char *display = NULL;
-  g_autofree char *screen = NULL;
-  g_autofree char *stop_key = NULL;
-  g_autofree char *start_timeout = NULL;
-  gboolean headless = FALSE, version = FALSE;
-  g_auto (GStrv) command = NULL;
+  char *output, *display, *screen, *stop_key, *start_timeout;
+  gboolean headless, version;
+  char **command;            /* after "--" */
+} Args;
+
+static void
+args_clear (Args *a)
+{
+  char **strings[] = { &a->output, &a->display, &a->screen, &a->stop_key, &a->start_timeout };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
+    g_clear_pointer (strings[i], g_free);
+  g_clear_pointer (&a->command, g_strfreev);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Args, args_clear)
+
+/* Parses the command line; a usage error is said. A step of main()
+ * (exit-status.h). */
+static gboolean
+parse_args (int *argc, char ***argv, Args *a, int *status)
+{
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output,
       "Write the session log to FILE: a new file of mode 0600 in place of whatever was there (a link is replaced, not followed)", "FILE" },
-    { "display", 'd', 0, G_OPTION_ARG_STRING, &display,
+    { "display", 'd', 0, G_OPTION_ARG_STRING, &a->display,
       "Run the app on this existing display (default: a nested Xephyr on $DISPLAY)", "DPY" },
-    { "headless", 0, 0, G_OPTION_ARG_NONE, &headless,
+    { "headless", 0, 0, G_OPTION_ARG_NONE, &a->headless,
       "Run the app on a private Xvfb (for scripted recordings)", NULL },
-    { "screen", 's', 0, G_OPTION_ARG_STRING, &screen,
+    { "screen", 's', 0, G_OPTION_ARG_STRING, &a->screen,
       "Screen size of the nested or private server (default 1280x1024)", "WxH" },
-    { "stop-key", 0, 0, G_OPTION_ARG_STRING, &stop_key,
+    { "stop-key", 0, 0, G_OPTION_ARG_STRING, &a->stop_key,
       "Stop recording when this key is pressed (not recorded), e.g. Pause", "KEYSYM" },
-    { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &start_timeout,
+    { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &a->start_timeout,
       "Stop if no window of the app's is mapped within MS (default 60000: a big app on a busy machine)", "MS" },
-    { "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL,
+    { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->command, NULL,
       "-- APP [ARGS...]" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (Recorder) recorder = NULL;
-  RecorderOptions options = { .width = 1280, .height = 1024 };
-  SessionOutcome outcome;
-  guint64 start_timeout_ms = 0;
 
-  /* The terminal's character set, for GLib's conversion of what is
-   * printed: titles in other scripts are shown, not '?'. LC_CTYPE only:
-   * numbers in files and scripts stay "0.05" in every locale. */
-  setlocale (LC_CTYPE, "");
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
     "Records what the user does to an X11 app, and whether it crashes, as a\n"
@@ -148,95 +151,128 @@ main (int argc, char **argv)
     "  xrecord -o crash.log -d :0 -- ./myapp      # on your desktop\n"
     "  xrecord -o crash.log -- gedit              # in a nested Xephyr\n"
     "  xrecord -o crash.log --headless -- ./myapp # scripted, on a private Xvfb");
-  if (help_maybe_print (context, argc, argv))
-    return 0;
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (help_maybe_print (context, *argc, *argv))
+    return exit_status_stop (status, EXIT_STATUS_OK);
+  if (!g_option_context_parse (context, argc, argv, &error))
     {
       g_printerr ("xrecord: %s\n", error->message);
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
-  if (version)
+  if (a->version)
     {
       g_print ("xrecord %s\n", XREDUCE_VERSION);
-      return 0;
+      return exit_status_stop (status, EXIT_STATUS_OK);
     }
-  if (command == NULL || command[0] == NULL)
+  return TRUE;
+}
+
+/* The options' values into @options (its strings point into @a); what is
+ * wrong is said. Nothing has started yet. A step of main()
+ * (exit-status.h). */
+static gboolean
+check_options (const Args *a, RecorderOptions *options, int *status)
+{
+  guint64 start_timeout_ms = 0;
+
+  if (a->command == NULL || a->command[0] == NULL)
     {
       g_printerr ("xrecord: no app given (xrecord -o FILE -- APP ARGS...)\n");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
-  if (output == NULL)
+  if (a->output == NULL)
     {
       g_printerr ("xrecord: no output file given (-o FILE)\n");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
-  if (display != NULL && headless)
+  if (a->display != NULL && a->headless)
     {
       g_printerr ("xrecord: --display and --headless exclude each other\n");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
-  if (screen != NULL && !parse_screen (screen, &options.width, &options.height))
+  if (a->screen != NULL && !parse_screen (a->screen, &options->width, &options->height))
     {
-      g_printerr ("xrecord: bad --screen '%s' (WxH, e.g. 1280x1024)\n", screen);
-      return EXIT_USAGE;
+      g_printerr ("xrecord: bad --screen '%s' (WxH, e.g. 1280x1024)\n", a->screen);
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
-  if (start_timeout != NULL
-      && !g_ascii_string_to_unsigned (start_timeout, 10, 1, 24 * 3600 * 1000,
-                                      (guint64 *) &start_timeout_ms, NULL))
+  if (a->start_timeout != NULL
+      && !g_ascii_string_to_unsigned (a->start_timeout, 10, 1, 24 * 3600 * 1000,
+                                      &start_timeout_ms, NULL))
     {
       g_printerr ("xrecord: --start-timeout: '%s' is not a number of milliseconds "
-                  "(1 to 86400000)\n", start_timeout);
-      return EXIT_USAGE;
+                  "(1 to 86400000)\n", a->start_timeout);
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
-  if (screen != NULL && display != NULL)
+  if (a->screen != NULL && a->display != NULL)
     g_printerr ("xrecord: --screen is ignored with --display (the display has its own)\n");
+  options->output = a->output;
+  options->argv = (const char *const *) a->command;
+  options->where = a->headless ? RECORDER_HEADLESS
+                   : a->display != NULL ? RECORDER_EXISTING : RECORDER_NESTED;
+  options->display = a->display;
+  options->stop_key = a->stop_key;
+  options->start_timeout_ms = (guint) start_timeout_ms;
+  return TRUE;
+}
 
-  options.output = output;
-  options.argv = (const char *const *) command;
-  options.where = headless ? RECORDER_HEADLESS
-                  : display != NULL ? RECORDER_EXISTING : RECORDER_NESTED;
-  options.display = display;
-  options.stop_key = stop_key;
-  options.start_timeout_ms = (guint) start_timeout_ms;
+/* What the recording came to: its exit status, said. */
+static int
+recorded (Recorder *recorder, SessionOutcome outcome, const char *output)
+{
+  g_autofree char *what = session_outcome_describe (outcome);
+  guint timeout_ms, n_created;
 
+  g_printerr ("xrecord: %u actions, %u server events written to %s; the app: %s\n",
+              recorder_get_n_actions (recorder), recorder_get_n_server_events (recorder),
+              output, what);
+  if (recorder_get_signal (recorder) != 0)
+    {
+      if (recorder_get_n_app_windows (recorder) == 0)
+        print_nothing_recorded (recorder);
+      g_printerr ("xrecord: stopped by %s\n",
+                  session_signal_name (recorder_get_signal (recorder)));
+      return EXIT_STATUS_SIGNAL + recorder_get_signal (recorder);
+    }
+  if (recorder_get_start_timed_out (recorder, &timeout_ms, &n_created))
+    {
+      print_start_timed_out (recorder, timeout_ms, n_created);
+      print_nothing_recorded (recorder);
+      return EXIT_STATUS_NOTHING_RECORDED;
+    }
+  if (recorder_get_n_app_windows (recorder) == 0)
+    {
+      print_nothing_recorded (recorder);
+      return EXIT_STATUS_NOTHING_RECORDED;
+    }
+  return EXIT_STATUS_OK;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_auto (Args) a = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Recorder) recorder = NULL;
+  RecorderOptions options = { .width = 1280, .height = 1024 };
+  SessionOutcome outcome;
+  int status;
+
+  /* The terminal's character set, for GLib's conversion of what is
+   * printed: titles in other scripts are shown, not '?'. LC_CTYPE only:
+   * numbers in files and scripts stay "0.05" in every locale. */
+  setlocale (LC_CTYPE, "");
+  if (!parse_args (&argc, &argv, &a, &status) || !check_options (&a, &options, &status))
+    return status;
   recorder = recorder_new (&options, &error);
   if (recorder != NULL && recorder_run (recorder, &outcome, &error))
-    {
-      g_autofree char *what = session_outcome_describe (outcome);
-      guint timeout_ms, n_created;
-
-      g_printerr ("xrecord: %u actions, %u server events written to %s; the app: %s\n",
-                  recorder_get_n_actions (recorder),
-                  recorder_get_n_server_events (recorder), output, what);
-      if (recorder_get_signal (recorder) != 0)
-        {
-          if (recorder_get_n_app_windows (recorder) == 0)
-            print_nothing_recorded (recorder);
-          g_printerr ("xrecord: stopped by %s\n",
-                      session_signal_name (recorder_get_signal (recorder)));
-          return 128 + recorder_get_signal (recorder);
-        }
-      if (recorder_get_start_timed_out (recorder, &timeout_ms, &n_created))
-        {
-          print_start_timed_out (recorder, timeout_ms, n_created);
-          print_nothing_recorded (recorder);
-          return EXIT_NOTHING;
-        }
-      if (recorder_get_n_app_windows (recorder) == 0)
-        {
-          print_nothing_recorded (recorder);
-          return EXIT_NOTHING;
-        }
-      return EXIT_SUCCESS;
-    }
+    return recorded (recorder, outcome, a.output);
   if (proc_interrupt_get_signal () != 0)
     {
       /* Before the log was begun: nothing recorded, nothing left. */
       g_printerr ("xrecord: stopped by %s while starting\n",
                   session_signal_name (proc_interrupt_get_signal ()));
-      return 128 + proc_interrupt_get_signal ();
+      return EXIT_STATUS_SIGNAL + proc_interrupt_get_signal ();
     }
   g_printerr ("xrecord: %s\n", error->message);
-  return g_error_matches (error, RECORDER_ERROR, RECORDER_ERROR_INFRA) ? EXIT_INFRA
-                                                                         : EXIT_USAGE;
+  return g_error_matches (error, RECORDER_ERROR, RECORDER_ERROR_INFRA) ? EXIT_STATUS_INFRA
+                                                                         : EXIT_STATUS_USAGE;
 }

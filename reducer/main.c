@@ -7,11 +7,13 @@
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
 
 #include "crashgroups.h"
+#include "exit-status.h"
 #include "pool.h"
 #include "proc.h"
 #include "reduce.h"
@@ -19,15 +21,6 @@
 #include "summary.h"
 #include "sandbox.h"
 #include "session.h"
-
-enum
-{
-  EXIT_REDUCED = 0,
-  EXIT_USAGE = 2,
-  EXIT_INFRA = 3,
-  EXIT_VERIFY = 4,
-  EXIT_INTERRUPTED = 130,
-};
 
 /* The command line, as given. */
 typedef struct
@@ -57,9 +50,9 @@ args_clear (Args *a)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Args, args_clear)
 
 /* Parses what comes before "--" (the app's command line stays as it is);
- * -1, or EXIT_USAGE after saying why. */
-static int
-parse_args (int *argc, char ***argv, Args *a)
+ * a usage error is said. A step of main() (exit-status.h). */
+static gboolean
+parse_args (int *argc, char ***argv, Args *a, int *status)
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
@@ -138,16 +131,16 @@ parse_args (int *argc, char ***argv, Args *a)
   g_option_context_add_group (context, replay_args_get_group (a->replay));
   opt_argc = a->dashdash >= 0 ? a->dashdash : *argc;
   if (help_maybe_print (context, opt_argc, *argv))
-    return EXIT_REDUCED;
+    return exit_status_stop (status, EXIT_STATUS_OK);
   if (!g_option_context_parse (context, &opt_argc, argv, &error))
     {
       g_printerr ("xreduce: %s\nTry 'xreduce --help'.\n", error->message);
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   if (a->version)
     {
       g_print ("xreduce %s\n", XREDUCE_VERSION);
-      return EXIT_REDUCED;
+      return exit_status_stop (status, EXIT_STATUS_OK);
     }
   if (a->verbose)
     g_setenv ("G_MESSAGES_DEBUG", "all", TRUE);
@@ -155,26 +148,26 @@ parse_args (int *argc, char ***argv, Args *a)
   if (a->summarize)
     {
       if (opt_argc >= 2 && a->dashdash < 0)
-        return -1;
+        return TRUE;
       g_printerr ("xreduce: --summarize: %s\nUsage: xreduce --summarize [--json] RESULT...\n",
                   a->dashdash >= 0 ? "no app: it reads results" : "no result given");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   if (opt_argc != 2)
     {
       g_printerr ("xreduce: %s\nUsage: xreduce [OPTIONS] SESSION [-- APP [ARGS...]]\n",
                   opt_argc < 2 ? "no session file given" : "more than one session file given");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   /* g_option_context_parse moved the remaining argument to argv[1]. */
-  return -1;
+  return TRUE;
 }
 
 /* What every replay gets from the command line (the sandbox, the
  * timing), checked as xreplay checks it: a bad value is said now, before
- * any server starts, not by every replay; -1, EXIT_USAGE or EXIT_INFRA. */
-static int
-check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
+ * any server starts, not by every replay. A step of main() (exit-status.h). */
+static gboolean
+check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args, int *status)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GStrvBuilder) xreplay_args = g_strv_builder_new ();
@@ -183,7 +176,7 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
   if (!replay_args_check (a->replay, &error))
     {
       g_printerr ("xreduce: %s\n", error->message);
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   options->replay = *replay_args_get_settings (a->replay);
   given = replay_args_to_argv (a->replay);
@@ -196,7 +189,7 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
       if (options->replay.isolate == SANDBOX_ISOLATE_REQUIRE)
         {
           g_printerr ("xreduce: --isolate=require: %s\n", error->message);
-          return EXIT_INFRA;
+          return exit_status_stop (status, EXIT_STATUS_INFRA);
         }
       g_printerr ("xreduce: warning: %s; the replays run without isolation (the app sees "
                   "your files, network and processes; --isolate=require refuses instead)\n",
@@ -206,15 +199,15 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args)
     }
   *replay_args = g_strv_builder_end (xreplay_args);
   options->xreplay_args = *replay_args;
-  return -1;
+  return TRUE;
 }
 
 /* The options' values into @options (the strings it points to are in @a,
- * @test_argv and @replay_args); -1, or EXIT_USAGE after saying what is
- * wrong. Nothing has started yet. */
-static int
+ * @test_argv and @replay_args); what is wrong is said. Nothing has started
+ * yet. A step of main() (exit-status.h). */
+static gboolean
 check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
-               GStrv *launcher_argv, GStrv *replay_args)
+               GStrv *launcher_argv, GStrv *replay_args, int *status)
 {
   g_autoptr (GError) error = NULL;
 
@@ -233,20 +226,20 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
         {
           g_printerr ("xreduce: -o %s is the session itself: the result would overwrite it\n",
                       a->output);
-          return EXIT_USAGE;
+          return exit_status_stop (status, EXIT_STATUS_USAGE);
         }
     }
   options->app_argv = a->dashdash >= 0 ? argv + a->dashdash + 1 : NULL;
   if (a->dashdash >= 0 && a->run_recorded)
     {
       g_printerr ("xreduce: --run-recorded-command and '-- APP' exclude each other\n");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   options->run_recorded_command = a->run_recorded;
   if (a->dashdash >= 0 && argv[a->dashdash + 1] == NULL)
     {
       g_printerr ("xreduce: nothing after '--': give the app's command line\n");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   /* -1: not given (the default); -j 0 is a mistake, not the default.
    * A launcher's slots are other machines' cores. */
@@ -254,7 +247,7 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
     {
       g_printerr ("xreduce: --jobs must be between 1 and %d\n",
                   a->launcher != NULL ? POOL_MAX_SLOTS : 64);
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   options->jobs = a->jobs > 0 ? (guint) a->jobs : 0;
   if (a->algorithm == NULL || g_str_equal (a->algorithm, "hdd"))
@@ -264,7 +257,7 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
   else
     {
       g_printerr ("xreduce: unknown --algorithm '%s' (hdd or ddmin)\n", a->algorithm);
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   if (a->signal_name != NULL)
     {
@@ -272,7 +265,7 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
       if (options->signal <= 0)
         {
           g_printerr ("xreduce: unknown signal '%s' (e.g. SIGSEGV, SEGV or 11)\n", a->signal_name);
-          return EXIT_USAGE;
+          return exit_status_stop (status, EXIT_STATUS_USAGE);
         }
     }
   if (a->stderr_match != NULL)
@@ -281,7 +274,7 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
       if (regex == NULL)
         {
           g_printerr ("xreduce: --stderr-match: %s\n", error->message);
-          return EXIT_USAGE;
+          return exit_status_stop (status, EXIT_STATUS_USAGE);
         }
     }
   options->stderr_match = a->stderr_match;
@@ -289,7 +282,7 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
   if (a->frames < 1 || a->frames > 32)
     {
       g_printerr ("xreduce: --frames must be between 1 and 32\n");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   options->same_crash_frames = (guint) a->frames;
   if (a->test_cmd != NULL)
@@ -297,7 +290,7 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
       if (!g_shell_parse_argv (a->test_cmd, NULL, test_argv, &error))
         {
           g_printerr ("xreduce: --test: %s\n", error->message);
-          return EXIT_USAGE;
+          return exit_status_stop (status, EXIT_STATUS_USAGE);
         }
       {
         g_autofree char *program = g_find_program_in_path ((*test_argv)[0]);
@@ -305,21 +298,21 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
           {
             g_printerr ("xreduce: --test: %s: no such program (or not executable)\n",
                         (*test_argv)[0]);
-            return EXIT_USAGE;
+            return exit_status_stop (status, EXIT_STATUS_USAGE);
           }
       }
       if (a->same_crash || a->signal_name != NULL || a->stderr_match != NULL)
         {
           g_printerr ("xreduce: --test decides alone: it cannot be combined with "
                       "--signal, --stderr-match or --same-crash\n");
-          return EXIT_USAGE;
+          return exit_status_stop (status, EXIT_STATUS_USAGE);
         }
       options->test_argv = *test_argv;
     }
   if (a->verify_runs < 1 || a->verify_runs > 100)
     {
       g_printerr ("xreduce: --verify-runs must be between 1 and 100\n");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   options->verify_runs = (guint) a->verify_runs;
   if (a->launcher != NULL)
@@ -329,34 +322,34 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
       if (*launcher_argv == NULL)
         {
           g_printerr ("xreduce: --launcher: %s\n", error->message);
-          return EXIT_USAGE;
+          return exit_status_stop (status, EXIT_STATUS_USAGE);
         }
       if (a->test_cmd != NULL)
         {
           g_printerr ("xreduce: --launcher runs xreplay elsewhere; --test runs here, on a "
                       "worker's Xvfb: they exclude each other\n");
-          return EXIT_USAGE;
+          return exit_status_stop (status, EXIT_STATUS_USAGE);
         }
       options->launcher_argv = *launcher_argv;
     }
   if (a->limit_time < 0 || a->limit_tests < 0)
     {
       g_printerr ("xreduce: limits must not be negative\n");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   options->limit_time = a->limit_time;
   if (a->test_timeout < 0 || a->test_timeout > 24 * 3600 * 1000 || (a->test_timeout > 0 && a->test_timeout < 1000))
     {
       g_printerr ("xreduce: --test-timeout: %" G_GINT64_FORMAT " is not a number of milliseconds "
                   "(1000 to 86400000)\n", a->test_timeout);
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   options->test_timeout_ms = (guint) a->test_timeout;
   options->limit_tests = (guint64) a->limit_tests;
   options->quiet = a->quiet;
   options->json = a->json;
   options->report = a->report;
-  return check_replay_options (a, options, replay_args);
+  return check_replay_options (a, options, replay_args, status);
 }
 
 /* xreduce --summarize: the results grouped by crash, on stdout. */
@@ -371,11 +364,11 @@ summarize (const Args *a, char **argv)
     if (!crash_groups_add_path (groups, argv[i], &error))
       {
         g_printerr ("xreduce: --summarize: %s\n", error->message);
-        return EXIT_USAGE;
+        return EXIT_STATUS_USAGE;
       }
   text = a->json ? crash_groups_to_json (groups) : crash_groups_to_markdown (groups);
   g_print ("%s%s", text, a->json ? "\n" : "");
-  return EXIT_REDUCED;
+  return EXIT_STATUS_OK;
 }
 
 int
@@ -394,26 +387,38 @@ main (int argc, char **argv)
    * printed: titles in other scripts are shown, not '?'. LC_CTYPE only:
    * numbers in files and scripts stay "0.05" in every locale. */
   setlocale (LC_CTYPE, "");
-  if ((status = parse_args (&argc, &argv, &a)) >= 0)
+  if (!parse_args (&argc, &argv, &a, &status))
     return status;
   if (a.summarize)
     return summarize (&a, argv);
-  if ((status = check_options (&a, argv, &options, &test_argv, &launcher_argv,
-                              &replay_args)) >= 0)
+  if (!check_options (&a, argv, &options, &test_argv, &launcher_argv, &replay_args, &status))
     return status;
   if (!reduce_run (&options, &summary, &error))
     {
       const char *verdict = "infra_error";
 
-      status = EXIT_INFRA;
+      status = EXIT_STATUS_INFRA;
       g_printerr ("xreduce: %s\n", error->message);
       if (error->domain == REDUCE_ERROR)
         switch ((ReduceError) error->code)
           {
-          case REDUCE_ERROR_USAGE: status = EXIT_USAGE; verdict = "usage_error"; break;
-          case REDUCE_ERROR_VERIFY: status = EXIT_VERIFY; verdict = "nothing_to_reduce"; break;
-          case REDUCE_ERROR_INTERRUPTED: status = EXIT_INTERRUPTED; verdict = "interrupted"; break;
-          case REDUCE_ERROR_INFRA: default: status = EXIT_INFRA; break;
+          case REDUCE_ERROR_USAGE:
+            status = EXIT_STATUS_USAGE;
+            verdict = "usage_error";
+            break;
+          case REDUCE_ERROR_VERIFY:
+            status = EXIT_STATUS_NOTHING_TO_REDUCE;
+            verdict = "nothing_to_reduce";
+            break;
+          case REDUCE_ERROR_INTERRUPTED:
+            /* Whichever signal: 130, as for Ctrl-C (the README). */
+            status = EXIT_STATUS_SIGNAL + SIGINT;
+            verdict = "interrupted";
+            break;
+          case REDUCE_ERROR_INFRA:
+          default:
+            status = EXIT_STATUS_INFRA;
+            break;
           }
       if (a.json)
         {
@@ -426,5 +431,5 @@ main (int argc, char **argv)
       return status;
     }
   reduce_summary_clear (&summary);
-  return EXIT_REDUCED;
+  return EXIT_STATUS_OK;
 }

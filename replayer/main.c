@@ -31,16 +31,7 @@
 #include "report.h"
 #include "session.h"
 #include "frame.h"
-
-enum
-{
-  EXIT_PASSED = 0,
-  EXIT_FAILED = 1,
-  EXIT_USAGE = 2,
-  EXIT_INFRA = 3,
-  EXIT_NOT_STARTED = 4,
-  EXIT_UNRESOLVED = 5,
-};
+#include "exit-status.h"
 
 static const char usage_description[] =
   "Replays SESSION's user actions with XTest against a fresh instance of APP\n"
@@ -188,7 +179,7 @@ print_steps (const Session *session)
   g_autofree char *steps = session_describe_steps (session, SESSION_WORDS_TERMINAL, TRUE);
 
   g_print ("%s", steps);
-  return EXIT_PASSED;
+  return EXIT_STATUS_OK;
 }
 
 static int
@@ -204,7 +195,7 @@ print_list (const Session *session)
       g_autofree char *line = quote_terminal (words);
       g_print ("%s\n", line);
     }
-  return EXIT_PASSED;
+  return EXIT_STATUS_OK;
 }
 
 static int
@@ -223,14 +214,14 @@ print_export (const Session *session, const char *path, const char *format)
     {
       g_autofree char *shown = quote_terminal (format);
       g_printerr ("xreplay: --export: unknown format '%s' (xdotool or json)\n", shown);
-      return EXIT_USAGE;
+      return EXIT_STATUS_USAGE;
     }
   if (!written || fflush (stdout) != 0 || ferror (stdout))
     {
       g_printerr ("xreplay: cannot write the export: %s\n", g_strerror (errno));
-      return EXIT_INFRA;
+      return EXIT_STATUS_INFRA;
     }
-  return EXIT_PASSED;
+  return EXIT_STATUS_OK;
 }
 
 /* xreduce-crashtrace beside this program (the build tree), in the
@@ -294,29 +285,29 @@ args_clear (Args *a)
 
 /* Whether bubblewrap works here, asked before anything starts: said
  * once (auto, then without it) or refused (require: exit 3). */
-static int
-check_isolation (const Args *a, ReplayOptions *opts)
+static gboolean
+check_isolation (const Args *a, ReplayOptions *opts, int *status)
 {
   g_autoptr (GError) error = NULL;
 
   if (opts->settings.isolate == SANDBOX_ISOLATE_OFF || sandbox_can_isolate (&error))
-    return -1;
+    return TRUE;
   if (opts->settings.isolate == SANDBOX_ISOLATE_REQUIRE)
     {
       g_printerr ("xreplay: --isolate=require: %s\n", error->message);
-      return EXIT_INFRA;
+      return exit_status_stop (status, EXIT_STATUS_INFRA);
     }
   if (!a->quiet)
     g_printerr ("xreplay: warning: %s; the app runs without isolation (it sees your files, "
                 "network and processes; --isolate=require refuses instead)\n", error->message);
   opts->settings.isolate = SANDBOX_ISOLATE_OFF;
-  return -1;
+  return TRUE;
 }
 
 /* Parses what comes before "--" (from a copy: the app's command line
- * stays untouched); -1, or the exit status of a usage error. */
-static int
-parse_args (int argc, char **argv, Args *a)
+ * stays untouched). A step of main() (exit-status.h). */
+static gboolean
+parse_args (int argc, char **argv, Args *a, int *status)
 {
   g_autoptr (GOptionContext) context = g_option_context_new ("SESSION [-- APP [ARGS...]]");
   g_autoptr (GError) error = NULL;
@@ -349,7 +340,7 @@ parse_args (int argc, char **argv, Args *a)
       if (dashdash + 1 >= argc)
         {
           g_printerr ("xreplay: nothing after '--': give the app's command\n");
-          return EXIT_USAGE;
+          return exit_status_stop (status, EXIT_STATUS_USAGE);
         }
       a->app_argv = (const char *const *) &argv[dashdash + 1];
     }
@@ -362,31 +353,31 @@ parse_args (int argc, char **argv, Args *a)
   a->replay = replay_args_new ();
   g_option_context_add_group (context, replay_args_get_group (a->replay));
   if (help_maybe_print (context, (int) g_strv_length (a->rest), a->rest))
-    return EXIT_PASSED;
+    return exit_status_stop (status, EXIT_STATUS_OK);
   if (!g_option_context_parse_strv (context, &a->rest, &error))
     {
       g_printerr ("xreplay: %s\nTry 'xreplay --help'.\n", error->message);
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   if (a->version)
     {
       g_print ("xreplay %s\n", XREDUCE_VERSION);
-      return EXIT_PASSED;
+      return exit_status_stop (status, EXIT_STATUS_OK);
     }
   if (g_strv_length (a->rest) != 2)
     {
       g_printerr ("xreplay: %s\nUsage: xreplay [OPTIONS] SESSION [-- APP [ARGS...]]\n",
                   g_strv_length (a->rest) < 2 ? "no session file given"
                                               : "more than one session file given");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
-  return -1;
+  return TRUE;
 }
 
-/* The options' values into @opts (and *@regex); -1, or EXIT_USAGE after
- * saying what is wrong. Nothing has started yet. */
-static int
-check_options (const Args *a, ReplayOptions *opts, GRegex **regex)
+/* The options' values into @opts (and *@regex); a usage error is said.
+ * Nothing has started yet. A step of main() (exit-status.h). */
+static gboolean
+check_options (const Args *a, ReplayOptions *opts, GRegex **regex, int *status)
 {
   g_autoptr (GError) error = NULL;
 
@@ -394,7 +385,7 @@ check_options (const Args *a, ReplayOptions *opts, GRegex **regex)
   if (!replay_args_check (a->replay, &error))
     {
       g_printerr ("xreplay: %s\n", error->message);
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   opts->settings = *replay_args_get_settings (a->replay);
   if (a->stderr_match != NULL)
@@ -403,61 +394,62 @@ check_options (const Args *a, ReplayOptions *opts, GRegex **regex)
       if (*regex == NULL)
         {
           g_printerr ("xreplay: --stderr-match: %s\n", error->message);
-          return EXIT_USAGE;
+          return exit_status_stop (status, EXIT_STATUS_USAGE);
         }
     }
   if (a->run_recorded && a->app_argv != NULL)
     {
       g_printerr ("xreplay: --run-recorded-command and '-- APP' exclude each other\n");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   if (a->display != NULL && *a->display == '\0')
     {
       g_printerr ("xreplay: --display: empty display name\n");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   if (a->display != NULL && opts->settings.wm_argv != NULL)
     {
       g_printerr ("xreplay: --wm and --display exclude each other (a display given has "
                   "its own window manager, or none)\n");
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
-  return -1;
+  return TRUE;
 }
 
 /* The app: after "--", else the recorded command if it may run (see
- * session_command_check) or was asked for; -1, or EXIT_USAGE after saying
- * why not. */
-static int
-choose_app (const Args *a, const Session *session, const char *const **app_argv)
+ * session_command_check) or was asked for; else a usage error, said. A step
+ * of main() (exit-status.h). */
+static gboolean
+choose_app (const Args *a, const Session *session, const char *const **app_argv, int *status)
 {
   g_autoptr (GError) error = NULL;
 
   *app_argv = a->app_argv;
   if (*app_argv != NULL)
-    return -1;
+    return TRUE;
   *app_argv = session_get_command (session);
   if (*app_argv == NULL)
     {
       g_printerr ("xreplay: %s records no command: give the app after '--'\n", a->rest[1]);
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   if (!a->run_recorded && !session_command_check (session, a->rest[1], &error))
     {
       g_printerr ("xreplay: %s\n", error->message);
-      return EXIT_USAGE;
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   if (!a->quiet && !a->json)
     {
       g_autofree char *shown = quote_command_line (*app_argv);
       g_printerr ("xreplay: running the recorded command: %s\n", shown);
     }
-  return -1;
+  return TRUE;
 }
 
-/* --backtrace: the wrapper and gdb, or EXIT_INFRA. */
-static int
-check_backtrace (char **crashtrace)
+/* --backtrace: the wrapper and gdb, or an infrastructure error. A step of
+ * main() (exit-status.h). */
+static gboolean
+check_backtrace (char **crashtrace, int *status)
 {
   g_autofree char *gdb = g_find_program_in_path ("gdb");
 
@@ -466,14 +458,14 @@ check_backtrace (char **crashtrace)
     {
       g_printerr ("xreplay: --backtrace: xreduce-crashtrace not found beside xreplay, in "
                   XREDUCE_LIBEXECDIR " or in PATH\n");
-      return EXIT_INFRA;
+      return exit_status_stop (status, EXIT_STATUS_INFRA);
     }
   if (gdb == NULL)
     {
       g_printerr ("xreplay: --backtrace: gdb is not installed\n");
-      return EXIT_INFRA;
+      return exit_status_stop (status, EXIT_STATUS_INFRA);
     }
-  return -1;
+  return TRUE;
 }
 
 /* What the replay said, on stdout (or stderr for a failure). */
@@ -505,31 +497,31 @@ exit_status (const ReplayResult *result, gboolean ok, const GError *error, gbool
   int status;
 
   if (!ok)
-    return g_error_matches (error, SANDBOX_ERROR, SANDBOX_ERROR_BAD_HOME) ? EXIT_USAGE
-                                                                          : EXIT_INFRA;
+    return g_error_matches (error, SANDBOX_ERROR, SANDBOX_ERROR_BAD_HOME) ? EXIT_STATUS_USAGE
+                                                                          : EXIT_STATUS_INFRA;
   switch (result->verdict.kind)
     {
     case VERDICT_PASSED:
-      status = EXIT_PASSED;
+      status = EXIT_STATUS_OK;
       break;
     case VERDICT_EXITED:
-      status = result->verdict.exit_status == 0 ? EXIT_PASSED : EXIT_FAILED;
+      status = result->verdict.exit_status == 0 ? EXIT_STATUS_OK : EXIT_STATUS_FAILED;
       break;
     case VERDICT_CRASHED:
     case VERDICT_HUNG:
-      status = EXIT_FAILED;
+      status = EXIT_STATUS_FAILED;
       break;
     case VERDICT_COULD_NOT_START:
-      return EXIT_NOT_STARTED;
+      return EXIT_STATUS_NOT_STARTED;
     case VERDICT_UNRESOLVED:
-      return EXIT_UNRESOLVED;
+      return EXIT_STATUS_UNRESOLVED;
     case VERDICT_INFRA_ERROR:
     default:
-      return EXIT_INFRA;
+      return EXIT_STATUS_INFRA;
     }
   /* The failure asked for is a message, crash or not. */
   if (with_regex)
-    status = result->stderr_matched ? EXIT_FAILED : EXIT_PASSED;
+    status = result->stderr_matched ? EXIT_STATUS_FAILED : EXIT_STATUS_OK;
   return status;
 }
 
@@ -560,8 +552,7 @@ main (int argc, char **argv)
   g_log_writer_default_set_use_stderr (TRUE);
 #endif
   proc_interrupt_watch (on_signal, &interrupt);
-  if ((status = parse_args (argc, argv, &a)) >= 0
-      || (status = check_options (&a, &opts, &regex)) >= 0)
+  if (!parse_args (argc, argv, &a, &status) || !check_options (&a, &opts, &regex, &status))
     return status;
   /* "-": from stdin (xreduce --launcher sends each test so, framed). */
   if (strcmp (a.rest[1], "-") == 0)
@@ -573,7 +564,7 @@ main (int argc, char **argv)
   if (session == NULL)
     {
       g_printerr ("xreplay: %s\n", error->message);
-      return EXIT_USAGE;
+      return EXIT_STATUS_USAGE;
     }
   if (session_get_warning (session) != NULL && !a.quiet)
     g_printerr ("xreplay: warning: %s\n", session_get_warning (session));
@@ -591,7 +582,7 @@ main (int argc, char **argv)
     return print_list (session);
   if (a.export_format != NULL)
     return print_export (session, a.rest[1], a.export_format);
-  if ((status = choose_app (&a, session, &app_argv)) >= 0)
+  if (!choose_app (&a, session, &app_argv, &status))
     return status;
   /* Before any Xvfb: one of the session's screen size could take
    * gigabytes. */
@@ -600,9 +591,9 @@ main (int argc, char **argv)
                                 opts.settings.max_screen_height, &error))
     {
       g_printerr ("xreplay: %s\n", error->message);
-      return EXIT_USAGE;
+      return EXIT_STATUS_USAGE;
     }
-  if (a.backtrace && (status = check_backtrace (&crashtrace)) >= 0)
+  if (a.backtrace && !check_backtrace (&crashtrace, &status))
     return status;
   /* A report has the crash's backtrace when gdb is there: one replay
    * under gdb (xreduce's tests run without it, its report's replay with). */
@@ -619,14 +610,14 @@ main (int argc, char **argv)
       if (report == NULL)
         {
           g_printerr ("xreplay: --report: %s\n", error->message);
-          return EXIT_USAGE;
+          return EXIT_STATUS_USAGE;
         }
       opts.on_action = on_report_action;
       opts.on_end = on_report_end;
       opts.hook_data = report;
     }
   opts.display = a.display;
-  if (!opts.settings.share_home && (status = check_isolation (&a, &opts)) >= 0)
+  if (!opts.settings.share_home && !check_isolation (&a, &opts, &status))
     return status;
   opts.stderr_match = regex;
   opts.verbose = a.verbose;
@@ -656,7 +647,7 @@ main (int argc, char **argv)
       if (!written)
         {
           g_printerr ("xreplay: --report: %s\n", report_error->message);
-          return EXIT_INFRA;
+          return EXIT_STATUS_INFRA;
         }
       else if (!a.quiet && !a.json)
         g_print ("report: %s/report.md\n", a.report_dir);

@@ -1,5 +1,5 @@
 /* help.c — --help wrapped to 80 columns (see help.h). */
-#define G_LOG_DOMAIN "xreduce-sessions"
+#define G_LOG_DOMAIN "xreduce-output"
 
 #include "help.h"
 
