@@ -26,7 +26,7 @@
  *   - a press held REPLAY_HOLD_MS or longer keeps its duration (a long
  *     press; a key held for its auto-repeat), but not a modifier's;
  *   - the events of a double click (button events of the same button
- *     less than REPLAY_MULTI_CLICK_MS apart) keep their gaps;
+ *     less than SESSION_MULTI_CLICK_MS apart) keep their gaps;
  *   - a drag (motion with a button held, and its release) keeps its
  *     recorded speed.
  *
@@ -44,9 +44,6 @@
 
 /* A press held this long keeps its recorded duration. */
 #define REPLAY_HOLD_MS 500
-/* Button events of one button closer than this are one gesture (a double
- * click): their gaps never grow. */
-#define REPLAY_MULTI_CLICK_MS SESSION_MULTI_CLICK_MS
 /* The process tree is sampled this often while the replay waits for it. */
 #define REPLAY_PACE_SAMPLE_MS 10
 /* The most an action waits for the tree to be quiet, once the app answered. */
@@ -156,7 +153,7 @@ same_click_run (const SessionEvent *a, const SessionEvent *b)
 {
   return is_button (a) && is_button (b) && a->button == b->button
          && (a->button < 4 || a->button > 7)
-         && b->time_ms < a->time_ms + REPLAY_MULTI_CLICK_MS;
+         && session_within_multi_click (a->time_ms, b->time_ms);
 }
 
 /* Does the time between @prev (injected just now) and @next mean

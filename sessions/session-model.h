@@ -180,6 +180,9 @@ gboolean session_keysym_is_lock (const char *keysym);
 /* The events of one button this close (ms) are one double (or triple)
  * click: a phrase of their own, and their gaps kept at replay. */
 #define SESSION_MULTI_CLICK_MS 400
+/* @later_ms - @earlier_ms is less than SESSION_MULTI_CLICK_MS (as GTK
+ * counts a double click: strictly less). The one test of the boundary. */
+gboolean session_within_multi_click (guint64 earlier_ms, guint64 later_ms);
 gboolean session_event_is_press (const SessionEvent *ev);
 gboolean session_event_is_release (const SessionEvent *ev);
 

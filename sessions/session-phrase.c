@@ -369,7 +369,7 @@ continues_click (Grouping *g, const Stroke *stroke)
     return gap_before (g, stroke) <= PHRASE_PAUSE_MS;
   /* As toolkits count a double click: from one press to the next, at
    * the same place. */
-  return stroke->main->time_ms - g->last_press->time_ms <= SESSION_MULTI_CLICK_MS
+  return session_within_multi_click (g->last_press->time_ms, stroke->main->time_ms)
          && same_place (stroke->main, g->last_press) && g->clicks < 3;
 }
 

@@ -320,6 +320,12 @@ session_event_is_action (const SessionEvent *ev)
 }
 
 gboolean
+session_within_multi_click (guint64 earlier_ms, guint64 later_ms)
+{
+  return later_ms >= earlier_ms && later_ms - earlier_ms < SESSION_MULTI_CLICK_MS;
+}
+
+gboolean
 session_event_is_press (const SessionEvent *ev)
 {
   return ev->kind == SESSION_EVENT_KEY_PRESS

@@ -318,6 +318,37 @@ test_pointer (void)
                    "motion[24-24]: Move the pointer to 300,300 in \"Files\"\n");
 }
 
+/* The double click's boundary, in one place (session_within_multi_click):
+ * two presses 399 ms apart are a double click, 400 ms apart two clicks
+ * (GTK counts strictly less than its 400 ms). */
+static void
+test_double_click_boundary (void)
+{
+  for (guint gap = 399; gap <= 400; gap++)
+    {
+      Script s;
+      g_autoptr (Session) session = NULL;
+      g_autofree char *words = NULL;
+
+      script_init (&s);
+      script_window (&s, 0, "Files");
+      script_click (&s, 1, 40, 50);
+      /* A click is two events 30 ms apart, the next 30 ms later. */
+      script_wait (&s, gap - 60);
+      script_click (&s, 1, 40, 50);
+      session = script_end (&s);
+      assert_partition (session);
+      words = phrases_in_words (session, SESSION_WORDS_TERMINAL);
+      g_assert_cmpstr (words, ==, gap < SESSION_MULTI_CLICK_MS
+                       ? "click[0-3]: Double-click at 40,50 in \"Files\"\n"
+                       : "click[0-1]: Click at 40,50 in \"Files\"\n"
+                         "click[2-3]: Click at 40,50 in \"Files\"\n");
+    }
+  g_assert_true (session_within_multi_click (1000, 1399));
+  g_assert_false (session_within_multi_click (1000, 1400));
+  g_assert_false (session_within_multi_click (1400, 1000));
+}
+
 /* Toolkit menus in reduced sessions: a press on a menu's title and its
  * release on an item of the menu window (the motion between removed) is a
  * drag; quick clicks in other places are clicks, not a double click. */
@@ -463,6 +494,7 @@ main (int argc, char **argv)
   g_test_add_func ("/phrase/typing-breaks", test_typing_breaks);
   g_test_add_func ("/phrase/keys", test_keys);
   g_test_add_func ("/phrase/pointer", test_pointer);
+  g_test_add_func ("/phrase/double-click-boundary", test_double_click_boundary);
   g_test_add_func ("/phrase/menus", test_menus);
   g_test_add_func ("/phrase/reduced", test_reduced);
   g_test_add_func ("/phrase/quoting", test_quoting);
