@@ -3,6 +3,7 @@
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include "crashgroups.h"
+#include "jsonio.h"
 #include "quote.h"
 
 #include <gio/gio.h>
@@ -80,37 +81,6 @@ crash_groups_free (CrashGroups *groups)
   g_free (groups);
 }
 
-/* A string member, or NULL (missing, null, not a string). */
-static const char *
-get_string (JsonObject *object, const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
-static gint64
-get_int (JsonObject *object, const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_INT64)
-    return -1;
-  return json_node_get_int (node);
-}
-
-static JsonObject *
-get_object (JsonObject *object, const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
 gboolean
 crash_groups_add_json (CrashGroups *groups, const char *data, gsize len, const char *name,
                        GError **error)
@@ -134,31 +104,31 @@ crash_groups_add_json (CrashGroups *groups, const char *data, gsize len, const c
     }
   root = json_parser_get_root (parser);
   object = root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
-  verdict = get_string (object, "verdict");
+  verdict = jsonio_get_string (object, "verdict");
   if (verdict == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: not an xreduce --json result (no \"verdict\")", shown);
       return FALSE;
     }
-  files = get_object (object, "files");
+  files = jsonio_get_object (object, "files");
   member = g_new0 (Member, 1);
   member->result = g_strdup (name);
-  member->session = g_strdup (get_string (files, "session"));
-  member->minimal_session = g_strdup (get_string (files, "minimal_session"));
-  member->before = get_int (object, "actions_before");
-  member->after = get_int (object, "actions_after");
+  member->session = g_strdup (jsonio_get_string (files, "session"));
+  member->minimal_session = g_strdup (jsonio_get_string (files, "minimal_session"));
+  member->before = jsonio_get_int (object, "actions_before");
+  member->after = jsonio_get_int (object, "actions_after");
   groups->n_results++;
-  failure = get_string (object, "failure");
+  failure = jsonio_get_string (object, "failure");
   if ((strcmp (verdict, "reduced") != 0 && strcmp (verdict, "stopped_early") != 0)
       || failure == NULL)
     {
       member->verdict = g_strdup (verdict);
-      member->error = g_strdup (get_string (object, "error"));
+      member->error = g_strdup (jsonio_get_string (object, "error"));
       g_ptr_array_add (groups->not_reduced, member);
       return TRUE;
     }
-  crash = get_object (object, "crash");
+  crash = jsonio_get_object (object, "crash");
   node = crash != NULL ? json_object_get_member (crash, "frames") : NULL;
   if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
     {
@@ -183,7 +153,7 @@ crash_groups_add_json (CrashGroups *groups, const char *data, gsize len, const c
         group = g_new0 (Group, 1);
         group->key = g_steal_pointer (&key);
         group->failure = g_strdup (failure);
-        group->signal = g_strdup (get_string (crash, "signal"));
+        group->signal = g_strdup (jsonio_get_string (crash, "signal"));
         group->frames = g_steal_pointer (&list);
         group->members = g_ptr_array_new_with_free_func ((GDestroyNotify) member_free);
         g_ptr_array_add (groups->groups, group);
@@ -382,16 +352,6 @@ crash_groups_to_markdown (const CrashGroups *groups)
   return g_string_free (out, FALSE);
 }
 
-static void
-member_string (JsonBuilder *b, const char *name, const char *value)
-{
-  json_builder_set_member_name (b, name);
-  if (value == NULL)
-    json_builder_add_null_value (b);
-  else
-    json_builder_add_string_value (b, value);
-}
-
 char *
 crash_groups_to_json (const CrashGroups *groups)
 {
@@ -402,8 +362,7 @@ crash_groups_to_json (const CrashGroups *groups)
   g_autofree char *text = NULL;
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "results");
-  json_builder_add_int_value (b, groups->n_results);
+  jsonio_add_int (b, "results", groups->n_results, TRUE);
   json_builder_set_member_name (b, "groups");
   json_builder_begin_array (b);
   for (guint i = 0; i < sorted->len; i++)
@@ -411,28 +370,21 @@ crash_groups_to_json (const CrashGroups *groups)
       const Group *g = g_ptr_array_index (sorted, i);
 
       json_builder_begin_object (b);
-      member_string (b, "failure", g->failure);
-      member_string (b, "signal", g->signal);
-      json_builder_set_member_name (b, "frames");
-      json_builder_begin_array (b);
-      for (char **f = g->frames; *f != NULL; f++)
-        json_builder_add_string_value (b, *f);
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "count");
-      json_builder_add_int_value (b, g->members->len);
+      jsonio_add_string (b, "failure", g->failure);
+      jsonio_add_string (b, "signal", g->signal);
+      jsonio_add_strings (b, "frames", (const char *const *) g->frames);
+      jsonio_add_int (b, "count", g->members->len, TRUE);
       json_builder_set_member_name (b, "sessions");
       json_builder_begin_array (b);
       for (guint j = 0; j < g->members->len; j++)
         {
           const Member *m = g_ptr_array_index (g->members, j);
           json_builder_begin_object (b);
-          member_string (b, "result", m->result);
-          member_string (b, "session", m->session);
-          member_string (b, "minimal_session", m->minimal_session);
-          json_builder_set_member_name (b, "actions_before");
-          json_builder_add_int_value (b, m->before);
-          json_builder_set_member_name (b, "actions_after");
-          json_builder_add_int_value (b, m->after);
+          jsonio_add_string (b, "result", m->result);
+          jsonio_add_string (b, "session", m->session);
+          jsonio_add_string (b, "minimal_session", m->minimal_session);
+          jsonio_add_int (b, "actions_before", m->before, TRUE);
+          jsonio_add_int (b, "actions_after", m->after, TRUE);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
@@ -445,10 +397,10 @@ crash_groups_to_json (const CrashGroups *groups)
     {
       const Member *m = g_ptr_array_index (groups->not_reduced, i);
       json_builder_begin_object (b);
-      member_string (b, "result", m->result);
-      member_string (b, "session", m->session);
-      member_string (b, "verdict", m->verdict);
-      member_string (b, "error", m->error);
+      jsonio_add_string (b, "result", m->result);
+      jsonio_add_string (b, "session", m->session);
+      jsonio_add_string (b, "verdict", m->verdict);
+      jsonio_add_string (b, "error", m->error);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

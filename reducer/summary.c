@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include "summary.h"
+#include "jsonio.h"
 #include "output.h"
 #include "proc.h"
 #include "quote.h"
@@ -241,30 +242,6 @@ json_text (JsonBuilder *b)
   return json_generator_to_data (generator, NULL);
 }
 
-static void
-json_member_string (JsonBuilder *b, const char *member, const char *value)
-{
-  json_builder_set_member_name (b, member);
-  if (value == NULL)
-    json_builder_add_null_value (b);
-  else
-    json_builder_add_string_value (b, value);
-}
-
-static void
-json_member_int (JsonBuilder *b, const char *member, gint64 value)
-{
-  json_builder_set_member_name (b, member);
-  json_builder_add_int_value (b, value);
-}
-
-static void
-json_member_bool (JsonBuilder *b, const char *member, gboolean value)
-{
-  json_builder_set_member_name (b, member);
-  json_builder_add_boolean_value (b, value);
-}
-
 /* The steps of @best in words (terminal words: one line each, control
  * characters shown as \x1b), each with its actions counted from 1, as
  * `xreplay --list` numbers them. */
@@ -291,7 +268,7 @@ json_steps (JsonBuilder *b, const Session *best)
       if (all_added)
         continue;
       json_builder_begin_object (b);
-      json_member_string (b, "words", words);
+      jsonio_add_string (b, "words", words);
       json_builder_set_member_name (b, "actions");
       json_builder_begin_array (b);
       for (guint i = 0; i < phrase->actions->len; i++)
@@ -313,32 +290,32 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
   guint n_in_file = session_get_n_actions (best);
 
   json_builder_begin_object (b);
-  json_member_string (b, "verdict", r->stopped_early ? "stopped_early" : "reduced");
-  json_member_string (b, "failure", want);
-  json_member_int (b, "actions_before", r->n_before);
-  json_member_int (b, "actions_after", r->n_after);
-  json_member_int (b, "releases_added", n_in_file > r->n_after ? n_in_file - r->n_after : 0);
+  jsonio_add_string (b, "verdict", r->stopped_early ? "stopped_early" : "reduced");
+  jsonio_add_string (b, "failure", want);
+  jsonio_add_int (b, "actions_before", r->n_before, TRUE);
+  jsonio_add_int (b, "actions_after", r->n_after, TRUE);
+  jsonio_add_int (b, "releases_added", n_in_file > r->n_after ? n_in_file - r->n_after : 0, TRUE);
   json_steps (b, best);
-  json_member_int (b, "tests", (gint64) r->tests);
-  json_member_int (b, "cache_hits", (gint64) r->cache_hits);
-  json_member_int (b, "journal_hits", (gint64) r->journal_hits);
+  jsonio_add_int (b, "tests", (gint64) r->tests, TRUE);
+  jsonio_add_int (b, "cache_hits", (gint64) r->cache_hits, TRUE);
+  jsonio_add_int (b, "journal_hits", (gint64) r->journal_hits, TRUE);
   json_builder_set_member_name (b, "seconds");
   json_builder_add_double_value (b, r->seconds);
-  json_member_bool (b, "one_minimal", r->one_minimal);
-  json_member_bool (b, "stopped_early", r->stopped_early);
-  json_member_string (b, "algorithm", r->ddmin ? "ddmin" : "hdd");
-  json_member_int (b, "workers", r->workers);
+  jsonio_add_bool (b, "one_minimal", r->one_minimal);
+  jsonio_add_bool (b, "stopped_early", r->stopped_early);
+  jsonio_add_string (b, "algorithm", r->ddmin ? "ddmin" : "hdd");
+  jsonio_add_int (b, "workers", r->workers, TRUE);
   json_builder_set_member_name (b, "verification");
   json_builder_begin_object (b);
-  json_member_int (b, "fails", r->verify_fails);
-  json_member_int (b, "runs", r->verify_runs);
+  jsonio_add_int (b, "fails", r->verify_fails, TRUE);
+  jsonio_add_int (b, "runs", r->verify_runs, TRUE);
   json_builder_end_object (b);
-  json_member_string (b, "pace", r->recorded_pace ? "recorded" : "app");
+  jsonio_add_string (b, "pace", r->recorded_pace ? "recorded" : "app");
   /* What groups results by crash (xreduce --summarize): the signal and,
    * with --same-crash, the top frames the crash was kept by. */
   json_builder_set_member_name (b, "crash");
   json_builder_begin_object (b);
-  json_member_string (b, "signal", r->target->outcome.kind == SESSION_OUTCOME_CRASHED
+  jsonio_add_string (b, "signal", r->target->outcome.kind == SESSION_OUTCOME_CRASHED
                                    ? session_signal_name (r->target->outcome.signal) : NULL);
   json_builder_set_member_name (b, "frames");
   json_builder_begin_array (b);
@@ -348,10 +325,10 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
   json_builder_end_object (b);
   json_builder_set_member_name (b, "files");
   json_builder_begin_object (b);
-  json_member_string (b, "session", r->session_path);
-  json_member_string (b, "minimal_session", r->output_path);
-  json_member_string (b, "report", report_md);
-  json_member_string (b, "replay_gif", gif != NULL && g_file_test (gif, G_FILE_TEST_IS_REGULAR)
+  jsonio_add_string (b, "session", r->session_path);
+  jsonio_add_string (b, "minimal_session", r->output_path);
+  jsonio_add_string (b, "report", report_md);
+  jsonio_add_string (b, "replay_gif", gif != NULL && g_file_test (gif, G_FILE_TEST_IS_REGULAR)
                                          ? gif : NULL);
   json_builder_end_object (b);
   json_builder_end_object (b);
@@ -365,12 +342,12 @@ summary_json_error (const char *verdict, const char *message, int exit_status,
   g_autoptr (JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  json_member_string (b, "verdict", verdict);
-  json_member_string (b, "error", message);
-  json_member_int (b, "exit_status", exit_status);
+  jsonio_add_string (b, "verdict", verdict);
+  jsonio_add_string (b, "error", message);
+  jsonio_add_int (b, "exit_status", exit_status, TRUE);
   json_builder_set_member_name (b, "files");
   json_builder_begin_object (b);
-  json_member_string (b, "minimal_session", output_path);
+  jsonio_add_string (b, "minimal_session", output_path);
   json_builder_end_object (b);
   json_builder_end_object (b);
   return json_text (b);

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "xreduce-sessions"
 
 #include "session-private.h"
+#include "jsonio.h"
 #include "quote.h"
 
 #include <json-glib/json-glib.h>
@@ -319,16 +320,6 @@ kind_name (SessionEventKind kind)
 }
 
 static void
-add_string_or_null (JsonBuilder *b, const char *member, const char *value)
-{
-  json_builder_set_member_name (b, member);
-  if (value == NULL)
-    json_builder_add_null_value (b);
-  else
-    json_builder_add_string_value (b, value);
-}
-
-static void
 add_pair (JsonBuilder *b, const char *member, int x, int y)
 {
   json_builder_set_member_name (b, member);
@@ -357,16 +348,16 @@ add_event (JsonBuilder *b, const SessionEvent *ev, guint action)
   json_builder_add_string_value (b, kind_name (ev->kind));
   if (ev->kind == SESSION_EVENT_SERVER)
     {
-      add_string_or_null (b, "name", ev->name);
-      add_string_or_null (b, "fields", ev->args);
+      jsonio_add_string (b, "name", ev->name);
+      jsonio_add_string (b, "fields", ev->args);
       json_builder_end_object (b);
       return;
     }
   words = session_event_describe (ev);
-  add_string_or_null (b, "words", words);
+  jsonio_add_string (b, "words", words);
   if (ev->keysym != NULL)
     {
-      add_string_or_null (b, "keysym", ev->keysym);
+      jsonio_add_string (b, "keysym", ev->keysym);
       json_builder_set_member_name (b, "keycode");
       json_builder_add_int_value (b, ev->keycode);
     }
@@ -393,8 +384,8 @@ add_event (JsonBuilder *b, const SessionEvent *ev, guint action)
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "index");
   json_builder_add_int_value (b, ev->window);
-  add_string_or_null (b, "class", ev->wm_class);
-  add_string_or_null (b, "title", ev->wm_name);
+  jsonio_add_string (b, "class", ev->wm_class);
+  jsonio_add_string (b, "title", ev->wm_name);
   json_builder_end_object (b);
   json_builder_end_object (b);
 }
@@ -446,7 +437,7 @@ export_json (Emit *e, const Session *session)
   /* Every string in a loaded session is valid UTF-8 (the parser checks),
    * so json-glib's output is valid JSON whatever the titles hold. */
   json_builder_begin_object (b);
-  add_string_or_null (b, "format", "xreduce-session");
+  jsonio_add_string (b, "format", "xreduce-session");
   json_builder_set_member_name (b, "version");
   json_builder_add_int_value (b, session->version);
   json_builder_set_member_name (b, "screen");
@@ -456,18 +447,9 @@ export_json (Emit *e, const Session *session)
   json_builder_set_member_name (b, "height");
   json_builder_add_int_value (b, session->screen_height);
   json_builder_end_object (b);
-  json_builder_set_member_name (b, "command");
-  if (session->command == NULL)
-    json_builder_add_null_value (b);
-  else
-    {
-      json_builder_begin_array (b);
-      for (char **a = session->command; *a != NULL; a++)
-        json_builder_add_string_value (b, *a);
-      json_builder_end_array (b);
-    }
-  add_string_or_null (b, "keymap", session->keymap);
-  add_string_or_null (b, "outcome",
+  jsonio_add_strings (b, "command", (const char *const *) session->command);
+  jsonio_add_string (b, "keymap", session->keymap);
+  jsonio_add_string (b, "outcome",
                       session->outcome.kind == SESSION_OUTCOME_UNKNOWN ? NULL : outcome);
   json_builder_end_object (b);
   head = build_done (b);
@@ -496,7 +478,7 @@ export_json (Emit *e, const Session *session)
       json_builder_begin_object (sb);
       json_builder_set_member_name (sb, "kind");
       json_builder_add_string_value (sb, session_phrase_kind_to_string (phrase->kind));
-      add_string_or_null (sb, "words", g_ptr_array_index (words, p));
+      jsonio_add_string (sb, "words", g_ptr_array_index (words, p));
       json_builder_set_member_name (sb, "actions");
       json_builder_begin_array (sb);
       for (guint i = 0; i < phrase->actions->len; i++)

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
+#include "jsonio.h"
+
 void
 replay_result_clear (ReplayResult *result)
 {
@@ -22,26 +24,6 @@ replay_result_clear (ReplayResult *result)
   result->stderr_len = 0;
 }
 
-static void
-json_add_int (JsonBuilder *builder, const char *name, gint64 value, gboolean known)
-{
-  json_builder_set_member_name (builder, name);
-  if (known)
-    json_builder_add_int_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-json_add_string (JsonBuilder *builder, const char *name, const char *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
 char *
 replay_result_to_json (const ReplayResult *result)
 {
@@ -53,43 +35,36 @@ replay_result_to_json (const ReplayResult *result)
 
   json_builder_begin_object (builder);
   verdict_to_json (&result->verdict, builder);
-  json_builder_set_member_name (builder, "stderr_matched");
-  json_builder_add_boolean_value (builder, result->stderr_matched);
-  json_add_int (builder, "actions", result->n_actions, TRUE);
-  json_add_int (builder, "actions_replayed", result->n_replayed, TRUE);
-  json_add_int (builder, "server_start_ms", result->server_ms, TRUE);
-  json_add_int (builder, "time_to_first_window_ms", result->first_window_ms, TRUE);
-  json_add_int (builder, "replay_ms", result->replay_ms, TRUE);
-  json_add_int (builder, "settle_ms", result->settle_ms, TRUE);
-  json_add_int (builder, "total_ms", result->total_ms, TRUE);
-  json_add_int (builder, "window_latency_ms", result->window_latency_ms,
+  jsonio_add_bool (builder, "stderr_matched", result->stderr_matched);
+  jsonio_add_int (builder, "actions", result->n_actions, TRUE);
+  jsonio_add_int (builder, "actions_replayed", result->n_replayed, TRUE);
+  jsonio_add_int (builder, "server_start_ms", result->server_ms, TRUE);
+  jsonio_add_int (builder, "time_to_first_window_ms", result->first_window_ms, TRUE);
+  jsonio_add_int (builder, "replay_ms", result->replay_ms, TRUE);
+  jsonio_add_int (builder, "settle_ms", result->settle_ms, TRUE);
+  jsonio_add_int (builder, "total_ms", result->total_ms, TRUE);
+  jsonio_add_int (builder, "window_latency_ms", result->window_latency_ms,
                 result->window_latency_ms >= 0);
-  json_add_int (builder, "app_cpu_ms", result->app_cpu_ms, result->app_cpu_ms >= 0);
-  json_add_int (builder, "app_peak_rss_kb", result->app_peak_rss_kb,
+  jsonio_add_int (builder, "app_cpu_ms", result->app_cpu_ms, result->app_cpu_ms >= 0);
+  jsonio_add_int (builder, "app_peak_rss_kb", result->app_peak_rss_kb,
                 result->app_peak_rss_kb >= 0);
 
-  json_builder_set_member_name (builder, "pace");
-  json_builder_add_string_value (builder, result->pace == REPLAY_PACE_APP ? "app" : "recorded");
-  json_builder_set_member_name (builder, "never_connected");
-  json_builder_add_boolean_value (builder, result->never_connected);
-  json_builder_set_member_name (builder, "pace_detail");
-  if (result->pace_detail != NULL)
-    json_builder_add_string_value (builder, result->pace_detail);
-  else
-    json_builder_add_null_value (builder);
-  json_add_int (builder, "app_wait_ms", result->app_wait_ms, TRUE);
-  json_add_int (builder, "app_wait_max_ms", result->app_wait_max_ms, TRUE);
-  json_add_int (builder, "app_waits", result->app_waits, TRUE);
+  jsonio_add_string (builder, "pace", result->pace == REPLAY_PACE_APP ? "app" : "recorded");
+  jsonio_add_bool (builder, "never_connected", result->never_connected);
+  jsonio_add_string (builder, "pace_detail", result->pace_detail);
+  jsonio_add_int (builder, "app_wait_ms", result->app_wait_ms, TRUE);
+  jsonio_add_int (builder, "app_wait_max_ms", result->app_wait_max_ms, TRUE);
+  jsonio_add_int (builder, "app_waits", result->app_waits, TRUE);
 
   json_builder_set_member_name (builder, "missing_window");
   if (result->missing_action > 0)
     {
       json_builder_begin_object (builder);
-      json_add_int (builder, "action", result->missing_action, TRUE);
-      json_add_int (builder, "window", result->missing_window, TRUE);
-      json_add_string (builder, "class", result->missing_class);
-      json_add_string (builder, "title", result->missing_title);
-      json_add_int (builder, "waited_ms", result->missing_wait_ms, TRUE);
+      jsonio_add_int (builder, "action", result->missing_action, TRUE);
+      jsonio_add_int (builder, "window", result->missing_window, TRUE);
+      jsonio_add_string (builder, "class", result->missing_class);
+      jsonio_add_string (builder, "title", result->missing_title);
+      jsonio_add_int (builder, "waited_ms", result->missing_wait_ms, TRUE);
       json_builder_end_object (builder);
     }
   else
@@ -101,79 +76,14 @@ replay_result_to_json (const ReplayResult *result)
   tail = valid;
   if (strlen (valid) > 2048)
     tail = g_utf8_find_next_char (valid + strlen (valid) - 2049, NULL);
-  json_builder_set_member_name (builder, "stderr_tail");
-  json_builder_add_string_value (builder, tail);
-  json_builder_set_member_name (builder, "backtrace");
-  if (result->backtrace != NULL)
-    {
-      json_builder_begin_array (builder);
-      for (guint i = 0; result->backtrace[i] != NULL; i++)
-        json_builder_add_string_value (builder, result->backtrace[i]);
-      json_builder_end_array (builder);
-    }
-  else
-    json_builder_add_null_value (builder);
-  json_builder_set_member_name (builder, "backtrace_at");
-  if (result->backtrace_at != NULL)
-    {
-      json_builder_begin_array (builder);
-      for (guint i = 0; result->backtrace_at[i] != NULL; i++)
-        json_builder_add_string_value (builder, result->backtrace_at[i]);
-      json_builder_end_array (builder);
-    }
-  else
-    json_builder_add_null_value (builder);
+  jsonio_add_string (builder, "stderr_tail", tail);
+  jsonio_add_strings (builder, "backtrace", (const char *const *) result->backtrace);
+  jsonio_add_strings (builder, "backtrace_at", (const char *const *) result->backtrace_at);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
   json_generator_set_root (generator, root);
   return json_generator_to_data (generator, NULL);
-}
-
-/* An integer member, or -1 when it is missing, null or not an integer. */
-static gint64
-member_int (JsonObject *object, const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_INT64)
-    return -1;
-  return json_node_get_int (node);
-}
-
-/* A string member, or NULL when it is missing, null or not a string. */
-static char *
-member_string (JsonObject *object, const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return g_strdup (json_node_get_string (node));
-}
-
-/* An array of strings (its other elements skipped), or NULL. */
-static char **
-member_strings (JsonObject *object, const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-  g_autoptr (GStrvBuilder) builder = NULL;
-  JsonArray *array;
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-  array = json_node_get_array (node);
-  builder = g_strv_builder_new ();
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *element = json_array_get_element (array, i);
-      if (JSON_NODE_HOLDS_VALUE (element)
-          && json_node_get_value_type (element) == G_TYPE_STRING)
-        g_strv_builder_add (builder, json_node_get_string (element));
-    }
-  return g_strv_builder_end (builder);
 }
 
 gboolean
@@ -202,37 +112,37 @@ replay_result_from_json (const char *text, ReplayResult *result, GError **error)
   result->never_connected = json_object_get_boolean_member_with_default (object,
                                                                          "never_connected",
                                                                          FALSE);
-  result->n_actions = (guint) MAX (member_int (object, "actions"), 0);
-  result->n_replayed = (guint) MAX (member_int (object, "actions_replayed"), 0);
-  result->server_ms = member_int (object, "server_start_ms");
-  result->first_window_ms = member_int (object, "time_to_first_window_ms");
-  result->replay_ms = member_int (object, "replay_ms");
-  result->settle_ms = member_int (object, "settle_ms");
-  result->total_ms = member_int (object, "total_ms");
-  result->window_latency_ms = member_int (object, "window_latency_ms");
-  result->app_cpu_ms = member_int (object, "app_cpu_ms");
-  result->app_peak_rss_kb = member_int (object, "app_peak_rss_kb");
-  pace = member_string (object, "pace");
+  result->n_actions = (guint) MAX (jsonio_get_int (object, "actions"), 0);
+  result->n_replayed = (guint) MAX (jsonio_get_int (object, "actions_replayed"), 0);
+  result->server_ms = jsonio_get_int (object, "server_start_ms");
+  result->first_window_ms = jsonio_get_int (object, "time_to_first_window_ms");
+  result->replay_ms = jsonio_get_int (object, "replay_ms");
+  result->settle_ms = jsonio_get_int (object, "settle_ms");
+  result->total_ms = jsonio_get_int (object, "total_ms");
+  result->window_latency_ms = jsonio_get_int (object, "window_latency_ms");
+  result->app_cpu_ms = jsonio_get_int (object, "app_cpu_ms");
+  result->app_peak_rss_kb = jsonio_get_int (object, "app_peak_rss_kb");
+  pace = g_strdup (jsonio_get_string (object, "pace"));
   result->pace = g_strcmp0 (pace, "recorded") == 0 ? REPLAY_PACE_RECORDED : REPLAY_PACE_APP;
-  result->pace_detail = member_string (object, "pace_detail");
-  result->app_wait_ms = member_int (object, "app_wait_ms");
-  result->app_wait_max_ms = member_int (object, "app_wait_max_ms");
-  result->app_waits = (guint) MAX (member_int (object, "app_waits"), 0);
+  result->pace_detail = g_strdup (jsonio_get_string (object, "pace_detail"));
+  result->app_wait_ms = jsonio_get_int (object, "app_wait_ms");
+  result->app_wait_max_ms = jsonio_get_int (object, "app_wait_max_ms");
+  result->app_waits = (guint) MAX (jsonio_get_int (object, "app_waits"), 0);
   if (json_object_has_member (object, "missing_window")
       && JSON_NODE_HOLDS_OBJECT (json_object_get_member (object, "missing_window")))
     {
       missing = json_object_get_object_member (object, "missing_window");
-      result->missing_action = (guint) MAX (member_int (missing, "action"), 0);
-      result->missing_window = (int) member_int (missing, "window");
-      result->missing_class = member_string (missing, "class");
-      result->missing_title = member_string (missing, "title");
-      result->missing_wait_ms = (guint) MAX (member_int (missing, "waited_ms"), 0);
+      result->missing_action = (guint) MAX (jsonio_get_int (missing, "action"), 0);
+      result->missing_window = (int) jsonio_get_int (missing, "window");
+      result->missing_class = g_strdup (jsonio_get_string (missing, "class"));
+      result->missing_title = g_strdup (jsonio_get_string (missing, "title"));
+      result->missing_wait_ms = (guint) MAX (jsonio_get_int (missing, "waited_ms"), 0);
     }
-  result->stderr_text = member_string (object, "stderr_tail");
+  result->stderr_text = g_strdup (jsonio_get_string (object, "stderr_tail"));
   if (result->stderr_text == NULL)
     result->stderr_text = g_strdup ("");
   result->stderr_len = strlen (result->stderr_text);
-  result->backtrace = member_strings (object, "backtrace");
-  result->backtrace_at = member_strings (object, "backtrace_at");
+  result->backtrace = jsonio_dup_strings (object, "backtrace");
+  result->backtrace_at = jsonio_dup_strings (object, "backtrace_at");
   return TRUE;
 }
