@@ -26,21 +26,11 @@ done
 out=${out:-$build/long.session}
 xrecord=$build/recorder/xrecord
 [ -x "$xrecord" ] || { echo "$0: $xrecord is not built" >&2; exit 2; }
-for tool in Xvfb xdotool xterm bash timeout; do
-  command -v "$tool" >/dev/null || { echo "$0: needs $tool" >&2; exit 2; }
-done
 
 . "$top/scripts/xvfb.sh"
 . "$top/scripts/xrecord.sh"
 xrecord_workdir
-
-xvfb_start "$tmp"
-xdotool mousemove 900 700
-HOME=$tmp xrecord_start "$tmp" "$xrecord" "$tmp/out.session" \
-  xterm -geometry 80x24+10+10 -e bash --norc --noprofile
-
-wid=$(timeout 10 xdotool search --sync --onlyvisible --class xterm | head -n 1)
-[ -n "$wid" ] || { echo "$0: no xterm window" >&2; exit 3; }
+xrecord_xterm_start "$xrecord"
 xdotool mousemove --window "$wid" 200 150 click 1
 sleep 0.5
 wander () {   # 60 motions inside the window, along a loop
@@ -58,14 +48,7 @@ wander
 xdotool type --delay 12 'kill -SEGV $PPID'
 xdotool key Return
 
-xrecord_wait 10
-status=$?
-{
-  echo "# Recorded by bench/record-long-session.sh: xrecord recorded xterm"
-  echo "# (bash --norc) on a private Xvfb while xdotool moved the pointer about"
-  echo "# (60 motions a time) and typed echo line 1 ... 29 and kill -SEGV \$PPID."
-  cat "$tmp/out.session"
-} >"$out"
-recorded=$(grep -c -E '^[0-9]+ (KeyPress|KeyRelease|ButtonPress|ButtonRelease|MotionNotify) ' "$out")
-echo "$0: $recorded actions recorded, $(tail -n 1 "$out") -> $out"
-[ "$status" -eq 0 ] && tail -n 1 "$out" | grep -q "^outcome crashed SIGSEGV"
+xrecord_xterm_finish "$out" \
+  "Recorded by bench/record-long-session.sh: xrecord recorded xterm" \
+  "(bash --norc) on a private Xvfb while xdotool moved the pointer about" \
+  "(60 motions a time) and typed echo line 1 ... 29 and kill -SEGV \$PPID."

@@ -16,6 +16,14 @@
 #   xrecord_workdir          # $tmp: a new temporary folder, and the EXIT
 #                            # trap that ends xrecord and Xvfb (xvfb.sh)
 #                            # and removes it; INT and TERM exit 130
+#   xrecord_xterm_start XRECORD  # the recorded terminal of the scripts
+#                            # that type into one: a private Xvfb, xterm
+#                            # running bash --norc recorded into
+#                            # $tmp/out.session; $wid is its window
+#   xrecord_xterm_finish OUT COMMENT...  # waits for the recording's end,
+#                            # writes OUT: the COMMENT lines as "# ", then
+#                            # the log; says how many actions; succeeds if
+#                            # the xterm crashed with SIGSEGV
 #
 # If xrecord does not start, it prints xrecord's messages and exits 3.
 
@@ -73,6 +81,34 @@ xrecord_workdir () {
   tmp=$(mktemp -d)
   trap _xr_cleanup EXIT
   trap 'exit 130' INT TERM
+}
+
+xrecord_xterm_start () {
+  for _xr_tool in Xvfb xdotool xterm bash timeout; do
+    command -v "$_xr_tool" >/dev/null || { echo "$0: needs $_xr_tool" >&2; exit 2; }
+  done
+  xvfb_start "$tmp"
+  # The pointer away from where the window comes.
+  xdotool mousemove 900 700
+  HOME=$tmp xrecord_start "$tmp" "$1" "$tmp/out.session" \
+    xterm -geometry 80x24+10+10 -e bash --norc --noprofile
+  wid=$(timeout 10 xdotool search --sync --onlyvisible --class xterm | head -n 1)
+  [ -n "$wid" ] || { echo "$0: no xterm window" >&2; exit 3; }
+}
+
+xrecord_xterm_finish () {
+  _xr_to=$1
+  shift
+  xrecord_wait 10
+  _xr_status=$?
+  {
+    for _xr_line in "$@"; do echo "# $_xr_line"; done
+    cat "$tmp/out.session"
+  } >"$_xr_to"
+  _xr_n=$(grep -c -E '^[0-9]+ (KeyPress|KeyRelease|ButtonPress|ButtonRelease|MotionNotify) ' \
+          "$_xr_to")
+  echo "$0: $_xr_n actions recorded, $(tail -n 1 "$_xr_to") -> $_xr_to"
+  [ "$_xr_status" -eq 0 ] && tail -n 1 "$_xr_to" | grep -q "^outcome crashed SIGSEGV"
 }
 
 _xr_cleanup () {

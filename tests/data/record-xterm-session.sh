@@ -34,21 +34,11 @@ while [ $# -gt 0 ]; do
 done
 xrecord=$build/recorder/xrecord
 [ -x "$xrecord" ] || { echo "$0: $xrecord is not built" >&2; exit 2; }
-for tool in Xvfb xdotool xterm bash timeout; do
-  command -v "$tool" >/dev/null || { echo "$0: needs $tool" >&2; exit 2; }
-done
 
 . "$top/scripts/xvfb.sh"
 . "$top/scripts/xrecord.sh"
 xrecord_workdir
-
-xvfb_start "$tmp"
-xdotool mousemove 900 700
-HOME=$tmp xrecord_start "$tmp" "$xrecord" "$tmp/out.session" \
-  xterm -geometry 80x24+10+10 -e bash --norc --noprofile
-
-wid=$(timeout 10 xdotool search --sync --onlyvisible --class xterm | head -n 1)
-[ -n "$wid" ] || { echo "$0: no xterm window" >&2; exit 3; }
+xrecord_xterm_start "$xrecord"
 # Into the window, a click to be sure of the focus, as a person would.
 xdotool mousemove --window "$wid" 120 80
 sleep 0.3
@@ -74,15 +64,8 @@ sleep 2.0
 say "pwd"
 say 'kill -SEGV $PPID' 0
 
-xrecord_wait 10
-status=$?
-{
-  echo "# Recorded by tests/data/record-xterm-session.sh: xrecord recorded xterm"
-  echo "# (bash --norc) on a private Xvfb while xdotool typed ls /, echo helo,"
-  echo "# cd /tnp corrected to cd /tmp, pwd, and kill -SEGV \$PPID, which kills"
-  echo "# the xterm with SIGSEGV. Do not edit by hand: record it again."
-  cat "$tmp/out.session"
-} >"$out"
-recorded=$(grep -c -E '^[0-9]+ (KeyPress|KeyRelease|ButtonPress|ButtonRelease|MotionNotify) ' "$out")
-echo "$0: $recorded actions recorded, $(tail -n 1 "$out") -> $out"
-[ "$status" -eq 0 ] && tail -n 1 "$out" | grep -q "^outcome crashed SIGSEGV"
+xrecord_xterm_finish "$out" \
+  "Recorded by tests/data/record-xterm-session.sh: xrecord recorded xterm" \
+  "(bash --norc) on a private Xvfb while xdotool typed ls /, echo helo," \
+  "cd /tnp corrected to cd /tmp, pwd, and kill -SEGV \$PPID, which kills" \
+  "the xterm with SIGSEGV. Do not edit by hand: record it again."
