@@ -23,7 +23,8 @@ typedef enum
   SESSION_GESTURE_CLICK,       /* button press + release, no motion between */
   SESSION_GESTURE_DRAG,        /* press, motion, release */
   SESSION_GESTURE_MOTION,      /* a run of motion with no button held */
-  SESSION_GESTURE_OTHER,       /* an unpaired press or release */
+  SESSION_GESTURE_OTHER,       /* a release whose press is not in the session, with no
+                                * stroke before it (after one, it joins that one) */
 } SessionGestureKind;
 
 typedef struct

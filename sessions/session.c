@@ -319,6 +319,46 @@ session_event_is_action (const SessionEvent *ev)
   return ev->kind <= SESSION_EVENT_MOTION;
 }
 
+/* The one list of modifier keys. Held ones modify the keys pressed while
+ * they are down (a chord: Alt+P); locks and latches are pressed and
+ * released once and change the keys after them: Caps_Lock is a key of its
+ * own in a phrase ("Press Caps_Lock"), not a chord's modifier, but how
+ * long it is held means nothing, as for Shift (no auto-repeat of either
+ * on the replay's server). */
+static const struct
+{
+  const char *keysym;
+  gboolean lock;
+} modifier_keysyms[] = {
+  { "Shift_L" }, { "Shift_R" }, { "Control_L" }, { "Control_R" }, { "Alt_L" }, { "Alt_R" },
+  { "Meta_L" }, { "Meta_R" }, { "Super_L" }, { "Super_R" }, { "Hyper_L" }, { "Hyper_R" },
+  { "ISO_Level3_Shift" }, { "ISO_Level5_Shift" }, { "Mode_switch" },
+  { "Caps_Lock", TRUE }, { "Shift_Lock", TRUE },
+  { "ISO_Level3_Lock", TRUE }, { "ISO_Level3_Latch", TRUE },
+  { "ISO_Level5_Lock", TRUE }, { "ISO_Level5_Latch", TRUE },
+};
+
+static gboolean
+keysym_is (const char *keysym, gboolean lock)
+{
+  for (gsize i = 0; keysym != NULL && i < G_N_ELEMENTS (modifier_keysyms); i++)
+    if (g_str_equal (keysym, modifier_keysyms[i].keysym))
+      return modifier_keysyms[i].lock == lock;
+  return FALSE;
+}
+
+gboolean
+session_keysym_is_modifier (const char *keysym)
+{
+  return keysym_is (keysym, FALSE);
+}
+
+gboolean
+session_keysym_is_lock (const char *keysym)
+{
+  return keysym_is (keysym, TRUE);
+}
+
 gboolean
 session_within_multi_click (guint64 earlier_ms, guint64 later_ms)
 {
