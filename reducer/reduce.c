@@ -978,6 +978,7 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
                                  && verification_get_recorded_pace (reducer->verification));
   reduction->pace_picked = reducer->judged && verification_get_recorded_pace (reducer->verification);
   reduction->workers = runner_get_n_workers (reducer->runner);
+  runner_get_usage (reducer->runner, &reduction->usage);
   reduction->pool_reason = reducer->pool_reason;
   reduction->window_wait_ms = reducer->window_wait_ms;
   reduction->window_latency_ms = reducer->window_latency_ms;

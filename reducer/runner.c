@@ -116,6 +116,11 @@ struct Runner
   guint test_timeout_ms;     /* runner_set_test_timeout(), or 0: derived */
   GQueue background;         /* of Background*: queued, not started yet */
   guint n_background;        /* queued or running */
+  /* How busy the workers were (runner_get_usage). */
+  gint64 created_us;
+  gint64 busy_ms;            /* the tests' time on a worker, killed ones too */
+  guint n_batches, n_short_batches; /* batches; those with fewer candidates than
+                              * workers that may run */
 
   /* The batch being run (valid inside runner_run_batch). */
   RunnerPredicate predicate;
@@ -196,6 +201,7 @@ runner_new (const RunnerOptions *options, GError **error)
   g_autoptr (Runner) runner = g_new0 (Runner, 1);
 
   runner->options = *options;
+  runner->created_us = g_get_monotonic_time ();
   runner->xreplay = g_strdup (options->xreplay);
   runner->xreplay_args = g_strdupv (options->xreplay_args);
   runner->app_argv = g_strdupv (options->app_argv);
@@ -309,6 +315,18 @@ guint
 runner_get_n_workers (const Runner *runner)
 {
   return runner->workers->len;
+}
+
+void
+runner_get_usage (const Runner *runner, RunnerUsage *usage)
+{
+  gint64 span_ms = (g_get_monotonic_time () - runner->created_us) / 1000;
+  double capacity = (double) runner->workers->len * (double) span_ms;
+
+  usage->busy_percent = capacity > 0 ? (guint) MIN (100.0, 100.0 * (double) runner->busy_ms
+                                                              / capacity + 0.5) : 0;
+  usage->batches = runner->n_batches;
+  usage->short_batches = runner->n_short_batches;
 }
 
 void
@@ -723,6 +741,7 @@ on_test_done (ProcChild *process, int status, gpointer data)
   gint64 elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
   g_autofree char *said = NULL;
 
+  runner->busy_ms += elapsed_ms;
   g_clear_pointer (&worker->process, proc_child_free);
   g_clear_handle_id (&worker->timeout_id, g_source_remove);
   g_clear_handle_id (&worker->stop_id, g_source_remove);
@@ -1255,6 +1274,9 @@ runner_run_batch (Runner *runner, Session *const *sessions, guint n,
   runner->results = results;
   runner->failed = failed;
   runner->done = done;
+  runner->n_batches++;
+  if (n < runner->active)
+    runner->n_short_batches++;
   for (guint i = 0; i < n; i++)
     {
       done[i] = FALSE;

@@ -141,6 +141,17 @@ void runner_cancel (Runner *runner);
  * interrupted reduction). */
 void runner_resume (Runner *runner);
 guint runner_get_n_workers (const Runner *runner);
+
+/* How much of the workers the tests used, so far. */
+typedef struct
+{
+  guint busy_percent;        /* the tests' time on a worker (killed ones too), of the
+                              * workers' time since the runner started */
+  guint batches;             /* runner_run_batch() calls ... */
+  guint short_batches;       /* ... with fewer candidates than the workers that could
+                              * run them: the search left workers idle */
+} RunnerUsage;
+void runner_get_usage (const Runner *runner, RunnerUsage *usage);
 /* From now on, xreplay waits at most @ms for the window an action aims at
  * (--window-wait); 0: as the xreplay options say. */
 void runner_set_window_wait (Runner *runner, guint ms);

@@ -82,6 +82,12 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                           r->workers, r->workers == 1 ? "" : "s",
                           r->pool_reason != NULL ? "; at the end " : "",
                           r->pool_reason != NULL ? r->pool_reason : "");
+  if (r->workers > 1 && r->usage.batches > 0)
+    g_string_append_printf (md, "- Workers busy: %u%% of the time; in %u of %u rounds the "
+                            "search had fewer candidates than workers%s\n",
+                            r->usage.busy_percent, r->usage.short_batches, r->usage.batches,
+                            2 * r->usage.short_batches > r->usage.batches
+                              ? " (more workers would not have made it faster)" : "");
   if (r->recorded_pace)
     g_string_append_printf (md, "- Pace: recorded (the gaps of the recording)%s\n",
                             r->pace_picked ? ": the full session failed only so, not at the "
@@ -305,6 +311,9 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
   jsonio_add_bool (b, "stopped_early", r->stopped_early);
   jsonio_add_string (b, "algorithm", r->ddmin ? "ddmin" : "hdd");
   jsonio_add_int (b, "workers", r->workers, TRUE);
+  jsonio_add_int (b, "workers_busy_percent", r->usage.busy_percent, TRUE);
+  jsonio_add_int (b, "batches", r->usage.batches, TRUE);
+  jsonio_add_int (b, "batches_with_idle_workers", r->usage.short_batches, TRUE);
   json_builder_set_member_name (b, "verification");
   json_builder_begin_object (b);
   jsonio_add_int (b, "fails", r->verify_fails, TRUE);

@@ -28,6 +28,8 @@ typedef struct
   gboolean recorded_pace;    /* the replays kept the recorded pace */
   gboolean pace_picked;      /* ... because the session failed only so */
   guint workers;
+  RunnerUsage usage;         /* how busy they were, and how often the search left some
+                              * idle */
   const char *pool_reason;   /* how many workers ran, and why, or NULL */
   guint window_wait_ms;      /* learnt, or 0 */
   gint64 window_latency_ms;
@@ -60,7 +62,8 @@ void summary_print (const Reduction *reduction, const Session *best,
  * ("reduced", or "stopped_early" at a limit), failure, actions_before,
  * actions_after, releases_added, steps ([{"words", "actions": [from 1]}],
  * the user's, as `xreplay --list` says them), tests, cache_hits, seconds,
- * one_minimal, stopped_early, algorithm, workers, verification {fails,
+ * one_minimal, stopped_early, algorithm, workers, workers_busy_percent,
+ * batches, batches_with_idle_workers, verification {fails,
  * runs}, pace, crash {signal (or null), frames (--same-crash's top frames,
  * else [])}, files {session, minimal_session, report, replay_gif}
  * (null: not written). */

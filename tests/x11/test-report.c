@@ -842,6 +842,23 @@ test_reduce_json (Fixture *f, gconstpointer data)
                             json_object_get_int_member (o, "actions_after"),
                             json_object_get_int_member (o, "releases_added"));
   g_assert_nonnull (strstr (md, figure));
+  g_clear_pointer (&figure, g_free);
+  /* How busy the workers were, and how often the search left some idle:
+   * a share, and rounds of the search (at least the verification's). */
+  g_assert_cmpint (json_object_get_int_member (o, "workers_busy_percent"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (o, "workers_busy_percent"), <=, 100);
+  g_assert_cmpint (json_object_get_int_member (o, "batches"), >=, 2);
+  g_assert_cmpint (json_object_get_int_member (o, "batches_with_idle_workers"), <=,
+                   json_object_get_int_member (o, "batches"));
+  if (json_object_get_int_member (o, "workers") > 1)
+    {
+      figure = g_strdup_printf ("Workers busy: %" G_GINT64_FORMAT "%% of the time; in %"
+                                G_GINT64_FORMAT " of %" G_GINT64_FORMAT " rounds",
+                                json_object_get_int_member (o, "workers_busy_percent"),
+                                json_object_get_int_member (o, "batches_with_idle_workers"),
+                                json_object_get_int_member (o, "batches"));
+      g_assert_nonnull (strstr (md, figure));
+    }
 }
 
 /* xreduce --json without a result: still one object, with the verdict,
