@@ -764,7 +764,7 @@ on_test_done (ProcChild *process, int status, gpointer data)
                               "(%u s): killed", err, elapsed_ms / 1000,
                               runner_test_timeout (runner, worker->n_actions) / 1000);
       status = W_EXITCODE (3, 0);
-      out = NULL;
+      g_clear_pointer (&out, g_free);
       killed = FALSE;
     }
   else if (!killed && WIFEXITED (status) && WEXITSTATUS (status) != 3)
