@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 typedef struct
@@ -124,6 +125,125 @@ proctree_is_in (pid_t root, pid_t pid)
         return FALSE;
     }
   return FALSE;
+}
+
+/* The state letter of /proc/@path ("PID (comm) S ..."), or 0 if gone. */
+static char
+read_state (const char *path)
+{
+  g_autofree char *text = NULL;
+  const char *after;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 0;
+  after = strrchr (text, ')');
+  return after != NULL && after[1] == ' ' ? after[2] : 0;
+}
+
+/* Is the main thread of @pid asleep on a timer? Its system call, from
+ * /proc/PID/syscall ("35 0x..." while in nanosleep; FALSE when it cannot
+ * be read, or the thread runs). */
+static gboolean
+asleep_on_timer (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/syscall", (int) pid);
+  g_autofree char *text = NULL;
+  gint64 nr;
+  char *end = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return FALSE;
+  nr = g_ascii_strtoll (text, &end, 10);
+  if (end == text)
+    return FALSE;
+#ifdef SYS_nanosleep
+  if (nr == SYS_nanosleep)
+    return TRUE;
+#endif
+#ifdef SYS_clock_nanosleep
+  if (nr == SYS_clock_nanosleep)
+    return TRUE;
+#endif
+  return FALSE;
+}
+
+/* Adds @pid's threads to @glance, and (with @children) pushes its
+ * children on @todo. FALSE if the kernel lists no children. */
+static gboolean
+glance_at (pid_t pid, gboolean children, GArray *todo, ProcTreeGlance *glance)
+{
+  g_autofree char *task = g_strdup_printf ("/proc/%d/task", (int) pid);
+  g_autoptr (GDir) dir = g_dir_open (task, 0, NULL);
+  const char *tid;
+  gboolean listed = TRUE, any = FALSE;
+
+  if (dir == NULL)
+    return TRUE;   /* gone meanwhile */
+  while ((tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *stat = g_strdup_printf ("%s/%s/stat", task, tid);
+      char state = read_state (stat);
+
+      if (state == 0)
+        continue;
+      any = TRUE;
+      if (state == 'R' || state == 'D')
+        glance->n_active++;
+      if (children)
+        {
+          g_autofree char *path = g_strdup_printf ("%s/%s/children", task, tid);
+          g_autofree char *list = NULL;
+          char *at, *end;
+
+          if (!g_file_get_contents (path, &list, NULL, NULL))
+            {
+              listed = g_file_test (stat, G_FILE_TEST_EXISTS) ? FALSE : listed;
+              continue;
+            }
+          for (at = list;; at = end)
+            {
+              gint64 child = g_ascii_strtoll (at, &end, 10);
+
+              if (end == at)
+                break;
+              if (child > 0)
+                {
+                  pid_t p = (pid_t) child;
+                  g_array_append_val (todo, p);
+                }
+            }
+        }
+    }
+  if (any && children)
+    {
+      glance->n_procs++;
+      glance->pid_sum += (guint64) pid;
+      if (asleep_on_timer (pid))
+        glance->handler_asleep = TRUE;
+    }
+  return listed;
+}
+
+gboolean
+proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance)
+{
+  g_autoptr (GArray) todo = g_array_new (FALSE, FALSE, sizeof (pid_t));
+
+  memset (glance, 0, sizeof *glance);
+  if (root <= 0)
+    return TRUE;
+  g_array_append_val (todo, root);
+  /* A bound on the walk: a pid reused into a loop while we read cannot
+   * keep us here. */
+  for (guint i = 0; i < todo->len && i < 4096; i++)
+    if (!glance_at (g_array_index (todo, pid_t, i), TRUE, todo, glance))
+      {
+        memset (glance, 0, sizeof *glance);
+        return FALSE;
+      }
+  if (also > 0)
+    glance_at (also, FALSE, NULL, glance);
+  return TRUE;
 }
 
 guint

@@ -36,6 +36,26 @@ void proctree_sample (pid_t root, ProcTreeSample *sample);
  * the replayer ask it of the X clients' pids (xapp/). */
 gboolean proctree_is_in (pid_t root, pid_t pid);
 
+/* A quick look at @root's tree, cheap enough to take every few
+ * milliseconds: the processes are found through each thread's list of
+ * children (/proc/PID/task/TID/children), not by reading all of /proc,
+ * and every thread of each is looked at (a worker thread at work is the
+ * app at work). @also, if > 0, is one more process looked at in the same
+ * way, without its children (the X server). FALSE, with @glance zeroed,
+ * when the kernel does not list children (CONFIG_PROC_CHILDREN): then
+ * proctree_sample() it is. */
+typedef struct
+{
+  guint n_active;            /* threads running, runnable or in a disk wait */
+  guint n_procs;             /* processes in the tree (0: @root is gone) */
+  guint64 pid_sum;           /* as in ProcTreeSample */
+  gboolean handler_asleep;   /* a process of the tree has its main thread
+                              * asleep on a timer (nanosleep): an app that
+                              * sleeps in an event handler */
+} ProcTreeGlance;
+
+gboolean proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance);
+
 /* Clock ticks a second (sysconf (_SC_CLK_TCK)). */
 guint proctree_ticks_per_second (void);
 

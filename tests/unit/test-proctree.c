@@ -148,6 +148,114 @@ test_tree_cpu (void)
   g_assert_false (proctree_is_in (getpid (), child));
 }
 
+/* A child that sleeps in pause() and, in a session of its own, a
+ * grandchild asleep on a timer (@timer) or in pause(); both die with this
+ * test. Returns once both sleep. */
+static pid_t
+start_sleepers (gboolean timer, pid_t *grandchild)
+{
+  int fds[2];
+  pid_t child;
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  child = fork ();
+  g_assert_cmpint (child, >=, 0);
+  if (child == 0)
+    {
+      prctl (PR_SET_PDEATHSIG, SIGKILL);
+      if (fork () == 0)
+        {
+          pid_t self = getpid ();
+
+          prctl (PR_SET_PDEATHSIG, SIGKILL);
+          setsid ();
+          if (write (fds[1], &self, sizeof self) != sizeof self)
+            _exit (1);
+          if (timer)
+            sleep (1000);
+          else
+            pause ();
+          _exit (0);
+        }
+      pause ();
+      _exit (0);
+    }
+  close (fds[1]);
+  g_assert_cmpint (read (fds[0], grandchild, sizeof *grandchild), ==, sizeof *grandchild);
+  close (fds[0]);
+  wait_sleeping (child);
+  wait_sleeping (*grandchild);
+  return child;
+}
+
+static gpointer
+spin (gpointer data)
+{
+  volatile gint *stop = data;
+
+  while (!g_atomic_int_get (stop))
+    ;
+  return NULL;
+}
+
+/* A glance: the tree found through the children lists, idle when all
+ * sleep; a sleep on a timer is said; every thread counts; the extra
+ * process is looked at without its children. */
+static void
+test_glance (void)
+{
+  ProcTreeGlance glance;
+  pid_t grandchild, child;
+
+  for (int timer = 0; timer < 2; timer++)
+    {
+      child = start_sleepers (timer, &grandchild);
+      if (!proctree_glance (child, 0, &glance))
+        {
+          g_test_skip ("the kernel lists no children (CONFIG_PROC_CHILDREN)");
+          kill (grandchild, SIGKILL);
+          kill (child, SIGKILL);
+          waitpid (child, NULL, 0);
+          return;
+        }
+      g_assert_cmpuint (glance.n_procs, ==, 2);
+      g_assert_cmpuint (glance.pid_sum, ==, (guint64) child + (guint64) grandchild);
+      g_assert_cmpuint (glance.n_active, ==, 0);
+      /* /proc/PID/syscall may be closed to us (no ptrace right): then
+       * nothing is said, never a wrong thing. */
+      {
+        g_autofree char *path = g_strdup_printf ("/proc/%d/syscall", (int) grandchild);
+        g_autofree char *text = NULL;
+
+        if (g_file_get_contents (path, &text, NULL, NULL))
+          g_assert_cmpint (glance.handler_asleep, ==, timer);
+        else
+          g_assert_false (glance.handler_asleep);
+      }
+      /* This test, running, as the extra process; its children (the
+       * child) not counted twice. */
+      g_assert_true (proctree_glance (grandchild, getpid (), &glance));
+      g_assert_cmpuint (glance.n_procs, ==, 1);
+      g_assert_cmpuint (glance.n_active, >=, 1);
+      kill (grandchild, SIGKILL);
+      kill (child, SIGKILL);
+      g_assert_cmpint (waitpid (child, NULL, 0), ==, child);
+      g_assert_true (proctree_glance (child, 0, &glance));
+      g_assert_cmpuint (glance.n_procs, ==, 0);
+    }
+
+  /* A thread at work in a process whose main thread waits: active. */
+  {
+    gint stop = 0;
+    GThread *thread = g_thread_new ("spin", spin, &stop);
+
+    g_assert_true (proctree_glance (getpid (), 0, &glance));
+    g_assert_cmpuint (glance.n_active, >=, 2);
+    g_atomic_int_set (&stop, 1);
+    g_thread_join (thread);
+  }
+}
+
 /* A running process counts as active. */
 static void
 test_active (void)
@@ -166,5 +274,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/proctree/tree-cpu", test_tree_cpu);
   g_test_add_func ("/proctree/active", test_active);
+  g_test_add_func ("/proctree/glance", test_glance);
   return g_test_run ();
 }
