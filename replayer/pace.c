@@ -10,7 +10,16 @@
  *     (a browser's content process at work), for at most
  *     REPLAY_PACE_QUIET_MS;
  * each wait bounded by --timeout. An app that does not list _NET_WM_PING
- * is replayed at the recorded pace, and the result says so.
+ * (xterm, Xaw and Motif apps) cannot be asked; it has taken the action
+ * when it is idle: after an XSync (the server has done the action and
+ * sent the app its events, which wakes it), no thread of its process tree
+ * nor the X server running, runnable or in a disk wait, and no process of
+ * it asleep on a timer in a handler, in two glances REPLAY_QUIET_GLANCE_MS
+ * apart (proctree_glance(), a few files of /proc each), each wait bounded
+ * by --timeout; an app never idle in REPLAY_QUIET_GIVE_UP waits in a row
+ * goes on at the recorded pace. Keys typed in a run into one window go
+ * at once, as motion does (in_typing_run()). The result says how the
+ * app was paced.
  *
  * Motion the app has no work for does not wait: a motion followed by
  * another, with no button held, that left the pointer in the window it
@@ -48,6 +57,11 @@
 #define REPLAY_PACE_SAMPLE_MS 10
 /* The most an action waits for the tree to be quiet, once the app answered. */
 #define REPLAY_PACE_QUIET_MS 300
+/* Pacing by quiet: the app and the server are glanced at this often. */
+#define REPLAY_QUIET_GLANCE_MS 2
+/* ... and after this many waits in a row that it never was idle in, the
+ * rest goes at the recorded pace. */
+#define REPLAY_QUIET_GIVE_UP 2
 
 #define ANY_BUTTON_MASK (Button1Mask | Button2Mask | Button3Mask | Button4Mask | Button5Mask)
 
@@ -214,6 +228,48 @@ in_motion_run (Replay *r, const SessionEvent *prev, const SessionEvent *next)
          && !r->pointer_crossed && r->pointer_in != None;
 }
 
+/* Do the X events the server delivered to the app between the actions
+ * @from and @to (event indices) leave the keyboard's target as it was?
+ * Only drawing (Expose and its kin) and property changes do: a window
+ * mapped, unmapped, moved, focused or entered in between means the app
+ * acted on what came before, and the user saw it. */
+static gboolean
+nothing_changed_between (Replay *r, guint from, guint to)
+{
+  static const char *const drawing[] = { "Expose", "NoExpose", "GraphicsExpose",
+                                         "PropertyNotify", NULL };
+
+  for (guint i = from + 1; i < to; i++)
+    {
+      const SessionEvent *ev = session_get_event (r->session, i);
+
+      if (ev->kind == SESSION_EVENT_SERVER && !g_strv_contains (drawing, ev->name))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Pacing by quiet: is @next a key typed right after @prev into the same
+ * window, the user not stopping to look (less than REPLAY_HOLD_MS
+ * between them) and the app changing nothing of its windows in between,
+ * as recorded? Then the app gets them in order anyway, as from a quick
+ * typist: the replay waits after the run's last key, not after each (a
+ * terminal's command, a name typed into a field). With a ping to ask,
+ * each key waits for the app: it is cheap there. */
+static gboolean
+in_typing_run (Replay *r, const SessionEvent *prev, const SessionEvent *next)
+{
+  gboolean prev_key = prev != NULL && (prev->kind == SESSION_EVENT_KEY_PRESS
+                                       || prev->kind == SESSION_EVENT_KEY_RELEASE);
+  gboolean next_key = next->kind == SESSION_EVENT_KEY_PRESS
+                      || next->kind == SESSION_EVENT_KEY_RELEASE;
+
+  return r->pace_by_quiet && prev_key && next_key && prev->window == next->window
+         && next->time_ms < prev->time_ms + REPLAY_HOLD_MS
+         && nothing_changed_between (r, g_array_index (r->actions, guint, r->next - 1),
+                                     g_array_index (r->actions, guint, r->next));
+}
+
 /* ---- waiting for the app ---- */
 
 /* The app has taken the action: the next one after --min-gap. */
@@ -230,7 +286,93 @@ pace_done (Replay *r, const char *how)
   r->result->app_wait_max_ms = MAX (r->result->app_wait_max_ms, waited);
   if (how != NULL)
     note_verbose (r, "action %u: %s after %" G_GINT64_FORMAT " ms", r->next + 1, how, waited);
+  /* Idle, the app has taken the action: --min-gap counts from the action
+   * (the glances were a wait too); after a ping's answer, from it. */
+  if (r->pace_by_quiet)
+    return act_inject (waited >= r->opts->settings.min_gap_ms
+                         ? 0 : r->opts->settings.min_gap_ms - (guint) waited);
   return act_inject (r->opts->settings.min_gap_ms);
+}
+
+/* ---- pacing by quiet (no _NET_WM_PING) ---- */
+
+/* A glance at the app's tree and the server: TRUE when idle, with the
+ * same processes as at the glance before. */
+static gboolean
+glance_idle (Replay *r)
+{
+  ProcTreeGlance glance;
+  pid_t root = proc_child_get_pid (r->child);
+  gboolean same;
+
+  if (!proctree_glance (root, r->server_pid, &glance))
+    {
+      /* No children lists: the whole of /proc, the app's tree only. */
+      ProcTreeSample sample;
+
+      proctree_sample (root, &sample);
+      glance.n_active = sample.n_active;
+      glance.n_procs = sample.n_procs;
+      glance.pid_sum = sample.pid_sum;
+    }
+  same = glance.n_procs == r->pace_glance.n_procs && glance.pid_sum == r->pace_glance.pid_sum;
+  r->pace_glance = glance;
+  return glance.n_active == 0 && !glance.handler_asleep && same;
+}
+
+static gboolean
+on_quiet_glance (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  if (glance_idle (r))
+    r->pace_quiet++;
+  else
+    r->pace_quiet = 0;
+  if (r->pace_quiet >= 2)
+    {
+      r->pace_timer = 0;
+      r->pace_busy_runs = 0;
+      r->act (r, pace_done (r, NULL));
+      return G_SOURCE_REMOVE;
+    }
+  if (note_now_ms () - r->pace_started >= r->pace_bound_ms)
+    {
+      r->pace_timer = 0;
+      if (++r->pace_busy_runs >= REPLAY_QUIET_GIVE_UP)
+        {
+          /* Never idle (an animation, a busy loop): waiting for it only
+           * costs --timeout an action. */
+          note_verbose (r, "the app was never idle after %u actions: the rest at the recorded pace",
+                        REPLAY_QUIET_GIVE_UP);
+          r->pace_by_quiet = FALSE;
+          r->result->pace = REPLAY_PACE_RECORDED;
+          g_free (r->result->pace_detail);
+          r->result->pace_detail = g_strdup_printf (
+            "the app does not answer _NET_WM_PING and was never idle after %u actions",
+            REPLAY_QUIET_GIVE_UP);
+        }
+      r->act (r, pace_done (r, "the app is still busy: going on"));
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* Waits until the app is idle, at most @bound_ms. */
+static Act
+wait_for_quiet (Replay *r, guint bound_ms)
+{
+  r->result->app_waits++;
+  r->pace_started = note_now_ms ();
+  r->pace_waiting = TRUE;
+  r->pace_bound_ms = bound_ms;
+  /* replay.c has synced after the action: the server has done it and
+   * sent the app its events, so from here on the app is awake until it
+   * has handled them. The first glance has no glance of this wait before it. */
+  glance_idle (r);
+  r->pace_quiet = glance_idle (r) ? 1 : 0;
+  r->pace_timer = g_timeout_add (REPLAY_QUIET_GLANCE_MS, on_quiet_glance, r);
+  return act_wait ();
 }
 
 static gboolean
@@ -316,6 +458,8 @@ pace_wait (Replay *r)
    * at its size). */
   if (r->result->pace == REPLAY_PACE_RECORDED)
     return act_inject (MAX (r->opts->settings.min_gap_ms, 50));
+  if (r->pace_by_quiet)
+    return wait_for_quiet (r, r->opts->settings.timeout_ms);
   return wait_for_app (r);
 }
 
@@ -330,9 +474,11 @@ pace_start (Replay *r)
     return;
   if (main_window == None || !windows_supports_ping (r->windows, main_window))
     {
-      note_verbose (r, "the app does not answer _NET_WM_PING: replayed at the recorded pace");
-      r->result->pace = REPLAY_PACE_RECORDED;
-      r->result->pace_detail = g_strdup ("the app does not answer _NET_WM_PING");
+      note_verbose (r, "the app does not answer _NET_WM_PING: paced by the app and the X server "
+                       "going idle");
+      r->pace_by_quiet = TRUE;
+      r->result->pace_detail = g_strdup ("the app does not answer _NET_WM_PING: paced by its "
+                                         "processes and the X server going idle");
     }
 }
 
@@ -350,5 +496,9 @@ pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
     return act_inject (bounded_recorded_gap (r, next->time_ms));
   if (prev != NULL && keeps_time (r, prev, next, after, &gap))
     return act_inject (gap);
+  if (in_typing_run (r, prev, next))
+    return act_inject (0);
+  if (r->pace_by_quiet)
+    return wait_for_quiet (r, r->opts->settings.timeout_ms);
   return wait_for_app (r);
 }

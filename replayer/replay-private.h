@@ -144,6 +144,12 @@ struct Replay
   gint64 pace_started, pace_answered_at;
   ProcTreeSample pace_sample;
   guint pace_quiet;          /* quiet samples in a row */
+  gboolean pace_by_quiet;    /* no _NET_WM_PING: the app has taken an action
+                              * when it and the X server are idle */
+  pid_t server_pid;          /* our Xvfb, or 0 (--display) */
+  ProcTreeGlance pace_glance; /* pacing by quiet: the last glance */
+  guint pace_bound_ms;       /* ... and the most it waits (the recorded gap) */
+  guint pace_busy_runs;      /* waits in a row that ended at the bound */
   Window pointer_in;         /* the deepest window under the pointer after the last
                               * motion injected, or None */
   gboolean pointer_crossed;  /* ... which that motion changed (the app has work) */

@@ -1085,6 +1085,7 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
         }
       else if (!replay_share_xauthority (r, *server, error))
         return FALSE;
+      r->server_pid = xserver_get_pid (*server);
       note_verbose (r, "Xvfb %s pid %d started in %" G_GINT64_FORMAT " ms", *display,
                     (int) xserver_get_pid (*server), r->result->server_ms);
     }

@@ -28,7 +28,9 @@
  * So a replay that injects keys before the app has taken the click loses
  * them, and one that waits for the app after every event stretches a
  * double click and shortens a long press. --no-ping leaves _NET_WM_PING
- * out of WM_PROTOCOLS (an app that cannot be paced).
+ * out of WM_PROTOCOLS (an app that cannot be asked whether it has taken
+ * an action: xterm, Xaw and Motif apps). --sleep makes the work a sleep
+ * (an app that waits in its handler) instead of a busy loop.
  */
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
@@ -42,6 +44,7 @@
 #include <unistd.h>
 
 static int busy_ms = 0;
+static int sleepy = 0;
 
 static int
 inside (int x, int y, int ax, int ay, int w, int h)
@@ -56,6 +59,14 @@ work (void)
 {
   struct timespec start, now;
 
+  if (sleepy)
+    {
+      struct timespec nap = { busy_ms / 1000, (busy_ms % 1000) * 1000000L };
+
+      while (nanosleep (&nap, &nap) != 0)
+        ;
+      return;
+    }
   clock_gettime (CLOCK_MONOTONIC, &start);
   do
     clock_gettime (CLOCK_MONOTONIC, &now);
@@ -78,9 +89,11 @@ main (int argc, char **argv)
       busy_ms = atoi (argv[++i]);
     else if (strcmp (argv[i], "--no-ping") == 0)
       ping = 0;
+    else if (strcmp (argv[i], "--sleep") == 0)
+      sleepy = 1;
     else
       {
-        fprintf (stderr, "usage: xpace [--busy MS] [--no-ping]\n");
+        fprintf (stderr, "usage: xpace [--busy MS] [--no-ping] [--sleep]\n");
         return 2;
       }
   dpy = XOpenDisplay (NULL);

@@ -9,8 +9,9 @@
  *   - a double click still is one at the app's pace (its gaps keep), though
  *     the app works after each press;
  *   - a long press still is one (its hold keeps);
- *   - an app without _NET_WM_PING is replayed at the recorded pace, and the
- *     result says so;
+ *   - an app without _NET_WM_PING is paced by its going idle (whether it
+ *     works or sleeps in its handler), a run of typed keys waiting once,
+ *     and the result says so;
  *   - motion inside one window does not wait for the app, one that enters
  *     another window does: a crash that needs a hover still happens;
  *   - a race only a quick person wins (a second click while the app works)
@@ -93,11 +94,11 @@ late_focus_session (Fixture *f)
 /* xreplay --json [--pace PACE] SESSION -- xpace --busy 300 [APP_ARG]:
  * the outcome and signal; the whole object in *@json if asked. */
 static char *
-replay_busy (const char *session, const char *pace, const char *busy, const char *app_arg,
-             int *signal, JsonParser **json)
+replay_busy2 (const char *session, const char *pace, const char *busy, const char *app_arg,
+              const char *app_arg2, int *signal, JsonParser **json)
 {
   const char *argv[] = { env ("XREPLAY"), "--json", "--pace", pace, session, "--",
-                         env ("XPACE"), "--busy", busy, app_arg, NULL };
+                         env ("XPACE"), "--busy", busy, app_arg, app_arg2, NULL };
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr (GError) error = NULL;
@@ -116,6 +117,13 @@ replay_busy (const char *session, const char *pace, const char *busy, const char
   if (json != NULL)
     *json = g_object_ref (parser);
   return g_strdup (json_object_get_string_member (object, "outcome"));
+}
+
+static char *
+replay_busy (const char *session, const char *pace, const char *busy, const char *app_arg,
+             int *signal, JsonParser **json)
+{
+  return replay_busy2 (session, pace, busy, app_arg, NULL, signal, json);
 }
 
 static char *
@@ -197,20 +205,47 @@ test_long_press (Fixture *f, gconstpointer data)
     }
 }
 
+/* An app without _NET_WM_PING is paced by its going idle: the keys wait
+ * for the app's work after the click, whether it works (a busy loop) or
+ * waits in its handler (a sleep), 10 of 10 each; the keys typed after
+ * it do not wait one by one. At the recorded pace they are lost. */
 static void
 test_no_ping (Fixture *f, gconstpointer data)
 {
   g_autofree char *session = late_focus_session (f);
-  g_autoptr (JsonParser) json = NULL;
-  int signal = 0;
-  g_autofree char *outcome = replay (session, "app", "--no-ping", &signal, &json);
-  JsonObject *object = json_node_get_object (json_parser_get_root (json));
+  const char *works[] = { NULL, "--sleep" };
 
-  g_assert_cmpstr (json_object_get_string_member (object, "pace"), ==, "recorded");
-  g_assert_nonnull (strstr (json_object_get_string_member (object, "pace_detail"),
-                            "_NET_WM_PING"));
-  /* At the recorded pace the keys are lost, as above. */
-  g_assert_cmpstr (outcome, ==, "passed");
+  for (gsize w = 0; w < G_N_ELEMENTS (works); w++)
+    for (int i = 0; i < 10; i++)
+      {
+        g_autoptr (JsonParser) json = NULL;
+        int signal = 0;
+        g_autofree char *outcome = replay_busy2 (session, "app", "300", "--no-ping", works[w],
+                                                 &signal, &json);
+        JsonObject *object = json_node_get_object (json_parser_get_root (json));
+
+        g_assert_cmpstr (outcome, ==, "crashed");
+        g_assert_cmpint (signal, ==, SIGSEGV);
+        g_assert_cmpstr (json_object_get_string_member (object, "pace"), ==, "app");
+        g_assert_nonnull (strstr (json_object_get_string_member (object, "pace_detail"),
+                                  "_NET_WM_PING"));
+        g_assert_nonnull (strstr (json_object_get_string_member (object, "pace_detail"),
+                                  "idle"));
+        /* It waited for the app's work after the click... */
+        g_assert_cmpint (json_object_get_int_member (object, "app_wait_max_ms"), >=, 250);
+        /* ... and not after each of the six key events typed in a run:
+         * after the motion, the press, the release and the first key. */
+        g_assert_cmpint (json_object_get_int_member (object, "app_waits"), ==, 4);
+      }
+  for (int i = 0; i < 3; i++)
+    {
+      int signal = 0;
+      g_autofree char *outcome = replay_busy2 (session, "recorded", "300", "--no-ping", NULL,
+                                               &signal, NULL);
+
+      /* At the recorded pace the keys are lost, as above. */
+      g_assert_cmpstr (outcome, ==, "passed");
+    }
 }
 
 /* Two clicks on "race" 500 ms apart (no double click) while the app works
