@@ -3,7 +3,9 @@
 # costs, broken down as xreplay --json reports it (starting Xvfb, the app
 # to its first window, injecting the actions, settling and pinging, and
 # the total, cleanup included), over N replays of the bundled demo session
-# against the demo app: median, min-max spread and mean of each part.
+# against the demo app: median, min-max spread and mean of each part, and
+# the replay's median time an action. bench-long-session.sh does the same
+# for a long xterm session.
 #
 # Usage: bench/bench-replay.sh [BUILD_DIR] [N] [-- extra xreplay options]
 #        (defaults: build, 20 replays, xreplay's default timing)
@@ -47,5 +49,10 @@ field replay_ms "replay (all actions)"
 field app_wait_ms "waiting for the app"
 field settle_ms "settle + ping"
 field total_ms "total"
+actions=$(sed -n 's/.*"actions": *\([0-9]*\).*/\1/p' "$tmp/runs.json" | head -n 1)
+awk -v actions="$actions" '{ v[NR] = $1 }
+  END { med = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+        printf "%-22s median %7.2f ms over %d actions\n", "replay, an action", med / actions, actions }' \
+  "$tmp/replay_ms"
 crashed=$(grep -c '"outcome": *"crashed"' "$tmp/runs.json" || true)
 echo "outcome: crashed in $crashed of $n replays"
