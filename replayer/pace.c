@@ -34,6 +34,9 @@
  * Timing that is the meaning stays as recorded (divided by --speed):
  *   - a press held REPLAY_HOLD_MS or longer keeps its duration (a long
  *     press; a key held for its auto-repeat), but not a modifier's;
+ *   - a key's auto-repeats (presses of the key held, in the session as
+ *     the recording server made them) and its release after them keep
+ *     their rhythm: no wait for the app after each;
  *   - the events of a double click (button events of the same button
  *     less than SESSION_MULTI_CLICK_MS apart) keep their gaps;
  *   - a drag (motion with a button held, and its release) keeps its
@@ -170,6 +173,29 @@ same_click_run (const SessionEvent *a, const SessionEvent *b)
          && session_within_multi_click (a->time_ms, b->time_ms);
 }
 
+/* @a and @b: events of one key (keycode and keysym). */
+static gboolean
+same_key (const SessionEvent *a, const SessionEvent *b)
+{
+  return a->keycode == b->keycode && g_strcmp0 (a->keysym, b->keysym) == 0;
+}
+
+/* Is action @number (of r->actions) an auto-repeat: a press of the key
+ * the action before pressed, with no release between (the same keysym:
+ * a new keysym on a held keycode is a new key)? Not a modifier's. */
+static gboolean
+is_repeat (Replay *r, guint number)
+{
+  const SessionEvent *ev, *before;
+
+  if (number == 0 || number >= r->actions->len)
+    return FALSE;
+  ev = session_get_event (r->session, g_array_index (r->actions, guint, number));
+  before = session_get_event (r->session, g_array_index (r->actions, guint, number - 1));
+  return ev->kind == SESSION_EVENT_KEY_PRESS && before->kind == SESSION_EVENT_KEY_PRESS
+         && same_key (ev, before) && !is_modifier (ev);
+}
+
 /* Does the time between @prev (injected just now) and @next mean
  * something? Then *@gap_ms is how long to wait for @next. @after is the
  * action after @next, or NULL. */
@@ -187,6 +213,17 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
                                  && same_click_run (next, after)
                                  && after->kind == SESSION_EVENT_BUTTON_PRESS));
 
+  /* A key held for its auto-repeat (the replay server has none, the
+   * repeats are in the session): the repeats and the release after them
+   * keep their recorded rhythm, not a wait for the app each. */
+  if (is_repeat (r, r->next) || (release && is_repeat (r, r->next - 1)
+                                 && same_key (prev, next)))
+    {
+      *gap_ms = MIN (MAX (recorded_gap (r, prev->time_ms, next->time_ms),
+                          r->opts->settings.min_gap_ms),
+                     r->opts->settings.max_gap_ms);
+      return TRUE;
+    }
   if (release && !is_modifier (next))
     {
       g_autofree char *key = held_key (next);

@@ -8,7 +8,8 @@
  *     Return crash it, 10 of 10; at the recorded pace they are lost;
  *   - a double click still is one at the app's pace (its gaps keep), though
  *     the app works after each press;
- *   - a long press still is one (its hold keeps);
+ *   - a long press still is one (its hold keeps), and a key held for its
+ *     auto-repeat keeps its repeats' rhythm without a wait for each;
  *   - an app without _NET_WM_PING is paced by its going idle (whether it
  *     works or sleeps in its handler), a run of typed keys waiting once,
  *     and the result says so;
@@ -248,6 +249,54 @@ test_no_ping (Fixture *f, gconstpointer data)
     }
 }
 
+/* A key held for its auto-repeat (Right, which the app ignores: 20
+ * repeats 33 ms apart after 500 ms, as a server repeats) before "go" and
+ * Return: the repeats and their release keep their rhythm and do not wait
+ * for the app each; every other action waits, as at the app's pace. */
+static void
+test_held_key (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  g_autofree char *session = NULL;
+  const char *keys[] = { "g keycode=42", "o keycode=32", "Return keycode=36" };
+  guint t = 500, hold_start;
+
+  action (s, t, "MotionNotify", 100, 35, 0);
+  action (s, t += 200, "ButtonPress button=1", 100, 35, 0);
+  action (s, t += 60, "ButtonRelease button=1", 100, 35, 0x100);
+  action (s, t += 400, "KeyPress keysym=Right keycode=114", 100, 35, 0);
+  hold_start = t;
+  t += 500;
+  for (int i = 0; i < 20; i++, t += 33)
+    action (s, t, "KeyPress keysym=Right keycode=114", 100, 35, 0);
+  action (s, t, "KeyRelease keysym=Right keycode=114", 100, 35, 0);
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_autofree char *press = g_strdup_printf ("KeyPress keysym=%s", keys[i]);
+      g_autofree char *release = g_strdup_printf ("KeyRelease keysym=%s", keys[i]);
+
+      action (s, t += 60, press, 100, 35, 0);
+      action (s, t += 40, release, 100, 35, 0);
+    }
+  session = write_session (f, "held.session", s, "crashed SIGSEGV");
+  for (int i = 0; i < 3; i++)
+    {
+      g_autoptr (JsonParser) json = NULL;
+      int signal = 0;
+      g_autofree char *outcome = replay (session, "app", NULL, &signal, &json);
+      JsonObject *object = json_node_get_object (json_parser_get_root (json));
+
+      g_assert_cmpstr (outcome, ==, "crashed");
+      g_assert_cmpint (signal, ==, SIGSEGV);
+      /* The motion, the press, the release, Right's first press, then
+       * g, o and Return's presses and releases: 10 of 31 actions. */
+      g_assert_cmpint (json_object_get_int_member (object, "app_waits"), ==, 10);
+      /* The hold lasted as recorded (the gaps are waited, not skipped). */
+      g_assert_cmpint (json_object_get_int_member (object, "replay_ms"), >=,
+                       (gint64) (t - hold_start) - 300);
+    }
+}
+
 /* Two clicks on "race" 500 ms apart (no double click) while the app works
  * 800 ms after each, after some typing that does not matter. */
 static void
@@ -357,6 +406,7 @@ main (int argc, char **argv)
   ADD ("/pace/double-click", test_double_click);
   ADD ("/pace/long-press", test_long_press);
   ADD ("/pace/no-ping", test_no_ping);
+  ADD ("/pace/held-key", test_held_key);
   ADD ("/pace/race-recorded-only", test_race_recorded_only);
   ADD ("/pace/motion-run", test_motion_run);
   return g_test_run ();
