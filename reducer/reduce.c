@@ -44,6 +44,10 @@
 /* The learnt start timeout: this many times the slowest first window
  * seen, never less than xreplay's default (REPLAY_DEFAULT_START_TIMEOUT_MS). */
 #define REDUCE_START_TIMEOUT_FACTOR 4
+/* The learnt settle: the latest failure seen after a replay's last
+ * action, times the factor, plus the floor; at most --settle. */
+#define REDUCE_SETTLE_FACTOR 4
+#define REDUCE_SETTLE_FLOOR_MS 150
 
 /* Why the oracle stopped the search early. */
 typedef enum
@@ -83,6 +87,9 @@ typedef struct
   gboolean learn_wait;       /* learn --window-wait from the replays */
   gint64 window_latency_ms;  /* longest window latency seen so far, or -1 */
   guint window_wait_ms;      /* the learned wait in force, or 0 */
+  gboolean learn_settle;     /* learn --settle from the replays that fail */
+  gint64 failure_delay_ms;   /* the latest failure after a last action, or -1 */
+  guint settle_ms;           /* the learnt settle in force, or 0 */
   gboolean learn_start;      /* learn --start-timeout */
   guint start_timeout_ms;    /* the learnt one in force, or 0 */
   Pool pool;
@@ -278,6 +285,50 @@ learn_window_wait (Reducer *reducer, const RunResult *result)
   runner_set_window_wait (reducer->runner, wait);
 }
 
+/* The settle: how long a replay waits after its last action for the
+ * failure. A candidate that fails pays nothing for it, one that does not
+ * pays all of it: on a fast app most of a passing test is --settle. The
+ * replays that fail show when this app fails after its last action (a
+ * crash in the action's handler: at once; one on a timer: later); four
+ * times the latest seen, plus the floor, is as good as the default, and
+ * the settle grows anyway while the app's processes are busy. Every
+ * failing replay refines the figure (it only grows). Not with --settle,
+ * nor for the baseline. */
+static void
+learn_settle (Reducer *reducer, const RunResult *result)
+{
+  gboolean first = reducer->settle_ms == 0;
+  gint64 delay;
+  guint settle;
+
+  if (!target_still_fails (result, &reducer->target))
+    return;
+  /* Failed before its last action was replayed: at once after it. */
+  delay = result->replay.n_replayed >= result->replay.n_actions
+            ? MAX (result->replay.settle_ms, 0) : 0;
+  reducer->failure_delay_ms = MAX (reducer->failure_delay_ms, delay);
+  settle = (guint) MIN ((gint64) reducer->options->replay.settle_ms,
+                        REDUCE_SETTLE_FLOOR_MS + REDUCE_SETTLE_FACTOR * reducer->failure_delay_ms);
+  if (settle == reducer->settle_ms || settle == reducer->options->replay.settle_ms)
+    {
+      /* As long as the default: nothing learnt (and none in force). */
+      if (settle != reducer->settle_ms && reducer->settle_ms != 0)
+        {
+          reducer->settle_ms = 0;
+          runner_set_settle (reducer->runner, 0);
+        }
+      return;
+    }
+  g_debug ("failure %" G_GINT64_FORMAT " ms after the last action: settle %u ms",
+           reducer->failure_delay_ms, settle);
+  if (first)
+    say (reducer, "the app fails within %" G_GINT64_FORMAT " ms of its last action: a candidate "
+         "that does not fail is given %u ms after it (--settle to choose)",
+         reducer->failure_delay_ms, settle);
+  reducer->settle_ms = settle;
+  runner_set_settle (reducer->runner, settle);
+}
+
 /* A heavy app under load takes long to show its first window: the start
  * timeout grows with the slowest first window seen. */
 static void
@@ -338,6 +389,8 @@ on_observe (const RunResult *result, gpointer data)
     learn_window_wait (reducer, result);
   if (reducer->learn_start)
     learn_start_timeout (reducer, result);
+  if (reducer->learn_settle)
+    learn_settle (reducer, result);
   /* Through a launcher the slots are the allocation's, not our cores. */
   if (reducer->options->algorithm == DD_ALGORITHM_DDMIN
       || reducer->options->launcher_argv != NULL)
@@ -914,6 +967,9 @@ reduce_setup (Reducer *reducer, GError **error)
                         && options->test_argv == NULL;
   reducer->learn_start = options->algorithm == DD_ALGORITHM_HDD
                          && !options->replay.start_timeout_given && options->test_argv == NULL;
+  reducer->learn_settle = options->algorithm == DD_ALGORITHM_HDD && !options->replay.settle_given
+                          && options->test_argv == NULL;
+  reducer->failure_delay_ms = -1;
   reducer->window_latency_ms = -1;
   if (reducer->learn_wait)
     {
@@ -982,6 +1038,8 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
   reduction->pool_reason = reducer->pool_reason;
   reduction->window_wait_ms = reducer->window_wait_ms;
   reduction->window_latency_ms = reducer->window_latency_ms;
+  reduction->settle_ms = reducer->settle_ms;
+  reduction->failure_delay_ms = reducer->failure_delay_ms;
 }
 
 /* Ctrl-C after the verification: the best session so far is saved again,
@@ -1003,6 +1061,7 @@ interrupted_report (Reducer *reducer, Reduction *reduction, const Session *best,
     {
       runner_resume (reducer->runner);
       runner_set_window_wait (reducer->runner, 0);
+      runner_set_settle (reducer->runner, 0);
       if (!summary_write_report (reducer->runner, best, reduction, &report_md, &local))
         g_clear_pointer (&report_md, g_free);
     }
@@ -1080,8 +1139,9 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
     say (reducer, "no report: the time limit is reached (xreplay --report writes one)");
   else if (reducer->options->report)
     {
-      /* The report's replay waits the full --window-wait. */
+      /* The report's replay waits the full --window-wait and --settle. */
       runner_set_window_wait (reducer->runner, 0);
+      runner_set_settle (reducer->runner, 0);
       if (!summary_write_report (reducer->runner, best, &reduction, &report_md, &report_error)
           && g_error_matches (report_error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED))
         {

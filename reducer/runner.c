@@ -102,6 +102,7 @@ struct Runner
   gboolean cancelled;
   guint64 serial;
   guint window_wait_ms;      /* runner_set_window_wait(), or 0 */
+  guint settle_ms;           /* runner_set_settle(), or 0 */
   guint start_timeout_ms;    /* runner_set_start_timeout(), or 0 */
   gboolean recorded_pace;    /* runner_set_recorded_pace() */
   guint active;              /* workers that may run a test at once */
@@ -333,6 +334,12 @@ void
 runner_set_window_wait (Runner *runner, guint ms)
 {
   runner->window_wait_ms = ms;
+}
+
+void
+runner_set_settle (Runner *runner, guint ms)
+{
+  runner->settle_ms = ms;
 }
 
 void
@@ -889,7 +896,7 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   g_autofree char *path = NULL;
   g_auto (GStrv) envp = g_get_environ ();
   const char *display = worker->server != NULL ? xserver_get_display (worker->server) : NULL;
-  char window_wait[32], start_timeout[32];
+  char window_wait[32], start_timeout[32], settle[32];
   ProcSpawnOptions spawn;
 
   /* The --test command decides, but extra xreplay options (the report's
@@ -956,6 +963,11 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
         {
           g_snprintf (window_wait, sizeof window_wait, "--window-wait=%u", runner->window_wait_ms);
           g_ptr_array_add (argv, window_wait);
+        }
+      if (runner->settle_ms > 0)
+        {
+          g_snprintf (settle, sizeof settle, "--settle=%u", runner->settle_ms);
+          g_ptr_array_add (argv, settle);
         }
       if (runner->recorded_pace)
         g_ptr_array_add (argv, (char *) "--pace=recorded");

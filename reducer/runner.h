@@ -155,6 +155,9 @@ void runner_get_usage (const Runner *runner, RunnerUsage *usage);
 /* From now on, xreplay waits at most @ms for the window an action aims at
  * (--window-wait); 0: as the xreplay options say. */
 void runner_set_window_wait (Runner *runner, guint ms);
+/* --settle=@ms for every replay from now on (after the user's options); 0:
+ * xreplay's own. */
+void runner_set_settle (Runner *runner, guint ms);
 /* A test's time limit in ms (0: derived from the tests that finished). */
 void runner_set_test_timeout (Runner *runner, guint ms);
 guint runner_test_timeout (const Runner *runner, guint n_actions);

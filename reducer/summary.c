@@ -100,6 +100,11 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                             "appeared within %" G_GINT64_FORMAT " ms of an action); this report's "
                             "replay waited the full --window-wait\n", r->window_wait_ms,
                             MAX (r->window_latency_ms, 0));
+  if (r->settle_ms > 0)
+    g_string_append_printf (md, "- Settle: %u ms, learnt from the replays (the app failed within "
+                            "%" G_GINT64_FORMAT " ms of its last action); this report's replay "
+                            "settled the full --settle\n", r->settle_ms,
+                            MAX (r->failure_delay_ms, 0));
   if (r->one_minimal)
     g_string_append (md, "- 1-minimal: verified (removing any one remaining action makes the "
                          "failure go away)\n");

@@ -33,6 +33,8 @@ typedef struct
   const char *pool_reason;   /* how many workers ran, and why, or NULL */
   guint window_wait_ms;      /* learnt, or 0 */
   gint64 window_latency_ms;
+  guint settle_ms;           /* learnt, or 0 */
+  gint64 failure_delay_ms;   /* the latest failure seen after a replay's last action */
 } Reduction;
 
 /* The "Reduction" section of report.md, in Markdown, for the report at

@@ -164,6 +164,69 @@ test_print (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (replayed, "crashed with SIGSEGV"));
 }
 
+/* xreduce --max-gap 100 -o OUT SESSION -- xdemo APP_ARGS..., with no
+ * --settle: its exit status, and what it said on stderr. */
+static int
+run_xreduce_own_settle (Fixture *fixture, const char *session, const char *const *app_args,
+                        char **err)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+  const char *head[] = { env ("XREDUCE"), "--max-gap", "100", "-o", fixture->out, session, "--",
+                         env ("XDEMO") };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (head); i++)
+    g_ptr_array_add (argv, (char *) head[i]);
+  for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+                               NULL, NULL, NULL, err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("xreduce said:\n%s", *err);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+/* Without --settle, xreduce learns it from the replays that fail: the
+ * demo crashes in the Print button's handler, at once, so a candidate
+ * that does not fail is given far less than the 500 ms default, and the
+ * minimal session is the one of /reduce/print; the report says so. A
+ * crash that comes 0.8 s after the last action (--bug child: a helper
+ * process kills the app) leaves the settle at its default. */
+static void
+test_learnt_settle (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *err = NULL, *words = NULL, *report = NULL, *md = NULL;
+  g_autofree char *report_line = NULL, *child_err = NULL, *child_md = NULL;
+  const char *given, *child[] = { "--bug", "child", NULL };
+  guint settle = 0;
+
+  g_assert_cmpint (run_xreduce_own_settle (fixture, session, NULL, &err), ==, 0);
+  given = strstr (err, "a candidate that does not fail is given ");
+  g_assert_nonnull (given);
+  g_assert_cmpint (sscanf (given, "a candidate that does not fail is given %u ms", &settle), ==, 1);
+  g_assert_cmpuint (settle, >=, 150);
+  g_assert_cmpuint (settle, <, 500);
+  words = test_actions_in_words (fixture->out);
+  g_assert_nonnull (strstr (words, "press Alt_L\n"));
+  g_assert_nonnull (strstr (words, "press button 1 at"));
+  g_assert_nonnull (strstr (words, "in \"Print\""));
+  g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);
+  report = g_strconcat (fixture->out, ".report/report.md", NULL);
+  g_assert_true (g_file_get_contents (report, &md, NULL, NULL));
+  /* The figure may have grown after the first: the report's is the last. */
+  g_assert_nonnull (strstr (md, "- Settle: "));
+  g_assert_nonnull (strstr (md, " ms, learnt from the replays (the app failed within "));
+
+  g_assert_cmpint (run_xreduce_own_settle (fixture, session, child, &child_err), ==, 0);
+  g_assert_null (strstr (child_err, "a candidate that does not fail is given"));
+  g_assert_true (g_file_get_contents (report, &child_md, NULL, NULL));
+  g_assert_null (strstr (child_md, "- Settle: "));
+  g_assert_nonnull (strstr (child_md, "SIGSEGV"));
+}
+
 static void
 test_order (Fixture *fixture, gconstpointer data)
 {
@@ -1015,6 +1078,7 @@ main (int argc, char **argv)
     g_test_add (path, Fixture, data, fixture_setup, fn, fixture_teardown)
   ADD ("/reduce/bad-input", test_bad_input);
   ADD ("/reduce/print", test_print);
+  ADD ("/reduce/learnt-settle", test_learnt_settle);
   ADD ("/reduce/order", test_order);
   ADD ("/reduce/abort", test_abort);
   ADD ("/reduce/same-crash", test_same_crash);
