@@ -941,6 +941,10 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
       return FALSE;
     }
   r->dpy = xconn_get_display (r->conn);
+  /* A display of xreduce's workers, or the user's: its server's pid, if
+   * local, for pacing by quiet (pace.c). */
+  if (r->server_pid == 0 && (r->server_pid = xconn_server_pid (r->conn)) > 0)
+    note_verbose (r, "the X server of %s is pid %d", display, (int) r->server_pid);
   r->wm_protocols = XInternAtom (r->dpy, "WM_PROTOCOLS", False);
   r->net_wm_ping = XInternAtom (r->dpy, "_NET_WM_PING", False);
   r->windows = windows_new (r->dpy, r->opts->display == NULL && r->opts->settings.wm_argv == NULL);

@@ -7,9 +7,12 @@
  * replayer uses one connection, the recorder traps one request at a time;
  * tests may open more, on one thread).
  */
+#define _GNU_SOURCE   /* struct ucred */
 #define G_LOG_DOMAIN "xreduce-xapp"
 
 #include "xconn.h"
+
+#include <sys/socket.h>
 
 #include <X11/extensions/XTest.h>
 
@@ -467,4 +470,17 @@ xconn_free (XConn *conn)
       errors_release (conn->errors);
     }
   g_free (conn);
+}
+
+pid_t
+xconn_server_pid (XConn *conn)
+{
+  struct ucred cred = { 0 };
+  socklen_t len = sizeof cred;
+  Display *dpy = xconn_get_display (conn);
+
+  if (dpy == NULL || getsockopt (ConnectionNumber (dpy), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0
+      || len != sizeof cred)
+    return 0;
+  return cred.pid > 0 ? cred.pid : 0;
 }

@@ -26,6 +26,7 @@
 
 #include <X11/Xlib.h>
 #include <glib.h>
+#include <sys/types.h>
 
 G_BEGIN_DECLS
 
@@ -97,6 +98,9 @@ void xconn_watch (XConn *conn, XConnEventFunc on_event, XConnDeadFunc on_dead,
 
 /* XSync that notices a dead server: FALSE if the connection is dead. */
 gboolean xconn_sync (XConn *conn);
+/* The X server's pid, when it is local (a Unix socket: SO_PEERCRED) and in
+ * our pid namespace; 0 otherwise (TCP, another namespace). */
+pid_t xconn_server_pid (XConn *conn);
 
 /* Protocol errors between xconn_trap() and xconn_untrap() (which syncs)
  * are collected: xconn_untrap() returns the first error code, or Success
