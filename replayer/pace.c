@@ -1,7 +1,7 @@
 /* pace.c — replay at the app's pace: wait for the app, not the clock.
  *
  * With --pace app (the default), after each action the replay waits until
- * the app has taken it, then goes on at once (after --min-gap):
+ * the app has taken it, then goes on at once (at least --min-gap after the action):
  *   - a round trip to the app: _NET_WM_PING to its main window (toolkits
  *     answer from their event loop, so the answer comes only after the
  *     events queued before it were handled), after an XSync;
@@ -323,12 +323,10 @@ pace_done (Replay *r, const char *how)
   r->result->app_wait_max_ms = MAX (r->result->app_wait_max_ms, waited);
   if (how != NULL)
     note_verbose (r, "action %u: %s after %" G_GINT64_FORMAT " ms", r->next + 1, how, waited);
-  /* Idle, the app has taken the action: --min-gap counts from the action
-   * (the glances were a wait too); after a ping's answer, from it. */
-  if (r->pace_by_quiet)
-    return act_inject (waited >= r->opts->settings.min_gap_ms
-                         ? 0 : r->opts->settings.min_gap_ms - (guint) waited);
-  return act_inject (r->opts->settings.min_gap_ms);
+  /* The app has taken the action: the next one goes at once, at least
+   * --min-gap after this one (the wait counts). */
+  return act_inject (waited >= r->opts->settings.min_gap_ms
+                       ? 0 : r->opts->settings.min_gap_ms - (guint) waited);
 }
 
 /* ---- pacing by quiet (no _NET_WM_PING) ---- */
