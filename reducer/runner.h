@@ -6,7 +6,8 @@
  * process group: `xreplay --display D --json CANDIDATE -- APP ARGS`, or the
  * user's `--test CMD CANDIDATE`. runner_run_batch() runs an ordered batch
  * with the semantics of dd.h's DdTestFunc: as if in index order, stopping at
- * the first failure; tests that can no longer matter are killed at once.
+ * the first failure, with the speculative branches of its candidates beside
+ * (RunnerBranch); tests that can no longer matter are killed at once.
  *
  * An app that could not start is most often one starting slowly beside
  * the other workers' replays: such a test is never a pass. It runs again
