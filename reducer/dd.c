@@ -19,9 +19,16 @@
  * confirm_passes > 1, counts tests and enforces limit_tests.
  *
  * Speculation (HDD): a step has n candidates, often fewer than the oracle
- * runs at once. add_speculative() fills the idle slots with what the next
- * steps would test if this one finds no failure; their outcomes only feed
- * the cache, so the result is the same as without them.
+ * runs at once.  dd_speculate() fills the idle slots of an oracle call with
+ * what the following steps would test, on the branch where none of the
+ * call's candidates fails and on the branch where candidate k is the first
+ * to fail, and within those branches again, the likeliest first.  It finds
+ * out what a branch tests by running the search again from the start with
+ * the branch's outcomes assumed (dd_lookahead(): the cache answers the
+ * past, the assumptions this call, and the run stops at the first step it
+ * cannot decide): one search, no second copy of its logic to keep in step.
+ * Speculative outcomes only feed the cache, so the result is the same as
+ * without them.
  *
  * No X here: the oracle is whatever the caller passes (the replayer, or a fake
  * predicate in tests/unit/test-dd.c).
@@ -48,10 +55,21 @@ typedef struct {
   GHashTable *cache;   /* GBytes (sorted guint set) -> CacheEntry; owns both */
   GArray *current;     /* guint, ascending: the smallest known failing set; owned */
   DdStats stats;
-  gboolean stopped;    /* limit_tests reached: unwind and return what we have */
-  guint n_real;        /* in the batch being run: candidates before this index are
-                          the step's own, the others speculative */
+  gboolean stopped;    /* limit_tests reached (or a lookahead's end): unwind and
+                          return what we have */
+  const DdLevel *levels;  /* the hierarchy dd_run() searches, for lookaheads */
+  guint n_levels;
+  GArray *input;       /* guint, ascending: the input as it really tests; owned */
+  guint64 n_failed;    /* of the tests, those that failed (the fail rate's estimate) */
+  /* A lookahead (dd_lookahead) is a Dd that asks no oracle: */
+  gboolean lookahead;
+  GHashTable *assumed; /* lookahead: GBytes -> ASSUME_PASS or ASSUME_FAIL; not owned */
+  GPtrArray *frontier; /* lookahead: the undecided candidates of the first batch it
+                          could not decide, in order (GArray*); owned */
 } Dd;
+
+#define ASSUME_PASS GINT_TO_POINTER (1)
+#define ASSUME_FAIL GINT_TO_POINTER (2)
 
 void
 dd_options_init (DdOptions *options)
@@ -289,26 +307,53 @@ dd_adopt (Dd *dd, GArray *set)
     dd->opts.improved ((const guint *) set->data, set->len, dd->opts.user_data);
 }
 
-/* Sends @n requests (indices into @cands) to the oracle in one call and
- * records the outcomes.  Sets *saw_fail if one failed. */
+/* A speculative candidate of an oracle call (dd_speculate). */
+typedef struct {
+  GArray *set;        /* normalized; owned */
+  guint if_fails;     /* as DdCandidate's: 0, or the call's index of its branch's candidate + 1 */
+} Guess;
+
+static void
+guess_free (Guess *guess)
+{
+  g_array_unref (guess->set);
+  g_free (guess);
+}
+
+/* Sends @n requests (indices into @cands) and the speculative @guesses to
+ * the oracle in one call and records the outcomes.  Sets *saw_fail if one
+ * of the requests failed. */
 static gboolean
 dd_call_oracle (Dd *dd, GPtrArray *cands, CacheEntry **entries,
-                const guint *req, guint n, gboolean *saw_fail, GError **error)
+                const guint *req, guint n, GPtrArray *guesses, gboolean *saw_fail,
+                GError **error)
 {
-  g_autofree DdCandidate *dc = g_new (DdCandidate, n);
-  g_autofree DdOutcome *outcomes = g_new (DdOutcome, n);
+  guint total = n + guesses->len;
+  g_autofree DdCandidate *dc = g_new0 (DdCandidate, total);
+  g_autofree DdOutcome *outcomes = g_new (DdOutcome, total);
   g_autoptr(GError) local_error = NULL;
 
-  for (guint k = 0; k < n; k++)
+  for (guint k = 0; k < total; k++)
     {
-      GArray *set = g_ptr_array_index (cands, req[k]);
+      GArray *set;
+
+      if (k < n)
+        set = g_ptr_array_index (cands, req[k]);
+      else
+        {
+          Guess *guess = g_ptr_array_index (guesses, k - n);
+
+          set = guess->set;
+          dc[k].if_fails = guess->if_fails;
+          dc[k].speculative = TRUE;
+        }
       dc[k].elems = (const guint *) set->data;
       dc[k].n_elems = set->len;
       outcomes[k] = DD_CANCELLED;
     }
 
   dd->stats.batches++;
-  if (!dd->test (dc, n, outcomes, dd->test_data, &local_error))
+  if (!dd->test (dc, total, outcomes, dd->test_data, &local_error))
     {
       if (local_error == NULL)
         g_set_error (&local_error, DD_ERROR, DD_ERROR_ORACLE, "oracle failed without saying why");
@@ -329,6 +374,7 @@ dd_call_oracle (Dd *dd, GPtrArray *cands, CacheEntry **entries,
         case DD_FAIL:
           entry->failed = TRUE;
           *saw_fail = TRUE;
+          dd->n_failed++;
           break;
         case DD_CANCELLED:
         default:
@@ -338,14 +384,264 @@ dd_call_oracle (Dd *dd, GPtrArray *cands, CacheEntry **entries,
           return FALSE;
         }
       dd->stats.tests++;
-      if (req[k] >= dd->n_real)
-        dd->stats.speculative++;
     }
-  /* Anything after the first failure is ignored, as the contract says. */
+  /* Anything after the first failure is ignored, as the contract says.
+   * Speculative outcomes are whatever the oracle ran, wanted or not. */
+  for (guint k = n; k < total; k++)
+    {
+      Guess *guess = g_ptr_array_index (guesses, k - n);
+      gboolean existed;
+      CacheEntry *entry;
+
+      if (outcomes[k] != DD_PASS && outcomes[k] != DD_UNRESOLVED && outcomes[k] != DD_FAIL)
+        continue;
+      entry = cache_lookup (dd, guess->set, &existed);
+      if (outcomes[k] == DD_FAIL)
+        {
+          entry->failed = TRUE;
+          dd->n_failed++;
+        }
+      else
+        entry->passes++;
+      dd->stats.tests++;
+      dd->stats.speculative++;
+    }
 
   if (dd->opts.progress != NULL)
     dd->opts.progress (&dd->stats, dd->opts.user_data);
   return TRUE;
+}
+
+typedef enum {
+  KNOWN_NOT,
+  KNOWN_PASS,
+  KNOWN_FAIL,
+} Known;
+
+/* What the cache, or in a lookahead what it assumes, says of @set. */
+static Known
+dd_known (Dd *dd, GArray *set)
+{
+  g_autoptr(GBytes) key = key_for (set);
+  gpointer assumed = dd->assumed != NULL ? g_hash_table_lookup (dd->assumed, key) : NULL;
+  CacheEntry *entry;
+
+  if (assumed != NULL)
+    return assumed == ASSUME_FAIL ? KNOWN_FAIL : KNOWN_PASS;
+  entry = g_hash_table_lookup (dd->cache, key);
+  if (entry != NULL && entry->failed)
+    return KNOWN_FAIL;
+  if (entry != NULL && runs_needed (dd, entry) == 0)
+    return KNOWN_PASS;
+  return KNOWN_NOT;
+}
+
+static gboolean
+sets_equal (GArray *a, GArray *b)
+{
+  return a->len == b->len && memcmp (a->data, b->data, a->len * sizeof (guint)) == 0;
+}
+
+/* dd_run_batch() in a lookahead: decides the batch if what is known and
+ * assumed can; else the undecided candidates before the first known
+ * failure are the frontier, and the lookahead stops. */
+static void
+dd_lookahead_batch (Dd *dd, GPtrArray *cands, gint *first_fail)
+{
+  *first_fail = -1;
+  normalize_all (dd, cands);
+  for (guint i = 0; i < cands->len; i++)
+    {
+      GArray *set = g_ptr_array_index (cands, i);
+      Known known = dd_known (dd, set);
+      gboolean seen = FALSE;
+
+      if (known == KNOWN_FAIL)
+        {
+          if (dd->frontier->len == 0)
+            *first_fail = (gint) i;
+          break;
+        }
+      if (known == KNOWN_PASS)
+        continue;
+      for (guint k = 0; k < dd->frontier->len && !seen; k++)
+        seen = sets_equal (g_ptr_array_index (dd->frontier, k), set);
+      if (!seen)
+        g_ptr_array_add (dd->frontier, g_array_ref (set));
+    }
+  dd->stopped = dd->frontier->len > 0;
+}
+
+static gboolean dd_run (Dd *dd, const DdLevel *levels, guint n_levels, GError **error);
+
+/* What the search would ask next if the outcomes @assumed (GBytes ->
+ * ASSUME_PASS or ASSUME_FAIL) were known: it runs again from the start,
+ * the cache answering what was tested, the assumptions the rest, until a
+ * batch it cannot decide.  Returns that batch's undecided candidates, in
+ * order (a new list of GArray*), or NULL if the search would end. */
+static GPtrArray *
+dd_lookahead (Dd *dd, GHashTable *assumed)
+{
+  Dd ahead = { .opts = dd->opts, .cache = dd->cache, .levels = dd->levels,
+               .n_levels = dd->n_levels, .input = dd->input, .lookahead = TRUE,
+               .assumed = assumed };
+  GPtrArray *frontier = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
+  ahead.opts.progress = NULL;
+  ahead.opts.improved = NULL;
+  ahead.opts.limit_tests = 0;
+  ahead.frontier = frontier;
+  ahead.current = g_array_ref (dd->input);
+  dd_run (&ahead, dd->levels, dd->n_levels, NULL);
+  g_array_unref (ahead.current);
+  if (frontier->len == 0)
+    g_clear_pointer (&frontier, g_ptr_array_unref);
+  return frontier;
+}
+
+/* An option of dd_speculate(): a branch to look ahead on (@set NULL), or
+ * a candidate in one. */
+typedef struct {
+  double odds;           /* the chance that it is wanted, as guessed */
+  GHashTable *assumed;   /* what it assumes (a candidate: also that the ones before it
+                            in its sequence pass); owned */
+  GArray *set;           /* owned, or NULL */
+  guint if_fails;        /* the sequence it is in, as DdCandidate's */
+} Option;
+
+static void
+option_free (Option *option)
+{
+  g_hash_table_unref (option->assumed);
+  if (option->set != NULL)
+    g_array_unref (option->set);
+  g_free (option);
+}
+
+static GHashTable *
+assumed_new (void)
+{
+  return g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
+                                NULL);
+}
+
+/* A copy of @assumed that also assumes @what of @set. */
+static GHashTable *
+assumed_with (GHashTable *assumed, GArray *set, gpointer what)
+{
+  GHashTable *copy = assumed_new ();
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, assumed);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_insert (copy, g_bytes_ref (key), value);
+  g_hash_table_insert (copy, key_for (set), what);
+  return copy;
+}
+
+static void
+option_add (GPtrArray *options, double odds, GHashTable *assumed, GArray *set, guint if_fails)
+{
+  Option *option = g_new (Option, 1);
+
+  *option = (Option) { .odds = odds, .assumed = assumed, .set = set, .if_fails = if_fails };
+  g_ptr_array_add (options, option);
+}
+
+/* The likeliest option, the first added of equals; removed from @options. */
+static Option *
+option_take_likeliest (GPtrArray *options)
+{
+  guint best = 0;
+
+  for (guint i = 1; i < options->len; i++)
+    if (((Option *) g_ptr_array_index (options, i))->odds
+        > ((Option *) g_ptr_array_index (options, best))->odds)
+      best = i;
+  return g_ptr_array_steal_index (options, best);
+}
+
+/* What fills @slots idle slots of an oracle call of @n requests (indices
+ * into @cands): the candidates the following batches would test, on the
+ * branch where none of the requests fails and on each branch where one is
+ * the first to, and deeper; the likeliest first.  A candidate is guessed
+ * to fail as often as the tests so far did; each is wanted if its branch
+ * is taken and the ones before it in its sequence pass.  Returns a list of
+ * Guess, in the order of the call (a branch's candidate before the
+ * branch, a sequence in its order). */
+static GPtrArray *
+dd_speculate (Dd *dd, GPtrArray *cands, const guint *req, guint n, guint slots)
+{
+  GPtrArray *guesses = g_ptr_array_new_with_free_func ((GDestroyNotify) guess_free);
+  g_autoptr(GPtrArray) options = NULL;
+  g_autoptr(GHashTable) in_call = NULL;
+  GHashTable *assumed;
+  double q, odds = 1.0;
+  guint lookaheads = 0, max_lookaheads = 2 * slots + 2;
+
+  if (slots == 0 || dd->opts.algorithm != DD_ALGORITHM_HDD || dd->lookahead)
+    return guesses;
+  q = (dd->n_failed + 1.0) / (dd->stats.tests + 2.0);
+  options = g_ptr_array_new_with_free_func ((GDestroyNotify) option_free);
+  in_call = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
+                                   NULL);
+  assumed = assumed_new ();
+  for (guint k = 0; k < n; k++)
+    {
+      GArray *set = g_ptr_array_index (cands, req[k]);
+      GHashTable *next;
+
+      if (!g_hash_table_add (in_call, key_for (set)))
+        continue;   /* one more run of a candidate (confirm_passes) */
+      option_add (options, odds * q, assumed_with (assumed, set, ASSUME_FAIL), NULL, k + 1);
+      next = assumed_with (assumed, set, ASSUME_PASS);
+      g_hash_table_unref (assumed);
+      assumed = next;
+      odds *= 1.0 - q;
+    }
+  option_add (options, odds, assumed, NULL, 0);
+
+  /* Each lookahead runs the search again: a few more than the slots. */
+  while (slots > 0 && options->len > 0 && lookaheads < max_lookaheads)
+    {
+      Option *option = option_take_likeliest (options);
+
+      if (option->set == NULL)
+        {
+          g_autoptr(GPtrArray) frontier = dd_lookahead (dd, option->assumed);
+          GHashTable *ahead = g_hash_table_ref (option->assumed);
+
+          lookaheads++;
+          odds = option->odds;
+          for (guint j = 0; frontier != NULL && j < frontier->len; j++)
+            {
+              GArray *set = g_ptr_array_index (frontier, j);
+              GHashTable *next = assumed_with (ahead, set, ASSUME_PASS);
+
+              option_add (options, odds, ahead, g_array_ref (set), option->if_fails);
+              ahead = next;
+              odds *= 1.0 - q;
+            }
+          if (frontier != NULL)
+            option_add (options, odds, ahead, NULL, option->if_fails);
+          else
+            g_hash_table_unref (ahead);
+        }
+      else if (g_hash_table_add (in_call, key_for (option->set)))
+        {
+          Guess *guess = g_new (Guess, 1);
+
+          *guess = (Guess) { .set = g_array_ref (option->set), .if_fails = option->if_fails };
+          g_ptr_array_add (guesses, guess);
+          slots--;
+          option_add (options, option->odds * q,
+                      assumed_with (option->assumed, option->set, ASSUME_FAIL), NULL,
+                      n + guesses->len);
+        }
+      option_free (option);
+    }
+  return guesses;
 }
 
 /* Tests @cands (GArray* of sorted guint) as one ordered batch: *first_fail
@@ -354,21 +650,30 @@ dd_call_oracle (Dd *dd, GPtrArray *cands, CacheEntry **entries,
  * confirm_passes times; the first failing candidate only wins once every
  * earlier one is decided.  If limit_tests stops it first, dd->stopped is set
  * and *first_fail is the first candidate known to fail, if any.
- * Candidates from @n_real on are speculative: they are tested in the same
- * batch, after the others, but are never the batch's failure. */
+ * The oracle calls' idle slots get speculative candidates (dd_speculate). */
 static gboolean
-dd_run_batch (Dd *dd, GPtrArray *cands, guint n_real, gint *first_fail, GError **error)
+dd_run_batch (Dd *dd, GPtrArray *cands, gint *first_fail, GError **error)
 {
   guint n = cands->len;
   guint confirm = dd->opts.confirm_passes;
-  g_autofree CacheEntry **entries = g_new (CacheEntry *, n);
-  g_autofree gboolean *cached = g_new (gboolean, n);
-  g_autofree gboolean *dup = g_new0 (gboolean, n);
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
-  g_autoptr(GArray) req = uint_array_new ();
+  g_autofree CacheEntry **entries = NULL;
+  g_autofree gboolean *cached = NULL;
+  g_autofree gboolean *dup = NULL;
+  g_autoptr(GHashTable) seen = NULL;
+  g_autoptr(GArray) req = NULL;
 
+  if (dd->lookahead)
+    {
+      dd_lookahead_batch (dd, cands, first_fail);
+      return TRUE;
+    }
+
+  entries = g_new (CacheEntry *, n);
+  cached = g_new (gboolean, n);
+  dup = g_new0 (gboolean, n);
+  seen = g_hash_table_new (NULL, NULL);
+  req = uint_array_new ();
   *first_fail = -1;
-  dd->n_real = n_real;
   normalize_all (dd, cands);
   for (guint i = 0; i < n; i++)
     {
@@ -402,15 +707,17 @@ dd_run_batch (Dd *dd, GPtrArray *cands, guint n_real, gint *first_fail, GError *
         }
       if (req->len == 0)
         {
-          *first_fail = fail_at < (gint) n_real ? fail_at : -1;
+          *first_fail = fail_at;
           return TRUE;
         }
 
       /* Run the plan in chunks, and plan again after a failure. */
       for (guint off = 0; off < req->len;)
         {
-          guint size = MIN (MAX (dd->opts.parallel, 1), req->len - off);
+          guint room = MAX (dd->opts.parallel, 1);
+          guint size;
           gboolean saw_fail = FALSE;
+          g_autoptr(GPtrArray) guesses = NULL;
 
           if (dd->opts.limit_tests > 0)
             {
@@ -418,7 +725,7 @@ dd_run_batch (Dd *dd, GPtrArray *cands, guint n_real, gint *first_fail, GError *
                 {
                   dd->stopped = TRUE;
                   dd->stats.hit_limit = TRUE;
-                  for (guint i = 0; i < n_real; i++)
+                  for (guint i = 0; i < n; i++)
                     if (entries[i]->failed)
                       {
                         *first_fail = i;
@@ -426,10 +733,12 @@ dd_run_batch (Dd *dd, GPtrArray *cands, guint n_real, gint *first_fail, GError *
                       }
                   return TRUE;
                 }
-              size = (guint) MIN (size, dd->opts.limit_tests - dd->stats.tests);
+              room = (guint) MIN (room, dd->opts.limit_tests - dd->stats.tests);
             }
+          size = MIN (room, req->len - off);
+          guesses = dd_speculate (dd, cands, &g_array_index (req, guint, off), size, room - size);
           if (!dd_call_oracle (dd, cands, entries, &g_array_index (req, guint, off),
-                               size, &saw_fail, error))
+                               size, guesses, &saw_fail, error))
             return FALSE;
           if (saw_fail)
             break;
@@ -464,50 +773,6 @@ add_complements (GPtrArray *parts, guint n, guint start, GPtrArray *cands)
       guint i = (start + k) % n;
       g_ptr_array_add (cands, union_of (parts, i * len / n, (i + 1) * len / n, TRUE));
     }
-}
-
-/* Appends to @cands (the complements of the round at granularity @n) what
- * the following rounds of dd_level_hdd() would test if this one removes
- * nothing, in their order, as long as the batch has idle slots (of
- * opts.parallel) and skipping what the cache has decided. */
-static void
-add_speculative (Dd *dd, GPtrArray *parts, guint n, GPtrArray *cands)
-{
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
-                                                      (GDestroyNotify) g_bytes_unref, NULL);
-  guint len = parts->len, slots = dd->opts.parallel;
-
-  for (guint i = 0; i < cands->len; i++)
-    {
-      GBytes *key = key_for (g_ptr_array_index (cands, i));
-      guint need = runs_needed (dd, g_hash_table_lookup (dd->cache, key));
-
-      if (g_hash_table_add (seen, key))
-        slots -= MIN (slots, need);
-    }
-  while (slots > 0 && (n = next_granularity (n, len)) > 0)
-    for (guint i = 0; i < n; i++)
-      {
-        g_autoptr (GArray) raw = union_of (parts, i * len / n, (i + 1) * len / n, TRUE);
-        GArray *set = dd_normalize (dd, raw);
-        GBytes *key = key_for (set);
-        guint need = runs_needed (dd, g_hash_table_lookup (dd->cache, key));
-
-        if (set->len == 0 || need == 0 || !g_hash_table_add (seen, key))
-          {
-            if (set->len == 0 || need == 0)
-              g_bytes_unref (key);
-            g_array_unref (set);
-            continue;
-          }
-        if (need > slots)
-          {
-            g_array_unref (set);
-            return;
-          }
-        g_ptr_array_add (cands, set);
-        slots -= need;
-      }
 }
 
 /* @set (a candidate of the round, the complement of chunk @chunk at @n)
@@ -571,13 +836,10 @@ dd_level_hdd (Dd *dd, GPtrArray **parts_inout, guint known, const GArray *typed,
   while ((*parts_inout)->len > 1 && n > 0 && !dd->stopped)
     {
       g_autoptr(GPtrArray) cands = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-      guint n_real;
       gint f = -1;
 
       add_complements (*parts_inout, n, start, cands);
-      n_real = cands->len;
-      add_speculative (dd, *parts_inout, n, cands);
-      if (!dd_run_batch (dd, cands, n_real, &f, error))
+      if (!dd_run_batch (dd, cands, &f, error))
         return FALSE;
       if (f < 0)
         {
@@ -621,7 +883,7 @@ dd_level_classic (Dd *dd, GPtrArray **parts_inout, GError **error)
           for (guint i = 0; i < n; i++)
             g_ptr_array_add (cands, union_of (*parts_inout, i * len / n, (i + 1) * len / n,
                                               complement));
-          if (!dd_run_batch (dd, cands, cands->len, &f, error))
+          if (!dd_run_batch (dd, cands, &f, error))
             return FALSE;
           if (f < 0)
             continue;
@@ -674,7 +936,7 @@ dd_verify (Dd *dd, gboolean *found, GError **error)
       g_array_append_vals (set, &g_array_index (cur, guint, i + 1), cur->len - i - 1);
       g_ptr_array_add (cands, set);
     }
-  if (!dd_run_batch (dd, cands, cands->len, &f, error))
+  if (!dd_run_batch (dd, cands, &f, error))
     return FALSE;
   *found = f >= 0;
   if (f >= 0)
@@ -714,7 +976,7 @@ dd_suffixes (Dd *dd, GPtrArray *parts, GError **error)
       g_array_append_vals (set, cand->elems, cand->n_elems);
       g_ptr_array_add (cands, set);
     }
-  if (n == 0 || !dd_run_batch (dd, cands, n, &f, error))
+  if (n == 0 || !dd_run_batch (dd, cands, &f, error))
     return n == 0;
   if (f >= 0)
     {
@@ -751,7 +1013,7 @@ dd_greedy (Dd *dd, GPtrArray *parts, GError **error)
             }
           g_ptr_array_add (cands, set);
         }
-      if (!dd_run_batch (dd, cands, cands->len, &f, error))
+      if (!dd_run_batch (dd, cands, &f, error))
         return FALSE;
       if (f < 0)
         break;
@@ -817,14 +1079,16 @@ dd_run (Dd *dd, const DdLevel *levels, guint n_levels, GError **error)
         }
       if (parts->len < 2 || all_singletons (parts) || dd->stopped)
         continue;
-      g_debug ("level %u: %u units, %u elements, %" G_GUINT64_FORMAT " tests so far", l,
-               parts->len, dd->current->len, dd->stats.tests);
+      if (!dd->lookahead)
+        g_debug ("level %u: %u units, %u elements, %" G_GUINT64_FORMAT " tests so far", l,
+                 parts->len, dd->current->len, dd->stats.tests);
       if (!dd_level (dd, &parts, known, levels[l].typed, error))
         return FALSE;
       known = parts->len;
     }
-  g_debug ("single elements: %u, %" G_GUINT64_FORMAT " tests so far", dd->current->len,
-           dd->stats.tests);
+  if (!dd->lookahead)
+    g_debug ("single elements: %u, %" G_GUINT64_FORMAT " tests so far", dd->current->len,
+             dd->stats.tests);
 
   /* Single elements, until verification finds nothing to remove. */
   while (!dd->stopped)
@@ -883,7 +1147,7 @@ dd_reduce_hierarchy (const DdLevel     *levels,
   g_return_val_if_fail (result != NULL && n_result != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  Dd dd = { .test = test, .test_data = test_data };
+  Dd dd = { .test = test, .test_data = test_data, .levels = levels, .n_levels = n_levels };
   g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   g_autoptr (GHashTable) cache = NULL;
   gboolean ok;
@@ -925,7 +1189,8 @@ dd_reduce_hierarchy (const DdLevel     *levels,
     gboolean existed;
 
     /* The input as it really tests; the caller checked that it fails. */
-    dd.current = dd_normalize (&dd, all);
+    dd.input = dd_normalize (&dd, all);
+    dd.current = g_array_ref (dd.input);
     cache_lookup (&dd, dd.current, &existed)->failed = TRUE;
   }
   dd.stats.n_initial = dd.stats.n_current = dd.current->len;
@@ -941,5 +1206,6 @@ dd_reduce_hierarchy (const DdLevel     *levels,
         memcpy (*result, dd.current->data, dd.current->len * sizeof (guint));
     }
   g_array_unref (dd.current);
+  g_array_unref (dd.input);
   return ok;
 }

@@ -25,6 +25,17 @@
  * and stopped at the first DD_FAIL, so the result does not depend on
  * DdOptions.parallel (only the number of oracle calls does).
  *
+ * Speculation (HDD).  When a step has fewer candidates than
+ * DdOptions.parallel, the reducer fills the idle slots of the oracle call
+ * with what the following steps would test: if none of the step's
+ * candidates fails, and if candidate k is the first to fail (DdCandidate
+ * .speculative, .if_fails), branches within branches, the likeliest first.
+ * Speculative outcomes only feed the cache, so the result is the same with
+ * or without them, whether or not the oracle runs them.  An oracle that runs
+ * exactly the candidates a sequential search would ask (the batch's own up
+ * to the first failure, then that failure's branch, and so on) runs the
+ * same tests in all as with parallel == 1, only in fewer calls.
+ *
  * The cache is keyed by the content of a candidate (its sorted element set),
  * so the oracle is never asked the same set twice, except to confirm a pass
  * when confirm_passes > 1.  The empty set may be asked too: it is not assumed
@@ -53,17 +64,36 @@ typedef enum {
 } DdOutcome;
 
 /* A candidate: a sorted (ascending), duplicate-free set of element ids.
- * @elems is owned by the reducer and valid only during the DdTestFunc call. */
+ * @elems is owned by the reducer and valid only during the DdTestFunc call.
+ *
+ * The candidates of one call form a tree.  Those with if_fails == 0 are the
+ * batch's sequence, in index order; those with if_fails == i + 1 are the
+ * sequence, in index order, of candidate i's branch (i < their index): what
+ * the search asks next if candidate i is the first of its sequence to fail
+ * (and, for a candidate in a branch, its own branch is taken).  A candidate
+ * is *wanted* if its sequence is wanted (the batch's always is; a branch's
+ * when its candidate is wanted and fails) and no candidate before it in its
+ * sequence fails.  Every candidate with if_fails != 0 is speculative; the
+ * batch's sequence may end with speculative ones too (what the search asks
+ * if none of the batch's own fails). */
 typedef struct {
   const guint *elems;
   guint n_elems;
+  guint if_fails;         /* 0, or i + 1: in the branch of candidate i */
+  gboolean speculative;   /* not the batch's own: only its outcome's cache entry matters */
 } DdCandidate;
 
-/* The oracle.  Tests the @n candidates "in order" and fills @outcomes[i]
- * (which the reducer initialises to DD_CANCELLED).  It may evaluate them
- * concurrently, but must behave as if it tested them in index order and
- * stopped at the first DD_FAIL: it returns when outcomes[0..k] are known with
- * outcomes[k] == DD_FAIL (the rest left DD_CANCELLED), or when all are known.
+/* The oracle.  Fills @outcomes[i] (which the reducer initialises to
+ * DD_CANCELLED) for candidates it tested to their end.  It must answer
+ * the batch's own candidates (if_fails == 0, not speculative) as if it
+ * tested them in index order and stopped at the first DD_FAIL: it returns
+ * when outcomes[0..k] of those are known with outcomes[k] == DD_FAIL (the
+ * rest of them left DD_CANCELLED), or when all of them are known.  It may
+ * evaluate candidates concurrently.  Speculative candidates it may skip,
+ * kill or run: any outcome it reports for one goes to the cache, wanted or
+ * not; one that is not wanted (see DdCandidate) is of no use and best
+ * killed at once, and one that is wanted is what the search asks next, best
+ * run to its end before the call returns if it is already running.
  * Returns FALSE with @error to abort the reduction (e.g. interrupted, or an
  * infrastructure error); dd_reduce() then returns that error.
  * With confirm_passes > 1 a batch may hold the same candidate several times
@@ -83,8 +113,8 @@ typedef struct {
   guint64 tests;          /* oracle evaluations (DD_CANCELLED ones and cache hits excluded) */
   guint64 cache_hits;     /* candidates answered by the cache */
   guint64 batches;        /* DdTestFunc calls */
-  guint64 speculative;    /* of the tests, those run speculatively in otherwise idle
-                             slots of a batch (HDD): see dd.c */
+  guint64 speculative;    /* of the tests, those of speculative candidates, run in
+                             otherwise idle slots of a batch (HDD): see dd.c */
   guint n_initial;        /* elements in the input */
   guint n_current;        /* elements in the current failing set */
   guint suffix_units;     /* last_units_first: units in the shortest failing suffix, 0 if none */

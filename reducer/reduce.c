@@ -82,7 +82,9 @@ typedef struct
   DdStats last_stats;
   Journal *journal;          /* OUT.journal: outcomes known, for a resumed run */
   guint64 journal_hits;      /* candidates answered from an interrupted run's journal */
+  guint64 journal_hits_speculative;  /* ... of them speculative ones */
   guint64 earlier_tests;     /* tests before this dd_reduce() (suffix passes, restarts) */
+  guint64 earlier_speculative;  /* of those, speculative ones (DdStats.speculative) */
   guint64 earlier_cache_hits;
   gboolean learn_wait;       /* learn --window-wait from the replays */
   gint64 window_latency_ms;  /* longest window latency seen so far, or -1 */
@@ -551,29 +553,42 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
       return FALSE;
     }
   g_autofree guint *to_run = g_new (guint, MAX (n, 1));
-  guint n_run = 0, known_fail = n;
+  g_autofree gint *run_at = g_new (gint, MAX (n, 1));
+  g_autofree RunnerBranch *branches = g_new0 (RunnerBranch, MAX (n, 1));
+  g_autofree gboolean *known_fail = g_new0 (gboolean, n + 1);
+  guint n_run = 0;
 
   if (!check_verdict (reducer, FALSE, error))
     return FALSE;
   /* What the journal knows is not run again; nothing after a failure it
-   * knows needs to be (the batch stops at the first failure). */
+   * knows in a sequence needs to be (a sequence stops at its first
+   * failure, dd.h), nor a branch whose candidate it knows (it passed, or
+   * the branch is run no further: rare, a resumed run). */
   for (guint i = 0; i < n; i++)
     {
+      guint seq = cands[i].if_fails;
+      gboolean maybe = !known_fail[seq] && (seq == 0 || run_at[seq - 1] >= 0);
+
       outcomes[i] = reducer->journal != NULL
                       ? journal_lookup (reducer->journal, cands[i].elems, cands[i].n_elems)
                       : DD_CANCELLED;
       if (outcomes[i] != DD_CANCELLED)
-        reducer->journal_hits++;
-      if (outcomes[i] == DD_FAIL && known_fail == n)
-        known_fail = i;
+        {
+          reducer->journal_hits++;
+          reducer->journal_hits_speculative += cands[i].speculative;
+        }
+      if (outcomes[i] == DD_FAIL)
+        known_fail[seq] = TRUE;
+      run_at[i] = -1;
+      if (outcomes[i] != DD_CANCELLED || !maybe)
+        continue;
+      run_at[i] = (gint) n_run;
+      branches[n_run] = (RunnerBranch) { .parent = seq == 0 ? -1 : run_at[seq - 1],
+                                         .speculative = cands[i].speculative };
+      to_run[n_run++] = i;
+      g_ptr_array_add (sessions, session_subset (reducer->session, cands[i].elems,
+                                                 cands[i].n_elems));
     }
-  for (guint i = 0; i < known_fail; i++)
-    if (outcomes[i] == DD_CANCELLED)
-      {
-        to_run[n_run++] = i;
-        g_ptr_array_add (sessions, session_subset (reducer->session, cands[i].elems,
-                                                   cands[i].n_elems));
-      }
   if (n_run == 0)
     return TRUE;
 
@@ -583,8 +598,8 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
     {
       g_clear_error (&local);
       ok = runner_run_batch (reducer->runner, (Session *const *) sessions->pdata, n_run,
-                             target_still_fails, &reducer->target, 0, results, failed, done,
-                             &local);
+                             branches, target_still_fails, &reducer->target, results, failed,
+                             done, &local);
       if (!ok && !g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_INFRA))
         break;
     }
@@ -655,6 +670,7 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
   ok = dd_reduce_hierarchy (level, n_levels, test_candidates, reducer, &dd_options, &result,
                             &n_result, &stats, error);
   reducer->earlier_tests += stats.tests;
+  reducer->earlier_speculative += stats.speculative;
   reducer->earlier_cache_hits += stats.cache_hits;
   reducer->last_stats = stats;
   reducer->last_stats.tests = reducer->earlier_tests;
@@ -1016,6 +1032,8 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
   reduction->n_after = reducer->n_best;
   /* What the journal answered was run by an earlier, interrupted run. */
   reduction->tests = reducer->earlier_tests - MIN (reducer->journal_hits, reducer->earlier_tests);
+  reduction->speculative = reducer->earlier_speculative
+                           - MIN (reducer->journal_hits_speculative, reducer->earlier_speculative);
   reduction->cache_hits = reducer->earlier_cache_hits;
   reduction->journal_hits = reducer->journal_hits;
   reduction->seconds = elapsed_s (reducer);

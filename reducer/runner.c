@@ -1199,9 +1199,11 @@ runner_run_once (Runner *runner, Session *session, const char *const *extra_args
 }
 
 /* Starts what waits, on idle workers: background tests, then the batch's
- * retries (in index order), then the batch's next candidates. */
+ * retries (in index order), then the batch's next candidates that may
+ * start (@startable). */
 static void
-launch_pending (Runner *runner, Session *const *sessions, guint n, guint *next)
+launch_pending (Runner *runner, Session *const *sessions, guint n, const gboolean *startable,
+                guint *next)
 {
   Worker *worker;
 
@@ -1222,6 +1224,8 @@ launch_pending (Runner *runner, Session *const *sessions, guint n, guint *next)
             return;
           continue;
         }
+      while (*next < n && !startable[*next])
+        (*next)++;
       if (*next >= n)
         return;
       if (!launch_test (runner, worker, sessions[*next], (gint) *next, NULL, error))
@@ -1231,55 +1235,55 @@ launch_pending (Runner *runner, Session *const *sessions, guint n, guint *next)
     }
 }
 
-/* After a failure at @index: what comes after it cannot matter. */
+/* Which candidates are wanted, as runner_run_batch() says, from what is
+ * done so far; @seq_failed has room for n + 1 sequences. */
 static void
-drop_after (Runner *runner, gint index)
+batch_wanted (Runner *runner, const RunnerBranch *branches, guint n, gboolean *wanted,
+              gboolean *seq_failed)
 {
-  for (guint w = 0; w < runner->workers->len; w++)
+  memset (seq_failed, 0, (n + 1) * sizeof *seq_failed);
+  for (guint i = 0; i < n; i++)
     {
-      Worker *worker = g_ptr_array_index (runner->workers, w);
-      if (worker->background == NULL && worker->index > index)
-        worker_kill (worker);
-    }
-  for (GList *l = runner->retries.head, *next; l != NULL; l = next)
-    {
-      next = l->next;
-      if (((Retry *) l->data)->index > index)
-        {
-          g_free (l->data);
-          g_queue_delete_link (&runner->retries, l);
-        }
+      gint parent = branches != NULL ? branches[i].parent : -1;
+      guint seq = (guint) (parent + 1);
+
+      g_assert (parent < (gint) i);
+      wanted[i] = !seq_failed[seq]
+                  && (parent < 0 || (wanted[parent] && !(runner->done[parent]
+                                                         && !runner->failed[parent])));
+      if (wanted[i] && runner->done[i] && runner->failed[i])
+        seq_failed[seq] = TRUE;
     }
 }
 
-/* The index of the first failing candidate from @from on such that every
- * candidate before it is done, or -1. */
-static gint
-decided_failure (Runner *runner, guint from, guint n)
+/* The batch's own candidates are decided: each has run, up to the first
+ * that failed. */
+static gboolean
+batch_decided (Runner *runner, const RunnerBranch *branches, guint n)
 {
-  for (guint i = 0; i < from; i++)
-    if (!runner->done[i])
-      return -1;
-  for (guint i = from; i < n; i++)
+  for (guint i = 0; i < n; i++)
     {
+      if (branches != NULL && (branches[i].parent >= 0 || branches[i].speculative))
+        continue;
       if (!runner->done[i])
-        return -1;
+        return FALSE;
       if (runner->failed[i])
-        return (gint) i;
+        return TRUE;
     }
-  return -1;
+  return TRUE;
 }
 
 gboolean
 runner_run_batch (Runner *runner, Session *const *sessions, guint n,
+                  const RunnerBranch *branches,
                   RunnerPredicate predicate, gpointer predicate_data,
-                  guint n_always,
                   RunResult *results, gboolean *failed, gboolean *done,
                   GError **error)
 {
+  g_autofree gboolean *wanted = g_new0 (gboolean, n);
+  g_autofree gboolean *startable = g_new0 (gboolean, n);
+  g_autofree gboolean *seq_failed = g_new0 (gboolean, n + 1);
   guint next = 0;
-  gint first_failure = -1;
-  gboolean busy;
 
   runner->predicate = predicate;
   runner->predicate_data = predicate_data;
@@ -1298,46 +1302,55 @@ runner_run_batch (Runner *runner, Session *const *sessions, guint n,
 
   for (;;)
     {
-      guint all_done = 0;
+      gboolean decided, stop, busy = FALSE, waiting = FALSE;
 
-      if (!runner->cancelled && runner->batch_error == NULL)
-        launch_pending (runner, sessions, n, &next);
-      if (n_always < n)
-        {
-          /* Kill what comes after any failure: it cannot matter. */
-          for (guint i = n_always; i < n; i++)
-            if (done[i] && failed[i])
-              {
-                drop_after (runner, (gint) i);
-                next = n;  /* start nothing more: all before i have started */
-                break;
-              }
-          first_failure = decided_failure (runner, n_always, n);
-        }
+      batch_wanted (runner, branches, n, wanted, seq_failed);
+      decided = batch_decided (runner, branches, n);
       for (guint i = 0; i < n; i++)
-        all_done += done[i];
+        startable[i] = wanted[i] && !done[i]
+                       && !(decided && branches != NULL && branches[i].speculative);
+      stop = runner->cancelled || runner->batch_error != NULL;
 
-      /* Background tests are not the batch's: they run on. */
-      busy = FALSE;
+      /* Kill what can no longer matter, and forget its retries. */
+      for (GList *l = runner->retries.head, *link; l != NULL; l = link)
+        {
+          link = l->next;
+          if (stop || !startable[((Retry *) l->data)->index])
+            {
+              g_free (l->data);
+              g_queue_delete_link (&runner->retries, l);
+            }
+        }
       for (guint w = 0; w < runner->workers->len; w++)
         {
           Worker *worker = g_ptr_array_index (runner->workers, w);
-          busy |= worker->process != NULL && worker->background == NULL;
-        }
 
-      if (runner->cancelled || runner->batch_error != NULL
-          || first_failure >= 0 || all_done == n)
-        {
-          if (runner->cancelled || runner->batch_error != NULL || first_failure >= 0)
-            for (guint w = 0; w < runner->workers->len; w++)
-              {
-                Worker *worker = g_ptr_array_index (runner->workers, w);
-                if (worker->background == NULL)
-                  worker_kill (worker);
-              }
-          if (!busy)
-            break;
+          /* Background tests are not the batch's: they run on. */
+          if (worker->process == NULL || worker->background != NULL)
+            continue;
+          busy = TRUE;
+          if (stop || worker->index < 0 || !wanted[worker->index])
+            worker_kill (worker);
+          else
+            waiting = TRUE;
         }
+      if (!stop)
+        {
+          launch_pending (runner, sessions, n, startable, &next);
+          if (runner->batch_error != NULL)
+            continue;   /* stop: what runs is killed, above */
+          /* Whatever started, or waits to start again, keeps the batch. */
+          for (guint w = 0; w < runner->workers->len && !waiting; w++)
+            {
+              Worker *worker = g_ptr_array_index (runner->workers, w);
+
+              waiting = worker->process != NULL && worker->background == NULL && !worker->killed;
+            }
+          waiting |= runner->retries.length > 0;
+          busy |= waiting;
+        }
+      if ((stop || decided) && !waiting && !busy)
+        break;
       g_main_context_iteration (NULL, TRUE);
     }
 

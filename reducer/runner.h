@@ -6,7 +6,8 @@
  * process group: `xreplay --display D --json CANDIDATE -- APP ARGS`, or the
  * user's `--test CMD CANDIDATE`. runner_run_batch() runs an ordered batch
  * with the semantics of dd.h's DdTestFunc: as if in index order, stopping at
- * the first failure; tests that can no longer matter are killed at once.
+ * the first failure, with the speculative branches of its candidates beside
+ * (RunnerBranch); tests that can no longer matter are killed at once.
  *
  * An app that could not start is most often one starting slowly beside
  * the other workers' replays: such a test is never a pass. It runs again
@@ -100,15 +101,34 @@ Runner *runner_new (const RunnerOptions *options, GError **error);
 void runner_free (Runner *runner);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Runner, runner_free)
 
+/* Where a candidate of a batch stands (dd.h's DdCandidate): in the
+ * batch's sequence, or in the sequence of an earlier candidate's branch,
+ * what the search asks next if that one is the first of its sequence to
+ * fail. */
+typedef struct
+{
+  gint parent;               /* -1: the batch's sequence; else the index (smaller than
+                              * this candidate's) whose branch it is in */
+  gboolean speculative;      /* not the batch's own: it may be left unrun */
+} RunnerBranch;
+
 /* Runs @n sessions (in parallel on the workers, in index order) and fills
  * @results and @failed for those that ran; @done[i] says whether candidate
- * i ran to its end. The first @n_always candidates always run to their
- * end; among the others, the batch stops at the first failing candidate
- * in index order: every candidate before it has run, the ones after it
- * are killed or never started. With @n_always = @n, every candidate runs. */
+ * i ran to its end. @branches (NULL: one sequence, nothing speculative)
+ * makes a tree of sequences. A candidate is wanted while its sequence is
+ * (the batch's always is; a branch's while its candidate is wanted and
+ * has not passed) and no candidate before it in its sequence has failed.
+ * One that is not wanted is killed at once or never started: with one
+ * sequence, the batch stops at the first failing candidate in index order,
+ * every candidate before it run, the ones after it killed or never
+ * started. The batch is decided once its own candidates (the batch's
+ * sequence, not speculative) are: each has run up to the first failure.
+ * Then no speculative candidate starts any more, and the batch returns
+ * once no wanted one is running: those that run since the batch began
+ * are what the next batch asks, about to finish. */
 gboolean runner_run_batch (Runner *runner, Session *const *sessions, guint n,
+                           const RunnerBranch *branches,
                            RunnerPredicate predicate, gpointer predicate_data,
-                           guint n_always,
                            RunResult *results, gboolean *failed, gboolean *done,
                            GError **error);
 

@@ -34,7 +34,7 @@ suffixes_new (GPtrArray *units)
   for (guint k = 1; k < n; k *= 2)
     {
       GArray *set = g_array_new (FALSE, FALSE, sizeof (guint));
-      DdCandidate cand;
+      DdCandidate cand = { 0 };
 
       for (guint i = n - k; i < n; i++)
         {

@@ -70,6 +70,10 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
   g_string_append (md, "\n");
   g_string_append_printf (md, "- Tests run: %" G_GUINT64_FORMAT " (and %" G_GUINT64_FORMAT
                           " answered from the cache)\n", r->tests, r->cache_hits);
+  if (r->workers > 1)
+    g_string_append_printf (md, "- Speculative tests: %" G_GUINT64_FORMAT " of the %"
+                            G_GUINT64_FORMAT " (what the next rounds of the search would ask, "
+                            "run on workers it left idle)\n", r->speculative, r->tests);
   if (r->journal_hits > 0)
     g_string_append_printf (md, "- Resumed: %" G_GUINT64_FORMAT " outcomes from the journal of "
                             "an interrupted run, not run again\n", r->journal_hits);
@@ -84,7 +88,8 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                           r->pool_reason != NULL ? r->pool_reason : "");
   if (r->workers > 1 && r->usage.batches > 0)
     g_string_append_printf (md, "- Workers busy: %u%% of the time; in %u of %u rounds the "
-                            "search had fewer candidates than workers%s\n",
+                            "search had fewer candidates than workers, speculative ones "
+                            "included%s\n",
                             r->usage.busy_percent, r->usage.short_batches, r->usage.batches,
                             2 * r->usage.short_batches > r->usage.batches
                               ? " (more workers would not have made it faster)" : "");
@@ -308,6 +313,7 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
   jsonio_add_int (b, "releases_added", n_in_file > r->n_after ? n_in_file - r->n_after : 0, TRUE);
   json_steps (b, best);
   jsonio_add_int (b, "tests", (gint64) r->tests, TRUE);
+  jsonio_add_int (b, "speculative_tests", (gint64) r->speculative, TRUE);
   jsonio_add_int (b, "cache_hits", (gint64) r->cache_hits, TRUE);
   jsonio_add_int (b, "journal_hits", (gint64) r->journal_hits, TRUE);
   json_builder_set_member_name (b, "seconds");

@@ -18,6 +18,8 @@ typedef struct
   const char *session_path, *output_path;
   guint n_before, n_after;   /* actions (n_after: those kept, without added releases) */
   guint64 tests, cache_hits;
+  guint64 speculative;       /* of the tests, those the search ran speculatively, on
+                              * workers it left idle (dd.h) */
   guint64 journal_hits;      /* answered from an interrupted run's journal (not in tests) */
   double seconds;
   gboolean one_minimal, stopped_early;
@@ -63,9 +65,10 @@ void summary_print (const Reduction *reduction, const Session *best,
 /* xreduce --json: one JSON object (json-glib) with the result: verdict
  * ("reduced", or "stopped_early" at a limit), failure, actions_before,
  * actions_after, releases_added, steps ([{"words", "actions": [from 1]}],
- * the user's, as `xreplay --list` says them), tests, cache_hits, seconds,
+ * the user's, as `xreplay --list` says them), tests, speculative_tests,
+ * cache_hits, seconds,
  * one_minimal, stopped_early, algorithm, workers, workers_busy_percent,
- * batches, batches_with_idle_workers, verification {fails,
+ * batches, batches_with_idle_workers (speculative candidates count), verification {fails,
  * runs}, pace, crash {signal (or null), frames (--same-crash's top frames,
  * else [])}, files {session, minimal_session, report, replay_gif}
  * (null: not written). */

@@ -203,18 +203,40 @@ sim_oracle_test (const DdCandidate *cands, guint n, DdOutcome *outcomes, gpointe
 {
   SimOracle *oracle = data;
   g_autofree double *took = g_new0 (double, n);
+  g_autofree double *ends = g_new0 (double, n);
+  g_autofree gboolean *wanted = g_new0 (gboolean, n);
+  g_autofree double *seq_fail_at = g_new (double, n + 1);
   double batch_ms = 0.0;
-  guint last = n;
 
-  /* In order, up to the first failure, as the contract says. */
+  /* Every candidate starts at once (a call has at most as many as there
+   * are workers). The wanted ones (dd.h's DdCandidate: the batch's own up
+   * to the first failure, then that one's branch, and so on) are tested,
+   * and the call returns when they are in, as the runner waits for them.
+   * Any other one runs until it is known not to be wanted: its branch's
+   * candidate passed, or was itself not wanted, or one before it in its
+   * sequence failed. */
+  for (guint i = 0; i <= n; i++)
+    seq_fail_at[i] = G_MAXDOUBLE;
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (Session) replayed = session_subset (oracle->session, cands[i].elems,
                                                      cands[i].n_elems);
+      guint b = cands[i].if_fails;
+      double dead = seq_fail_at[b];   /* when it is known not to be wanted */
 
       took[i] = (double) oracle->start_ms
                 + (double) oracle->action_ms * session_get_n_actions (replayed);
-
+      if (b > 0 && !wanted[b - 1])
+        dead = MIN (dead, ends[b - 1]);
+      else if (b > 0 && outcomes[b - 1] != DD_FAIL)
+        dead = MIN (dead, took[b - 1]);
+      if (dead < G_MAXDOUBLE)
+        {
+          ends[i] = MIN (took[i], dead);
+          continue;
+        }
+      wanted[i] = TRUE;
+      ends[i] = took[i];
       oracle->replays++;
       outcomes[i] = oracle->fails (replayed, oracle->data) ? DD_FAIL : DD_PASS;
       if (oracle->trace)
@@ -223,30 +245,20 @@ sim_oracle_test (const DdCandidate *cands, guint n, DdOutcome *outcomes, gpointe
 
           for (guint k = 0; k < cands[i].n_elems; k++)
             g_string_append_printf (line, " %u", cands[i].elems[k] + 1);
-          printf ("  test %" G_GUINT64_FORMAT " (%u of %u in a batch): %s, %u actions:%s\n",
-                  oracle->replays, i + 1, n, outcomes[i] == DD_FAIL ? "FAIL" : "pass",
-                  cands[i].n_elems, line->str);
+          printf ("  test %" G_GUINT64_FORMAT " (%u of %u in a batch%s): %s, %u actions:%s\n",
+                  oracle->replays, i + 1, n,
+                  !cands[i].speculative ? "" : b == 0 ? ", speculative" : ", in a branch",
+                  outcomes[i] == DD_FAIL ? "FAIL" : "pass", cands[i].n_elems, line->str);
         }
       if (outcomes[i] == DD_FAIL)
-        {
-          last = i + 1;
-          break;
-        }
+        seq_fail_at[b] = took[i];
     }
-  /* The rest of the batch was started too, and cancelled at its end. */
-  for (guint i = 0; i < last; i++)
-    batch_ms = MAX (batch_ms, took[i]);
-  for (guint i = last; i < n; i++)
-    {
-      g_autoptr (Session) replayed = session_subset (oracle->session, cands[i].elems,
-                                                     cands[i].n_elems);
-
-      took[i] = (double) oracle->start_ms
-                + (double) oracle->action_ms * session_get_n_actions (replayed);
-    }
+  for (guint i = 0; i < n; i++)
+    if (wanted[i])
+      batch_ms = MAX (batch_ms, took[i]);
   oracle->wall_ms += batch_ms;
   for (guint i = 0; i < n; i++)
-    oracle->busy_ms += MIN (took[i], batch_ms);
+    oracle->busy_ms += MIN (ends[i], batch_ms);
   return TRUE;
 }
 

@@ -48,8 +48,10 @@ typedef struct
   gboolean no_typed;         /* search without DdLevel.typed (as before issue #24) */
   /* A schedule: with action_ms or start_ms set, each replay takes
    * start_ms + action_ms a replayed action; a batch (at most as many
-   * candidates as workers, all started at once) ends when the verdicts up
-   * to its first failure are in, the rest cancelled then. */
+   * candidates as workers, all started at once) ends when the verdicts of
+   * its wanted candidates are in (dd.h: its own up to the first failure,
+   * then that one's speculative branch, and so on); any other candidate
+   * is cancelled as soon as it is known not to be wanted. */
   guint64 start_ms, action_ms;
   double wall_ms;            /* the batches' time, one after the other */
   double busy_ms;            /* the workers' time spent replaying */

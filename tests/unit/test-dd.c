@@ -137,6 +137,16 @@ pred_hash (const guint *c, guint n, gconstpointer data)
 
 #define FAKE_ERROR (g_quark_from_static_string ("fake-error"))
 
+/* Which candidates of a call the fake runs (see dd.h's DdCandidate). */
+typedef enum {
+  FAKE_RUNS_WANTED,   /* the wanted ones: what a sequential search would ask */
+  FAKE_RUNS_OWN,      /* the batch's own up to the first failure, no speculation */
+  FAKE_RUNS_IN_ORDER, /* all in index order up to the first failure of any, the tree
+                         ignored (an oracle older than speculation on failures) */
+  FAKE_RUNS_ALL,      /* the batch's own up to the first failure, and every
+                         speculative one, wanted or not */
+} FakeRuns;
+
 typedef struct {
   Pred pred;
   gconstpointer pred_data;
@@ -151,6 +161,10 @@ typedef struct {
   guint64 error_after;    /* if > 0: the call after this many calls fails */
   gboolean error_unset;   /* ... and returns FALSE without setting an error */
   gboolean break_contract;/* leave a candidate DD_CANCELLED without a failure */
+  FakeRuns runs;          /* which candidates of a call it runs */
+  guint64 speculative_seen;  /* speculative candidates in the calls */
+  guint64 branch_seen;       /* of those, in a failure's branch (if_fails > 0) */
+  guint64 branch_run;        /* of those, the ones it ran */
 } Fake;
 
 static void
@@ -200,13 +214,47 @@ fake_test (const DdCandidate *cands, guint n, DdOutcome *outcomes, gpointer user
   if (fake->break_contract)
     return TRUE;   /* everything stays DD_CANCELLED */
 
+  g_autofree gboolean *seq_failed = g_new0 (gboolean, n + 1);  /* by if_fails */
+  gboolean own_failed = FALSE, any_failed = FALSE, own_done = FALSE;
+
   for (guint i = 0; i < n; i++)
     {
       const DdCandidate *c = &cands[i];
-      char *key = set_to_string (c->elems, c->n_elems);
-      gboolean fails;
+      char *key;
+      gboolean fails, run;
 
       g_assert_cmpint (outcomes[i], ==, DD_CANCELLED);
+      /* The batch's own come first; a branch follows its candidate. */
+      g_assert_true (!own_done || c->speculative);
+      own_done |= c->speculative;
+      g_assert_cmpuint (c->if_fails, <=, i);
+      g_assert_true (c->if_fails == 0 || c->speculative);
+      if (c->speculative)
+        {
+          fake->speculative_seen++;
+          fake->branch_seen += c->if_fails > 0;
+        }
+      switch (fake->runs)
+        {
+        case FAKE_RUNS_WANTED:
+          run = (c->if_fails == 0 || outcomes[c->if_fails - 1] == DD_FAIL)
+                && !seq_failed[c->if_fails];
+          break;
+        case FAKE_RUNS_OWN:
+          run = !c->speculative && !own_failed;
+          break;
+        case FAKE_RUNS_IN_ORDER:
+          run = !any_failed;
+          break;
+        case FAKE_RUNS_ALL:
+        default:
+          run = c->speculative || !own_failed;
+          break;
+        }
+      if (!run)
+        continue;
+
+      key = set_to_string (c->elems, c->n_elems);
       for (guint k = 0; k < c->n_elems; k++)
         {
           if (k > 0)
@@ -221,11 +269,17 @@ fake_test (const DdCandidate *cands, guint n, DdOutcome *outcomes, gpointer user
       if (fails && fake->flaky != NULL)
         fails = g_rand_double (fake->flaky) < fake->fail_prob;
       fake->evaluated++;
+      fake->branch_run += c->if_fails > 0;
       outcomes[i] = fails ? DD_FAIL : DD_PASS;
       if (g_getenv ("TEST_DD_TRACE") != NULL)   /* TEST_DD_TRACE=1 ./test-dd -p PATH */
-        g_test_message ("call %" G_GUINT64_FORMAT ": %s %s", fake->calls, key, fails ? "FAIL" : "pass");
+        g_test_message ("call %" G_GUINT64_FORMAT ": %s %s%s", fake->calls, key,
+                        fails ? "FAIL" : "pass", c->speculative ? " (speculative)" : "");
       if (fails)
-        break;
+        {
+          seq_failed[c->if_fails] = TRUE;
+          any_failed = TRUE;
+          own_failed |= !c->speculative;
+        }
     }
   return TRUE;
 }
@@ -395,6 +449,20 @@ assert_one_minimal (Pred pred, gconstpointer data, GArray *set)
           g_array_append_val (smaller, g_array_index (set, guint, k));
       g_assert_false (pred ((const guint *) smaller->data, smaller->len, data));
     }
+}
+
+/* @got and @want hold the same keys (candidates as strings). */
+static void
+assert_same_keys (GHashTable *got, GHashTable *want)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_assert_cmpuint (g_hash_table_size (got), ==, g_hash_table_size (want));
+  g_hash_table_iter_init (&iter, got);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (want, key))
+      g_error ("candidate %s asked here, not in the reference", (const char *) key);
 }
 
 static DdOptions
@@ -769,13 +837,20 @@ test_hdd_beats_ddmin_95 (void)
 
 /* Batches of 1, 2, 4: the same result and the same tests, fewer calls.
  * The same tests even where idle slots of a batch test what the next
- * steps would (speculation): those tests are the next steps' own. */
+ * steps would (speculation), on the branch where nothing fails and on the
+ * branch of a failure: with an oracle that runs what is wanted, those
+ * tests are the next steps' own, which then find them in the cache.
+ * Whatever else an oracle runs or skips of the speculation (its own
+ * candidates only; every candidate in order up to the first failure, the
+ * branches ignored; all of the speculation), the result is the same, at
+ * every batch size. */
 static void
 test_parallel_same (void)
 {
-  guint64 speculative[3] = { 0 };
+  static const guint sizes[] = { 1, 2, 4, 3, 5, 6, 8, 12, 16, 32 };
+  guint64 speculative[G_N_ELEMENTS (sizes)] = { 0 }, branch_run[G_N_ELEMENTS (sizes)] = { 0 };
 
-  for (guint seed = 1; seed <= 30; seed++)
+  for (guint seed = 1; seed <= 40; seed++)
     {
       g_autoptr(GRand) rand = g_rand_new_with_seed (seed * 131);
       guint n = g_rand_int_range (rand, 8, 100);
@@ -783,39 +858,117 @@ test_parallel_same (void)
       g_autoptr(GPtrArray) units = seed % 2 ? gesture_units (input, rand) : flat_units (input);
       HashPred hp = { .full_len = n, .one_in = 5, .salt = seed };
       g_autoptr(GArray) reference = NULL;
+      g_autoptr(GHashTable) ref_asked = NULL;
       guint64 ref_tests = 0, prev_batches = G_MAXUINT64;
 
-      for (guint p = 0; p < 3; p++)
-        {
-          DdOptions options = options_for (DD_ALGORITHM_HDD, parallels[p]);
-          Fake fake;
-          Run run;
+      for (guint p = 0; p < G_N_ELEMENTS (sizes); p++)
+        for (FakeRuns runs = FAKE_RUNS_WANTED; runs <= FAKE_RUNS_ALL; runs++)
+          {
+            DdOptions options = options_for (DD_ALGORITHM_HDD, sizes[p]);
+            Fake fake;
+            Run run;
 
-          fake_init (&fake, pred_hash, &hp, input, parallels[p]);
-          reduce (&fake, units, &options, &run);
-          assert_one_minimal (pred_hash, &hp, run.result);
-          if (reference == NULL)
-            {
-              reference = g_array_ref (run.result);
-              ref_tests = run.stats.tests;
-            }
-          else
-            {
+            if (sizes[p] == 1 && runs != FAKE_RUNS_WANTED)
+              continue;
+            options.last_units_first = seed % 3 == 0;
+            fake_init (&fake, pred_hash, &hp, input, sizes[p]);
+            fake.runs = runs;
+            reduce (&fake, units, &options, &run);
+            assert_one_minimal (pred_hash, &hp, run.result);
+            if (reference == NULL)
+              {
+                reference = g_array_ref (run.result);
+                ref_tests = run.stats.tests;
+                ref_asked = g_hash_table_ref (fake.asked);
+                g_assert_cmpuint (run.stats.speculative, ==, 0);
+                g_assert_cmpuint (fake.speculative_seen, ==, 0);
+              }
+            else
               assert_set_eq (run.result, reference);
-              g_assert_cmpuint (run.stats.tests, ==, ref_tests);
-              speculative[p] += run.stats.speculative;
-            }
-          g_assert_cmpuint (run.stats.batches, <=, prev_batches);
-          prev_batches = run.stats.batches;
-          g_array_unref (run.result);
-          fake_clear (&fake);
-        }
+            if (runs == FAKE_RUNS_WANTED)
+              {
+                /* Every speculative test is a later step's own (each
+                 * candidate is asked once: that step found it in the
+                 * cache). */
+                g_assert_cmpuint (run.stats.tests, ==, ref_tests);
+                assert_same_keys (fake.asked, ref_asked);
+                speculative[p] += run.stats.speculative;
+                branch_run[p] += fake.branch_run;
+                if (p < 3)
+                  {
+                    g_assert_cmpuint (run.stats.batches, <=, prev_batches);
+                    prev_batches = run.stats.batches;
+                  }
+              }
+            else if (runs == FAKE_RUNS_OWN)
+              g_assert_cmpuint (run.stats.speculative, ==, 0);
+            if (runs == FAKE_RUNS_ALL)
+              g_assert_cmpuint (run.stats.tests, >=, ref_tests);
+            g_assert_cmpuint (fake.speculative_seen, <=, fake.calls * (sizes[p] - 1));
+            g_array_unref (run.result);
+            fake_clear (&fake);
+          }
     }
-  /* Batches of 1 have no idle slot; batches of 4 do at n == 2. */
+  /* Batches of 1 have no idle slot; batches of 4 do at n == 2, and the
+   * larger ones run failures' branches. */
   g_assert_cmpuint (speculative[0], ==, 0);
   g_assert_cmpuint (speculative[2], >, 0);
-  g_test_message ("speculative tests over 30 seeds: %" G_GUINT64_FORMAT " in batches of 2, %"
-                  G_GUINT64_FORMAT " in batches of 4", speculative[1], speculative[2]);
+  for (guint p = 1; p < G_N_ELEMENTS (sizes); p++)
+    {
+      g_test_message ("batches of %u: %" G_GUINT64_FORMAT " speculative tests over 40 seeds, %"
+                      G_GUINT64_FORMAT " of them in failures' branches", sizes[p],
+                      speculative[p], branch_run[p]);
+      if (sizes[p] >= 4)
+        g_assert_cmpuint (branch_run[p], >, 0);
+    }
+}
+
+/* A failure's branch, step by step: 32 elements, the failure needs 5 and
+ * 9. With one candidate a batch, ddmin's complements go one by one; with
+ * 16, the first batch holds the two complements at n == 2 and, in the
+ * idle slots, what follows if the first one fails ({0..15} does): the
+ * next round's candidates, and deeper. The oracle sees them, the later
+ * rounds find them in the cache, and the search takes fewer batches, with
+ * the same tests and the same result. */
+static void
+test_failure_branch (void)
+{
+  g_autoptr(GArray) input = range_array (0, 31);
+  g_autoptr(GPtrArray) units = flat_units (input);
+  guint need_v[] = { 5, 9 };
+  g_autoptr(GArray) need = uint_array (need_v, 2);
+  g_autoptr(GHashTable) one_asked = NULL;
+  Run one, wide;
+  Fake fake;
+  DdOptions options = options_for (DD_ALGORITHM_HDD, 1);
+
+  fake_init (&fake, pred_superset, need, input, 1);
+  reduce (&fake, units, &options, &one);
+  assert_set_eq (one.result, need);
+  one_asked = g_hash_table_ref (fake.asked);
+  fake_clear (&fake);
+
+  options = options_for (DD_ALGORITHM_HDD, 16);
+  fake_init (&fake, pred_superset, need, input, 16);
+  reduce (&fake, units, &options, &wide);
+  assert_set_eq (wide.result, need);
+  g_test_message ("batches of 1: %" G_GUINT64_FORMAT " tests in %" G_GUINT64_FORMAT
+                  " batches; of 16: %" G_GUINT64_FORMAT " tests (%" G_GUINT64_FORMAT
+                  " speculative, %" G_GUINT64_FORMAT " in failures' branches) in %"
+                  G_GUINT64_FORMAT " batches", one.stats.tests, one.stats.batches,
+                  wide.stats.tests, wide.stats.speculative, fake.branch_run,
+                  wide.stats.batches);
+  g_assert_cmpuint (fake.branch_seen, >, 0);
+  g_assert_cmpuint (fake.branch_run, >, 0);
+  g_assert_cmpuint (wide.stats.tests, ==, one.stats.tests);
+  assert_same_keys (fake.asked, one_asked);
+  g_assert_cmpuint (wide.stats.cache_hits, >, one.stats.cache_hits);
+  /* The first batch ran into its failure's branch: the second round
+   * costs no batch of its own. */
+  g_assert_cmpuint (wide.stats.batches, <, one.stats.batches / 2);
+  g_array_unref (one.result);
+  g_array_unref (wide.result);
+  fake_clear (&fake);
 }
 
 /* The hidden set makes the failure happen only 70% of the time.  With
@@ -1021,6 +1174,7 @@ main (int argc, char **argv)
   g_test_add_func ("/dd/hierarchical", test_hierarchical);
   g_test_add_func ("/dd/hdd-beats-ddmin-95", test_hdd_beats_ddmin_95);
   g_test_add_func ("/dd/parallel-same", test_parallel_same);
+  g_test_add_func ("/dd/failure-branch", test_failure_branch);
   g_test_add_func ("/dd/flaky", test_flaky);
   g_test_add_func ("/dd/cache", test_cache);
   g_test_add_func ("/dd/limit", test_limit);

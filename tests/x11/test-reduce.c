@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 
 #include "session.h"
 #include "xvfb-fixture.h"
@@ -247,6 +248,69 @@ test_order (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);
   g_assert_cmpint (run_xreplay (fixture->out, app, &replayed), ==, 1);
   g_assert_nonnull (strstr (replayed, "crashed with SIGSEGV"));
+}
+
+/* What xreduce --json said in @out: its object (borrowed from @parser). */
+static JsonObject *
+json_said (JsonParser *parser, const char *out)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+/* More workers than a round has candidates: the idle ones run what the
+ * next rounds would ask (dd.h's speculation, on failures' branches too),
+ * killed once their branch is not taken. The minimal session is the one
+ * -j 1 finds, byte for byte; speculative tests are some of the tests, none
+ * with one worker; report.md says what --json says. */
+static void
+test_speculation (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out1 = NULL, *out6 = NULL, *err = NULL, *min1 = NULL, *min6 = NULL;
+  g_autofree char *md = NULL, *md_path = NULL, *figure = NULL;
+  g_autoptr (JsonParser) parser1 = json_parser_new ();
+  g_autoptr (JsonParser) parser6 = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  const char *const one[] = { "-j", "1", "--json", NULL };
+  const char *const six[] = { "-j", "6", "--json", NULL };
+  JsonObject *o1, *o6;
+  gsize len1 = 0, len6 = 0;
+
+  g_assert_cmpint (run_xreduce (fixture, session, one, NULL, &out1, &err), ==, 0);
+  g_assert_true (g_file_get_contents (fixture->out, &min1, &len1, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_xreduce (fixture, session, six, NULL, &out6, &err), ==, 0);
+  g_assert_true (g_file_get_contents (fixture->out, &min6, &len6, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (min6, len6, min1, len1);
+
+  o1 = json_said (parser1, out1);
+  o6 = json_said (parser6, out6);
+  g_assert_cmpint (json_object_get_int_member (o1, "workers"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (o6, "workers"), ==, 6);
+  g_assert_cmpint (json_object_get_int_member (o1, "speculative_tests"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (o6, "speculative_tests"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (o6, "speculative_tests"), <=,
+                   json_object_get_int_member (o6, "tests"));
+  g_assert_cmpint (json_object_get_int_member (o6, "actions_after"), ==,
+                   json_object_get_int_member (o1, "actions_after"));
+  g_assert_cmpint (json_object_get_int_member (o6, "batches"), <,
+                   json_object_get_int_member (o1, "batches"));
+  g_assert_true (json_object_get_boolean_member (o6, "one_minimal"));
+
+  md_path = g_strconcat (fixture->out, ".report/report.md", NULL);
+  g_assert_true (g_file_get_contents (md_path, &md, NULL, &error));
+  g_assert_no_error (error);
+  figure = g_strdup_printf ("- Speculative tests: %" G_GINT64_FORMAT " of the %" G_GINT64_FORMAT
+                            " (", json_object_get_int_member (o6, "speculative_tests"),
+                            json_object_get_int_member (o6, "tests"));
+  g_assert_nonnull (strstr (md, figure));
 }
 
 static void
@@ -1080,6 +1144,7 @@ main (int argc, char **argv)
   ADD ("/reduce/print", test_print);
   ADD ("/reduce/learnt-settle", test_learnt_settle);
   ADD ("/reduce/order", test_order);
+  ADD ("/reduce/speculation", test_speculation);
   ADD ("/reduce/abort", test_abort);
   ADD ("/reduce/same-crash", test_same_crash);
   ADD ("/reduce/not-failing", test_not_failing);

@@ -850,8 +850,19 @@ test_reduce_json (Fixture *f, gconstpointer data)
   g_assert_cmpint (json_object_get_int_member (o, "batches"), >=, 2);
   g_assert_cmpint (json_object_get_int_member (o, "batches_with_idle_workers"), <=,
                    json_object_get_int_member (o, "batches"));
+  /* Speculative tests are some of the tests, none on one worker. */
+  g_assert_cmpint (json_object_get_int_member (o, "speculative_tests"), <=,
+                   json_object_get_int_member (o, "tests"));
+  if (json_object_get_int_member (o, "workers") == 1)
+    g_assert_cmpint (json_object_get_int_member (o, "speculative_tests"), ==, 0);
   if (json_object_get_int_member (o, "workers") > 1)
     {
+      figure = g_strdup_printf ("Speculative tests: %" G_GINT64_FORMAT " of the %"
+                                G_GINT64_FORMAT " (",
+                                json_object_get_int_member (o, "speculative_tests"),
+                                json_object_get_int_member (o, "tests"));
+      g_assert_nonnull (strstr (md, figure));
+      g_clear_pointer (&figure, g_free);
       figure = g_strdup_printf ("Workers busy: %" G_GINT64_FORMAT "%% of the time; in %"
                                 G_GINT64_FORMAT " of %" G_GINT64_FORMAT " rounds",
                                 json_object_get_int_member (o, "workers_busy_percent"),
