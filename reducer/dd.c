@@ -715,7 +715,7 @@ dd_run_batch (Dd *dd, GPtrArray *cands, gint *first_fail, GError **error)
       for (guint off = 0; off < req->len;)
         {
           guint room = MAX (dd->opts.parallel, 1);
-          guint size;
+          guint size, spare;
           gboolean saw_fail = FALSE;
           g_autoptr(GPtrArray) guesses = NULL;
 
@@ -736,7 +736,10 @@ dd_run_batch (Dd *dd, GPtrArray *cands, gint *first_fail, GError **error)
               room = (guint) MIN (room, dd->opts.limit_tests - dd->stats.tests);
             }
           size = MIN (room, req->len - off);
-          guesses = dd_speculate (dd, cands, &g_array_index (req, guint, off), size, room - size);
+          spare = room - size;
+          if (spare > 0 && dd->opts.spare_slots != NULL && !dd->lookahead)
+            spare = MIN (spare, dd->opts.spare_slots (size, room, dd->opts.user_data));
+          guesses = dd_speculate (dd, cands, &g_array_index (req, guint, off), size, spare);
           if (!dd_call_oracle (dd, cands, entries, &g_array_index (req, guint, off),
                                size, guesses, &saw_fail, error))
             return FALSE;

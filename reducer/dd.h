@@ -142,9 +142,14 @@ typedef struct {
                              is not there does not); candidates are cached, tested and
                              adopted as normalized.  NULL: every element matters */
   void (*progress) (const DdStats *stats, gpointer user_data);  /* after every batch */
+  guint (*spare_slots) (guint n_own, guint room, gpointer user_data);  /* HDD: of the @room
+                             slots of an oracle call that @n_own of the batch's own candidates
+                             leave idle (room - n_own), how many may run speculative ones now
+                             (capped there); NULL: all of them. A machine whose cores the own
+                             candidates already fill gains nothing from more at once */
   void (*improved) (const guint *elems, guint n_elems, gpointer user_data);  /* every time
                              the current failing set shrinks; @elems is sorted, borrowed */
-  gpointer user_data;     /* for normalize, progress and improved */
+  gpointer user_data;     /* for normalize, spare_slots, progress and improved */
 } DdOptions;
 
 void dd_options_init (DdOptions *options);

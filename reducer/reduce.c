@@ -91,6 +91,7 @@ typedef struct
   guint window_wait_ms;      /* the learned wait in force, or 0 */
   gboolean learn_settle;     /* learn --settle from the replays that fail */
   gint64 failure_delay_ms;   /* the latest failure after a last action, or -1 */
+  double replay_cores;       /* the most of a core a replay's app used, or 0: unknown */
   guint settle_ms;           /* the learnt settle in force, or 0 */
   gboolean learn_start;      /* learn --start-timeout */
   guint start_timeout_ms;    /* the learnt one in force, or 0 */
@@ -290,8 +291,9 @@ learn_window_wait (Reducer *reducer, const RunResult *result)
 /* The settle: how long a replay waits after its last action for the
  * failure. A candidate that fails pays nothing for it, one that does not
  * pays all of it: on a fast app most of a passing test is --settle. The
- * replays that fail show when this app fails after its last action (a
- * crash in the action's handler: at once; one on a timer: later); four
+ * replays that fail after their last action show when this app fails
+ * after it (a crash in the action's handler: at once; one on a timer:
+ * later; nothing is learnt before one has); four
  * times the latest seen, plus the floor, is as good as the default, and
  * the settle grows anyway while the app's processes are busy. Every
  * failing replay refines the figure (it only grows). Not with --settle,
@@ -303,11 +305,13 @@ learn_settle (Reducer *reducer, const RunResult *result)
   gint64 delay;
   guint settle;
 
-  if (!target_still_fails (result, &reducer->target))
+  /* A failure before the last action was replayed says nothing of the
+   * time from the action that caused it (a browser's crash comes while
+   * the replay waits for it after Return): only one after the last. */
+  if (!target_still_fails (result, &reducer->target)
+      || result->replay.n_replayed < result->replay.n_actions)
     return;
-  /* Failed before its last action was replayed: at once after it. */
-  delay = result->replay.n_replayed >= result->replay.n_actions
-            ? MAX (result->replay.settle_ms, 0) : 0;
+  delay = MAX (result->replay.settle_ms, 0);
   reducer->failure_delay_ms = MAX (reducer->failure_delay_ms, delay);
   settle = (guint) MIN ((gint64) reducer->options->replay.settle_ms,
                         REDUCE_SETTLE_FLOOR_MS + REDUCE_SETTLE_FACTOR * reducer->failure_delay_ms);
@@ -393,6 +397,9 @@ on_observe (const RunResult *result, gpointer data)
     learn_start_timeout (reducer, result);
   if (reducer->learn_settle)
     learn_settle (reducer, result);
+  if (result->replay.app_cpu_ms > 0 && result->replay.total_ms > 0)
+    reducer->replay_cores = MAX (reducer->replay_cores, (double) result->replay.app_cpu_ms
+                                                          / (double) result->replay.total_ms);
   /* Through a launcher the slots are the allocation's, not our cores. */
   if (reducer->options->algorithm == DD_ALGORITHM_DDMIN
       || reducer->options->launcher_argv != NULL)
@@ -627,6 +634,28 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
 
 /* ---- the search ---- */
 
+/* Speculation's share of a batch's idle slots (DdOptions.spare_slots).
+ * Through a launcher the slots are elsewhere, each with its own CPU: all
+ * of them. Here, the candidates share this machine's cores: a replay of
+ * this app uses up to replay_cores of a core (its process tree's CPU over
+ * the replay's time, the most seen), so the cores hold n_cores /
+ * replay_cores replays before each runs slower; speculation takes what
+ * the batch's own candidates leave of that, never more. A light app
+ * (the demo: a tenth of a core) speculates on every idle worker; a
+ * browser (most of a core a replay) on few or none, where more at once
+ * would slow the candidates the search waits for. */
+static guint
+spare_slots (guint n_own, guint room, gpointer data)
+{
+  Reducer *reducer = data;
+  guint idle = room - MIN (n_own, room), fit;
+
+  if (reducer->options->launcher_argv != NULL || reducer->replay_cores <= 0)
+    return idle;
+  fit = (guint) ((double) g_get_num_processors () / CLAMP (reducer->replay_cores, 0.05, 1.0));
+  return fit > n_own ? MIN (idle, fit - n_own) : 0;
+}
+
 /* DdOptions.normalize: what a candidate really replays. */
 static void
 normalize_candidate (const guint *elems, guint n, GArray *out, gpointer data)
@@ -663,6 +692,7 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
                                ? options->limit_tests - reducer->earlier_tests : 1;
   dd_options.last_units_first = with_suffixes;
   dd_options.normalize = normalize_candidate;
+  dd_options.spare_slots = spare_slots;
   dd_options.progress = on_progress;
   dd_options.improved = on_improved;
   dd_options.user_data = reducer;

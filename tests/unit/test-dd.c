@@ -971,6 +971,61 @@ test_failure_branch (void)
   fake_clear (&fake);
 }
 
+static guint spare_cap;
+
+static guint
+cap_spare (guint n_own, guint room, G_GNUC_UNUSED gpointer user_data)
+{
+  g_assert_cmpuint (n_own, <, room);
+  return spare_cap;
+}
+
+/* DdOptions.spare_slots caps speculation (a machine whose cores the
+ * batch's own candidates fill): with 0 the oracle sees no speculative
+ * candidate and the search asks what it asks with one slot; with 1, at
+ * most one a call; the result is the same either way. */
+static void
+test_spare_slots (void)
+{
+  g_autoptr(GArray) input = range_array (0, 31);
+  g_autoptr(GPtrArray) units = flat_units (input);
+  guint need_v[] = { 5, 9 };
+  g_autoptr(GArray) need = uint_array (need_v, 2);
+  g_autoptr(GHashTable) one_asked = NULL;
+  Run one, capped;
+  Fake fake;
+  DdOptions options = options_for (DD_ALGORITHM_HDD, 1);
+
+  fake_init (&fake, pred_superset, need, input, 1);
+  reduce (&fake, units, &options, &one);
+  one_asked = g_hash_table_ref (fake.asked);
+  fake_clear (&fake);
+
+  for (spare_cap = 0; spare_cap < 2; spare_cap++)
+    {
+      options = options_for (DD_ALGORITHM_HDD, 16);
+      options.spare_slots = cap_spare;
+      fake_init (&fake, pred_superset, need, input, 16);
+      reduce (&fake, units, &options, &capped);
+      assert_set_eq (capped.result, need);
+      if (spare_cap == 0)
+        {
+          g_assert_cmpuint (fake.speculative_seen, ==, 0);
+          g_assert_cmpuint (capped.stats.speculative, ==, 0);
+          g_assert_cmpuint (capped.stats.tests, ==, one.stats.tests);
+          assert_same_keys (fake.asked, one_asked);
+        }
+      else
+        {
+          g_assert_cmpuint (fake.speculative_seen, >, 0);
+          g_assert_cmpuint (fake.speculative_seen, <=, fake.calls);
+        }
+      g_array_unref (capped.result);
+      fake_clear (&fake);
+    }
+  g_array_unref (one.result);
+}
+
 /* The hidden set makes the failure happen only 70% of the time.  With
  * confirm_passes for 95% confidence most seeds still find exactly the hidden
  * set, and every result contains it (a failure is never made up). */
@@ -1175,6 +1230,7 @@ main (int argc, char **argv)
   g_test_add_func ("/dd/hdd-beats-ddmin-95", test_hdd_beats_ddmin_95);
   g_test_add_func ("/dd/parallel-same", test_parallel_same);
   g_test_add_func ("/dd/failure-branch", test_failure_branch);
+  g_test_add_func ("/dd/spare-slots", test_spare_slots);
   g_test_add_func ("/dd/flaky", test_flaky);
   g_test_add_func ("/dd/cache", test_cache);
   g_test_add_func ("/dd/limit", test_limit);
