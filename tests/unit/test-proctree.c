@@ -33,10 +33,20 @@ burn_cpu (void)
     }
 }
 
-/* Forks the child; returns its pid once the grandchild has done its work,
- * and the grandchild's in *@grandchild. */
+/* What the grandchild of start_tree() does. */
+typedef enum
+{
+  GRANDCHILD_WORKS,          /* works for WORK_MS of CPU, then pause() */
+  GRANDCHILD_PAUSES,         /* pause() */
+  GRANDCHILD_ON_A_TIMER,     /* sleep(): nanosleep */
+} Grandchild;
+
+/* Forks the child, which pause()s and starts the grandchild in a session
+ * of its own (@how); returns the child's pid once the grandchild has
+ * done its work, and the grandchild's in *@grandchild. Both die with
+ * this test. */
 static pid_t
-start_tree (pid_t *grandchild)
+start_tree (Grandchild how, pid_t *grandchild)
 {
   int fds[2];
   pid_t child;
@@ -53,10 +63,14 @@ start_tree (pid_t *grandchild)
 
           prctl (PR_SET_PDEATHSIG, SIGKILL);
           setsid ();
-          burn_cpu ();
+          if (how == GRANDCHILD_WORKS)
+            burn_cpu ();
           if (write (fds[1], &self, sizeof self) != sizeof self)
             _exit (1);
-          pause ();
+          if (how == GRANDCHILD_ON_A_TIMER)
+            sleep (1000);
+          else
+            pause ();
           _exit (0);
         }
       pause ();   /* until killed, with its group */
@@ -101,7 +115,7 @@ test_tree_cpu (void)
 
   proctree_sample (getpid (), &before);
   g_assert_cmpuint (before.n_procs, ==, 1);
-  child = start_tree (&grandchild);
+  child = start_tree (GRANDCHILD_WORKS, &grandchild);
   wait_sleeping (grandchild);
   wait_sleeping (child);
   proctree_sample (child, &child_tree);
@@ -148,41 +162,13 @@ test_tree_cpu (void)
   g_assert_false (proctree_is_in (getpid (), child));
 }
 
-/* A child that sleeps in pause() and, in a session of its own, a
- * grandchild asleep on a timer (@timer) or in pause(); both die with this
- * test. Returns once both sleep. */
+/* start_tree() with a grandchild asleep on a timer (@timer) or in
+ * pause(); returns once both sleep. */
 static pid_t
 start_sleepers (gboolean timer, pid_t *grandchild)
 {
-  int fds[2];
-  pid_t child;
+  pid_t child = start_tree (timer ? GRANDCHILD_ON_A_TIMER : GRANDCHILD_PAUSES, grandchild);
 
-  g_assert_cmpint (pipe (fds), ==, 0);
-  child = fork ();
-  g_assert_cmpint (child, >=, 0);
-  if (child == 0)
-    {
-      prctl (PR_SET_PDEATHSIG, SIGKILL);
-      if (fork () == 0)
-        {
-          pid_t self = getpid ();
-
-          prctl (PR_SET_PDEATHSIG, SIGKILL);
-          setsid ();
-          if (write (fds[1], &self, sizeof self) != sizeof self)
-            _exit (1);
-          if (timer)
-            sleep (1000);
-          else
-            pause ();
-          _exit (0);
-        }
-      pause ();
-      _exit (0);
-    }
-  close (fds[1]);
-  g_assert_cmpint (read (fds[0], grandchild, sizeof *grandchild), ==, sizeof *grandchild);
-  close (fds[0]);
   wait_sleeping (child);
   wait_sleeping (*grandchild);
   return child;

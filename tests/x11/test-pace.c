@@ -70,17 +70,13 @@ write_session (Fixture *f, const char *name, const GString *actions, const char 
   return g_steal_pointer (&path);
 }
 
-/* A click on the field, "go" and Return, 60 ms apart. */
-static char *
-late_focus_session (Fixture *f)
+/* "go" and Return typed into the field from @t on (60 ms from one key to
+ * the next, held 40 ms): the time of the last release. */
+static guint
+type_go (GString *s, guint t)
 {
-  g_autoptr (GString) s = g_string_new (NULL);
   const char *keys[] = { "g keycode=42", "o keycode=32", "Return keycode=36" };
-  guint t = 500;
 
-  action (s, t, "MotionNotify", 100, 35, 0);
-  action (s, t += 200, "ButtonPress button=1", 100, 35, 0);
-  action (s, t += 60, "ButtonRelease button=1", 100, 35, 0x100);
   for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
     {
       g_autofree char *press = g_strdup_printf ("KeyPress keysym=%s", keys[i]);
@@ -89,6 +85,20 @@ late_focus_session (Fixture *f)
       action (s, t += 60, press, 100, 35, 0);
       action (s, t += 40, release, 100, 35, 0);
     }
+  return t;
+}
+
+/* A click on the field, "go" and Return, 60 ms apart. */
+static char *
+late_focus_session (Fixture *f)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  guint t = 500;
+
+  action (s, t, "MotionNotify", 100, 35, 0);
+  action (s, t += 200, "ButtonPress button=1", 100, 35, 0);
+  action (s, t += 60, "ButtonRelease button=1", 100, 35, 0x100);
+  t = type_go (s, t);
   return write_session (f, "late-focus.session", s, "crashed SIGSEGV");
 }
 
@@ -258,7 +268,6 @@ test_held_key (Fixture *f, gconstpointer data)
 {
   g_autoptr (GString) s = g_string_new (NULL);
   g_autofree char *session = NULL;
-  const char *keys[] = { "g keycode=42", "o keycode=32", "Return keycode=36" };
   guint t = 500, hold_start;
 
   action (s, t, "MotionNotify", 100, 35, 0);
@@ -270,14 +279,7 @@ test_held_key (Fixture *f, gconstpointer data)
   for (int i = 0; i < 20; i++, t += 33)
     action (s, t, "KeyPress keysym=Right keycode=114", 100, 35, 0);
   action (s, t, "KeyRelease keysym=Right keycode=114", 100, 35, 0);
-  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
-    {
-      g_autofree char *press = g_strdup_printf ("KeyPress keysym=%s", keys[i]);
-      g_autofree char *release = g_strdup_printf ("KeyRelease keysym=%s", keys[i]);
-
-      action (s, t += 60, press, 100, 35, 0);
-      action (s, t += 40, release, 100, 35, 0);
-    }
+  t = type_go (s, t);
   session = write_session (f, "held.session", s, "crashed SIGSEGV");
   for (int i = 0; i < 3; i++)
     {
