@@ -84,30 +84,53 @@ pool_fit (const Pool *pool, char **reason)
 }
 
 double
-pool_read_busy (guint64 prev[2])
+pool_parse_busy (const char *stat, guint64 prev[2])
 {
-  g_autofree char *text = NULL;
-  g_auto (GStrv) fields = NULL;
   guint64 total = 0, idle = 0, busy;
   double load = -1;
+  const char *at;
+  guint i;
 
-  if (!g_file_get_contents ("/proc/stat", &text, NULL, NULL) || !g_str_has_prefix (text, "cpu "))
+  if (stat == NULL || !g_str_has_prefix (stat, "cpu "))
     return -1;
-  /* "cpu user nice system idle iowait irq softirq steal ..." */
-  fields = g_strsplit_set (text + 4, " \n", 12);
-  for (guint i = 0; fields[i] != NULL && i < 8; i++)
+  /* "cpu  user nice system idle iowait irq softirq steal ...": the
+   * kernel pads "cpu" with two spaces (as wide as "cpu0"); counted by
+   * numbers, not by separators, so that no field is taken for another
+   * (system time taken for idle: a load of write()s read as none). */
+  at = stat + 3;
+  for (i = 0; i < 8; i++)
     {
-      guint64 v = g_ascii_strtoull (fields[i], NULL, 10);
+      char *end;
+      guint64 v;
+
+      while (*at == ' ')
+        at++;
+      v = g_ascii_strtoull (at, &end, 10);
+      if (end == at)
+        break;
+      at = end;
       total += v;
       if (i == 3 || i == 4)
         idle += v;
     }
+  if (i < 4)
+    return -1;
   busy = total - idle;
   if (prev[1] > 0 && total > prev[1])
     load = (double) (busy - MIN (busy, prev[0])) / (double) (total - prev[1]);
   prev[0] = busy;
   prev[1] = total;
   return load;
+}
+
+double
+pool_read_busy (guint64 prev[2])
+{
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents ("/proc/stat", &text, NULL, NULL))
+    return -1;
+  return pool_parse_busy (text, prev);
 }
 
 guint64

@@ -47,6 +47,9 @@ guint pool_fit (const Pool *pool, char **reason);
 /* The cores' load since @prev (jiffies busy and total, from /proc/stat;
  * updated), 0 to 1, or -1 the first time or if unknown. */
 double pool_read_busy (guint64 prev[2]);
+/* The same from @stat, the text of /proc/stat ("cpu  user nice system
+ * idle iowait irq softirq steal ..."): busy is all but idle and iowait. */
+double pool_parse_busy (const char *stat, guint64 prev[2]);
 /* MemAvailable from /proc/meminfo, or 0 if unknown. */
 guint64 pool_read_mem_available_kb (void);
 

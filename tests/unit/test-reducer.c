@@ -74,6 +74,30 @@ test_suffixes_single (void)
 
 /* ---- the pool of workers (pool.c) ------------------------------------- */
 
+/* The cores' load from /proc/stat as the kernel writes it ("cpu" and two
+ * spaces): busy is user, nice, system, irq, softirq and steal; idle and
+ * iowait are not. A machine busy in the kernel (write() in a loop) is
+ * busy. */
+static void
+test_pool_busy (void)
+{
+  guint64 prev[2] = { 0, 0 };
+
+  g_assert_cmpfloat (pool_parse_busy ("cpu  100 0 900 1000 0 0 0 0 0 0\ncpu0 1 2 3 4\n", prev),
+                     ==, -1);
+  /* +50 user, +150 system, no idle: all busy. */
+  g_assert_cmpfloat (pool_parse_busy ("cpu  150 0 1050 1000 0 0 0 0 0 0\n", prev), ==, 1.0);
+  /* +100 idle, +50 iowait, +50 user: a quarter busy. */
+  g_assert_cmpfloat (pool_parse_busy ("cpu  200 0 1050 1100 50 0 0 0 0 0\n", prev), ==, 0.25);
+  /* +10 softirq, +10 steal, +20 idle: half busy. */
+  g_assert_cmpfloat (pool_parse_busy ("cpu 200 0 1050 1120 50 0 10 10 0 0\n", prev), ==, 0.5);
+  /* Nothing since: unknown. Not /proc/stat: unknown. */
+  g_assert_cmpfloat (pool_parse_busy ("cpu 200 0 1050 1120 50 0 10 10 0 0\n", prev), ==, -1);
+  g_assert_cmpfloat (pool_parse_busy ("intr 1 2 3\n", prev), ==, -1);
+  g_assert_cmpfloat (pool_parse_busy ("cpu  x\n", prev), ==, -1);
+  g_assert_cmpfloat (pool_parse_busy (NULL, prev), ==, -1);
+}
+
 static void
 test_pool (void)
 {
@@ -185,6 +209,7 @@ main (int argc, char **argv)
   g_test_add_func ("/suffix/batch", test_suffixes);
   g_test_add_func ("/suffix/single", test_suffixes_single);
   g_test_add_func ("/pool/fit", test_pool);
+  g_test_add_func ("/pool/busy", test_pool_busy);
   g_test_add_func ("/pool/launcher", test_pool_launcher);
   return g_test_run ();
 }
