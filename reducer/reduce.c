@@ -48,6 +48,8 @@
  * action, times the factor, plus the floor; at most --settle. */
 #define REDUCE_SETTLE_FACTOR 4
 #define REDUCE_SETTLE_FLOOR_MS 150
+/* A replay this long or longer tells its app's share of a core. */
+#define REDUCE_SHARE_MIN_MS 500
 
 /* Why the oracle stopped the search early. */
 typedef enum
@@ -397,7 +399,10 @@ on_observe (const RunResult *result, gpointer data)
     learn_start_timeout (reducer, result);
   if (reducer->learn_settle)
     learn_settle (reducer, result);
-  if (result->replay.app_cpu_ms > 0 && result->replay.total_ms > 0)
+  /* CPU time is sampled in clock ticks (10 ms): a replay shorter than
+   * REDUCE_SHARE_MIN_MS says too little of its share of a core (one tick
+   * of a 30 ms replay of an app starting up reads as a third). */
+  if (result->replay.app_cpu_ms > 0 && result->replay.total_ms >= REDUCE_SHARE_MIN_MS)
     reducer->replay_cores = MAX (reducer->replay_cores, (double) result->replay.app_cpu_ms
                                                           / (double) result->replay.total_ms);
   /* Through a launcher the slots are the allocation's, not our cores. */
