@@ -332,9 +332,10 @@ pace_done (Replay *r, const char *how)
 /* ---- pacing by quiet (no _NET_WM_PING) ---- */
 
 /* A glance at the app's tree and the server: TRUE when idle, with the
- * same processes as at the glance before. */
+ * same processes as at the glance before (unless this is the @first of
+ * a wait: none of it came before). */
 static gboolean
-glance_idle (Replay *r)
+glance_idle (Replay *r, gboolean first)
 {
   ProcTreeGlance glance;
   pid_t root = proc_child_get_pid (r->child);
@@ -350,7 +351,8 @@ glance_idle (Replay *r)
       glance.n_procs = sample.n_procs;
       glance.pid_sum = sample.pid_sum;
     }
-  same = glance.n_procs == r->pace_glance.n_procs && glance.pid_sum == r->pace_glance.pid_sum;
+  same = first || (glance.n_procs == r->pace_glance.n_procs
+                   && glance.pid_sum == r->pace_glance.pid_sum);
   r->pace_glance = glance;
   return glance.n_active == 0 && !glance.handler_asleep && same;
 }
@@ -360,7 +362,7 @@ on_quiet_glance (gpointer user_data)
 {
   Replay *r = user_data;
 
-  if (glance_idle (r))
+  if (glance_idle (r, FALSE))
     r->pace_quiet++;
   else
     r->pace_quiet = 0;
@@ -403,9 +405,8 @@ wait_for_quiet (Replay *r, guint bound_ms)
   r->pace_bound_ms = bound_ms;
   /* replay.c has synced after the action: the server has done it and
    * sent the app its events, so from here on the app is awake until it
-   * has handled them. The first glance has no glance of this wait before it. */
-  glance_idle (r);
-  r->pace_quiet = glance_idle (r) ? 1 : 0;
+   * has handled them. */
+  r->pace_quiet = glance_idle (r, TRUE) ? 1 : 0;
   r->pace_timer = g_timeout_add (REPLAY_QUIET_GLANCE_MS, on_quiet_glance, r);
   return act_wait ();
 }
