@@ -923,52 +923,90 @@ test_parallel_same (void)
     }
 }
 
-/* A failure's branch, step by step: 32 elements, the failure needs 5 and
- * 9. With one candidate a batch, ddmin's complements go one by one; with
- * 16, the first batch holds the two complements at n == 2 and, in the
- * idle slots, what follows if the first one fails ({0..15} does): the
- * next round's candidates, and deeper. The oracle sees them, the later
- * rounds find them in the cache, and the search takes fewer batches, with
- * the same tests and the same result. */
+/* The case of the speculation tests: 32 elements, the failure needs 5
+ * and 9; reduced once with one candidate a batch, the run and the
+ * candidates the oracle was asked, to compare a wider search with. */
+typedef struct {
+  GArray *input;
+  GPtrArray *units;
+  GArray *need;
+  Run one;
+  GHashTable *one_asked;
+} FiveNine;
+
+static void
+five_nine_init (FiveNine *c)
+{
+  guint need_v[] = { 5, 9 };
+  DdOptions options = options_for (DD_ALGORITHM_HDD, 1);
+  Fake fake;
+
+  c->input = range_array (0, 31);
+  c->units = flat_units (c->input);
+  c->need = uint_array (need_v, 2);
+  fake_init (&fake, pred_superset, c->need, c->input, 1);
+  reduce (&fake, c->units, &options, &c->one);
+  assert_set_eq (c->one.result, c->need);
+  c->one_asked = g_hash_table_ref (fake.asked);
+  fake_clear (&fake);
+}
+
+static void
+five_nine_clear (FiveNine *c)
+{
+  g_array_unref (c->one.result);
+  g_hash_table_unref (c->one_asked);
+  g_array_unref (c->need);
+  g_ptr_array_unref (c->units);
+  g_array_unref (c->input);
+}
+
+/* Reduces @c's case with batches of 16 and @options' spare_slots; the
+ * result is @c's. */
+static void
+five_nine_wide (FiveNine *c, guint (*spare_slots) (guint, guint, gpointer), Fake *fake,
+                Run *wide)
+{
+  DdOptions options = options_for (DD_ALGORITHM_HDD, 16);
+
+  options.spare_slots = spare_slots;
+  fake_init (fake, pred_superset, c->need, c->input, 16);
+  reduce (fake, c->units, &options, wide);
+  assert_set_eq (wide->result, c->need);
+}
+
+/* A failure's branch, step by step. With one candidate a batch, ddmin's
+ * complements go one by one; with 16, the first batch holds the two
+ * complements at n == 2 and, in the idle slots, what follows if the first
+ * one fails ({0..15} does): the next round's candidates, and deeper. The
+ * oracle sees them, the later rounds find them in the cache, and the
+ * search takes fewer batches, with the same tests and the same result. */
 static void
 test_failure_branch (void)
 {
-  g_autoptr(GArray) input = range_array (0, 31);
-  g_autoptr(GPtrArray) units = flat_units (input);
-  guint need_v[] = { 5, 9 };
-  g_autoptr(GArray) need = uint_array (need_v, 2);
-  g_autoptr(GHashTable) one_asked = NULL;
-  Run one, wide;
+  FiveNine c;
+  Run wide;
   Fake fake;
-  DdOptions options = options_for (DD_ALGORITHM_HDD, 1);
 
-  fake_init (&fake, pred_superset, need, input, 1);
-  reduce (&fake, units, &options, &one);
-  assert_set_eq (one.result, need);
-  one_asked = g_hash_table_ref (fake.asked);
-  fake_clear (&fake);
-
-  options = options_for (DD_ALGORITHM_HDD, 16);
-  fake_init (&fake, pred_superset, need, input, 16);
-  reduce (&fake, units, &options, &wide);
-  assert_set_eq (wide.result, need);
+  five_nine_init (&c);
+  five_nine_wide (&c, NULL, &fake, &wide);
   g_test_message ("batches of 1: %" G_GUINT64_FORMAT " tests in %" G_GUINT64_FORMAT
                   " batches; of 16: %" G_GUINT64_FORMAT " tests (%" G_GUINT64_FORMAT
                   " speculative, %" G_GUINT64_FORMAT " in failures' branches) in %"
-                  G_GUINT64_FORMAT " batches", one.stats.tests, one.stats.batches,
+                  G_GUINT64_FORMAT " batches", c.one.stats.tests, c.one.stats.batches,
                   wide.stats.tests, wide.stats.speculative, fake.branch_run,
                   wide.stats.batches);
   g_assert_cmpuint (fake.branch_seen, >, 0);
   g_assert_cmpuint (fake.branch_run, >, 0);
-  g_assert_cmpuint (wide.stats.tests, ==, one.stats.tests);
-  assert_same_keys (fake.asked, one_asked);
-  g_assert_cmpuint (wide.stats.cache_hits, >, one.stats.cache_hits);
+  g_assert_cmpuint (wide.stats.tests, ==, c.one.stats.tests);
+  assert_same_keys (fake.asked, c.one_asked);
+  g_assert_cmpuint (wide.stats.cache_hits, >, c.one.stats.cache_hits);
   /* The first batch ran into its failure's branch: the second round
    * costs no batch of its own. */
-  g_assert_cmpuint (wide.stats.batches, <, one.stats.batches / 2);
-  g_array_unref (one.result);
+  g_assert_cmpuint (wide.stats.batches, <, c.one.stats.batches / 2);
   g_array_unref (wide.result);
   fake_clear (&fake);
+  five_nine_clear (&c);
 }
 
 static guint spare_cap;
@@ -987,33 +1025,21 @@ cap_spare (guint n_own, guint room, G_GNUC_UNUSED gpointer user_data)
 static void
 test_spare_slots (void)
 {
-  g_autoptr(GArray) input = range_array (0, 31);
-  g_autoptr(GPtrArray) units = flat_units (input);
-  guint need_v[] = { 5, 9 };
-  g_autoptr(GArray) need = uint_array (need_v, 2);
-  g_autoptr(GHashTable) one_asked = NULL;
-  Run one, capped;
-  Fake fake;
-  DdOptions options = options_for (DD_ALGORITHM_HDD, 1);
+  FiveNine c;
 
-  fake_init (&fake, pred_superset, need, input, 1);
-  reduce (&fake, units, &options, &one);
-  one_asked = g_hash_table_ref (fake.asked);
-  fake_clear (&fake);
-
+  five_nine_init (&c);
   for (spare_cap = 0; spare_cap < 2; spare_cap++)
     {
-      options = options_for (DD_ALGORITHM_HDD, 16);
-      options.spare_slots = cap_spare;
-      fake_init (&fake, pred_superset, need, input, 16);
-      reduce (&fake, units, &options, &capped);
-      assert_set_eq (capped.result, need);
+      Run capped;
+      Fake fake;
+
+      five_nine_wide (&c, cap_spare, &fake, &capped);
       if (spare_cap == 0)
         {
           g_assert_cmpuint (fake.speculative_seen, ==, 0);
           g_assert_cmpuint (capped.stats.speculative, ==, 0);
-          g_assert_cmpuint (capped.stats.tests, ==, one.stats.tests);
-          assert_same_keys (fake.asked, one_asked);
+          g_assert_cmpuint (capped.stats.tests, ==, c.one.stats.tests);
+          assert_same_keys (fake.asked, c.one_asked);
         }
       else
         {
@@ -1023,7 +1049,7 @@ test_spare_slots (void)
       g_array_unref (capped.result);
       fake_clear (&fake);
     }
-  g_array_unref (one.result);
+  five_nine_clear (&c);
 }
 
 /* The hidden set makes the failure happen only 70% of the time.  With
