@@ -4,8 +4,8 @@
  * xreduce --launcher runs every test as `LAUNCHER... xreplay --json ... -`
  * on whatever machine the launcher picks (srun, ssh): no shared
  * filesystem, the candidate goes on xreplay's stdin. So that closing
- * stdin can mean "stop now" (killing srun or ssh cannot: see the README,
- * "Many machines"), the sender frames the session:
+ * stdin can mean "stop now" (killing srun or ssh cannot: see
+ * docs/scale.md), the sender frames the session:
  *
  *   xreduce-session-frame LEN\n
  *   LEN bytes: the session file

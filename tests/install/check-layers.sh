@@ -1,6 +1,6 @@
 #!/bin/bash
 # check-layers.sh BUILD_ROOT SOURCE_ROOT: the layering of the code, from the
-# object files (nm), as the README's Architecture section draws it. TAP.
+# object files (nm), as HACKING.md's Architecture section draws it. TAP.
 #
 # 1. No two .c files call each other both ways: of two files, one stands on
 #    the other (an object file's undefined symbol that another one defines
