@@ -15,6 +15,7 @@
 #include <X11/Xlib.h>
 
 #include "injector.h"
+#include "outside.h"
 #include "proc.h"
 #include "proctree.h"
 #include "replay.h"
@@ -102,6 +103,9 @@ struct Replay
   ProcChild *child;          /* owned */
   ProcChild *wm;             /* owned, or NULL: --wm's window manager */
   Sandbox *sandbox;          /* owned, or NULL: the app shares our HOME and bus */
+  Outside *outside;          /* owned, or NULL: the other apps it pastes from, drops of */
+  SessionHere here;          /* where the app runs (its strings owned): for titles that
+                              * name the recording's world */
   ProcTempDir *frames_dir;   /* owned, or NULL: --backtrace's frames file, in a folder
                               * whose cleaner removes it even if we are SIGKILLed */
   ProcTempDir *xauth_dir;    /* owned, or NULL: the Xvfb's cookie without a sandbox */

@@ -752,6 +752,22 @@ session_paste_text (const SessionPaste *paste, guint max_chars)
   return NULL;
 }
 
+gboolean
+session_paste_has_data (const SessionPaste *paste)
+{
+  g_autofree char *summary = NULL;
+
+  for (guint i = 0; i < paste->conversions->len; i++)
+    {
+      const SessionConversion *c = g_ptr_array_index (paste->conversions, i);
+
+      if (c->type == NULL || (c->data != NULL && !g_str_equal (c->target, "TARGETS")
+                              && !g_str_equal (c->target, "TIMESTAMP")))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 char *
 session_paste_summary (const SessionPaste *paste)
 {

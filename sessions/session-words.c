@@ -488,7 +488,8 @@ ctx_describe (Ctx *ctx, const SessionPhrase *phrase, SessionWords words)
     {
       const SessionPaste *paste = g_ptr_array_index (ctx->pastes, p);
 
-      if (paste->after_action == G_MAXUINT || g_str_equal (paste->selection, "XdndSelection"))
+      if (paste->after_action == G_MAXUINT || g_str_equal (paste->selection, "XdndSelection")
+          || !session_paste_has_data (paste))
         continue;
       for (guint i = 0; i < phrase->actions->len; i++)
         if (g_array_index (phrase->actions, guint, i) == paste->after_action)

@@ -358,6 +358,157 @@ session_title_here (const Session *session, const char *title, const SessionHere
   return g_string_free (out, FALSE);
 }
 
+/* ---- in words ---- */
+
+/* The user's data (a path, pasted text, a value): a code span in
+ * Markdown, in quotes on a terminal. */
+static void
+append_data (GString *out, const char *text, SessionWords words)
+{
+  g_autofree char *quoted = words == SESSION_WORDS_MARKDOWN ? quote_markdown_code (text)
+                                                             : quote_terminal (text);
+
+  if (words == SESSION_WORDS_MARKDOWN)
+    g_string_append (out, quoted);
+  else
+    g_string_append_printf (out, "\"%s\"", quoted);
+}
+
+static void
+append_text (GString *out, const char *text, SessionWords words)
+{
+  g_autofree char *quoted = words == SESSION_WORDS_MARKDOWN ? quote_markdown_text (text)
+                                                             : quote_terminal (text);
+  g_string_append (out, quoted);
+}
+
+/* The step (phrase, from 1) of action @action, 0 if none. */
+static guint
+step_of (GPtrArray *phrases, guint action)
+{
+  for (guint p = 0; p < phrases->len; p++)
+    {
+      const SessionPhrase *phrase = g_ptr_array_index (phrases, p);
+
+      for (guint i = 0; i < phrase->actions->len; i++)
+        if (g_array_index (phrase->actions, guint, i) == action)
+          return p + 1;
+    }
+  return 0;
+}
+
+static void
+describe_where (const Session *session, SessionWords words, GPtrArray *lines)
+{
+  GString *out;
+
+  if (session->cwd == NULL && session->host == NULL && session->date == NULL
+      && session->wm == NULL)
+    return;
+  out = g_string_new ("Recorded");
+  if (session->cwd != NULL)
+    {
+      g_string_append (out, " in ");
+      append_data (out, session->cwd, words);
+    }
+  if (session->home != NULL)
+    {
+      g_string_append (out, " (HOME ");
+      append_data (out, session->home, words);
+      g_string_append (out, ")");
+    }
+  if (session->host != NULL)
+    {
+      g_string_append (out, " on ");
+      append_data (out, session->host, words);
+    }
+  if (session->date != NULL)
+    g_string_append_printf (out, ", %s", session->date);
+  g_string_append (out, session->wm != NULL ? ", under the window manager " : ", with no window manager");
+  if (session->wm != NULL)
+    append_data (out, session->wm, words);
+  g_ptr_array_add (lines, g_string_free (out, FALSE));
+}
+
+static void
+describe_files (const Session *session, SessionWords words, GPtrArray *lines)
+{
+  g_autoptr (GPtrArray) files = session_get_files (session);
+  GString *out;
+
+  if (files->len == 0)
+    return;
+  out = g_string_new ("Files the app read: ");
+  for (guint i = 0; i < files->len; i++)
+    {
+      const SessionEvent *file = g_ptr_array_index (files, i);
+
+      if (i > 0)
+        g_string_append (out, ", ");
+      append_data (out, file->path, words);
+      g_string_append_printf (out, " (%" G_GUINT64_FORMAT " bytes, %s)", file->size,
+                              file->copied ? "copied" : "listed only");
+    }
+  g_ptr_array_add (lines, g_string_free (out, FALSE));
+}
+
+static void
+describe_pastes (const Session *session, SessionWords words, GPtrArray *lines)
+{
+  g_autoptr (GPtrArray) pastes = session_get_pastes (session);
+  g_autoptr (GPtrArray) phrases = pastes->len > 0 ? session_get_phrases (session) : NULL;
+
+  for (guint i = 0; i < pastes->len; i++)
+    {
+      const SessionPaste *paste = g_ptr_array_index (pastes, i);
+      g_autofree char *text = session_paste_text (paste, 0);
+      g_autofree char *summary = text == NULL ? session_paste_summary (paste) : NULL;
+      gboolean drop = g_str_equal (paste->selection, "XdndSelection");
+      guint step = paste->after_action != G_MAXUINT ? step_of (phrases, paste->after_action) : 0;
+      GString *out;
+
+      /* TARGETS alone is no paste, only the app looking. */
+      if (!session_paste_has_data (paste))
+        continue;
+      out = g_string_new (drop ? "Dropped: " : "Pasted: ");
+      if (text != NULL)
+        append_data (out, text, words);
+      else
+        append_text (out, summary, words);
+      if (!drop)
+        g_string_append_printf (out, " (from %s)", paste->selection);
+      if (step > 0)
+        g_string_append_printf (out, " at step %u", step);
+      else
+        g_string_append (out, " as the app started");
+      g_ptr_array_add (lines, g_string_free (out, FALSE));
+    }
+}
+
+GPtrArray *
+session_describe_world (const Session *session, SessionWords words)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+
+  describe_where (session, words, lines);
+  if (session_get_env (session)[0] != NULL)
+    {
+      GString *out = g_string_new ("Environment:");
+
+      for (const char *const *e = session_get_env (session); *e != NULL; e++)
+        {
+          const char *eq = strchr (*e, '=');
+
+          g_string_append_printf (out, " %.*s=", (int) (eq - *e), *e);
+          append_data (out, eq + 1, words);
+        }
+      g_ptr_array_add (lines, g_string_free (out, FALSE));
+    }
+  describe_files (session, words, lines);
+  describe_pastes (session, words, lines);
+  return lines;
+}
+
 /* ---- what a replay cannot give ---- */
 
 /* The selections the app got data from (a SelectionNotify an owner sent,

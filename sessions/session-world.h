@@ -26,6 +26,7 @@
 #include <glib.h>
 
 #include "session-model.h"
+#include "session-steps.h"
 
 G_BEGIN_DECLS
 
@@ -154,9 +155,12 @@ GPtrArray *session_get_pastes (const Session *session);
  * with "..." (0: whole), or NULL when it has no text (then see
  * session_paste_summary()). */
 char *session_paste_text (const SessionPaste *paste, guint max_chars);
-/* "12 bytes of image/png" or "nothing recorded" for a paste without
- * text. */
+/* "12 bytes of image/png", "data not recorded", or "nothing" (the app
+ * only asked the TARGETS) for a paste without text. */
 char *session_paste_summary (const SessionPaste *paste);
+/* Whether the app got (or asked for) data in it: not only TARGETS or
+ * TIMESTAMP, nor only refusals. */
+gboolean session_paste_has_data (const SessionPaste *paste);
 
 /* Appends to @out the Selection lines of one conversion (time @time_ms),
  * each within the line limit (SessionEvent, strings owned by @out's
@@ -165,6 +169,16 @@ char *session_paste_summary (const SessionPaste *paste);
 void session_selection_to_events (GArray *out, guint64 time_ms, const char *selection,
                                   const char *target, const char *type, int format,
                                   const guint8 *data, gsize len);
+
+/* ---- in words ---- */
+
+/* What the recording says of the app's world and of what it was given,
+ * one line each (without a newline), quoted for @words (typed text's
+ * rules: pasted data and paths are the user's): where and when it was
+ * recorded, its variables, the files it read, what it pasted and what
+ * was dropped on it, with the step each came at (phrases counted from 1).
+ * An empty array for a session with none of it. Of char*. */
+GPtrArray *session_describe_world (const Session *session, SessionWords words);
 
 /* ---- what a replay cannot give ---- */
 
