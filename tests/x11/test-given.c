@@ -94,6 +94,8 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->xvfb.display, TRUE);
   f->envp = g_environ_setenv (f->envp, "HOME", f->home, TRUE);
   f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
+  /* No session bus here for dconf: GTK's settings in memory. */
+  f->envp = g_environ_setenv (f->envp, "GSETTINGS_BACKEND", "memory", TRUE);
   f->envp = g_environ_unsetenv (f->envp, "TZ");
   f->err = g_string_new (NULL);
   f->xrecord_err = -1;
