@@ -354,23 +354,29 @@ noise (Fixture *f, Window given)
   click_in (f, given, 200, 210, "1");
 }
 
+/* xclip owns CLIPBOARD with @text from now on. */
 static void
-drive_xclip (Fixture *f, Window given)
+xclip_start (Fixture *f, const char *text)
 {
   /* -quiet: in the foreground, where the test can end it. */
   const char *argv[] = { "xclip", "-quiet", "-selection", "clipboard", "-i", NULL };
   g_autoptr (GError) error = NULL;
   int in = -1;
 
-  noise (f, given);
-  /* xclip owns CLIPBOARD from now on, in the background. */
   g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, f->envp,
                                            G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
                                            NULL, NULL, &f->xclip, &in, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_assert_cmpint (write (in, "xxBOOMxx", 8), ==, 8);
+  g_assert_cmpint (write (in, text, strlen (text)), ==, (gssize) strlen (text));
   close (in);
   wait_owner (f, "CLIPBOARD", None);
+}
+
+static void
+drive_xclip (Fixture *f, Window given)
+{
+  noise (f, given);
+  xclip_start (f, "xxBOOMxx");
   click_in (f, given, 100, 40, "1");
   xdo (f, "key", "ctrl+v", NULL);
 }
@@ -449,18 +455,21 @@ drive_drop (Fixture *f, Window given)
   xdo (f, "mouseup", "1", NULL);
 }
 
-/* Ctrl+O, the path typed in the chooser's location (as a person types:
- * GTK completes folder names while it waits), Return, Go. */
+/* Ctrl+O, the path pasted into the chooser's location (copied from
+ * another app: xclip; typed, GTK's completion of each folder name races
+ * the typist), Return, Go. */
 static void
 choose_file (Fixture *f, Window given, const char *path)
 {
   Window open;
 
-  noise (f, given);
+  click_in (f, given, 200, 40, "1");
+  xdo (f, "type", "--delay", "30", "hi", NULL);
+  xclip_start (f, path);
   xdo (f, "key", "ctrl+o", NULL);
   open = wait_window (f, "Open");
   xdo (f, "key", "ctrl+l", NULL);
-  xdo (f, "type", "--delay", "150", path, NULL);
+  xdo (f, "key", "ctrl+v", NULL);
   xdo (f, "key", "Return", NULL);
   wait_gone (f, open, "Open");
   click_in (f, given, 200, 210, "1");
@@ -612,6 +621,12 @@ test_case (Fixture *f, gconstpointer data)
   g_assert_nonnull (min);
   steps = session_describe_steps (min, SESSION_WORDS_TERMINAL, FALSE);
   g_test_message ("%s: the minimal session:\n%s", c->name, steps);
+  /* Releases xreduce added, or the recording's: either is right. */
+  {
+    char *added = strstr (steps, "     (and ");
+    if (added != NULL)
+      *added = '\0';
+  }
   for (gsize i = 0; i < G_N_ELEMENTS (c->expected) && c->expected[i] != NULL; i++)
     expected |= g_pattern_match_simple (c->expected[i], steps);
   g_assert_true (expected);
@@ -620,35 +635,27 @@ test_case (Fixture *f, gconstpointer data)
 static const char *const with_files[] = { "--with-files", NULL };
 static const char *const troll[] = { "TZ=Antarctica/Troll", NULL };
 
-#define ADDED "that xreduce added, so that nothing stays pressed)\n"
-#define RELEASE_ADDED "     (and 1 release " ADDED
-#define RELEASES_ADDED "     (and 2 releases " ADDED
-
 static const Case cases[] = {
   { "paste-xclip", drive_xclip, NULL, NULL, NULL,
-    { "  1. Paste \"xxBOOMxx\" (from CLIPBOARD) in \"Given\"\n" RELEASES_ADDED,
-      "  1. Paste \"xxBOOMxx\" (from CLIPBOARD) in \"Given\"\n" } },
+    { "  1. Paste \"xxBOOMxx\" (from CLIPBOARD) in \"Given\"\n" } },
   { "paste-copy", drive_copy, NULL, NULL, "xxBOOMxx",
-    { "  1. Paste \"xxBOOMxx\" (from CLIPBOARD) in \"Given\"\n" RELEASES_ADDED,
-      "  1. Paste \"xxBOOMxx\" (from CLIPBOARD) in \"Given\"\n" } },
+    { "  1. Paste \"xxBOOMxx\" (from CLIPBOARD) in \"Given\"\n" } },
   { "primary", drive_primary, NULL, NULL, "xxBOOMxx",
-    { "  1. Paste \"xxBOOMxx\" (from PRIMARY) with a middle-click at 100,40 in \"Given\"\n",
-      "  1. Paste \"xxBOOMxx\" (from PRIMARY) with a middle-click at 100,40 in \"Given\"\n"
-      RELEASE_ADDED } },
+    { "  1. Paste \"xxBOOMxx\" (from PRIMARY) with a middle-click at 100,40 in \"Given\"\n" } },
   { "drop", drive_drop, NULL, NULL, "xxBOOMxx",
     { "  1. Drop \"xxBOOMxx\" (UTF8_STRING) at 20?,120 in \"Given\"\n" } },
-  /* Typing "~" or "/" in the chooser opens its location itself: Ctrl+L
-   * may go. */
+  /* GTK's file chooser pastes into its location by itself: Ctrl+L may
+   * go. */
   { "file-home", drive_file_home, with_files, NULL, NULL,
-    { "  1. Press Ctrl+O in \"Given\"\n  2. Type \"~/docs/crash.txt\" and press Return in \"Open\"\n"
-      "  3. Click at 200,210 in \"Given\"\n",
+    { "  1. Press Ctrl+O in \"Given\"\n"
+      "  2. Paste \"~/docs/crash.txt\" (from CLIPBOARD) in \"Open\"\n"
+      "  3. Press Return in \"Open\"\n  4. Click at 200,210 in \"Given\"\n",
       "  1. Press Ctrl+O in \"Given\"\n  2. Press Ctrl+L in \"Open\"\n"
-      "  3. Type \"~/docs/crash.txt\" and press Return in \"Open\"\n"
-      "  4. Click at 200,210 in \"Given\"\n" } },
+      "  3. Paste \"~/docs/crash.txt\" (from CLIPBOARD) in \"Open\"\n"
+      "  4. Press Return in \"Open\"\n  5. Click at 200,210 in \"Given\"\n" } },
   { "file-outside", drive_file_outside, with_files, NULL, NULL, { NULL } },
   { "env", drive_env, NULL, troll, NULL,
-    { "  1. Click at 200,210 in \"Given\"\n",
-      "  1. Click at 200,210 in \"Given\"\n" RELEASE_ADDED } },
+    { "  1. Click at 200,210 in \"Given\"\n" } },
 };
 
 /* file-outside's path is the fixture's: its words are made when it runs. */
@@ -657,12 +664,13 @@ test_file_outside (Fixture *f, gconstpointer data)
 {
   Case c = *(const Case *) data;
   g_autofree char *file = g_build_filename (f->dir, "outside", "crash.txt", NULL);
-  g_autofree char *one = g_strdup_printf ("  1. Press Ctrl+O in \"Given\"\n  2. Type \"%s\" and "
-                                          "press Return in \"Open\"\n  3. Click at 200,210 in "
-                                          "\"Given\"\n", file);
-  g_autofree char *two = g_strdup_printf ("  1. Press Ctrl+O in \"Given\"\n  2. Press Ctrl+L in "
-                                          "\"Open\"\n  3. Type \"%s\" and press Return in "
+  g_autofree char *one = g_strdup_printf ("  1. Press Ctrl+O in \"Given\"\n  2. Paste \"%s\" "
+                                          "(from CLIPBOARD) in \"Open\"\n  3. Press Return in "
                                           "\"Open\"\n  4. Click at 200,210 in \"Given\"\n", file);
+  g_autofree char *two = g_strdup_printf ("  1. Press Ctrl+O in \"Given\"\n  2. Press Ctrl+L in "
+                                          "\"Open\"\n  3. Paste \"%s\" (from CLIPBOARD) in "
+                                          "\"Open\"\n  4. Press Return in \"Open\"\n  5. Click at "
+                                          "200,210 in \"Given\"\n", file);
 
   c.expected[0] = one;
   c.expected[1] = two;
