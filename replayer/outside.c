@@ -39,6 +39,7 @@ struct Outside
   Window window;             /* ours: owner, drag source */
   GPtrArray *pastes;         /* of SessionPaste (session-world.h), owned */
   GHashTable *owned;         /* selection atom -> SessionPaste (borrowed): what we answer with */
+  GHashTable *asked;         /* SessionPaste -> the requests answered from it (since taken) */
   GHashTable *atoms;         /* name -> Atom, interned once */
   GList *incrs;              /* of Incr (owned) */
   Time time;                 /* when we took ownership last */
@@ -266,6 +267,10 @@ answer (Outside *o, const XSelectionRequestEvent *req)
         answer_data (o, c, req->requestor, property);
         ok = TRUE;
       }
+  if (paste != NULL)
+    g_hash_table_insert (o->asked, (gpointer) paste,
+                         GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (o->asked, paste))
+                                           + 1));
   notify.xselection.type = SelectionNotify;
   notify.xselection.requestor = req->requestor;
   notify.xselection.selection = req->selection;
@@ -368,6 +373,7 @@ take (Outside *o, SessionPaste *paste)
       return;
     }
   g_hash_table_insert (o->owned, GSIZE_TO_POINTER (selection), paste);
+  g_hash_table_insert (o->asked, paste, GUINT_TO_POINTER (0));
   g_debug ("owns %s (pasted after action %u)", paste->selection, paste->after_action + 1);
 }
 
@@ -393,6 +399,7 @@ outside_new (const char *display, const Session *session, GError **error)
   o->dpy = xconn_get_display (o->conn);
   o->pastes = g_steal_pointer (&pastes);
   o->owned = g_hash_table_new (NULL, NULL);
+  o->asked = g_hash_table_new (NULL, NULL);
   o->atoms = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   o->window = XCreateWindow (o->dpy, DefaultRootWindow (o->dpy), -10, -10, 1, 1, 0, 0,
                              InputOnly, CopyFromParent, CWEventMask, &attrs);
@@ -408,10 +415,31 @@ outside_free (Outside *o)
     return;
   g_list_free_full (o->incrs, (GDestroyNotify) incr_free);
   g_hash_table_unref (o->owned);
+  g_hash_table_unref (o->asked);
   g_hash_table_unref (o->atoms);
   g_ptr_array_unref (o->pastes);
   xconn_free (o->conn);
   g_free (o);
+}
+
+gboolean
+outside_paste_pending (Outside *o, guint number)
+{
+  if (o == NULL || number == 0 || xconn_is_dead (o->conn))
+    return FALSE;
+  for (guint i = 0; i < o->pastes->len; i++)
+    {
+      SessionPaste *paste = g_ptr_array_index (o->pastes, i);
+      gpointer asked;
+
+      /* (Only a paste we own: taken, and not lost to the app.) */
+      if (paste->after_action == number - 1
+          && g_hash_table_lookup_extended (o->asked, paste, NULL, &asked)
+          && g_hash_table_lookup (o->owned, GSIZE_TO_POINTER (atom (o, paste->selection))) == paste
+          && GPOINTER_TO_UINT (asked) < paste->conversions->len)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 void

@@ -51,6 +51,11 @@ void outside_before_action (Outside *outside, guint number);
  * app refused it. */
 gboolean outside_drop (Outside *outside, guint number, const SessionEvent *ev, int root_x,
                        int root_y, char **what);
+/* Whether the app has yet to ask for a paste that came right before
+ * action @number in the recording (fewer requests answered for it than
+ * its recorded conversions): the action waits for it, as the user's came
+ * once the app had the data. */
+gboolean outside_paste_pending (Outside *outside, guint number);
 /* Requests answered, and refused (a target not recorded). */
 void outside_get_counts (Outside *outside, guint *n_answered, guint *n_refused);
 

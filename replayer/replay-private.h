@@ -122,6 +122,9 @@ struct Replay
   Phase phase;
   guint timer;               /* the phase's timeout, or 0 */
   guint wait_timer;          /* waiting for an action's window, or 0 */
+  guint paste_timer;         /* waiting for the app to take a paste's data, or 0 */
+  gint64 paste_since;        /* ... since then (ms), or 0 */
+  guint paste_given_up;      /* 1 + the action that waited in vain, or 0 */
   gboolean waiting;          /* the current action waits for its window */
   gboolean wait_over;        /* ... and gave up */
   long ping_stamp;

@@ -43,6 +43,9 @@
  * its event loop runs (replay_wm_ready). */
 #define REPLAY_WM_ASK_MS 100
 
+/* How long an action waits for the app to ask for a paste before it. */
+#define REPLAY_PASTE_WAIT_MS 1000
+
 /* How long the app gets to exit after SIGTERM before SIGKILL. */
 #define REPLAY_KILL_GRACE_MS 300
 
@@ -78,7 +81,10 @@ replay_clear_timers (Replay *r)
     g_source_remove (r->usage_timer);
   if (r->pace_timer != 0)
     g_source_remove (r->pace_timer);
+  if (r->paste_timer != 0)
+    g_source_remove (r->paste_timer);
   r->timer = r->wait_timer = r->quiet_timer = r->usage_timer = r->pace_timer = 0;
+  r->paste_timer = 0;
 }
 
 /* The verdict: stop everything and leave the loop. */
@@ -450,6 +456,44 @@ replay_arrange (Replay *r, const SessionEvent *ev, const WindowsMatch *match)
   return changed;
 }
 
+static gboolean
+on_paste_timer (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->paste_timer = 0;
+  replay_step (r);
+  return G_SOURCE_REMOVE;
+}
+
+/* The recording's next action came once the app had asked for what it
+ * pasted (outside.h): the replay's waits for it too, at most
+ * REPLAY_PASTE_WAIT_MS (a candidate may lack what made it paste). TRUE
+ * while it waits. */
+static gboolean
+replay_wait_paste (Replay *r, guint number)
+{
+  if (r->paste_timer != 0)
+    return TRUE;
+  if (r->paste_given_up == number + 1 || !outside_paste_pending (r->outside, number))
+    {
+      r->paste_since = 0;
+      return FALSE;
+    }
+  if (r->paste_since == 0)
+    r->paste_since = note_now_ms ();
+  if (note_now_ms () - r->paste_since >= REPLAY_PASTE_WAIT_MS)
+    {
+      note_verbose (r, "action %u: the app did not ask for all of the paste before it within "
+                    "%d ms", number + 1, REPLAY_PASTE_WAIT_MS);
+      r->paste_given_up = number + 1;
+      r->paste_since = 0;
+      return FALSE;
+    }
+  r->paste_timer = g_timeout_add (10, on_paste_timer, r);
+  return TRUE;
+}
+
 /* Injects action r->next, or waits for its window. */
 static void
 replay_step (Replay *r)
@@ -460,7 +504,7 @@ replay_step (Replay *r)
   gboolean matched = FALSE;
   g_autofree char *words = NULL;
 
-  if (r->phase != PHASE_ACTING)
+  if (r->phase != PHASE_ACTING || replay_wait_paste (r, number))
     return;
   if (ev->window >= 0)
     {

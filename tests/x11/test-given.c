@@ -424,6 +424,21 @@ log_count (Fixture *f, const char *what)
   return n;
 }
 
+/* Until the recording has @n lines that hold @what. */
+static void
+wait_log (Fixture *f, const char *what, guint n)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+
+  while (log_count (f, what) < n)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("the recording has no %u lines with %s after %d ms", n, what, WAIT_MS);
+      /* The file is the state asked for: xrecord writes each line whole. */
+      g_usleep (20000);
+    }
+}
+
 static void
 drive_drop (Fixture *f, Window given)
 {
@@ -462,6 +477,7 @@ static void
 choose_file (Fixture *f, Window given, const char *path)
 {
   Window open;
+  guint pasted;
 
   click_in (f, given, 200, 40, "1");
   xdo (f, "type", "--delay", "30", "hi", NULL);
@@ -469,7 +485,11 @@ choose_file (Fixture *f, Window given, const char *path)
   xdo (f, "key", "ctrl+o", NULL);
   open = wait_window (f, "Open");
   xdo (f, "key", "ctrl+l", NULL);
+  /* The paste is the app's answer from xclip: Return once it has it, as
+   * a person presses it once the path is there. */
+  pasted = log_count (f, "SelectionNotify");
   xdo (f, "key", "ctrl+v", NULL);
+  wait_log (f, "SelectionNotify", pasted + 1);
   xdo (f, "key", "Return", NULL);
   wait_gone (f, open, "Open");
   click_in (f, given, 200, 210, "1");
