@@ -142,6 +142,7 @@ wanted (RecFiles *files, const char *path, int fd, const struct stat *st)
       || g_str_has_prefix (path, files->session_path)    /* its temporary twin */
       || below (path, files->copy_dir) || below (path, files->cache_dir)
       || below (path, files->runtime_dir) || below (path, "/run/user")
+      || strstr (path, "/.cache/") != NULL    /* anyone's: Mesa's shader cache in the real HOME */
       || strstr (path, "/__pycache__/") != NULL || g_str_has_suffix (path, ".pyc"))
     return FALSE;
   /* Changed since the app started: its output, not its input. (In the
