@@ -268,11 +268,13 @@ in_app_tree (RecFiles *files, pid_t pid)
 
   if (known == NULL)
     {
+      /* fanotify reports every process's opens: each pid is asked once
+       * (a new process has a new pid), the table forgotten now and then
+       * (pids are reused). */
+      if (g_hash_table_size (files->in_tree) > 4096)
+        g_hash_table_remove_all (files->in_tree);
       known = GINT_TO_POINTER (proctree_is_in (files->app, pid) ? 1 : 2);
-      /* A pid of the tree is remembered; one outside may yet be forked
-       * into it (reused): asked again. */
-      if (GPOINTER_TO_INT (known) == 1)
-        g_hash_table_insert (files->in_tree, GINT_TO_POINTER (pid), known);
+      g_hash_table_insert (files->in_tree, GINT_TO_POINTER (pid), known);
     }
   return GPOINTER_TO_INT (known) == 1;
 }
