@@ -14,8 +14,12 @@
 # - Ctrl+O opens "Open", GTK's file chooser (Ctrl+L, a path, Return):
 #   the app reads the file and keeps it open, as an editor does, and
 #   shows its size in the label at 20,250.
+#
+# With --title-cwd the window is "Given (FOLDER)", the folder it was
+# started in, as a drawing app names its document's.
 import ctypes
 import os
+import sys
 
 import gi
 
@@ -33,7 +37,10 @@ class Given:
     def __init__(self):
         self.data = b""
         self.file = None
-        self.window = Gtk.Window(title="Given")
+        title = "Given"
+        if "--title-cwd" in sys.argv[1:]:
+            title = "Given (%s)" % os.getcwd()
+        self.window = Gtk.Window(title=title)
         self.window.set_default_size(400, 300)
         self.window.set_resizable(False)
         self.window.move(0, 0)

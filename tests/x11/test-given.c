@@ -61,6 +61,7 @@ struct Case
   const char *const *record_args; /* xrecord's options beyond the display and log */
   const char *const *record_env;  /* NAME=VALUE for the recorded app */
   const char *source_text;   /* gtk-source.py's text, or NULL: no second app */
+  const char *app_arg;       /* gtk-given.py's argument, or NULL */
   /* The minimal session's steps (session_describe_steps), one of these
    * ('?' stands for any one character: where a drag left the pointer). */
   const char *expected[3];
@@ -327,6 +328,8 @@ xrecord_start (Fixture *f, const Case *c)
   g_ptr_array_add (argv, (char *) "--");
   g_ptr_array_add (argv, (char *) "/usr/bin/python3");
   g_ptr_array_add (argv, script);
+  if (c->app_arg != NULL)
+    g_ptr_array_add (argv, (char *) c->app_arg);
   g_ptr_array_add (argv, NULL);
   for (const char *const *e = c->record_env; e != NULL && *e != NULL; e++)
     {
@@ -536,9 +539,12 @@ drive_env (Fixture *f, Window given)
 
 /* ---- the case ---- */
 
-/* The app's command line after "--" for xreplay and xreduce. */
+/* PROGRAM ARGS... -- the app (its argument @app_arg, or none), in the
+ * test's folder; its stdout on *@out_fd, its stderr on *@err_fd (or
+ * /dev/null when @err_fd is NULL). */
 static void
-run (Fixture *f, const char *program, const char *const *args, GPid *pid, int *out_fd)
+run_app (Fixture *f, const char *program, const char *const *args, const char *app_arg,
+         GPid *pid, int *out_fd, int *err_fd)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *script = app_path ("gtk-given.py");
@@ -550,12 +556,14 @@ run (Fixture *f, const char *program, const char *const *args, GPid *pid, int *o
   g_ptr_array_add (argv, (char *) "--");
   g_ptr_array_add (argv, (char *) "/usr/bin/python3");
   g_ptr_array_add (argv, script);
+  if (app_arg != NULL)
+    g_ptr_array_add (argv, (char *) app_arg);
   g_ptr_array_add (argv, NULL);
   /* Not the fixture's display, HOME or variables: the replays' own. */
   g_assert_true (g_spawn_async_with_pipes (f->dir, (char **) argv->pdata, NULL,
                                            G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, pid,
-                                           NULL, out_fd, NULL, &error));
+                                           | (err_fd == NULL ? G_SPAWN_STDERR_TO_DEV_NULL : 0),
+                                           NULL, NULL, pid, NULL, out_fd, err_fd, &error));
   g_assert_no_error (error);
 }
 
@@ -568,8 +576,11 @@ record (Fixture *f, const Case *c)
   Window given;
   int status;
 
+  g_autofree char *title = c->app_arg != NULL ? g_strdup_printf ("Given (%s)", f->dir)
+                                               : g_strdup ("Given");
+
   xrecord_start (f, c);
-  given = wait_window (f, "Given");
+  given = wait_window (f, title);
   drain (f);
   c->drive (f, given);
   status = test_wait_said (&f->xrecord, f->xrecord_err, f->err, WAIT_MS);
@@ -609,7 +620,7 @@ test_case (Fixture *f, gconstpointer data)
   for (int i = 0; i < 5; i++)
     {
       const char *const args[] = { f->log, NULL };
-      run (f, env ("XREPLAY"), args, &replays[i], &outs[i]);
+      run_app (f, env ("XREPLAY"), args, c->app_arg, &replays[i], &outs[i], NULL);
     }
   for (int i = 0; i < 5; i++)
     {
@@ -631,7 +642,7 @@ test_case (Fixture *f, gconstpointer data)
     GPid pid;
     int fd, status;
 
-    run (f, env ("XREDUCE"), args, &pid, &fd);
+    run_app (f, env ("XREDUCE"), args, c->app_arg, &pid, &fd, NULL);
     status = test_wait_said (&pid, fd, out, 600000);
     close (fd);
     g_assert_true (WIFEXITED (status));
@@ -650,6 +661,35 @@ test_case (Fixture *f, gconstpointer data)
   for (gsize i = 0; i < G_N_ELEMENTS (c->expected) && c->expected[i] != NULL; i++)
     expected |= g_pattern_match_simple (c->expected[i], steps);
   g_assert_true (expected);
+}
+
+/* The title names the folder the app was started in: a replay's app,
+ * elsewhere, shows its own at once, and no action waits for the title
+ * the recording had (xreplay -v would say "waits for window"). */
+static void
+test_title (Fixture *f, gconstpointer data)
+{
+  Case c = *(const Case *) data;
+  g_autofree char *one = g_strdup_printf ("  1. Paste \"xxBOOMxx\" (from CLIPBOARD) in \"Given "
+                                          "(%s)\"\n", f->dir);
+  const char *const args[] = { "-v", f->log, NULL };
+  g_autoptr (GString) out = g_string_new (NULL), err = g_string_new (NULL);
+  GPid pid;
+  int out_fd, err_fd, status;
+
+  c.expected[0] = one;
+  test_case (f, &c);
+  run_app (f, env ("XREPLAY"), args, c.app_arg, &pid, &out_fd, &err_fd);
+  test_read_until (err_fd, err, "\xff", 120000);
+  status = test_wait_said (&pid, out_fd, out, 120000);
+  close (out_fd);
+  close (err_fd);
+  g_test_message ("xreplay -v said:\n%s", err->str);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_nonnull (strstr (err->str, "-> 0x"));
+  g_assert_null (strstr (err->str, "waits for window"));
+  g_assert_null (strstr (err->str, "not as recorded"));
 }
 
 static const char *const with_files[] = { "--with-files", NULL };
@@ -674,6 +714,7 @@ static const Case cases[] = {
       "  3. Paste \"~/docs/crash.txt\" (from CLIPBOARD) in \"Open\"\n"
       "  4. Press Return in \"Open\"\n  5. Click at 200,210 in \"Given\"\n" } },
   { "file-outside", drive_file_outside, with_files, NULL, NULL, { NULL } },
+  { "title", drive_xclip, NULL, NULL, NULL, { NULL }, "--title-cwd" },
   { "env", drive_env, NULL, troll, NULL,
     { "  1. Click at 200,210 in \"Given\"\n" } },
 };
@@ -706,7 +747,8 @@ main (int argc, char **argv)
     {
       g_autofree char *path = g_strdup_printf ("/given/%s", cases[i].name);
       g_test_add (path, Fixture, &cases[i], fixture_setup,
-                  cases[i].drive == drive_file_outside ? test_file_outside : test_case,
+                  cases[i].drive == drive_file_outside ? test_file_outside
+                  : cases[i].app_arg != NULL ? test_title : test_case,
                   fixture_teardown);
     }
   return g_test_run ();
