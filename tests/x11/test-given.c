@@ -61,10 +61,10 @@ struct Case
   const char *const *record_args; /* xrecord's options beyond the display and log */
   const char *const *record_env;  /* NAME=VALUE for the recorded app */
   const char *source_text;   /* gtk-source.py's text, or NULL: no second app */
-  const char *app_arg;       /* gtk-given.py's argument, or NULL */
   /* The minimal session's steps (session_describe_steps), one of these
    * ('?' stands for any one character: where a drag left the pointer). */
   const char *expected[3];
+  const char *app_arg;       /* gtk-given.py's argument, or NULL */
 };
 
 static int
