@@ -235,7 +235,7 @@ check_options (const Args *a, RecorderOptions *options, int *status)
 
       if (!recorder_check_env_name (*n, &error))
         {
-          g_autofree char *shown = quote_terminal (error->message);
+          g_autofree char *shown = quote_message (error->message);
           g_printerr ("xrecord: %s\n", shown);
           return exit_status_stop (status, EXIT_STATUS_USAGE);
         }

@@ -830,7 +830,7 @@ add_env (Recorder *recorder, Session *header)
                     SESSION_MAX_LINE / 2);
       else if (!session_add_env (header, *n, value, &error))
         {
-          g_autofree char *shown = quote_terminal (error->message);
+          g_autofree char *shown = quote_message (error->message);
           g_printerr ("xrecord: warning: %s: not recorded\n", shown);
         }
       else

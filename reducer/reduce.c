@@ -205,7 +205,7 @@ save_files (Reducer *reducer, const Session *best)
     }
   if (error != NULL)
     {
-      g_autofree char *shown = quote_terminal (error->message);
+      g_autofree char *shown = quote_message (error->message);
       g_printerr ("xreduce: warning: the copies of the files the app read are not all beside "
                   "the result: %s\n", shown);
     }

@@ -1164,7 +1164,7 @@ replay_place_files (Replay *r)
         }
       if (!sandbox_add_file (r->sandbox, dest, source, &local))
         {
-          g_autofree char *shown = quote_terminal (local->message);
+          g_autofree char *shown = quote_message (local->message);
           note_verbose (r, "%s", shown);
           continue;
         }
