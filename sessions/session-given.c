@@ -460,19 +460,17 @@ session_world_check_sequence (const SessionEvent *prev, const SessionEvent *ev, 
 
 /* ---- lines of a conversion ---- */
 
-/* The length of @len bytes at @data as a quoted string of the format. */
+/* The bytes one character (@len bytes at @data) takes in a quoted
+ * string as the file has it: measured with the writer's own quoting, so
+ * that whatever it escapes, a line stays within the limit. */
 static gsize
 quoted_len (const char *data, gsize len)
 {
-  gsize n = 2;
+  g_autofree char *one = g_strndup (data, len);
+  g_autoptr (GString) out = g_string_new (NULL);
 
-  for (gsize i = 0; i < len; i++)
-    {
-      guchar c = (guchar) data[i];
-      n += c == '"' || c == '\\' || c == '\n' || c == '\t' || c == '\r' ? 2
-           : c < 0x20 || c == 0x7f ? 4 : 1;
-    }
-  return n;
+  session_append_quoted (out, one);
+  return out->len - 2;
 }
 
 static SessionEvent *
@@ -533,7 +531,7 @@ session_selection_to_events (GArray *out, guint64 time_ms, const char *selection
           while (p < end)
             {
               const char *next = g_utf8_next_char (p);
-              gsize w = quoted_len (p, (gsize) (next - p)) - 2;
+              gsize w = quoted_len (p, (gsize) (next - p));
 
               if (width + w > CHUNK_ENCODED)
                 break;
