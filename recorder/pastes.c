@@ -31,6 +31,7 @@ struct RecPastes
   gpointer user_data;
   GHashTable *asked;         /* "selection target" asked since the last action */
   guint n_fetched, n_omitted, n_drops;
+  gboolean broken;           /* the connection is gone (the guard cut it) */
 
   /* The XDND exchange going on (source None: none). */
   Window source, target;
@@ -39,6 +40,18 @@ struct RecPastes
   char *types;               /* owned: the names, space-separated */
   Atom action;
 };
+
+/* Instead of Xlib's exit(): the guard cuts this connection with the
+ * others when the main thread is stuck (a window manager holds the
+ * server); the recording ends by the tracker's handler, this one only
+ * stops asking. */
+static void
+on_io_error_exit (Display *dpy, void *user_data)
+{
+  RecPastes *pastes = user_data;
+
+  pastes->broken = TRUE;
+}
 
 RecPastes *
 rec_pastes_new (const char *display, Toplevels *tops, gboolean with_data, RecPastesFunc func,
@@ -53,6 +66,7 @@ rec_pastes_new (const char *display, Toplevels *tops, gboolean with_data, RecPas
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot open display %s", display);
       return NULL;
     }
+  XSetIOErrorExitHandler (pastes->dpy, on_io_error_exit, pastes);
   pastes->window = XCreateWindow (pastes->dpy, DefaultRootWindow (pastes->dpy), -1, -1, 1, 1,
                                   0, 0, InputOnly, CopyFromParent, CWEventMask, &attrs);
   pastes->property = XInternAtom (pastes->dpy, "XREDUCE_SELECTION", False);
@@ -151,7 +165,7 @@ wait_event (RecPastes *pastes, gboolean (*match) (RecPastes *, const XEvent *), 
             return TRUE;
         }
       left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
-      if (left <= 0 || poll (&pfd, 1, left) <= 0)
+      if (pastes->broken || left <= 0 || poll (&pfd, 1, left) <= 0)
         return FALSE;
     }
 }
@@ -317,7 +331,7 @@ rec_pastes_request (RecPastes *pastes, const guint8 *data, gsize len, guint64 ti
   int format;
   gboolean omitted;
 
-  if (len < sizeof *req || data[0] != X_ConvertSelection)
+  if (pastes->broken || len < sizeof *req || data[0] != X_ConvertSelection)
     return;
   selection = atom_name (pastes, req->selection);
   target = atom_name (pastes, req->target);
@@ -456,7 +470,7 @@ rec_pastes_client_message (RecPastes *pastes, const xEvent *ev, guint64 time_ms)
   Atom type = (Atom) ev->u.clientMessage.u.l.type;
   Window source = (Window) (guint32) ev->u.clientMessage.u.l.longs0;
 
-  if ((ev->u.u.detail) != 32)
+  if (pastes->broken || (ev->u.u.detail) != 32)
     return;
   if (type == pastes->xdnd_enter)
     {
