@@ -13,6 +13,8 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
 [ $# -ge 1 ] && shift
+# Absolute: the test runs the programs from the folders it makes.
+build=$(cd "$build" 2>/dev/null && pwd) || { echo "$0: no folder ${build}" >&2; exit 2; }
 cases=${*:-paste-xclip paste-copy primary drop file-home file-outside title env}
 exe=$build/tests/x11/test-given
 [ -x "$exe" ] || { echo "$0: $exe is not built (ninja -C $build)" >&2; exit 2; }
