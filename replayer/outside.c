@@ -43,6 +43,9 @@ struct Outside
   GHashTable *atoms;         /* name -> Atom, interned once */
   GList *incrs;              /* of Incr (owned) */
   Time time;                 /* when we took ownership last */
+  const Session *session;    /* borrowed: the pastes' recorded times */
+  const SessionPaste *last;  /* the paste the app got data from last, or NULL */
+  gint64 last_ms;            /* then (g_get_monotonic_time, ms) */
   guint n_answered, n_refused;
 
   /* The drop going on: its target's answer. */
@@ -280,7 +283,14 @@ answer (Outside *o, const XSelectionRequestEvent *req)
   XSendEvent (o->dpy, req->requestor, False, NoEventMask, &notify);
   xconn_untrap (o->conn);
   if (ok)
-    o->n_answered++;
+    {
+      o->n_answered++;
+      if (paste != NULL)
+        {
+          o->last = paste;
+          o->last_ms = g_get_monotonic_time () / 1000;
+        }
+    }
   else
     o->n_refused++;
   g_debug ("%s for %s: %s", paste != NULL ? paste->selection : "?", target,
@@ -398,6 +408,7 @@ outside_new (const char *display, const Session *session, GError **error)
     }
   o->dpy = xconn_get_display (o->conn);
   o->pastes = g_steal_pointer (&pastes);
+  o->session = session;
   o->owned = g_hash_table_new (NULL, NULL);
   o->asked = g_hash_table_new (NULL, NULL);
   o->atoms = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -440,6 +451,17 @@ outside_paste_pending (Outside *o, guint number)
         return TRUE;
     }
   return FALSE;
+}
+
+gboolean
+outside_last_paste (Outside *o, guint *after_action, guint64 *recorded_ms, gint64 *answered_ms)
+{
+  if (o == NULL || o->last == NULL)
+    return FALSE;
+  *after_action = o->last->after_action;
+  *recorded_ms = session_get_event (o->session, o->last->first_event)->time_ms;
+  *answered_ms = o->last_ms;
+  return TRUE;
 }
 
 void

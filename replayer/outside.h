@@ -56,6 +56,12 @@ gboolean outside_drop (Outside *outside, guint number, const SessionEvent *ev, i
  * its recorded conversions): the action waits for it, as the user's came
  * once the app had the data. */
 gboolean outside_paste_pending (Outside *outside, guint number);
+/* The paste the app got data from last in this replay: the action it
+ * came after in the recording (G_MAXUINT: before any), the recording's
+ * time of its data, and when the app got it here (ms of
+ * g_get_monotonic_time). FALSE when none yet. */
+gboolean outside_last_paste (Outside *outside, guint *after_action, guint64 *recorded_ms,
+                             gint64 *answered_ms);
 /* Requests answered, and refused (a target not recorded). */
 void outside_get_counts (Outside *outside, guint *n_answered, guint *n_refused);
 
