@@ -512,13 +512,17 @@ session_describe_world (const Session *session, SessionWords words)
 /* ---- what a replay cannot give ---- */
 
 /* The selections the app got data from (a SelectionNotify an owner sent,
- * with a property) after an action, that no Selection line holds:
- * recorded with --no-selections or by an xrecord of version 1. */
+ * with a property) that no Selection line holds: recorded with
+ * --no-selections or by an xrecord of version 1. The lines come when the
+ * app asks, its SelectionNotify when the owner has answered: after the
+ * next action, maybe (a key's release), so a selection with lines covers
+ * the notifies that follow them. */
 static void
 missing_pastes (const Session *session, GPtrArray *said)
 {
   guint action = 0, n = 0;
-  g_autoptr (GHashTable) covered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) recorded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) counted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *first = NULL;
 
   for (guint i = 0; i < session_get_n_events (session); i++)
@@ -528,12 +532,12 @@ missing_pastes (const Session *session, GPtrArray *said)
       if (session_event_is_action (ev))
         {
           action++;
-          g_hash_table_remove_all (covered);
+          g_hash_table_remove_all (counted);
         }
       else if (ev->kind == SESSION_EVENT_SELECTION)
         {
           if (ev->type != NULL)
-            g_hash_table_add (covered, g_strdup (ev->selection));
+            g_hash_table_add (recorded, g_strdup (ev->selection));
           else if (n++ == 0)
             first = g_strdup_printf ("%s after action %u", ev->selection, action);
         }
@@ -548,10 +552,11 @@ missing_pastes (const Session *session, GPtrArray *said)
             continue;
           selection = g_strndup (s + 10, strcspn (s + 10, " "));
           if (!session_selection_name_check (selection)
-              || g_hash_table_contains (covered, selection))
+              || g_hash_table_contains (recorded, selection)
+              || g_hash_table_contains (counted, selection))
             continue;
           /* Said once per selection and action. */
-          g_hash_table_add (covered, g_strdup (selection));
+          g_hash_table_add (counted, g_strdup (selection));
           if (n++ == 0)
             first = g_strdup_printf ("%s after action %u", selection, action);
         }

@@ -501,6 +501,30 @@ test_titles (void)
   g_assert_cmpstr (term, ==, "alice@node7: ~");
 }
 
+/* The app asked (the Selection line) at Ctrl+V's press, the owner's
+ * answer came after the release of Control: the paste's data is there,
+ * nothing is said about it. */
+static void
+test_missing_later_notify (void)
+{
+  g_autoptr (Session) session = parse_ok (
+    HEAD2 KEYS ("100", "Control_L", "37", "0x0", "Press") KEYS ("110", "v", "55", "0x4", "Press")
+    "112 Selection selection=CLIPBOARD target=\"UTF8_STRING\" type=\"UTF8_STRING\" format=8 "
+    "size=2 offset=0 text=\"hi\"\n"
+    KEYS ("120", "Control_L", "37", "0x4", "Release")
+    "140 SelectionNotify requestor=0x1 selection=CLIPBOARD target=UTF8_STRING property=P sent=1\n"
+    KEYS ("150", "v", "55", "0x0", "Release"));
+  g_autofree char *dir = g_dir_make_tmp ("test-world-XXXXXX", NULL);
+  g_autoptr (GPtrArray) said = session_world_missing (session, dir, FALSE);
+
+  for (guint i = 0; i < said->len; i++)
+    {
+      g_test_message ("%s", (const char *) g_ptr_array_index (said, i));
+      g_assert_null (strstr (g_ptr_array_index (said, i), "paste"));
+    }
+  g_rmdir (dir);
+}
+
 static void
 test_missing (void)
 {
@@ -568,5 +592,6 @@ main (int argc, char **argv)
   g_test_add_func ("/world/words", test_words);
   g_test_add_func ("/world/titles", test_titles);
   g_test_add_func ("/world/missing", test_missing);
+  g_test_add_func ("/world/missing-later-notify", test_missing_later_notify);
   return g_test_run ();
 }
