@@ -132,6 +132,9 @@ typedef enum
   SESSION_OUTCOME_CRASHED,   /* killed by a signal */
   SESSION_OUTCOME_EXITED,    /* exited with a status */
   SESSION_OUTCOME_HUNG,
+  SESSION_OUTCOME_LOST,      /* `outcome unknown`: the app vanished with its windows
+                              * up (xrecord --all), how is not known: a failure of a
+                              * kind its replays show */
 } SessionOutcomeKind;
 
 typedef struct
@@ -197,6 +200,8 @@ void session_add_header_comment (Session *session, const char *text);
 void session_append (Session *session, const SessionEvent *ev);
 /* Frees the strings of an event the caller owns (not one of a session). */
 void session_event_clear (SessionEvent *ev);
+/* A deep copy of @src into @dest (cleared with session_event_clear). */
+void session_event_copy (SessionEvent *dest, const SessionEvent *src);
 
 gboolean session_event_is_action (const SessionEvent *ev);
 /* A modifier held for a chord: Shift, Control, Alt, Meta, Super, Hyper,

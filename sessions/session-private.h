@@ -58,7 +58,6 @@ gboolean session_world_check_sequence (const SessionEvent *prev, const SessionEv
 void session_world_subset (const Session *session, const gboolean *kept_action,
                            gboolean *keep_event);
 
-void session_event_copy (SessionEvent *dest, const SessionEvent *src);
 /* The header lines (version to outcome, unless at the end) as written. */
 void session_write_header (const Session *session, GString *out);
 /* @text as a quoted string of the format ("...", with escapes). */

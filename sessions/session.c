@@ -173,6 +173,7 @@ session_outcome_is_failure (SessionOutcome outcome)
     {
     case SESSION_OUTCOME_CRASHED:
     case SESSION_OUTCOME_HUNG:
+    case SESSION_OUTCOME_LOST:
       return TRUE;
     case SESSION_OUTCOME_EXITED:
       return outcome.status != 0;
@@ -250,6 +251,8 @@ session_outcome_to_string (SessionOutcome outcome)
       return g_strdup_printf ("exited %d", outcome.status);
     case SESSION_OUTCOME_HUNG:
       return g_strdup ("hung");
+    case SESSION_OUTCOME_LOST:
+      return g_strdup ("unknown");
     case SESSION_OUTCOME_UNKNOWN:
     default:
       return g_strdup ("unknown");
@@ -270,6 +273,8 @@ session_outcome_parse (const char *text, SessionOutcome *outcome,
     result.kind = SESSION_OUTCOME_NONE;
   else if (n == 1 && g_str_equal (words[0], "hung"))
     result.kind = SESSION_OUTCOME_HUNG;
+  else if (n == 1 && g_str_equal (words[0], "unknown"))
+    result.kind = SESSION_OUTCOME_LOST;
   else if (n == 2 && g_str_equal (words[0], "crashed"))
     {
       result.kind = SESSION_OUTCOME_CRASHED;
@@ -296,7 +301,7 @@ session_outcome_parse (const char *text, SessionOutcome *outcome,
   else
     {
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
-                   "bad outcome '%s' (none, crashed SIGNAL, exited N or hung)",
+                   "bad outcome '%s' (none, crashed SIGNAL, exited N, hung or unknown)",
                    text);
       return FALSE;
     }

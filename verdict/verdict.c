@@ -128,6 +128,8 @@ session_outcome_describe (SessionOutcome outcome)
   /* Words of the file's own: nothing failed, or nothing was written. */
   if (outcome.kind == SESSION_OUTCOME_NONE)
     return g_strdup ("none");
+  if (outcome.kind == SESSION_OUTCOME_LOST)
+    return g_strdup ("unknown (the app was gone with its windows open)");
   if (outcome.kind != SESSION_OUTCOME_CRASHED && outcome.kind != SESSION_OUTCOME_EXITED
       && outcome.kind != SESSION_OUTCOME_HUNG)
     return g_strdup ("not recorded");

@@ -200,6 +200,28 @@ test_save_load (void)
   g_rmdir (dir);
 }
 
+/* `outcome unknown` (xrecord --all: the app vanished with its windows
+ * up): a failure, of a kind not known, that is written, read back and
+ * worded; not the absence of an outcome line (not recorded). */
+static void
+test_outcome_lost (void)
+{
+  const char *text = "xreduce-session 1\nscreen 800x600\n"
+                     "10 KeyPress keysym=a keycode=38 state=0x0\n"
+                     "20 KeyRelease keysym=a keycode=38 state=0x0\noutcome unknown\n";
+  g_autoptr (Session) session = parse_ok (text);
+  g_autofree char *again = session_to_string (session);
+  g_autofree char *words = session_outcome_describe (session_get_outcome (session));
+  SessionOutcome unrecorded = { .kind = SESSION_OUTCOME_UNKNOWN };
+
+  g_assert_cmpint (session_get_outcome (session).kind, ==, SESSION_OUTCOME_LOST);
+  g_assert_true (session_outcome_is_failure (session_get_outcome (session)));
+  g_assert_cmpstr (again, ==, text);
+  g_assert_cmpstr (words, ==, "unknown (the app was gone with its windows open)");
+  /* The absence of a line stays the absence of a line. */
+  g_assert_false (session_outcome_is_failure (unrecorded));
+}
+
 static void
 test_header_outcome (void)
 {
@@ -1060,6 +1082,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/modifiers", test_modifiers);
   g_test_add_func ("/session/outcome-words", test_outcome_words);
   g_test_add_func ("/session/header-outcome", test_header_outcome);
+  g_test_add_func ("/session/outcome-lost", test_outcome_lost);
   g_test_add_func ("/session/writer", test_writer);
   g_test_add_func ("/session/writer-unwritable", test_writer_unwritable);
   g_test_add_func ("/session/actions", test_actions);
