@@ -1092,7 +1092,9 @@ reduce_setup (Reducer *reducer, GError **error)
                                               options->quiet);
   verification_set_world (reducer->verification, options->replay.files_dir,
                           options->replay.wm_argv != NULL);
-  if (options->algorithm == DD_ALGORITHM_DDMIN || options->same_crash)
+  /* `outcome unknown`: the search waits for the failure to reduce for. */
+  if (options->algorithm == DD_ALGORITHM_DDMIN || options->same_crash
+      || target_is_unknown (&reducer->target))
     {
       if (!verification_wait (reducer->verification, error)
           || !adopt_verdict (reducer, error))

@@ -17,6 +17,12 @@ target_decide (Target *target, const Session *session, const char *session_path,
       target->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_CRASHED, .signal = signal };
       return TRUE;
     }
+  if (recorded.kind == SESSION_OUTCOME_LOST && target->stderr_match != NULL)
+    {
+      /* A wrong result, saved on demand: only stderr decides. */
+      target->outcome.kind = SESSION_OUTCOME_NONE;
+      return TRUE;
+    }
   if (session_outcome_is_failure (recorded))
     {
       target->outcome = recorded;
@@ -32,6 +38,23 @@ target_decide (Target *target, const Session *session, const char *session_path,
                "--signal, --stderr-match or --test", session_path,
                recorded.kind == SESSION_OUTCOME_UNKNOWN ? "not recorded" : "none");
   return FALSE;
+}
+
+gboolean
+target_is_unknown (const Target *target)
+{
+  return !target->by_test && target->outcome.kind == SESSION_OUTCOME_LOST;
+}
+
+gboolean
+target_learn (Target *target, const RunResult *result)
+{
+  SessionOutcome seen = verdict_to_session_outcome (&result->replay.verdict);
+
+  if (!target_is_unknown (target) || !session_outcome_is_failure (seen))
+    return FALSE;
+  target->outcome = seen;
+  return TRUE;
 }
 
 void
@@ -79,6 +102,11 @@ target_still_fails (const RunResult *result, gpointer data)
       if (verdict->kind != VERDICT_HUNG)
         return FALSE;
       break;
+    case SESSION_OUTCOME_LOST:
+      /* Not learnt yet: any failure. */
+      if (!session_outcome_is_failure (verdict_to_session_outcome (verdict)))
+        return FALSE;
+      break;
     case SESSION_OUTCOME_UNKNOWN:
     case SESSION_OUTCOME_NONE:
     default:
@@ -120,6 +148,8 @@ target_describe (const Target *target)
 
   if (target->by_test)
     return g_strdup ("the --test command exits 0");
+  if (target->outcome.kind == SESSION_OUTCOME_LOST)
+    return g_strdup ("the app fails (crashes, exits with a status other than 0 or hangs)");
   what = target->outcome.kind == SESSION_OUTCOME_NONE
            || target->outcome.kind == SESSION_OUTCOME_UNKNOWN
            ? g_strdup ("the app") : session_outcome_describe (target->outcome);

@@ -14,7 +14,9 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  SessionOutcome outcome;    /* what "still fails" means (kind NONE: only stderr decides) */
+  SessionOutcome outcome;    /* what "still fails" means (kind NONE: only stderr decides;
+                              * LOST, the session's `outcome unknown`: any failure, until
+                              * target_learn() takes the one a full replay showed) */
   gboolean by_test;          /* --test: the command's exit status 0 decides */
   const char *stderr_match;  /* --stderr-match REGEX, or NULL (borrowed) */
   gboolean same_crash;       /* --same-crash: also the top frames */
@@ -28,6 +30,13 @@ typedef struct
 gboolean target_decide (Target *target, const Session *session, const char *session_path,
                         int signal, GError **error);
 void target_clear (Target *target);
+
+/* The session says `outcome unknown` (xrecord --all saved it when the app
+ * vanished): the failure is still to be learnt from a full replay. */
+gboolean target_is_unknown (const Target *target);
+/* A full replay failed (by target_still_fails) while the target is
+ * unknown: it becomes what the replay showed; TRUE if it changed. */
+gboolean target_learn (Target *target, const RunResult *result);
 
 /* A RunnerPredicate: does @result show the target failure? */
 gboolean target_still_fails (const RunResult *result, gpointer target);

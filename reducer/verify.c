@@ -73,6 +73,8 @@ count (Verification *v, const GError *error)
   return error == NULL;
 }
 
+static void clear_line (void);
+
 static void
 on_empty_done (RunResult *result, gboolean failed, const GError *error, gpointer data)
 {
@@ -100,6 +102,19 @@ on_full_done (RunResult *result, gboolean failed, const GError *error, gpointer 
 
       v->full_seen = quote_terminal (seen);
       v->full_tail = g_strstrip (g_strdup (result->replay.stderr_text != NULL ? result->replay.stderr_text : ""));
+    }
+  if (failed && target_is_unknown (v->target) && target_learn (v->target, result))
+    {
+      /* `outcome unknown`: the first failure seen is the one reduced for;
+       * the later replays must show the same. */
+      g_autofree char *what = session_outcome_describe (v->target->outcome);
+
+      if (!v->quiet)
+        {
+          clear_line ();
+          g_printerr ("xreduce: the session's outcome is unknown; its replay %s: "
+                      "reducing for that\n", what);
+        }
     }
   if (failed)
     {
