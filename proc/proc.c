@@ -129,6 +129,115 @@ pidfd_open (pid_t pid)
 #endif
 }
 
+/* ---- another's process ---- */
+
+struct ProcGoneWatch
+{
+  int pidfd;                 /* owned, or -1 */
+  guint fd_source, timer, idle;
+  ProcGoneFunc func;
+  gpointer user_data;
+};
+
+static void
+gone_watch_call (ProcGoneWatch *watch, gboolean gone)
+{
+  ProcGoneFunc func = watch->func;
+
+  watch->func = NULL;
+  if (watch->fd_source != 0)
+    g_source_remove (watch->fd_source);
+  if (watch->timer != 0)
+    g_source_remove (watch->timer);
+  watch->fd_source = watch->timer = watch->idle = 0;
+  if (func != NULL)
+    func (gone, watch->user_data);
+}
+
+static gboolean
+on_gone_fd (int fd, GIOCondition condition, gpointer user_data)
+{
+  ProcGoneWatch *watch = user_data;
+
+  watch->fd_source = 0;
+  gone_watch_call (watch, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_gone_timeout (gpointer user_data)
+{
+  ProcGoneWatch *watch = user_data;
+
+  watch->timer = 0;
+  gone_watch_call (watch, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_gone_already (gpointer user_data)
+{
+  ProcGoneWatch *watch = user_data;
+
+  watch->idle = 0;
+  gone_watch_call (watch, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+ProcGoneWatch *
+proc_watch_gone (pid_t pid, guint timeout_ms, ProcGoneFunc func, gpointer user_data)
+{
+  ProcGoneWatch *watch = g_new0 (ProcGoneWatch, 1);
+
+  watch->func = func;
+  watch->user_data = user_data;
+  watch->pidfd = pid > 0 ? pidfd_open (pid) : -1;
+  if (watch->pidfd < 0)
+    {
+      /* ESRCH: gone (reaped) already. Without pidfds (Linux < 5.3),
+       * /proc says, now. */
+      if (errno == ESRCH || pid <= 0 || proc_is_gone (pid))
+        watch->idle = g_idle_add (on_gone_already, watch);
+      else
+        watch->timer = g_timeout_add (timeout_ms, on_gone_timeout, watch);
+      return watch;
+    }
+  fcntl (watch->pidfd, F_SETFD, FD_CLOEXEC);
+  watch->fd_source = g_unix_fd_add (watch->pidfd, G_IO_IN, on_gone_fd, watch);
+  watch->timer = g_timeout_add (timeout_ms, on_gone_timeout, watch);
+  return watch;
+}
+
+void
+proc_gone_watch_free (ProcGoneWatch *watch)
+{
+  if (watch == NULL)
+    return;
+  if (watch->fd_source != 0)
+    g_source_remove (watch->fd_source);
+  if (watch->timer != 0)
+    g_source_remove (watch->timer);
+  if (watch->idle != 0)
+    g_source_remove (watch->idle);
+  if (watch->pidfd >= 0)
+    close (watch->pidfd);
+  g_free (watch);
+}
+
+gboolean
+proc_is_gone (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *text = NULL;
+  const char *paren;
+
+  if (pid <= 0 || !g_file_get_contents (path, &text, NULL, NULL))
+    return TRUE;
+  /* "PID (comm) S ...": the state after the last ')' (comm may hold one). */
+  paren = strrchr (text, ')');
+  return paren != NULL && (paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
+}
+
 /* ---- captured output ---- */
 
 static void

@@ -125,6 +125,20 @@ pid_t proc_keeper_get_pid (void);
  * taken by proc_interrupt_watch() PROC_ERROR_INTERRUPTED. */
 char *proc_read_line (int fd, guint timeout_ms, gsize max, GError **error);
 
+/* Waits, in the main loop, for a process that is not ours (no wait
+ * status: another client of the display) to end: @func is called once,
+ * with TRUE when it has ended (or was gone already), FALSE when it still
+ * runs after @timeout_ms. Through a pidfd, which is readable once the
+ * process has exited, zombie or reaped. The returned watch is freed with
+ * proc_gone_watch_free (which cancels it) after or instead of the call. */
+typedef struct ProcGoneWatch ProcGoneWatch;
+typedef void (*ProcGoneFunc) (gboolean gone, gpointer user_data);
+ProcGoneWatch *proc_watch_gone (pid_t pid, guint timeout_ms, ProcGoneFunc func,
+                                gpointer user_data);
+void proc_gone_watch_free (ProcGoneWatch *watch);
+/* Has @pid exited (or never existed)? A zombie has exited. */
+gboolean proc_is_gone (pid_t pid);
+
 /* "exited with status 3", "was killed by signal 11 (SIGSEGV)". */
 char *proc_describe_wait_status (int wait_status);
 

@@ -38,6 +38,7 @@ struct Capture
   CaptureStateFunc state_func;
   gpointer user_data;
   CaptureClientGoneFunc client_gone_func;
+  gboolean all_clients;     /* capture_set_all_clients */
   gpointer client_gone_data;
 };
 
@@ -238,8 +239,9 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
                gpointer user_data, GError **error)
 {
   XRecordClientSpec clients[2] = { XRecordFutureClients, client };
-  XRecordRange *ranges[2];
-  XRecordRange *range, *paste;
+  XRecordRange *ranges[3];
+  XRecordRange *range, *paste, *closing = NULL;
+  int n_clients = client != None ? 2 : 1, n_ranges = 2;
   int failed;
 
   capture->event_func = event_func;
@@ -273,14 +275,29 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
   paste->core_requests.last = X_ConvertSelection;
   ranges[0] = range;
   ranges[1] = paste;
+  if (capture->all_clients)
+    {
+      /* Every client, and whether it takes its windows down itself
+       * (DestroyWindow, DestroySubwindows ... MapWindow, UnmapWindow). */
+      clients[0] = XRecordAllClients;
+      n_clients = 1;
+      closing = XRecordAllocRange ();
+      if (closing != NULL)
+        {
+          closing->core_requests.first = X_DestroyWindow;
+          closing->core_requests.last = X_UnmapWindow;
+          ranges[n_ranges++] = closing;
+        }
+    }
 
   xconn_trap_push (capture->ctrl);
   capture->context = XRecordCreateContext (capture->ctrl, XRecordFromServerTime,
-                                           clients, client != None ? 2 : 1,
-                                           ranges, 2);
+                                           clients, n_clients, ranges, n_ranges);
   failed = xconn_trap_pop (capture->ctrl);
   XFree (range);
   XFree (paste);
+  if (closing != NULL)
+    XFree (closing);
   if (capture->context == 0 || failed != 0)
     {
       g_set_error (error, CAPTURE_ERROR, CAPTURE_ERROR_CONTEXT,
@@ -301,6 +318,12 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
   g_source_set_priority (capture->source, G_PRIORITY_DEFAULT - 10);
   g_source_attach (capture->source, NULL);
   return TRUE;
+}
+
+void
+capture_set_all_clients (Capture *capture)
+{
+  capture->all_clients = TRUE;
 }
 
 void

@@ -68,6 +68,10 @@ gboolean capture_start (Capture *capture, XID client, CaptureEventFunc event_fun
  * before capture_start. */
 void capture_set_client_gone_func (Capture *capture, CaptureClientGoneFunc func,
                                    gpointer user_data);
+/* xrecord --all: records every client, those connected already too, and
+ * also their DestroyWindow ... UnmapWindow requests (an app closing its
+ * windows itself, before it exits). Set before capture_start. */
+void capture_set_all_clients (Capture *capture);
 /* Disables the context; the state func is called with FALSE once the
  * server has sent everything it recorded. */
 void capture_stop (Capture *capture);

@@ -49,6 +49,7 @@ typedef struct
   Decision app;            /* cached; reset when _NET_WM_PID changes */
   guint64 first_map;       /* 0: never mapped as the app's */
   pid_t pid;               /* _NET_WM_PID, 0: not known */
+  pid_t app_pid;           /* all: the app it was taken for (DECISION_YES) */
   XAppIdentity identity;   /* owned strings */
 } Client;
 
@@ -87,6 +88,10 @@ struct Toplevels
   GHashTable *app_bases;   /* XID id_base -> Decision, of clients; forgotten
                             * when the client leaves (its base is reused) */
   GPtrArray *seen;         /* of Seen* (owned): windows mapped while recording */
+  gboolean all;            /* toplevels_set_all: every client is an app */
+  char **exclude;          /* all: classes recorded nothing of (owned) */
+  GHashTable *base_pids;   /* all: XID id_base -> pid (0: nobody can tell) */
+  GHashTable *excluded;    /* all: pids of apps that showed an excluded class */
 
   guint64 map_seq;
   FocusMode focus_mode;
@@ -95,6 +100,12 @@ struct Toplevels
   ToplevelsMapFunc map_func;
   gpointer map_data;
 };
+
+static XID
+base_of (Toplevels *tops, XID id)
+{
+  return xapp_client_base (tops->xapp, id);
+}
 
 static void
 client_free (Client *client)
@@ -144,6 +155,9 @@ toplevels_free (Toplevels *tops)
   g_hash_table_unref (tops->clients);
   g_hash_table_unref (tops->app_bases);
   g_ptr_array_unref (tops->seen);
+  g_strfreev (tops->exclude);
+  g_clear_pointer (&tops->base_pids, g_hash_table_unref);
+  g_clear_pointer (&tops->excluded, g_hash_table_unref);
   xapp_free (tops->xapp);
   g_free (tops);
 }
@@ -153,6 +167,60 @@ toplevels_set_app (Toplevels *tops, pid_t app_pgid)
 {
   tops->app_pgid = app_pgid;
   xapp_set_app (tops->xapp, app_pgid);
+}
+
+void
+toplevels_set_all (Toplevels *tops, const char *const *exclude_classes)
+{
+  tops->all = TRUE;
+  tops->exclude = g_strdupv ((char **) exclude_classes);
+  tops->base_pids = g_hash_table_new (NULL, NULL);
+  tops->excluded = g_hash_table_new (NULL, NULL);
+}
+
+pid_t
+toplevels_client_pid (Toplevels *tops, XID id_base)
+{
+  gpointer value = NULL;
+  gboolean asked;
+  pid_t pid;
+  GHashTableIter iter;
+
+  if (!tops->all || xapp_is_own_client (tops->xapp, id_base))
+    return 0;
+  asked = g_hash_table_lookup_extended (tops->base_pids, GSIZE_TO_POINTER (id_base), NULL,
+                                        &value);
+  if (asked && GPOINTER_TO_INT (value) > 0)
+    return GPOINTER_TO_INT (value);
+  /* Asked of the server once per client (until it leaves); else what one
+   * of its windows says. */
+  if (!asked)
+    {
+      pid = xapp_client_pid (tops->xapp, id_base);
+      g_hash_table_insert (tops->base_pids, GSIZE_TO_POINTER (id_base),
+                           GINT_TO_POINTER (MAX (pid, 0)));
+      if (pid > 0)
+        return pid;
+    }
+  g_hash_table_iter_init (&iter, tops->clients);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Client *client = value;
+
+      if (client->pid > 0 && base_of (tops, client->id) == id_base)
+        {
+          g_hash_table_insert (tops->base_pids, GSIZE_TO_POINTER (id_base),
+                               GINT_TO_POINTER (client->pid));
+          return client->pid;
+        }
+    }
+  return 0;
+}
+
+gboolean
+toplevels_is_excluded (Toplevels *tops, pid_t pid)
+{
+  return tops->excluded != NULL && g_hash_table_contains (tops->excluded, GINT_TO_POINTER (pid));
 }
 
 void
@@ -179,12 +247,8 @@ void
 toplevels_client_gone (Toplevels *tops, XID id_base)
 {
   g_hash_table_remove (tops->app_bases, GSIZE_TO_POINTER (id_base));
-}
-
-static XID
-base_of (Toplevels *tops, XID id)
-{
-  return xapp_client_base (tops->xapp, id);
+  if (tops->base_pids != NULL)
+    g_hash_table_remove (tops->base_pids, GSIZE_TO_POINTER (id_base));
 }
 
 /* ---- what it was mapped as ---- */
@@ -296,6 +360,18 @@ client_decide (Toplevels *tops, Client *client)
     return client->app;
   if (xapp_is_own_client (tops->xapp, client->id))
     return client->app = DECISION_NO;
+  if (tops->all)
+    {
+      /* Every client is an app: which one, by its process. */
+      pid_t pid = toplevels_client_pid (tops, base);
+
+      if (pid <= 0)
+        pid = client->pid > 0 ? client->pid : xapp_read_net_wm_pid (tops->xapp, client->id);
+      if (pid <= 0)
+        return DECISION_UNKNOWN;
+      client->app_pid = pid;
+      return client->app = DECISION_YES;
+    }
   if (GPOINTER_TO_INT (g_hash_table_lookup (tops->app_bases,
                                             GSIZE_TO_POINTER (base))) == DECISION_YES)
     return client->app = DECISION_YES;
@@ -324,6 +400,8 @@ toplevels_is_app_client (Toplevels *tops, XID id_base)
 
   if (xapp_is_own_client (tops->xapp, id_base))
     return FALSE;
+  if (tops->all)
+    return toplevels_client_pid (tops, id_base) > 0;
   if (tops->private_server)
     return TRUE;
   known = GPOINTER_TO_INT (g_hash_table_lookup (tops->app_bases, GSIZE_TO_POINTER (id_base)));
@@ -853,6 +931,20 @@ toplevels_start (Toplevels *tops)
     }
 }
 
+/* --exclude-class: is @top's class one of them? Its app is excluded from
+ * then on. */
+static gboolean
+toplevel_excluded (Toplevels *tops, Toplevel *top)
+{
+  const char *wm_class = toplevel_named (top)->identity.wm_class;
+
+  if (tops->exclude == NULL || wm_class == NULL
+      || !g_strv_contains ((const char *const *) tops->exclude, wm_class))
+    return FALSE;
+  g_hash_table_add (tops->excluded, GINT_TO_POINTER (top->client->app_pid));
+  return TRUE;
+}
+
 static gboolean
 toplevel_target (Toplevels *tops, Toplevel *top, ToplevelTarget *target)
 {
@@ -860,12 +952,31 @@ toplevel_target (Toplevels *tops, Toplevel *top, ToplevelTarget *target)
 
   if (client == NULL || client_decide (tops, client) != DECISION_YES)
     return FALSE;
+  if (tops->all && toplevel_excluded (tops, top))
+    return FALSE;
   if (client->first_map == 0)
     toplevel_note_map (tops, top);
   target->window = client->id;
-  target->index = client->first_map != 0
-                  ? xapp_window_index (tops->stack, toplevel_first_map, client->first_map)
-                  : -1;
+  target->app_pid = client->app_pid;
+  if (tops->all && client->first_map != 0)
+    {
+      /* Among the windows of its own app. */
+      g_autoptr (GPtrArray) mine = g_ptr_array_new ();
+
+      for (guint i = 0; i < tops->stack->len; i++)
+        {
+          Toplevel *other = g_ptr_array_index (tops->stack, i);
+
+          if (other->client != NULL && other->client->app == DECISION_YES
+              && other->client->app_pid == client->app_pid)
+            g_ptr_array_add (mine, other);
+        }
+      target->index = xapp_window_index (mine, toplevel_first_map, client->first_map);
+    }
+  else
+    target->index = client->first_map != 0
+                    ? xapp_window_index (tops->stack, toplevel_first_map, client->first_map)
+                    : -1;
   target->wm_class = toplevel_named (top)->identity.wm_class;
   target->wm_name = xapp_identity_title (&toplevel_named (top)->identity);
   target->origin_x = top->x + top->border + top->client_dx;

@@ -32,6 +32,7 @@ typedef struct
   const char *wm_name;     /* or NULL */
   int origin_x, origin_y;  /* the window's origin in root coordinates */
   int width, height;       /* its size (inside a frame: its own, not the frame's) */
+  pid_t app_pid;           /* toplevels_set_all: the app's (its X client's process) */
 } ToplevelTarget;
 
 /* Called when one of the app's top-levels is mapped for the first time. */
@@ -45,6 +46,21 @@ typedef void (*ToplevelsMapFunc) (Window window, gpointer user_data);
 Toplevels *toplevels_new (Display *dpy, gboolean private_server);
 void toplevels_free (Toplevels *tops);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Toplevels, toplevels_free)
+
+/* xrecord --all: every client's windows are an app's, each app a process
+ * (the pid of its X client, from X-Resource, else its windows'
+ * _NET_WM_PID; a window whose pid nobody can tell is nobody's). The index
+ * of a target counts that app's windows only. A window whose WM_CLASS's
+ * class is in @exclude_classes (NULL-terminated, copied) is no target,
+ * and its app is excluded (toplevels_is_excluded). Instead of
+ * toplevels_set_app. */
+void toplevels_set_all (Toplevels *tops, const char *const *exclude_classes);
+/* toplevels_set_all: the app (pid) of the client with resource base
+ * @id_base, or 0 (one of ours, or nobody can tell). Cached until the
+ * client leaves. */
+pid_t toplevels_client_pid (Toplevels *tops, XID id_base);
+/* toplevels_set_all: has a window of the app @pid shown an excluded class? */
+gboolean toplevels_is_excluded (Toplevels *tops, pid_t pid);
 
 /* The app's process group (its pid: it leads its own group). */
 void toplevels_set_app (Toplevels *tops, pid_t app_pgid);
