@@ -4,8 +4,11 @@
  *   xrecord -o session.log [--display DPY | --headless] [--screen WxH]
  *           [--stop-key KEYSYM] [--with-files] [--no-selections]
  *           [--record-env NAME]... -- APP ARGS...
+ *   xrecord --all -d DPY [--save-dir DIR] [--keep MINUTES] [--keep-actions N]
+ *           [--exclude-class CLASS]...
  *
- * Parses the command line and hands over to recorder_run() (recorder.c).
+ * Parses the command line and hands over to recorder_run() (recorder.c),
+ * or with --all to rec_all_run() (all.c).
  * Exit status: 0 recorded (whatever became of the app), 2 bad usage or
  * input (the app or the output), 3 no X infrastructure (no DISPLAY
  * server, no RECORD extension, no Xephyr/Xvfb), 4 nothing of the app
@@ -22,6 +25,7 @@
 #include <glib.h>
 
 #include "recorder.h"
+#include "all.h"
 #include "interrupt.h"
 #include "quote.h"
 #include "help.h"
@@ -88,18 +92,23 @@ typedef struct
   char *output, *display, *screen, *stop_key, *start_timeout;
   gboolean headless, version, with_files, no_selections;
   char **record_env;
+  gboolean all;              /* --all and its options */
+  char *save_dir, *keep, *keep_actions;
+  char **exclude_class;
   char **command;            /* after "--" */
 } Args;
 
 static void
 args_clear (Args *a)
 {
-  char **strings[] = { &a->output, &a->display, &a->screen, &a->stop_key, &a->start_timeout };
+  char **strings[] = { &a->output, &a->display, &a->screen, &a->stop_key, &a->start_timeout,
+                       &a->save_dir, &a->keep, &a->keep_actions };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
   g_clear_pointer (&a->command, g_strfreev);
   g_clear_pointer (&a->record_env, g_strfreev);
+  g_clear_pointer (&a->exclude_class, g_strfreev);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Args, args_clear)
 
@@ -127,6 +136,16 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
       "Do not write what the app pastes from other apps (the clipboard, the primary selection, drops): only that it did", NULL },
     { "record-env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->record_env,
       "Also record this variable of the app's environment (repeatable; never one that looks secret)", "NAME" },
+    { "all", 0, 0, G_OPTION_ARG_NONE, &a->all,
+      "Always recording: every app on the display given with -d, each app's last actions kept in memory and saved as a session in --save-dir when the app vanishes with its windows open (a crash), or on SIGUSR1 (every app's); no APP, no -o", NULL },
+    { "save-dir", 0, 0, G_OPTION_ARG_FILENAME, &a->save_dir,
+      "--all: save sessions in DIR, 0600 files (default $XDG_STATE_HOME/xreduce/sessions, made 0700)", "DIR" },
+    { "keep", 0, 0, G_OPTION_ARG_STRING, &a->keep,
+      "--all: keep each app's actions of the last MINUTES (default 10)", "MINUTES" },
+    { "keep-actions", 0, 0, G_OPTION_ARG_STRING, &a->keep_actions,
+      "--all: keep each app's last N actions at most, whichever of --keep and this is smaller (default 2000; memory: about 1 KiB an action, and 4 server events an action, per app)", "N" },
+    { "exclude-class", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->exclude_class,
+      "--all: record nothing of the apps with a window of this WM_CLASS class, e.g. KeePassXC (repeatable)", "CLASS" },
     { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->command, NULL,
       "-- APP [ARGS...]" },
@@ -165,7 +184,8 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     "Examples:\n"
     "  xrecord -o crash.log -d :0 -- ./myapp      # on your desktop\n"
     "  xrecord -o crash.log -- gedit              # in a nested Xephyr\n"
-    "  xrecord -o crash.log --headless -- ./myapp # scripted, on a private Xvfb");
+    "  xrecord -o crash.log --headless -- ./myapp # scripted, on a private Xvfb\n"
+    "  xrecord --all -d :0 --exclude-class KeePassXC   # always recording your desktop");
   if (help_maybe_print (context, *argc, *argv))
     return exit_status_stop (status, EXIT_STATUS_OK);
   if (!g_option_context_parse (context, argc, argv, &error))
@@ -243,6 +263,87 @@ check_options (const Args *a, RecorderOptions *options, int *status)
   return TRUE;
 }
 
+/* --all's options into @options (its strings point into @a); what is
+ * wrong is said. A step of main() (exit-status.h). */
+static gboolean
+check_all_options (const Args *a, RecAllOptions *options, int *status)
+{
+  guint64 keep = 0, keep_actions = 0;
+
+  if (a->command != NULL && a->command[0] != NULL)
+    {
+      g_printerr ("xrecord: --all records the apps already on the display: no APP\n");
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
+    }
+  if (a->display == NULL)
+    {
+      g_printerr ("xrecord: --all needs the display to record (-d DPY, e.g. -d :0)\n");
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
+    }
+  if (a->output != NULL || a->headless || a->screen != NULL || a->stop_key != NULL
+      || a->start_timeout != NULL || a->with_files || a->no_selections)
+    {
+      g_printerr ("xrecord: --all takes none of -o, --headless, --screen, --stop-key, "
+                  "--start-timeout, --with-files, --no-selections (sessions go to "
+                  "--save-dir)\n");
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
+    }
+  if (a->keep != NULL && !g_ascii_string_to_unsigned (a->keep, 10, 1, 24 * 60, &keep, NULL))
+    {
+      g_autofree char *shown = quote_terminal (a->keep);
+      g_printerr ("xrecord: --keep: '%s' is not a number of minutes (1 to 1440)\n", shown);
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
+    }
+  if (a->keep_actions != NULL
+      && !g_ascii_string_to_unsigned (a->keep_actions, 10, 1, 1000000, &keep_actions, NULL))
+    {
+      g_autofree char *shown = quote_terminal (a->keep_actions);
+      g_printerr ("xrecord: --keep-actions: '%s' is not a number of actions (1 to 1000000)\n",
+                  shown);
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
+    }
+  for (char **c = a->exclude_class; c != NULL && *c != NULL; c++)
+    if (**c == '\0')
+      {
+        g_printerr ("xrecord: --exclude-class: an empty class\n");
+        return exit_status_stop (status, EXIT_STATUS_USAGE);
+      }
+  options->display = a->display;
+  options->save_dir = a->save_dir;
+  options->keep_minutes = (guint) keep;
+  options->keep_actions = (guint) keep_actions;
+  options->exclude_classes = (const char *const *) a->exclude_class;
+  options->record_env = (const char *const *) a->record_env;
+  return TRUE;
+}
+
+/* xrecord --all, to its end: 0 (the display went), 128+N (signal N). */
+static int
+run_all (const Args *a)
+{
+  RecAllOptions options = { 0 };
+  g_autoptr (RecAll) all = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  if (!check_all_options (a, &options, &status))
+    return status;
+  all = rec_all_new (&options, &error);
+  if (all == NULL || !rec_all_run (all, &error))
+    {
+      g_autofree char *shown = quote_message (error->message);
+
+      g_printerr ("xrecord: %s\n", shown);
+      return g_error_matches (error, RECORDER_ERROR, RECORDER_ERROR_INFRA)
+             ? EXIT_STATUS_INFRA : EXIT_STATUS_USAGE;
+    }
+  g_printerr ("xrecord: %u session%s saved\n", rec_all_get_n_saved (all),
+              rec_all_get_n_saved (all) == 1 ? "" : "s");
+  if (rec_all_get_signal (all) != 0)
+    return EXIT_STATUS_SIGNAL + rec_all_get_signal (all);
+  return EXIT_STATUS_OK;
+}
+
 /* What the recording came to: its exit status, said. */
 static int
 recorded (Recorder *recorder, SessionOutcome outcome, const char *output)
@@ -293,7 +394,17 @@ main (int argc, char **argv)
    * printed: titles in other scripts are shown, not '?'. LC_CTYPE only:
    * numbers in files and scripts stay "0.05" in every locale. */
   setlocale (LC_CTYPE, "");
-  if (!parse_args (&argc, &argv, &a, &status) || !check_options (&a, &options, &status))
+  if (!parse_args (&argc, &argv, &a, &status))
+    return status;
+  if (a.all)
+    return run_all (&a);
+  if (a.save_dir != NULL || a.keep != NULL || a.keep_actions != NULL || a.exclude_class != NULL)
+    {
+      g_printerr ("xrecord: --save-dir, --keep, --keep-actions and --exclude-class go with "
+                  "--all\n");
+      return EXIT_STATUS_USAGE;
+    }
+  if (!check_options (&a, &options, &status))
     return status;
   recorder = recorder_new (&options, &error);
   if (recorder != NULL && recorder_run (recorder, &outcome, &error))

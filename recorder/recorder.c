@@ -29,6 +29,7 @@
 #include "capture.h"
 #include "files.h"
 #include "guard.h"
+#include "header.h"
 #include "interrupt.h"
 #include "pastes.h"
 #include "proc.h"
@@ -653,54 +654,6 @@ on_io_error_exit (Display *dpy, void *user_data)
     }
 }
 
-/* "us", or "de(nodeadkeys)": from the root's _XKB_RULES_NAMES (rules,
- * model, layout, variant, options, NUL-separated). */
-static char *
-read_keymap_name (Display *dpy)
-{
-  Atom prop = XInternAtom (dpy, "_XKB_RULES_NAMES", True);
-  Atom type;
-  int format;
-  unsigned long n = 0, after;
-  unsigned char *data = NULL;
-  char *name = NULL;
-
-  if (prop != None
-      && XGetWindowProperty (dpy, DefaultRootWindow (dpy), prop, 0, 1024, False,
-                             XA_STRING, &type, &format, &n, &after, &data) == Success
-      && data != NULL && format == 8)
-    {
-      const char *fields[5] = { NULL };
-      const char *p = (const char *) data;
-      const char *end = p + n;
-
-      for (int i = 0; i < 5 && p < end; i++)
-        {
-          fields[i] = p;
-          p += strnlen (p, (gsize) (end - p)) + 1;
-        }
-      if (fields[2] != NULL && fields[2][0] != '\0' && fields[2] < end)
-        {
-          gsize layout_len = strnlen (fields[2], (gsize) (end - fields[2]));
-
-          if (fields[3] != NULL && fields[3] < end && fields[3][0] != '\0')
-            name = g_strdup_printf ("%.*s(%.*s)", (int) layout_len, fields[2],
-                                    (int) strnlen (fields[3], (gsize) (end - fields[3])),
-                                    fields[3]);
-          else
-            name = g_strndup (fields[2], layout_len);
-        }
-    }
-  if (data != NULL)
-    XFree (data);
-  if (name == NULL || !g_utf8_validate (name, -1, NULL))
-    {
-      g_free (name);
-      name = g_strdup ("us");
-    }
-  return name;
-}
-
 static gboolean
 open_display (Recorder *recorder, GError **error)
 {
@@ -776,68 +729,6 @@ recorder_check_env_name (const char *name, GError **error)
   return FALSE;
 }
 
-/* The window manager's name, as it says it (_NET_WM_NAME of the window
- * _NET_SUPPORTING_WM_CHECK names), or NULL. */
-static char *
-read_wm_name (Display *dpy)
-{
-  Atom check = XInternAtom (dpy, "_NET_SUPPORTING_WM_CHECK", False);
-  Atom name = XInternAtom (dpy, "_NET_WM_NAME", False);
-  Atom utf8 = XInternAtom (dpy, "UTF8_STRING", False);
-  Atom type;
-  int format;
-  unsigned long n = 0, after;
-  unsigned char *data = NULL;
-  Window wm = None;
-  char *said = NULL;
-
-  xconn_trap_push (dpy);
-  if (XGetWindowProperty (dpy, DefaultRootWindow (dpy), check, 0, 1, False, XA_WINDOW, &type,
-                          &format, &n, &after, &data) == Success && data != NULL && n == 1
-      && format == 32)
-    wm = (Window) *(unsigned long *) data;
-  g_clear_pointer (&data, XFree);
-  if (wm != None
-      && XGetWindowProperty (dpy, wm, name, 0, 64, False, utf8, &type, &format, &n, &after,
-                             &data) == Success && data != NULL && format == 8 && n > 0
-      && g_utf8_validate ((const char *) data, (gssize) n, NULL))
-    said = g_strndup ((const char *) data, n);
-  g_clear_pointer (&data, XFree);
-  xconn_trap_pop (dpy);
-  return said;
-}
-
-/* The variables of ours, which the app gets, that shape its behaviour
- * and are no secret: the default list and --record-env's. */
-static void
-add_env (Recorder *recorder, Session *header)
-{
-  g_auto (GStrv) names = g_listenv ();
-
-  qsort (names, g_strv_length (names), sizeof (char *), (GCompareFunc) g_strcmp0);
-  for (char **n = names; *n != NULL; n++)
-    {
-      const char *value = g_getenv (*n);
-      g_autoptr (GError) error = NULL;
-
-      if (value == NULL || !(session_env_name_is_default (*n)
-                             || (recorder->record_env != NULL
-                                 && g_strv_contains ((const char *const *) recorder->record_env,
-                                                     *n))))
-        continue;
-      if (strlen (value) > SESSION_MAX_LINE / 2)
-        g_printerr ("xrecord: warning: %s is longer than %d bytes: not recorded\n", *n,
-                    SESSION_MAX_LINE / 2);
-      else if (!session_add_env (header, *n, value, &error))
-        {
-          g_autofree char *shown = quote_message (error->message);
-          g_printerr ("xrecord: warning: %s: not recorded\n", shown);
-        }
-      else
-        recorder->n_env++;
-    }
-}
-
 /* The world the app runs in (session-world.h): where, and when. */
 static void
 add_world (Recorder *recorder, Session *header)
@@ -845,7 +736,7 @@ add_world (Recorder *recorder, Session *header)
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
   g_autofree char *cwd = g_get_current_dir ();
-  g_autofree char *wm = read_wm_name (recorder->tracker);
+  g_autofree char *wm = rec_header_wm_name (recorder->tracker);
 
   if (g_path_is_absolute (g_get_home_dir ()))
     session_set_home (header, g_get_home_dir ());
@@ -856,7 +747,12 @@ add_world (Recorder *recorder, Session *header)
   session_set_date (header, date);
   if (wm != NULL)
     session_set_wm (header, wm);
-  add_env (recorder, header);
+  {
+    g_auto (GStrv) envp = g_get_environ ();
+
+    recorder->n_env += rec_header_add_env (header, (const char *const *) envp,
+                                           (const char *const *) recorder->record_env);
+  }
 }
 
 static gboolean
@@ -867,7 +763,7 @@ open_log (Recorder *recorder, GError **error)
   g_autofree char *date = g_date_time_format (now, "%Y-%m-%d %H:%M");
   g_autofree char *comment = g_strdup_printf ("xreduce session, recorded by xrecord %s on %s",
                                               XREDUCE_VERSION, date);
-  g_autofree char *keymap = read_keymap_name (recorder->tracker);
+  g_autofree char *keymap = rec_header_keymap (recorder->tracker);
   g_autoptr (GError) local_error = NULL;
 
   session_add_header_comment (header, comment);

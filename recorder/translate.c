@@ -39,6 +39,7 @@ struct Translator
   char *keysym;            /* the strings of the last record (owned) */
   char *wm_class;
   char *wm_name;
+  pid_t app_pid;           /* the last action's target's */
 };
 
 Translator *
@@ -128,6 +129,13 @@ set_target (Translator *translator, SessionEvent *out, int root_x, int root_y,
   translator->wm_name = g_strdup (target->wm_name);
   out->wm_class = translator->wm_class;
   out->wm_name = translator->wm_name;
+  translator->app_pid = target->app_pid;
+}
+
+pid_t
+translator_get_app_pid (Translator *translator)
+{
+  return translator->app_pid;
 }
 
 /* The app's window a pointer event goes to: the grab's while a button is

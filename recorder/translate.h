@@ -37,6 +37,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Translator, translator_free)
  * to the translator until the next call. */
 TranslateResult translator_device (Translator *translator, const xEvent *ev,
                                    guint64 time_ms, SessionEvent *out);
+/* After a TRANSLATE_EVENT of translator_device: the app the action was
+ * aimed at (ToplevelTarget.app_pid; toplevels_set_all). */
+pid_t translator_get_app_pid (Translator *translator);
 /* An event delivered to one of the app's clients. */
 TranslateResult translator_delivered (Translator *translator, const xEvent *ev,
                                       guint64 time_ms, SessionEvent *out);

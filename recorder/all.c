@@ -1,0 +1,771 @@
+/* all.c — xrecord --all: every app's recent actions, in memory, saved at
+ * its crash (see all.h).
+ *
+ * The display's RECORD stream (capture.c, every client) feeds the same
+ * window model (toplevels.c, in its "every client is an app" mode) and
+ * translator (translate.c) as a recording of one app; each action, and
+ * each event the server delivered, goes to the buffer of the app it was
+ * aimed at or delivered to: an App, one per process (its X clients' pid,
+ * X-Resource, else _NET_WM_PID). Its command, folder and variables are
+ * read from /proc when it is first seen.
+ *
+ * A crash: the app's last X client leaves (RECORD's ClientDied, after the
+ * server has taken its windows down) while windows it mapped were still
+ * up, by its own requests (it never sent UnmapWindow or DestroyWindow for
+ * them: an app that exits normally closes its windows first), and its
+ * process ends (a pidfd, proc_watch_gone). Then its buffer is written as a
+ * session, `outcome unknown`: xreduce learns the failure from its replays.
+ *
+ * Start reading at rec_all_run(), then on_captured().
+ */
+#define G_LOG_DOMAIN "xreduce-recorder"
+
+#include "all.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib-unix.h>
+#include <glib/gstdio.h>
+#include <X11/Xlib.h>
+#include <X11/Xproto.h>
+#include <X11/extensions/record.h>
+
+#include "capture.h"
+#include "header.h"
+#include "proc.h"
+#include "quote.h"
+#include "recorder.h"
+#include "session.h"
+#include "toplevels.h"
+#include "translate.h"
+#include "xconn.h"
+
+#define ENABLE_TIMEOUT_MS 10000
+
+typedef struct App App;
+
+struct RecAll
+{
+  char *display;
+  char *save_dir;
+  guint64 keep_ms;
+  guint keep_actions;
+  char **exclude;
+  char **record_env;
+
+  Display *tracker;        /* owned */
+  GSource *tracker_source;
+  XID tracker_base;
+  Capture *capture;
+  Toplevels *tops;
+  Translator *translator;
+  GMainLoop *loop;
+  char *keymap, *host;
+  int screen_width, screen_height;
+
+  GHashTable *apps;        /* pid -> App* (owned) */
+  guint64 now_ms;          /* the time of the last event recorded */
+  gboolean enabled, gone;
+  int signal;
+  guint n_saved;
+  guint signal_sources[4];
+};
+
+struct App
+{
+  RecAll *all;             /* its owner */
+  pid_t pid;
+  Session *header;         /* owned: the header of its sessions, made when first seen */
+  char *name;              /* for file names and messages: its class, else its program */
+  GQueue events;           /* SessionEvent* (owned), oldest first */
+  guint n_actions, n_server;
+  guint n_dropped;         /* actions dropped from the front (--keep, --keep-actions) */
+  GHashTable *bases;       /* its X clients' resource bases now connected */
+  GHashTable *shown;       /* Window: its top-levels up and not taken down by itself */
+  ProcGoneWatch *watch;    /* owned, while its end is awaited */
+};
+
+/* ---- the buffers ---- */
+
+static void
+event_free (SessionEvent *ev)
+{
+  session_event_clear (ev);
+  g_free (ev);
+}
+
+static void
+app_free (App *app)
+{
+  SessionEvent *ev;
+
+  while ((ev = g_queue_pop_head (&app->events)) != NULL)
+    event_free (ev);
+  g_clear_pointer (&app->watch, proc_gone_watch_free);
+  g_clear_pointer (&app->header, session_free);
+  g_hash_table_unref (app->bases);
+  g_hash_table_unref (app->shown);
+  g_free (app->name);
+  g_free (app);
+}
+
+static void
+app_drop_head (App *app)
+{
+  SessionEvent *ev = g_queue_pop_head (&app->events);
+
+  if (ev == NULL)
+    return;
+  if (session_event_is_action (ev))
+    {
+      app->n_actions--;
+      app->n_dropped++;
+    }
+  else if (ev->kind == SESSION_EVENT_SERVER)
+    app->n_server--;
+  event_free (ev);
+}
+
+/* Keeps the buffer within --keep and --keep-actions (whichever is
+ * smaller), and its server events within their share. */
+static void
+app_trim (App *app)
+{
+  RecAll *all = app->all;
+  guint max_server = RECALL_SERVER_PER_ACTION * all->keep_actions;
+
+  while (app->n_actions > all->keep_actions || app->n_server > max_server)
+    app_drop_head (app);
+  while (!g_queue_is_empty (&app->events)
+         && ((SessionEvent *) g_queue_peek_head (&app->events))->time_ms + all->keep_ms
+              < all->now_ms)
+    app_drop_head (app);
+}
+
+static void
+app_append (App *app, const SessionEvent *ev)
+{
+  SessionEvent *copy = g_new0 (SessionEvent, 1);
+
+  session_event_copy (copy, ev);
+  g_queue_push_tail (&app->events, copy);
+  if (session_event_is_action (ev))
+    app->n_actions++;
+  else if (ev->kind == SESSION_EVENT_SERVER)
+    app->n_server++;
+  app_trim (app);
+}
+
+/* ---- an app, first seen ---- */
+
+/* /proc/PID/FILE's NUL-separated strings, or NULL. */
+static char **
+read_proc_strings (pid_t pid, const char *file)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/%s", (int) pid, file);
+  g_autofree char *data = NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  gsize len = 0;
+
+  if (!g_file_get_contents (path, &data, &len, NULL) || len == 0)
+    return NULL;
+  for (gsize at = 0; at < len;)
+    {
+      gsize n = strnlen (data + at, len - at);
+
+      g_strv_builder_add (builder, data + at);
+      at += n + 1;
+    }
+  return g_strv_builder_end (builder);
+}
+
+/* The header of the app's sessions: the display's, and its own world
+ * (command, folder, HOME, variables) as /proc tells it now. */
+static Session *
+make_header (RecAll *all, pid_t pid, char **argv)
+{
+  g_autoptr (Session) header = session_new ();
+  g_autofree char *cwd_link = g_strdup_printf ("/proc/%d/cwd", (int) pid);
+  g_autofree char *cwd = g_file_read_link (cwd_link, NULL);
+  g_auto (GStrv) envp = read_proc_strings (pid, "environ");
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
+  g_autofree char *wm = rec_header_wm_name (all->tracker);
+  const char *home = envp != NULL ? g_environ_getenv (envp, "HOME") : NULL;
+
+  session_set_screen (header, all->screen_width, all->screen_height);
+  if (argv != NULL && argv[0] != NULL)
+    session_set_command (header, (const char *const *) argv);
+  session_set_keymap (header, all->keymap);
+  if (home != NULL && g_path_is_absolute (home) && g_utf8_validate (home, -1, NULL))
+    session_set_home (header, home);
+  if (cwd != NULL && g_path_is_absolute (cwd) && g_utf8_validate (cwd, -1, NULL))
+    session_set_cwd (header, cwd);
+  if (all->host != NULL)
+    session_set_host (header, all->host);
+  session_set_date (header, date);
+  if (wm != NULL)
+    session_set_wm (header, wm);
+  rec_header_add_env (header, (const char *const *) envp,
+                      (const char *const *) all->record_env);
+  return g_steal_pointer (&header);
+}
+
+/* "xdemo", "gedit": @text's letters, digits, '.', '_' and '-' (at most
+ * 40), for a file name; NULL if none. */
+static char *
+file_name_part (const char *text)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  for (const char *p = text; p != NULL && *p != '\0' && out->len < 40; p++)
+    if (g_ascii_isalnum (*p) || *p == '.' || *p == '_' || *p == '-')
+      g_string_append_c (out, *p);
+  if (out->len == 0 || out->str[0] == '.')
+    return NULL;
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static App *
+app_get (RecAll *all, pid_t pid)
+{
+  App *app;
+  g_auto (GStrv) argv = NULL;
+
+  if (pid <= 0 || toplevels_is_excluded (all->tops, pid))
+    return NULL;
+  app = g_hash_table_lookup (all->apps, GINT_TO_POINTER (pid));
+  if (app != NULL)
+    return app;
+  app = g_new0 (App, 1);
+  app->all = all;
+  app->pid = pid;
+  g_queue_init (&app->events);
+  app->bases = g_hash_table_new (NULL, NULL);
+  app->shown = g_hash_table_new (NULL, NULL);
+  argv = read_proc_strings (pid, "cmdline");
+  app->header = make_header (all, pid, argv);
+  if (argv != NULL && argv[0] != NULL)
+    {
+      g_autofree char *base = g_path_get_basename (argv[0]);
+      app->name = file_name_part (base);
+    }
+  if (app->name == NULL)
+    app->name = g_strdup ("app");
+  g_debug ("app %d (%s) seen", (int) pid, app->name);
+  g_hash_table_insert (all->apps, GINT_TO_POINTER (pid), app);
+  return app;
+}
+
+/* --exclude-class: an app whose window showed one of the classes is
+ * recorded nothing of, from then on, and what it had is forgotten. */
+static gboolean
+app_check_excluded (RecAll *all, App *app)
+{
+  if (!toplevels_is_excluded (all->tops, app->pid))
+    return FALSE;
+  g_debug ("app %d (%s) excluded", (int) app->pid, app->name);
+  g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
+  return TRUE;
+}
+
+/* ---- saving ---- */
+
+/* The app's buffer as a session: its header, the events (a release whose
+ * press was dropped from the buffer is left out), the outcome. */
+static Session *
+app_session (App *app, SessionOutcome outcome)
+{
+  Session *session = session_subset (app->header, NULL, 0);
+  gboolean keys[256] = { FALSE };
+  guint32 buttons = 0;
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d %H:%M:%S");
+  g_autofree char *comment = g_strdup_printf (
+    "xreduce session, saved by xrecord --all %s on %s: the last %u actions of pid %d%s",
+    XREDUCE_VERSION, date, app->n_actions, (int) app->pid,
+    app->n_dropped > 0 ? " (older ones were dropped: --keep, --keep-actions)" : "");
+
+  session_add_header_comment (session, comment);
+  for (GList *l = app->events.head; l != NULL; l = l->next)
+    {
+      const SessionEvent *ev = l->data;
+
+      switch (ev->kind)
+        {
+        case SESSION_EVENT_KEY_PRESS:
+          keys[ev->keycode & 0xff] = TRUE;
+          break;
+        case SESSION_EVENT_KEY_RELEASE:
+          if (!keys[ev->keycode & 0xff])
+            continue;
+          keys[ev->keycode & 0xff] = FALSE;
+          break;
+        case SESSION_EVENT_BUTTON_PRESS:
+          buttons |= 1u << (ev->button & 31);
+          break;
+        case SESSION_EVENT_BUTTON_RELEASE:
+          if (!(buttons & (1u << (ev->button & 31))))
+            continue;
+          buttons &= ~(1u << (ev->button & 31));
+          break;
+        default:
+          break;
+        }
+      session_append (session, ev);
+    }
+  session_set_outcome (session, outcome, TRUE);
+  return session;
+}
+
+/* Writes the app's buffer to a new file in the save folder and says
+ * where (@why: "was gone with its windows open"). */
+static void
+app_save (App *app, const char *why)
+{
+  RecAll *all = app->all;
+  SessionOutcome outcome = { .kind = SESSION_OUTCOME_LOST };
+  g_autoptr (Session) session = app_session (app, outcome);
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  g_autofree char *path = NULL;
+  g_autofree char *shown_path = NULL, *shown_name = NULL;
+  g_autoptr (GError) error = NULL;
+
+  for (guint i = 1; path == NULL || g_file_test (path, G_FILE_TEST_EXISTS); i++)
+    {
+      g_autofree char *file = i == 1
+        ? g_strdup_printf ("%s-%s-%d.log", app->name, stamp, (int) app->pid)
+        : g_strdup_printf ("%s-%s-%d-%u.log", app->name, stamp, (int) app->pid, i);
+
+      g_free (path);
+      path = g_build_filename (all->save_dir, file, NULL);
+    }
+  shown_path = quote_terminal (path);
+  shown_name = quote_terminal (app->name);
+  if (!session_save (session, path, &error))
+    {
+      g_autofree char *shown = quote_message (error->message);
+      g_printerr ("xrecord: %s (pid %d) %s: cannot save its actions: %s\n", shown_name,
+                  (int) app->pid, why, shown);
+      return;
+    }
+  all->n_saved++;
+  g_printerr ("xrecord: %s (pid %d) %s: its last %u actions saved to %s\n", shown_name,
+              (int) app->pid, why, app->n_actions, shown_path);
+}
+
+static void
+on_app_gone (gboolean gone, gpointer user_data)
+{
+  App *app = user_data;
+  RecAll *all = app->all;
+
+  if (gone)
+    app_save (app, "was gone with its windows open");
+  else
+    g_debug ("app %d closed its display but still runs: nothing saved", (int) app->pid);
+  /* (Frees the watch that called: it is done with.) */
+  g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
+}
+
+static gboolean
+on_usr1 (gpointer user_data)
+{
+  RecAll *all = user_data;
+  GHashTableIter iter;
+  gpointer value;
+  guint n = 0;
+
+  g_hash_table_iter_init (&iter, all->apps);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      App *app = value;
+
+      if (app->n_actions == 0 || app->watch != NULL)
+        continue;
+      app_save (app, "(SIGUSR1)");
+      n++;
+    }
+  if (n == 0)
+    g_printerr ("xrecord: SIGUSR1: no app has actions to save\n");
+  return G_SOURCE_CONTINUE;
+}
+
+/* ---- what was recorded ---- */
+
+/* The app's top-level @window (a frame or the client) is up. */
+static void
+note_mapped (RecAll *all, Window window)
+{
+  ToplevelTarget target;
+  App *app;
+
+  if (!toplevels_lookup (all->tops, window, &target) || target.app_pid <= 0)
+    return;
+  app = app_get (all, target.app_pid);
+  if (app != NULL && !app_check_excluded (all, app))
+    g_hash_table_add (app->shown, GSIZE_TO_POINTER (target.window));
+}
+
+/* An app's own UnmapWindow or DestroyWindow: it takes a window down. */
+static void
+note_taken_down (RecAll *all, const guint8 *data, gsize len, XID id_base)
+{
+  xResourceReq req;
+  ToplevelTarget target;
+  App *app;
+
+  if (len < sz_xResourceReq)
+    return;
+  memcpy (&req, data, sz_xResourceReq);
+  if (req.reqType != X_UnmapWindow && req.reqType != X_DestroyWindow)
+    return;
+  app = g_hash_table_lookup (all->apps, GINT_TO_POINTER (toplevels_client_pid (all->tops, id_base)));
+  if (app == NULL)
+    return;
+  g_hash_table_remove (app->shown, GSIZE_TO_POINTER ((Window) req.id));
+  if (toplevels_lookup (all->tops, req.id, &target))
+    g_hash_table_remove (app->shown, GSIZE_TO_POINTER (target.window));
+}
+
+static void
+append_delivered (RecAll *all, pid_t pid, XID id_base, const xEvent *ev, guint64 time_ms)
+{
+  SessionEvent out;
+  App *app = app_get (all, pid);
+
+  if (app == NULL || app->watch != NULL || app_check_excluded (all, app))
+    return;
+  if (id_base != 0)
+    g_hash_table_add (app->bases, GSIZE_TO_POINTER (id_base));
+  if (translator_delivered (all->translator, ev, time_ms, &out) == TRANSLATE_EVENT)
+    app_append (app, &out);
+}
+
+static void
+on_captured (const xEvent *ev, XID id_base, guint64 time_ms, gpointer user_data)
+{
+  RecAll *all = user_data;
+  int type = ev->u.u.type & 0x7f;
+  SessionEvent out;
+  pid_t pid;
+
+  all->now_ms = MAX (all->now_ms, time_ms);
+  if (type >= KeyPress && type <= MotionNotify)
+    {
+      App *app;
+
+      if (translator_device (all->translator, ev, time_ms, &out) != TRANSLATE_EVENT)
+        return;
+      app = app_get (all, translator_get_app_pid (all->translator));
+      if (app != NULL && app->watch == NULL && !app_check_excluded (all, app))
+        app_append (app, &out);
+      return;
+    }
+  if (id_base == all->tracker_base)
+    {
+      toplevels_handle_event (all->tops, ev);
+      translator_tracker_event (all->translator, ev);
+      if (type == MapNotify)
+        note_mapped (all, ev->u.mapNotify.window);
+      /* An app never hears of its top-levels' creation; the tracker does. */
+      if (type == CreateNotify && ev->u.createNotify.parent == DefaultRootWindow (all->tracker)
+          && (pid = toplevels_client_pid (all->tops, ev->u.createNotify.window
+                                                     & XRecordIdBaseMask (all->tracker))) > 0)
+        append_delivered (all, pid, 0, ev, time_ms);
+      return;
+    }
+  if ((pid = toplevels_client_pid (all->tops, id_base)) > 0)
+    append_delivered (all, pid, id_base, ev, time_ms);
+}
+
+static void
+on_request (const guint8 *data, gsize len, XID id_base, guint64 time_ms, gpointer user_data)
+{
+  RecAll *all = user_data;
+
+  all->now_ms = MAX (all->now_ms, time_ms);
+  toplevels_handle_request (all->tops, data, len);
+  note_taken_down (all, data, len, id_base);
+}
+
+/* A client has left (after the server took its windows down). */
+static void
+on_client_gone (XID id_base, gpointer user_data)
+{
+  RecAll *all = user_data;
+  pid_t pid = toplevels_client_pid (all->tops, id_base);
+  App *app = pid > 0 ? g_hash_table_lookup (all->apps, GINT_TO_POINTER (pid)) : NULL;
+
+  toplevels_client_gone (all->tops, id_base);
+  if (app == NULL || !g_hash_table_remove (app->bases, GSIZE_TO_POINTER (id_base))
+      || g_hash_table_size (app->bases) > 0 || app->watch != NULL)
+    return;
+  if (g_hash_table_size (app->shown) == 0 || app->n_actions == 0)
+    {
+      /* It closed its windows first (a normal exit), or nothing of the
+       * user's is in its buffer. */
+      g_debug ("app %d left: nothing to save", (int) pid);
+      g_hash_table_remove (all->apps, GINT_TO_POINTER (pid));
+      return;
+    }
+  /* Its windows were up: a crash, if its process is gone too. */
+  app->watch = proc_watch_gone (pid, RECALL_GONE_TIMEOUT_MS, on_app_gone, app);
+}
+
+static void
+on_capture_state (gboolean enabled, gpointer user_data)
+{
+  RecAll *all = user_data;
+
+  if (enabled)
+    all->enabled = TRUE;
+  else
+    all->gone = TRUE;
+  g_main_loop_quit (all->loop);
+}
+
+static gboolean
+on_tracker (Display *dpy, gpointer user_data)
+{
+  RecAll *all = user_data;
+
+  /* The model reads the tracker's events from the RECORD stream. */
+  while (!all->gone && XPending (dpy) > 0)
+    {
+      XEvent ev;
+
+      XNextEvent (dpy, &ev);
+    }
+  return all->gone ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
+static int
+on_io_error (Display *dpy)
+{
+  return 0;
+}
+
+static void
+on_io_error_exit (Display *dpy, void *user_data)
+{
+  RecAll *all = user_data;
+
+  if (!all->gone && all->signal == 0)
+    g_printerr ("xrecord: lost the connection to %s\n", all->display);
+  all->gone = TRUE;
+  g_main_loop_quit (all->loop);
+}
+
+/* SIGINT, SIGTERM, SIGHUP: the end (GLib's handlers are told no number). */
+static gboolean
+on_stop (RecAll *all, int signum)
+{
+  if (all->signal == 0)
+    all->signal = signum;
+  g_main_loop_quit (all->loop);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean on_sigint (gpointer all) { return on_stop (all, SIGINT); }
+static gboolean on_sigterm (gpointer all) { return on_stop (all, SIGTERM); }
+static gboolean on_sighup (gpointer all) { return on_stop (all, SIGHUP); }
+
+static gboolean
+on_enable_timeout (gpointer user_data)
+{
+  g_main_loop_quit (((RecAll *) user_data)->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* ---- the whole ---- */
+
+RecAll *
+rec_all_new (const RecAllOptions *options, GError **error)
+{
+  g_autoptr (RecAll) all = g_new0 (RecAll, 1);
+  GStatBuf st;
+
+  if (options->display == NULL || *options->display == '\0')
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_USAGE,
+                   "--all records an existing display: give it with -d DPY");
+      return NULL;
+    }
+  for (const char *const *n = options->record_env; n != NULL && *n != NULL; n++)
+    if (!recorder_check_env_name (*n, error))
+      return NULL;
+  all->display = g_strdup (options->display);
+  all->save_dir = options->save_dir != NULL
+                  ? g_strdup (options->save_dir)
+                  : g_build_filename (g_get_user_state_dir (), "xreduce", "sessions", NULL);
+  all->keep_ms = (guint64) (options->keep_minutes != 0 ? options->keep_minutes
+                            : RECALL_DEFAULT_KEEP_MINUTES) * 60 * 1000;
+  all->keep_actions = options->keep_actions != 0 ? options->keep_actions
+                      : RECALL_DEFAULT_KEEP_ACTIONS;
+  all->exclude = g_strdupv ((char **) options->exclude_classes);
+  all->record_env = g_strdupv ((char **) options->record_env);
+  all->apps = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) app_free);
+  all->loop = g_main_loop_new (NULL, FALSE);
+  /* The folder now (0700: what the user typed is in it), not at the
+   * first crash. */
+  if (g_mkdir_with_parents (all->save_dir, 0700) != 0
+      || g_stat (all->save_dir, &st) != 0 || !S_ISDIR (st.st_mode)
+      || access (all->save_dir, W_OK | X_OK) != 0)
+    {
+      int saved = errno;
+      g_autofree char *shown = quote_terminal (all->save_dir);
+
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_OUTPUT, "%s: cannot save sessions "
+                   "there: %s", shown, g_strerror (saved != 0 ? saved : ENOTDIR));
+      return NULL;
+    }
+  if ((st.st_mode & 077) != 0)
+    {
+      g_autofree char *shown = quote_terminal (all->save_dir);
+
+      g_printerr ("xrecord: warning: %s can be read by others (mode %03o): the sessions "
+                  "saved there are 0600, the folder's names are not\n", shown,
+                  (unsigned) (st.st_mode & 0777));
+    }
+  return g_steal_pointer (&all);
+}
+
+void
+rec_all_free (RecAll *all)
+{
+  if (all == NULL)
+    return;
+  for (gsize i = 0; i < G_N_ELEMENTS (all->signal_sources); i++)
+    if (all->signal_sources[i] != 0)
+      g_source_remove (all->signal_sources[i]);
+  g_clear_pointer (&all->apps, g_hash_table_unref);
+  translator_free (all->translator);
+  toplevels_free (all->tops);
+  capture_free (all->capture);
+  if (all->tracker_source != NULL)
+    {
+      g_source_destroy (all->tracker_source);
+      g_source_unref (all->tracker_source);
+    }
+  if (all->tracker != NULL)
+    XCloseDisplay (all->tracker);
+  g_clear_pointer (&all->loop, g_main_loop_unref);
+  g_free (all->keymap);
+  g_free (all->host);
+  g_strfreev (all->exclude);
+  g_strfreev (all->record_env);
+  g_free (all->save_dir);
+  g_free (all->display);
+  g_free (all);
+}
+
+int
+rec_all_get_signal (RecAll *all)
+{
+  return all->signal;
+}
+
+guint
+rec_all_get_n_saved (RecAll *all)
+{
+  return all->n_saved;
+}
+
+/* The tracker, the model, the RECORD context of every client. */
+static gboolean
+start (RecAll *all, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  XSetWindowAttributes attrs = { 0 };
+  Window window;
+  guint timeout;
+
+  all->tracker = XOpenDisplay (all->display);
+  if (all->tracker == NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_INFRA, "cannot open display %s",
+                   all->display);
+      return FALSE;
+    }
+  XSetIOErrorHandler (on_io_error);
+  XSetIOErrorExitHandler (all->tracker, on_io_error_exit, all);
+  all->capture = capture_new (all->display, &local);
+  if (all->capture == NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_INFRA, "%s", local->message);
+      return FALSE;
+    }
+  capture_set_io_error_handler (all->capture, on_io_error_exit, all);
+  all->keymap = rec_header_keymap (all->tracker);
+  all->host = g_utf8_validate (g_get_host_name (), -1, NULL) ? g_strdup (g_get_host_name ())
+                                                             : NULL;
+  all->screen_width = DisplayWidth (all->tracker, DefaultScreen (all->tracker));
+  all->screen_height = DisplayHeight (all->tracker, DefaultScreen (all->tracker));
+
+  /* A resource of the tracker's, to tell its events in the stream. */
+  window = XCreateWindow (all->tracker, DefaultRootWindow (all->tracker), -1, -1, 1, 1, 0, 0,
+                          InputOnly, CopyFromParent, 0, &attrs);
+  all->tracker_base = window & XRecordIdBaseMask (all->tracker);
+  XSync (all->tracker, False);
+  all->tops = toplevels_new (all->tracker, FALSE);
+  toplevels_set_all (all->tops, (const char *const *) all->exclude);
+  toplevels_add_own_client (all->tops, all->tracker_base);
+  all->translator = translator_new (all->tracker, all->tops, NoSymbol);
+  all->tracker_source = xconn_source_new (all->tracker, on_tracker, NULL, all, NULL);
+  g_source_attach (all->tracker_source, NULL);
+  if (!toplevels_server_tells_pids (all->tops))
+    g_printerr ("xrecord: warning: %s has no X-Resource extension (1.2): apps are known by "
+                "their windows' _NET_WM_PID only, which Tk, Xaw, Motif and many older "
+                "programs do not set\n", all->display);
+
+  capture_set_all_clients (all->capture);
+  capture_set_client_gone_func (all->capture, on_client_gone, all);
+  if (!capture_start (all->capture, None, on_captured, on_request, on_capture_state, all,
+                      &local))
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_INFRA, "%s", local->message);
+      return FALSE;
+    }
+  timeout = g_timeout_add (ENABLE_TIMEOUT_MS, on_enable_timeout, all);
+  g_main_loop_run (all->loop);
+  if (g_main_context_find_source_by_id (NULL, timeout) != NULL)
+    g_source_remove (timeout);
+  if (!all->enabled)
+    {
+      g_set_error (error, RECORDER_ERROR, all->signal != 0 ? RECORDER_ERROR_USAGE
+                                                           : RECORDER_ERROR_INFRA,
+                   "the RECORD context on %s did not start", all->display);
+      return FALSE;
+    }
+  toplevels_start (all->tops);
+  XSync (all->tracker, False);
+  return TRUE;
+}
+
+gboolean
+rec_all_run (RecAll *all, GError **error)
+{
+  g_autofree char *shown_dir = quote_terminal (all->save_dir);
+
+  all->signal_sources[0] = g_unix_signal_add (SIGINT, on_sigint, all);
+  all->signal_sources[1] = g_unix_signal_add (SIGTERM, on_sigterm, all);
+  all->signal_sources[2] = g_unix_signal_add (SIGHUP, on_sighup, all);
+  all->signal_sources[3] = g_unix_signal_add (SIGUSR1, on_usr1, all);
+  xconn_errors_install ();
+  if (!start (all, error))
+    return all->signal != 0;
+  /* Scripts and tests wait for this line. */
+  g_printerr ("xrecord: recording every app on %s (the last %u actions or %u minutes of "
+              "each, in memory); crashes saved to %s\n", all->display, all->keep_actions,
+              (guint) (all->keep_ms / 60000), shown_dir);
+  while (all->signal == 0 && !all->gone)
+    g_main_loop_run (all->loop);
+  if (all->capture != NULL && !all->gone)
+    capture_stop (all->capture);
+  return TRUE;
+}

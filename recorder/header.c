@@ -1,0 +1,134 @@
+/* header.c — what a session's header says of the display and of the app's
+ * world, for both of xrecord's modes (see header.h). */
+#define G_LOG_DOMAIN "xreduce-recorder"
+
+#include "header.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <X11/Xatom.h>
+
+#include "quote.h"
+#include "xconn.h"
+
+/* "us", or "de(nodeadkeys)": from the root's _XKB_RULES_NAMES (rules,
+ * model, layout, variant, options, NUL-separated). */
+char *
+rec_header_keymap (Display *dpy)
+{
+  Atom prop = XInternAtom (dpy, "_XKB_RULES_NAMES", True);
+  Atom type;
+  int format;
+  unsigned long n = 0, after;
+  unsigned char *data = NULL;
+  char *name = NULL;
+
+  if (prop != None
+      && XGetWindowProperty (dpy, DefaultRootWindow (dpy), prop, 0, 1024, False,
+                             XA_STRING, &type, &format, &n, &after, &data) == Success
+      && data != NULL && format == 8)
+    {
+      const char *fields[5] = { NULL };
+      const char *p = (const char *) data;
+      const char *end = p + n;
+
+      for (int i = 0; i < 5 && p < end; i++)
+        {
+          fields[i] = p;
+          p += strnlen (p, (gsize) (end - p)) + 1;
+        }
+      if (fields[2] != NULL && fields[2][0] != '\0' && fields[2] < end)
+        {
+          gsize layout_len = strnlen (fields[2], (gsize) (end - fields[2]));
+
+          if (fields[3] != NULL && fields[3] < end && fields[3][0] != '\0')
+            name = g_strdup_printf ("%.*s(%.*s)", (int) layout_len, fields[2],
+                                    (int) strnlen (fields[3], (gsize) (end - fields[3])),
+                                    fields[3]);
+          else
+            name = g_strndup (fields[2], layout_len);
+        }
+    }
+  if (data != NULL)
+    XFree (data);
+  if (name == NULL || !g_utf8_validate (name, -1, NULL))
+    {
+      g_free (name);
+      name = g_strdup ("us");
+    }
+  return name;
+}
+
+/* The window manager's name, as it says it (_NET_WM_NAME of the window
+ * _NET_SUPPORTING_WM_CHECK names), or NULL. */
+char *
+rec_header_wm_name (Display *dpy)
+{
+  Atom check = XInternAtom (dpy, "_NET_SUPPORTING_WM_CHECK", False);
+  Atom name = XInternAtom (dpy, "_NET_WM_NAME", False);
+  Atom utf8 = XInternAtom (dpy, "UTF8_STRING", False);
+  Atom type;
+  int format;
+  unsigned long n = 0, after;
+  unsigned char *data = NULL;
+  Window wm = None;
+  char *said = NULL;
+
+  xconn_trap_push (dpy);
+  if (XGetWindowProperty (dpy, DefaultRootWindow (dpy), check, 0, 1, False, XA_WINDOW, &type,
+                          &format, &n, &after, &data) == Success && data != NULL && n == 1
+      && format == 32)
+    wm = (Window) *(unsigned long *) data;
+  g_clear_pointer (&data, XFree);
+  if (wm != None
+      && XGetWindowProperty (dpy, wm, name, 0, 64, False, utf8, &type, &format, &n, &after,
+                             &data) == Success && data != NULL && format == 8 && n > 0
+      && g_utf8_validate ((const char *) data, (gssize) n, NULL))
+    said = g_strndup ((const char *) data, n);
+  g_clear_pointer (&data, XFree);
+  xconn_trap_pop (dpy);
+  return said;
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
+guint
+rec_header_add_env (Session *header, const char *const *envp, const char *const *record_env)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  guint n = 0;
+
+  for (const char *const *e = envp; e != NULL && *e != NULL; e++)
+    {
+      const char *eq = strchr (*e, '=');
+
+      if (eq != NULL && eq > *e)
+        g_ptr_array_add (names, g_strndup (*e, (gsize) (eq - *e)));
+    }
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      const char *value = g_environ_getenv ((char **) envp, name);
+      g_autoptr (GError) error = NULL;
+
+      if (value == NULL || !(session_env_name_is_default (name)
+                             || (record_env != NULL && g_strv_contains (record_env, name))))
+        continue;
+      if (strlen (value) > SESSION_MAX_LINE / 2)
+        g_printerr ("xrecord: warning: %s is longer than %d bytes: not recorded\n", name,
+                    SESSION_MAX_LINE / 2);
+      else if (!session_add_env (header, name, value, &error))
+        {
+          g_autofree char *shown = quote_message (error->message);
+          g_printerr ("xrecord: warning: %s: not recorded\n", shown);
+        }
+      else
+        n++;
+    }
+  return n;
+}
