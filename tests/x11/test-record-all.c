@@ -1,0 +1,691 @@
+/* test-record-all.c — xrecord --all: always recording, saved at a crash.
+ *
+ * /record-all/crash: on its own Xvfb, `xrecord --all` (its default save
+ * folder, under the test's XDG_STATE_HOME) records three apps used in
+ * turn with xdotool: two GTK apps (tests/apps/gtk-notes.py, "Notes" and
+ * "Scratch") and the demo (xdemo --bug print). SIGUSR1 saves all three,
+ * each with its own actions only. Scratch is closed normally (Ctrl+Q: its
+ * window goes first): nothing is saved. The demo crashes: exactly one
+ * session is saved, for the demo, with its actions only, its command and
+ * folder, `outcome unknown`. xreduce (no --signal) reduces it to the same
+ * steps as a recording of the same use made with `xrecord -- xdemo`.
+ *
+ * /record-all/exclude-keep: --exclude-class XDemo records nothing of the
+ * demo (SIGUSR1 saves the GTK app only; its crash saves nothing), and
+ * --keep-actions 4 keeps the GTK app's last 4 actions.
+ *
+ * /record-all/usage: bad options are refused before anything starts.
+ *
+ * Synchronisation: xrecord's lines (it says when it records, and every
+ * session it saves), windows awaited on the test's own X connection
+ * (MapNotify, UnmapNotify, DestroyNotify), the apps' exits (waitpid). The
+ * RECORD stream is in server order: by the time xrecord says the demo's
+ * session is saved, every action before the crash is in it. No sleeps.
+ *
+ * Programs come from the environment: XRECORD, XREDUCE, XDEMO,
+ * XREDUCE_SRCDIR. Start reading at test_crash().
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <X11/Xlib.h>
+
+#include "session.h"
+#include "xvfb-fixture.h"
+
+#define WAIT_MS 60000
+
+typedef struct
+{
+  TestXvfb xvfb;
+  Display *dpy;              /* the test's own connection: the X events */
+  char *dir, *save_dir;
+  char **envp;               /* DISPLAY, HOME, XDG_STATE_HOME: the fixture's */
+  GPid xrecord, apps[4];
+  int xrecord_err;
+  GString *err;              /* what xrecord said */
+} Fixture;
+
+static int
+on_x_error (Display *dpy, XErrorEvent *ev)
+{
+  /* The apps' windows come and go (one crashes). */
+  return 0;
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *home = NULL, *state = NULL;
+
+  test_xvfb_start (&f->xvfb, "1280x1024");
+  f->dpy = XOpenDisplay (f->xvfb.display);
+  g_assert_nonnull (f->dpy);
+  XSetErrorHandler (on_x_error);
+  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
+  f->dir = g_dir_make_tmp ("test-record-all-XXXXXX", &error);
+  g_assert_no_error (error);
+  home = g_build_filename (f->dir, "home", NULL);
+  state = g_build_filename (f->dir, "state", NULL);
+  g_assert_cmpint (g_mkdir (home, 0700), ==, 0);
+  /* xrecord's default folder: $XDG_STATE_HOME/xreduce/sessions. */
+  f->save_dir = g_build_filename (state, "xreduce", "sessions", NULL);
+  f->envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->xvfb.display, TRUE);
+  f->envp = g_environ_setenv (f->envp, "HOME", home, TRUE);
+  f->envp = g_environ_setenv (f->envp, "XDG_STATE_HOME", state, TRUE);
+  f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
+  f->envp = g_environ_setenv (f->envp, "GSETTINGS_BACKEND", "memory", TRUE);
+  f->err = g_string_new (NULL);
+  f->xrecord_err = -1;
+}
+
+static void
+kill_child (GPid *pid)
+{
+  if (*pid > 0)
+    {
+      kill (*pid, SIGKILL);
+      waitpid (*pid, NULL, 0);
+    }
+  *pid = 0;
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  kill_child (&f->xrecord);
+  for (gsize i = 0; i < G_N_ELEMENTS (f->apps); i++)
+    kill_child (&f->apps[i]);
+  if (f->xrecord_err >= 0)
+    close (f->xrecord_err);
+  XCloseDisplay (f->dpy);
+  test_xvfb_stop (&f->xvfb);
+  test_remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->save_dir);
+  g_strfreev (f->envp);
+  g_string_free (f->err, TRUE);
+}
+
+/* ---- the X events ---- */
+
+static gboolean
+named (Display *dpy, Window w, const char *title)
+{
+  char *name = NULL;
+  gboolean match;
+
+  if (!XFetchName (dpy, w, &name) || name == NULL)
+    return FALSE;
+  match = g_str_equal (name, title);
+  XFree (name);
+  return match;
+}
+
+static void
+next_event (Fixture *f, XEvent *ev, gint64 deadline, const char *waiting_for)
+{
+  while (XPending (f->dpy) == 0)
+    {
+      struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
+      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
+
+      if (left <= 0 || poll (&pfd, 1, left) <= 0)
+        g_error ("waited %d ms for %s in vain; xrecord said: %s", WAIT_MS, waiting_for,
+                 f->err->str);
+    }
+  XNextEvent (f->dpy, ev);
+}
+
+static Window
+find_mapped (Fixture *f, const char *title)
+{
+  Window root = DefaultRootWindow (f->dpy), parent, *children = NULL, found = None;
+  XWindowAttributes attrs;
+  unsigned int n = 0;
+
+  if (XQueryTree (f->dpy, root, &root, &parent, &children, &n))
+    {
+      for (unsigned int i = 0; i < n && found == None; i++)
+        if (XGetWindowAttributes (f->dpy, children[i], &attrs) && attrs.map_state == IsViewable
+            && named (f->dpy, children[i], title))
+          found = children[i];
+      XFree (children);
+    }
+  return found;
+}
+
+/* The top-level named @title: mapped already, or when it is; then
+ * watched for its going (wait_gone). */
+static Window
+wait_window (Fixture *f, const char *title)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+  g_autofree char *what = g_strdup_printf ("a window \"%s\"", title);
+  Window w;
+
+  XSync (f->dpy, False);
+  while ((w = find_mapped (f, title)) == None)
+    {
+      XEvent ev;
+
+      next_event (f, &ev, deadline, what);
+      if (ev.type == MapNotify && named (f->dpy, ev.xmap.window, title))
+        w = ev.xmap.window;
+      if (w != None)
+        break;
+    }
+  XSelectInput (f->dpy, w, StructureNotifyMask);
+  return w;
+}
+
+static void
+wait_gone (Fixture *f, Window w, const char *title)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+  g_autofree char *what = g_strdup_printf ("\"%s\" to close", title);
+  XWindowAttributes attrs;
+
+  XSync (f->dpy, False);
+  if (!XGetWindowAttributes (f->dpy, w, &attrs) || attrs.map_state != IsViewable)
+    return;
+  for (;;)
+    {
+      XEvent ev;
+
+      next_event (f, &ev, deadline, what);
+      if ((ev.type == UnmapNotify && ev.xunmap.window == w)
+          || (ev.type == DestroyNotify && ev.xdestroywindow.window == w))
+        return;
+    }
+}
+
+/* ---- the programs ---- */
+
+static void G_GNUC_NULL_TERMINATED
+xdo (Fixture *f, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+  va_list ap;
+
+  g_ptr_array_add (argv, (char *) "xdotool");
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, f->envp,
+                               G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, &err, &status, &error));
+  g_assert_no_error (error);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    g_error ("xdotool failed: %s", err);
+}
+
+static void
+click_in (Fixture *f, Window w, int x, int y)
+{
+  g_autofree char *id = g_strdup_printf ("%lu", w);
+  g_autofree char *xs = g_strdup_printf ("%d", x);
+  g_autofree char *ys = g_strdup_printf ("%d", y);
+
+  xdo (f, "mousemove", "--window", id, xs, ys, "click", "1", NULL);
+}
+
+/* A click into @w's text field, then @text typed. */
+static void
+type_in (Fixture *f, Window w, int x, int y, const char *text)
+{
+  click_in (f, w, x, y);
+  xdo (f, "type", "--delay", "30", text, NULL);
+}
+
+/* @argv started in @cwd (NULL: the test's), its output dropped. */
+static GPid
+spawn (Fixture *f, const char *cwd, const char *const *argv)
+{
+  g_autoptr (GError) error = NULL;
+  GPid pid = 0;
+
+  g_assert_true (g_spawn_async (cwd, (char **) argv, f->envp,
+                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
+                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  return pid;
+}
+
+/* gtk-notes.py TITLE X Y, until its window is there. */
+static Window
+notes_start (Fixture *f, GPid *pid, const char *title, int x, int y)
+{
+  g_autofree char *script = g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "apps",
+                                              "gtk-notes.py", NULL);
+  g_autofree char *xs = g_strdup_printf ("%d", x), *ys = g_strdup_printf ("%d", y);
+  const char *argv[] = { "/usr/bin/python3", script, title, xs, ys, NULL };
+
+  *pid = spawn (f, NULL, argv);
+  return wait_window (f, title);
+}
+
+/* Waits for the app's end; its wait status. */
+static int
+wait_exit (GPid *pid)
+{
+  int status = -1;
+
+  g_assert_cmpint (waitpid (*pid, &status, 0), ==, *pid);
+  *pid = 0;
+  return status;
+}
+
+/* xrecord --all with @args, until it records. */
+static void
+xrecord_all_start (Fixture *f, const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+
+  g_ptr_array_add (argv, (char *) env ("XRECORD"));
+  g_ptr_array_add (argv, (char *) "--all");
+  g_ptr_array_add (argv, (char *) "-d");
+  g_ptr_array_add (argv, f->xvfb.display);
+  for (const char *const *a = args; a != NULL && *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_async_with_pipes (f->dir, (char **) argv->pdata, f->envp,
+                                           G_SPAWN_DO_NOT_REAP_CHILD
+                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                           NULL, NULL, &f->xrecord, NULL, NULL,
+                                           &f->xrecord_err, &error));
+  g_assert_no_error (error);
+  if (!test_read_until (f->xrecord_err, f->err, "xrecord: recording every app", WAIT_MS))
+    g_error ("xrecord --all did not start recording; it said: %s", f->err->str);
+}
+
+static guint
+count_in (const char *text, const char *what)
+{
+  guint n = 0;
+
+  for (const char *p = text; (p = strstr (p, what)) != NULL; p += strlen (what))
+    n++;
+  return n;
+}
+
+/* Reads what xrecord says until @what was said @n times. */
+static void
+wait_said (Fixture *f, const char *what, guint n)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) WAIT_MS * 1000;
+
+  while (count_in (f->err->str, what) < n)
+    {
+      struct pollfd pfd = { .fd = f->xrecord_err, .events = POLLIN };
+      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
+      char buf[512];
+      ssize_t got;
+
+      if (left <= 0 || poll (&pfd, 1, left) <= 0
+          || ((got = read (f->xrecord_err, buf, sizeof buf)) <= 0 && errno != EINTR))
+        g_error ("xrecord did not say \"%s\" %u times; it said: %s", what, n, f->err->str);
+      if (got > 0)
+        g_string_append_len (f->err, buf, got);
+    }
+}
+
+/* SIGTERM, then what xrecord says to its end: its exit status (-1 if it
+ * did not exit). */
+static int
+xrecord_stop (Fixture *f)
+{
+  int status;
+
+  kill (f->xrecord, SIGTERM);
+  status = test_wait_said (&f->xrecord, f->xrecord_err, f->err, WAIT_MS);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+/* The path named after "saved to " on the line that holds @who. */
+static char *
+saved_path (Fixture *f, const char *who)
+{
+  g_auto (GStrv) lines = g_strsplit (f->err->str, "\n", -1);
+
+  for (char **l = lines; *l != NULL; l++)
+    if (strstr (*l, who) != NULL && strstr (*l, "saved to ") != NULL)
+      return g_strdup (strstr (*l, "saved to ") + strlen ("saved to "));
+  g_error ("no line of xrecord's names %s: %s", who, f->err->str);
+}
+
+static guint
+n_saved_files (Fixture *f)
+{
+  g_autoptr (GDir) dir = g_dir_open (f->save_dir, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+/* The session at @path: a 0600 file that loads. */
+static Session *
+load_saved (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  GStatBuf st;
+  Session *session;
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  session = session_load (path, &error);
+  g_assert_no_error (error);
+  return session;
+}
+
+/* Every action of @session is aimed at a window of class @wm_class and
+ * titled @title (each if not NULL), and the keys pressed in it spell, as
+ * letters, @letters (modifiers and other keys aside). */
+static void
+assert_actions (const Session *session, const char *wm_class, const char *title,
+                const char *letters)
+{
+  g_autoptr (GString) typed = g_string_new (NULL);
+  g_autoptr (GArray) actions = session_get_actions (session);
+
+  g_assert_cmpuint (actions->len, >, 0);
+  for (guint i = 0; i < actions->len; i++)
+    {
+      const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, i));
+
+      if (title != NULL)
+        g_assert_cmpstr (ev->wm_name, ==, title);
+      if (wm_class != NULL)
+        g_assert_cmpstr (ev->wm_class, ==, wm_class);
+      if (ev->kind == SESSION_EVENT_KEY_PRESS && strlen (ev->keysym) == 1
+          && g_ascii_islower (ev->keysym[0]))
+        g_string_append (typed, ev->keysym);
+    }
+  g_assert_cmpstr (typed->str, ==, letters);
+}
+
+/* xreduce @log (no --signal) -o @min -- xdemo --bug print: the minimal
+ * session's steps; what xreduce said in *@said. */
+static char *
+reduce (Fixture *f, const char *log, const char *min, char **said)
+{
+  const char *argv[] = { env ("XREDUCE"), log, "-o", min, "-j", "2", "--", env ("XDEMO"),
+                         "--bug", "print", NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) reduced = NULL;
+  int status = -1;
+
+  g_assert_true (g_spawn_sync (f->dir, (char **) argv, f->envp, G_SPAWN_STDOUT_TO_DEV_NULL,
+                               NULL, NULL, NULL, said, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("xreduce %s said: %s", log, *said);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  reduced = session_load (min, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (session_get_outcome (reduced).kind, ==, SESSION_OUTCOME_CRASHED);
+  g_assert_cmpint (session_get_outcome (reduced).signal, ==, SIGSEGV);
+  return session_describe_steps (reduced, SESSION_WORDS_TERMINAL, FALSE);
+}
+
+/* The demo, used: a click into its text field, "hi", Alt+P, and Print in
+ * the Print dialog (its crash). @editor: its main window. */
+static void
+demo_use (Fixture *f, Window editor)
+{
+  type_in (f, editor, 300, 58, "hi");
+}
+
+static void
+demo_crash (Fixture *f, Window editor, GPid *pid)
+{
+  Window print;
+  int status;
+
+  click_in (f, editor, 300, 200);
+  xdo (f, "key", "alt+p", NULL);
+  print = wait_window (f, "Print");
+  click_in (f, print, 90, 128);
+  status = wait_exit (pid);
+  g_assert_true (WIFSIGNALED (status));
+  g_assert_cmpint (WTERMSIG (status), ==, SIGSEGV);
+}
+
+/* ---- the cases ---- */
+
+static void
+test_crash (Fixture *f, gconstpointer data)
+{
+  g_autofree char *demo_dir = g_build_filename (f->dir, "demo-cwd", NULL);
+  const char *demo_argv[] = { env ("XDEMO"), "--bug", "print", NULL };
+  g_autofree char *crash_path = NULL, *min = NULL, *normal = NULL, *normal_min = NULL;
+  g_autofree char *steps = NULL, *normal_steps = NULL, *said = NULL, *normal_said = NULL;
+  g_autoptr (Session) crash = NULL;
+  Window notes, scratch, editor;
+  GStatBuf st;
+  int status;
+
+  g_assert_cmpint (g_mkdir (demo_dir, 0700), ==, 0);
+  xrecord_all_start (f, NULL);
+  g_assert_cmpint (g_stat (f->save_dir, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0700);
+
+  notes = notes_start (f, &f->apps[0], "Notes", 0, 620);
+  scratch = notes_start (f, &f->apps[1], "Scratch", 450, 620);
+  f->apps[2] = spawn (f, demo_dir, demo_argv);
+  editor = wait_window (f, "Editor");
+
+  /* The three in turn. */
+  type_in (f, notes, 200, 40, "abc");
+  demo_use (f, editor);
+  type_in (f, scratch, 200, 40, "xyz");
+  type_in (f, notes, 200, 40, "de");
+
+  /* SIGUSR1: every app's buffer, each with its own actions. */
+  kill (f->xrecord, SIGUSR1);
+  wait_said (f, "(SIGUSR1): its last", 3);
+  {
+    g_autofree char *p_demo = saved_path (f, "xdemo (pid");
+    g_autoptr (Session) s_demo = load_saved (p_demo);
+
+    g_assert_cmpuint (n_saved_files (f), ==, 3);
+    assert_actions (s_demo, "XDemo", "Editor", "hi");
+  }
+  {
+    /* Both GTK apps are gtk-notes.py: told apart by their windows. */
+    g_auto (GStrv) lines = g_strsplit (f->err->str, "\n", -1);
+    guint n_notes = 0, n_scratch = 0;
+
+    for (char **l = lines; *l != NULL; l++)
+      if (strstr (*l, "gtk-notes.py (pid") != NULL && strstr (*l, "(SIGUSR1)") != NULL)
+        {
+          g_autoptr (Session) s = load_saved (strstr (*l, "saved to ") + strlen ("saved to "));
+          g_autoptr (GArray) actions = session_get_actions (s);
+          const SessionEvent *first = session_get_event (s, g_array_index (actions, guint, 0));
+
+          if (g_strcmp0 (first->wm_name, "Notes") == 0)
+            {
+              assert_actions (s, NULL, "Notes", "abcde");
+              n_notes++;
+            }
+          else
+            {
+              assert_actions (s, NULL, "Scratch", "xyz");
+              n_scratch++;
+            }
+        }
+    g_assert_cmpuint (n_notes, ==, 1);
+    g_assert_cmpuint (n_scratch, ==, 1);
+  }
+
+  /* Scratch closed normally: its window goes, then it exits 0. */
+  click_in (f, scratch, 200, 40);
+  xdo (f, "key", "ctrl+q", NULL);
+  wait_gone (f, scratch, "Scratch");
+  status = wait_exit (&f->apps[1]);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+
+  /* The demo crashes: its session, and only its. */
+  demo_crash (f, editor, &f->apps[2]);
+  wait_said (f, "was gone with its windows open", 1);
+  type_in (f, notes, 200, 40, "f");
+  g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
+  g_assert_cmpuint (count_in (f->err->str, "was gone with its windows open"), ==, 1);
+  g_assert_cmpuint (n_saved_files (f), ==, 4);
+  crash_path = saved_path (f, "was gone with its windows open");
+  g_assert_nonnull (strstr (crash_path, "/xdemo-"));
+  crash = load_saved (crash_path);
+  g_assert_cmpint (session_get_outcome (crash).kind, ==, SESSION_OUTCOME_LOST);
+  g_assert_cmpstrv (session_get_command (crash), demo_argv);
+  g_assert_cmpstr (session_get_cwd (crash), ==, demo_dir);
+  assert_actions (crash, "XDemo", NULL, "hip");
+
+  /* xreduce takes the crash its replays show, and reduces as it reduces
+   * a recording of the demo alone, made of the same use. */
+  min = g_build_filename (f->dir, "crash.min", NULL);
+  steps = reduce (f, crash_path, min, &said);
+  g_assert_nonnull (strstr (said, "the session's outcome is unknown; its replay crashed with "
+                                  "SIGSEGV"));
+  {
+    const char *argv[] = { env ("XRECORD"), "-d", f->xvfb.display, "-o", NULL, "--",
+                           env ("XDEMO"), "--bug", "print", NULL };
+
+    normal = g_build_filename (f->dir, "normal.log", NULL);
+    argv[4] = normal;
+    g_string_truncate (f->err, 0);
+    close (f->xrecord_err);
+    g_assert_true (g_spawn_async_with_pipes (demo_dir, (char **) argv, f->envp,
+                                             G_SPAWN_DO_NOT_REAP_CHILD
+                                             | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                                             &f->xrecord, NULL, NULL, &f->xrecord_err, NULL));
+    if (!test_read_until (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS))
+      g_error ("xrecord did not start recording; it said: %s", f->err->str);
+    editor = wait_window (f, "Editor");
+    demo_use (f, editor);
+    {
+      Window print;
+
+      click_in (f, editor, 300, 200);
+      xdo (f, "key", "alt+p", NULL);
+      print = wait_window (f, "Print");
+      click_in (f, print, 90, 128);
+    }
+    status = test_wait_said (&f->xrecord, f->xrecord_err, f->err, WAIT_MS);
+    g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  }
+  normal_min = g_build_filename (f->dir, "normal.min", NULL);
+  normal_steps = reduce (f, normal, normal_min, &normal_said);
+  g_assert_cmpstr (steps, ==, normal_steps);
+}
+
+static void
+test_exclude_keep (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--save-dir", NULL, "--keep-actions", "4", "--exclude-class", "XDemo",
+                         NULL };
+  const char *demo_argv[] = { env ("XDEMO"), "--bug", "print", NULL };
+  g_autofree char *dir = g_build_filename (f->dir, "saved", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr (Session) notes_session = NULL;
+  Window notes, editor;
+
+  args[1] = dir;
+  g_free (f->save_dir);
+  f->save_dir = g_strdup (dir);
+  xrecord_all_start (f, args);
+  notes = notes_start (f, &f->apps[0], "Notes", 0, 620);
+  f->apps[2] = spawn (f, NULL, demo_argv);
+  editor = wait_window (f, "Editor");
+  demo_use (f, editor);
+  type_in (f, notes, 200, 40, "abcdef");
+  demo_use (f, editor);
+
+  kill (f->xrecord, SIGUSR1);
+  wait_said (f, "(SIGUSR1): its last", 1);
+  g_assert_cmpuint (n_saved_files (f), ==, 1);
+  path = saved_path (f, "(SIGUSR1)");
+  notes_session = load_saved (path);
+  /* The last 4 actions: e and f pressed and released. */
+  g_assert_cmpuint (session_get_n_actions (notes_session), ==, 4);
+  assert_actions (notes_session, NULL, "Notes", "ef");
+
+  /* The demo's crash saves nothing: it was never recorded. */
+  demo_crash (f, editor, &f->apps[2]);
+  type_in (f, notes, 200, 40, "g");
+  kill (f->xrecord, SIGUSR1);
+  wait_said (f, "(SIGUSR1): its last", 2);
+  g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
+  g_assert_null (strstr (f->err->str, "xdemo"));
+  g_assert_cmpuint (n_saved_files (f), ==, 2);
+}
+
+/* Each bad command line: its status and message, and nothing started. */
+static void
+test_usage (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-record-all-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "file", NULL);
+  const struct
+  {
+    const char *args[8];
+    const char *message;
+  } cases[] = {
+    { { "--all", NULL }, "--all needs the display to record (-d DPY" },
+    { { "--all", "-d", ":99", "--", "xterm", NULL }, "no APP" },
+    { { "--all", "-d", ":99", "-o", "x.log", NULL }, "--all takes none of -o" },
+    { { "--all", "-d", ":99", "--keep", "0", NULL }, "--keep: '0' is not a number of minutes" },
+    { { "--all", "-d", ":99", "--keep-actions", "many", NULL },
+      "--keep-actions: 'many' is not a number of actions" },
+    { { "--all", "-d", ":99", "--exclude-class", "", NULL }, "an empty class" },
+    { { "--all", "-d", ":99", "--save-dir", file, NULL }, "cannot save sessions there" },
+    { { "--keep", "5", "-o", "x.log", "--", "xterm", NULL }, "go with --all" },
+  };
+
+  g_assert_true (g_file_set_contents (file, "", 0, NULL));
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      g_autofree char *err = NULL;
+      int status = -1;
+
+      g_ptr_array_add (argv, (char *) env ("XRECORD"));
+      for (const char *const *a = cases[i].args; *a != NULL; a++)
+        g_ptr_array_add (argv, (char *) *a);
+      g_ptr_array_add (argv, NULL);
+      g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+                                   NULL, NULL, NULL, &err, &status, NULL));
+      g_test_message ("case %zu said: %s", i, err);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+      g_assert_nonnull (strstr (err, cases[i].message));
+    }
+  test_remove_tree (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/record-all/crash", Fixture, NULL, fixture_setup, test_crash, fixture_teardown);
+  g_test_add ("/record-all/exclude-keep", Fixture, NULL, fixture_setup, test_exclude_keep,
+              fixture_teardown);
+  g_test_add_func ("/record-all/usage", test_usage);
+  return g_test_run ();
+}
