@@ -229,6 +229,19 @@ file_name_part (const char *text)
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
+static gboolean
+is_interpreter (const char *program)
+{
+  static const char *const names[] = { "python", "perl", "ruby", "sh", "bash", "dash", "wish",
+                                       "tclsh", "node", "gjs", "lua", "java", NULL };
+
+  for (const char *const *n = names; *n != NULL; n++)
+    if (g_str_has_prefix (program, *n)
+        && (program[strlen (*n)] == '\0' || g_ascii_isdigit (program[strlen (*n)])))
+      return TRUE;
+  return FALSE;
+}
+
 static App *
 app_get (RecAll *all, pid_t pid)
 {
@@ -251,6 +264,13 @@ app_get (RecAll *all, pid_t pid)
   if (argv != NULL && argv[0] != NULL)
     {
       g_autofree char *base = g_path_get_basename (argv[0]);
+
+      /* An interpreter's script names the app ("python3 notes.py"). */
+      if (argv[1] != NULL && argv[1][0] != '-' && is_interpreter (base))
+        {
+          g_free (base);
+          base = g_path_get_basename (argv[1]);
+        }
       app->name = file_name_part (base);
     }
   if (app->name == NULL)

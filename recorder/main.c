@@ -143,7 +143,7 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     { "keep", 0, 0, G_OPTION_ARG_STRING, &a->keep,
       "--all: keep each app's actions of the last MINUTES (default 10)", "MINUTES" },
     { "keep-actions", 0, 0, G_OPTION_ARG_STRING, &a->keep_actions,
-      "--all: keep each app's last N actions at most, whichever of --keep and this is smaller (default 2000; memory: about 1 KiB an action, and 4 server events an action, per app)", "N" },
+      "--all: keep each app's last N actions at most, whichever of --keep and this is smaller (default 2000; memory: with its share of server events, 4 an action, at most about 2 KiB an action per app, 4 MiB at the default)", "N" },
     { "exclude-class", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->exclude_class,
       "--all: record nothing of the apps with a window of this WM_CLASS class, e.g. KeePassXC (repeatable)", "CLASS" },
     { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
