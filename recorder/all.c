@@ -248,8 +248,14 @@ app_get (RecAll *all, pid_t pid)
   App *app;
   g_auto (GStrv) argv = NULL;
 
-  if (pid <= 0 || toplevels_is_excluded (all->tops, pid))
+  if (pid <= 0)
     return NULL;
+  if (toplevels_is_excluded (all->tops, pid))
+    {
+      /* (What it had before its class showed is forgotten.) */
+      g_hash_table_remove (all->apps, GINT_TO_POINTER (pid));
+      return NULL;
+    }
   app = g_hash_table_lookup (all->apps, GINT_TO_POINTER (pid));
   if (app != NULL)
     return app;
@@ -275,6 +281,14 @@ app_get (RecAll *all, pid_t pid)
     }
   if (app->name == NULL)
     app->name = g_strdup ("app");
+  /* An app that was there before xrecord: its windows up now. */
+  {
+    Window up[64];
+    guint n = toplevels_get_app_mapped (all->tops, pid, up, G_N_ELEMENTS (up));
+
+    for (guint i = 0; i < MIN (n, G_N_ELEMENTS (up)); i++)
+      g_hash_table_add (app->shown, GSIZE_TO_POINTER (up[i]));
+  }
   g_debug ("app %d (%s) seen", (int) pid, app->name);
   g_hash_table_insert (all->apps, GINT_TO_POINTER (pid), app);
   return app;

@@ -1037,6 +1037,26 @@ toplevels_lookup (Toplevels *tops, Window window, ToplevelTarget *target)
 }
 
 guint
+toplevels_get_app_mapped (Toplevels *tops, pid_t pid, Window *out, guint max)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < tops->stack->len; i++)
+    {
+      Toplevel *top = g_ptr_array_index (tops->stack, i);
+
+      if (top->mapped && top->client != NULL && client_decide (tops, top->client) == DECISION_YES
+          && top->client->app_pid == pid)
+        {
+          if (n < max)
+            out[n] = top->client->id;
+          n++;
+        }
+    }
+  return n;
+}
+
+guint
 toplevels_get_n_app_mapped (Toplevels *tops)
 {
   return (guint) tops->map_seq;

@@ -59,6 +59,9 @@ void toplevels_set_all (Toplevels *tops, const char *const *exclude_classes);
  * @id_base, or 0 (one of ours, or nobody can tell). Cached until the
  * client leaves. */
 pid_t toplevels_client_pid (Toplevels *tops, XID id_base);
+/* toplevels_set_all: the client windows of the app @pid's top-levels that
+ * are mapped now (up to @max into @out); how many there are. */
+guint toplevels_get_app_mapped (Toplevels *tops, pid_t pid, Window *out, guint max);
 /* toplevels_set_all: has a window of the app @pid shown an excluded class? */
 gboolean toplevels_is_excluded (Toplevels *tops, pid_t pid);
 

@@ -14,6 +14,8 @@
  * demo (SIGUSR1 saves the GTK app only; its crash saves nothing), and
  * --keep-actions 4 keeps the GTK app's last 4 actions.
  *
+ * /record-all/running: the demo, started before xrecord, crashes: saved.
+ *
  * /record-all/usage: bad options are refused before anything starts.
  *
  * Synchronisation: xrecord's lines (it says when it records, and every
@@ -636,6 +638,41 @@ test_exclude_keep (Fixture *f, gconstpointer data)
   g_assert_cmpuint (n_saved_files (f), ==, 2);
 }
 
+/* An app that was running before xrecord: its windows were up before
+ * xrecord saw them mapped; its crash is saved all the same. */
+static void
+test_running (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--save-dir", NULL, NULL };
+  /* F5 with Wrap checked: a crash with only the main window up, which
+   * was mapped before xrecord started. */
+  const char *demo_argv[] = { env ("XDEMO"), "--bug", "order", NULL };
+  g_autofree char *dir = g_build_filename (f->dir, "saved", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr (Session) crash = NULL;
+  Window editor;
+  int status;
+
+  args[1] = dir;
+  g_free (f->save_dir);
+  f->save_dir = g_strdup (dir);
+  f->apps[2] = spawn (f, NULL, demo_argv);
+  editor = wait_window (f, "Editor");
+  xrecord_all_start (f, args);
+  demo_use (f, editor);
+  click_in (f, editor, 60, 99);
+  xdo (f, "key", "F5", NULL);
+  status = wait_exit (&f->apps[2]);
+  g_assert_true (WIFSIGNALED (status));
+  g_assert_cmpint (WTERMSIG (status), ==, SIGSEGV);
+  wait_said (f, "was gone with its windows open", 1);
+  g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
+  g_assert_cmpuint (n_saved_files (f), ==, 1);
+  path = saved_path (f, "was gone with its windows open");
+  crash = load_saved (path);
+  assert_actions (crash, "XDemo", "Editor", "hi");
+}
+
 /* Each bad command line: its status and message, and nothing started. */
 static void
 test_usage (void)
@@ -685,6 +722,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/record-all/crash", Fixture, NULL, fixture_setup, test_crash, fixture_teardown);
   g_test_add ("/record-all/exclude-keep", Fixture, NULL, fixture_setup, test_exclude_keep,
+              fixture_teardown);
+  g_test_add ("/record-all/running", Fixture, NULL, fixture_setup, test_running,
               fixture_teardown);
   g_test_add_func ("/record-all/usage", test_usage);
   return g_test_run ();
