@@ -16,6 +16,10 @@
  *
  * /record-all/running: the demo, started before xrecord, crashes: saved.
  *
+ * /record-all/openbox: the same under a window manager (frames, focus on
+ * click): a GTK app closed normally saves nothing, the demo's crash its
+ * actions only.
+ *
  * /record-all/usage: bad options are refused before anything starts.
  *
  * Synchronisation: xrecord's lines (it says when it records, and every
@@ -673,6 +677,107 @@ test_running (Fixture *f, gconstpointer data)
   assert_actions (crash, "XDemo", "Editor", "hi");
 }
 
+/* Under a window manager the root's children are its frames: the app's
+ * window named @title, once it is viewable (xdotool search --sync waits
+ * for that state). */
+static Window
+wait_client (Fixture *f, const char *title)
+{
+  g_autofree char *pattern = g_strdup_printf ("^%s$", title);
+  const char *argv[] = { "xdotool", "search", "--sync", "--onlyvisible", "--name", pattern,
+                         NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, f->envp, G_SPAWN_SEARCH_PATH
+                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status,
+                               &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  return (Window) g_ascii_strtoull (out, NULL, 10);
+}
+
+/* openbox on the display, until it manages it (_NET_SUPPORTING_WM_CHECK
+ * on the root) and its loop has come to rest. */
+static void
+openbox_start (Fixture *f, GPid *pid)
+{
+  const char *argv[] = { "openbox", "--sm-disable", NULL };
+  Window root = DefaultRootWindow (f->dpy);
+  Atom check = XInternAtom (f->dpy, "_NET_SUPPORTING_WM_CHECK", False);
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+  g_autoptr (GError) error = NULL;
+
+  XSelectInput (f->dpy, root, SubstructureNotifyMask | PropertyChangeMask);
+  XSync (f->dpy, False);
+  g_assert_true (g_spawn_async (f->dir, (char **) argv, f->envp,
+                                G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
+                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                NULL, NULL, pid, &error));
+  g_assert_no_error (error);
+  for (;;)
+    {
+      XEvent ev;
+
+      next_event (f, &ev, deadline, "openbox to manage the display");
+      if (ev.type == PropertyNotify && ev.xproperty.window == root
+          && ev.xproperty.atom == check)
+        break;
+    }
+  test_wait_idle (*pid, WAIT_MS);
+}
+
+/* On a desktop with a window manager (openbox: frames, focus on click):
+ * the GTK app closed normally saves nothing, the demo's crash saves its
+ * actions only. */
+static void
+test_openbox (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--save-dir", NULL, NULL };
+  const char *demo_argv[] = { env ("XDEMO"), "--bug", "print", NULL };
+  g_autofree char *dir = g_build_filename (f->dir, "saved", NULL);
+  g_autofree char *script = g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "apps",
+                                              "gtk-notes.py", NULL);
+  const char *notes_argv[] = { "/usr/bin/python3", script, "Notes", "0", "620", NULL };
+  g_autofree char *path = NULL;
+  g_autoptr (Session) crash = NULL;
+  Window notes, editor, print;
+  int status;
+
+  args[1] = dir;
+  g_free (f->save_dir);
+  f->save_dir = g_strdup (dir);
+  openbox_start (f, &f->apps[3]);
+  xrecord_all_start (f, args);
+  f->apps[0] = spawn (f, NULL, notes_argv);
+  notes = wait_client (f, "Notes");
+  f->apps[2] = spawn (f, NULL, demo_argv);
+  editor = wait_client (f, "Editor");
+  type_in (f, notes, 200, 40, "abc");
+  demo_use (f, editor);
+  type_in (f, notes, 200, 40, "de");
+
+  /* Notes closes normally, then the demo crashes. */
+  xdo (f, "key", "ctrl+q", NULL);
+  status = wait_exit (&f->apps[0]);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  click_in (f, editor, 300, 200);
+  xdo (f, "key", "alt+p", NULL);
+  print = wait_client (f, "Print");
+  click_in (f, print, 90, 128);
+  status = wait_exit (&f->apps[2]);
+  g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGSEGV);
+  wait_said (f, "was gone with its windows open", 1);
+  g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
+  g_assert_cmpuint (count_in (f->err->str, "was gone with its windows open"), ==, 1);
+  g_assert_cmpuint (n_saved_files (f), ==, 1);
+  path = saved_path (f, "xdemo (pid");
+  crash = load_saved (path);
+  assert_actions (crash, "XDemo", NULL, "hip");
+  g_assert_cmpstr (session_get_wm (crash), ==, "Openbox");
+}
+
 /* Each bad command line: its status and message, and nothing started. */
 static void
 test_usage (void)
@@ -724,6 +829,8 @@ main (int argc, char **argv)
   g_test_add ("/record-all/exclude-keep", Fixture, NULL, fixture_setup, test_exclude_keep,
               fixture_teardown);
   g_test_add ("/record-all/running", Fixture, NULL, fixture_setup, test_running,
+              fixture_teardown);
+  g_test_add ("/record-all/openbox", Fixture, NULL, fixture_setup, test_openbox,
               fixture_teardown);
   g_test_add_func ("/record-all/usage", test_usage);
   return g_test_run ();
