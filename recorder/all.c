@@ -67,7 +67,8 @@ struct RecAll
   int screen_width, screen_height;
 
   GHashTable *apps;        /* pid -> App* (owned) */
-  guint64 now_ms;          /* the time of the last event recorded */
+  guint64 now_ms;          /* the time of the last event recorded (the stream's clock) */
+  gint64 now_at;           /* ... and when it was read (monotonic, us) */
   gboolean enabled, gone;
   int signal;
   guint n_saved;
@@ -129,6 +130,23 @@ app_drop_head (App *app)
   event_free (ev);
 }
 
+/* The stream's clock now: the last event's time, and the time since. */
+static guint64
+all_now_ms (RecAll *all)
+{
+  return all->now_ms + (guint64) MAX (g_get_monotonic_time () - all->now_at, 0) / 1000;
+}
+
+static void
+all_note_time (RecAll *all, guint64 time_ms)
+{
+  if (time_ms >= all->now_ms)
+    {
+      all->now_ms = time_ms;
+      all->now_at = g_get_monotonic_time ();
+    }
+}
+
 /* Keeps the buffer within --keep and --keep-actions (whichever is
  * smaller), and its server events within their share. */
 static void
@@ -136,12 +154,13 @@ app_trim (App *app)
 {
   RecAll *all = app->all;
   guint max_server = RECALL_SERVER_PER_ACTION * all->keep_actions;
+  guint64 now = all_now_ms (all);
 
   while (app->n_actions > all->keep_actions || app->n_server > max_server)
     app_drop_head (app);
   while (!g_queue_is_empty (&app->events)
          && ((SessionEvent *) g_queue_peek_head (&app->events))->time_ms + all->keep_ms
-              < all->now_ms)
+              < now)
     app_drop_head (app);
 }
 
@@ -362,7 +381,7 @@ app_save (App *app, const char *why)
 {
   RecAll *all = app->all;
   SessionOutcome outcome = { .kind = SESSION_OUTCOME_LOST };
-  g_autoptr (Session) session = app_session (app, outcome);
+  g_autoptr (Session) session = NULL;
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
   g_autofree char *path = NULL;
@@ -380,6 +399,9 @@ app_save (App *app, const char *why)
     }
   shown_path = quote_terminal (path);
   shown_name = quote_terminal (app->name);
+  /* (--keep counts until now, not the app's last event.) */
+  app_trim (app);
+  session = app_session (app, outcome);
   if (!session_save (session, path, &error))
     {
       g_autofree char *shown = quote_message (error->message);
@@ -488,7 +510,7 @@ on_captured (const xEvent *ev, XID id_base, guint64 time_ms, gpointer user_data)
   SessionEvent out;
   pid_t pid;
 
-  all->now_ms = MAX (all->now_ms, time_ms);
+  all_note_time (all, time_ms);
   if (type >= KeyPress && type <= MotionNotify)
     {
       App *app;
@@ -522,7 +544,7 @@ on_request (const guint8 *data, gsize len, XID id_base, guint64 time_ms, gpointe
 {
   RecAll *all = user_data;
 
-  all->now_ms = MAX (all->now_ms, time_ms);
+  all_note_time (all, time_ms);
   toplevels_handle_request (all->tops, data, len);
   note_taken_down (all, data, len, id_base);
 }
