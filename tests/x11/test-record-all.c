@@ -798,6 +798,8 @@ test_usage (void)
     { { "--all", "-d", ":99", "--exclude-class", "", NULL }, "an empty class" },
     { { "--all", "-d", ":99", "--save-dir", file, NULL }, "cannot save sessions there" },
     { { "--keep", "5", "-o", "x.log", "--", "xterm", NULL }, "go with --all" },
+    { { "--all", "-d", ":99", "--record-env", "AWS_SECRET_ACCESS_KEY", NULL },
+      "--record-env: AWS_SECRET_ACCESS_KEY looks like a secret" },
   };
 
   g_assert_true (g_file_set_contents (file, "", 0, NULL));
@@ -818,6 +820,19 @@ test_usage (void)
       g_assert_cmpint (WEXITSTATUS (status), ==, 2);
       g_assert_nonnull (strstr (err, cases[i].message));
     }
+  {
+    /* No server there: an infrastructure error, 3. */
+    g_autofree char *save = g_build_filename (dir, "saved", NULL);
+    const char *argv[] = { env ("XRECORD"), "--all", "-d", ":4242", "--save-dir", save, NULL };
+    g_autofree char *err = NULL;
+    int status = -1;
+
+    g_assert_true (g_spawn_sync (dir, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                                 NULL, NULL, &err, &status, NULL));
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 3);
+    g_assert_nonnull (strstr (err, "cannot open display :4242"));
+  }
   test_remove_tree (dir);
 }
 
