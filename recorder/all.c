@@ -63,8 +63,7 @@ struct RecAll
   Toplevels *tops;
   Translator *translator;
   GMainLoop *loop;
-  char *keymap, *host;
-  int screen_width, screen_height;
+  char *keymap;
 
   GHashTable *apps;        /* pid -> App* (owned) */
   guint64 now_ms;          /* the time of the last event recorded (the stream's clock) */
@@ -180,59 +179,6 @@ app_append (App *app, const SessionEvent *ev)
 
 /* ---- an app, first seen ---- */
 
-/* /proc/PID/FILE's NUL-separated strings, or NULL. */
-static char **
-read_proc_strings (pid_t pid, const char *file)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/%s", (int) pid, file);
-  g_autofree char *data = NULL;
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-  gsize len = 0;
-
-  if (!g_file_get_contents (path, &data, &len, NULL) || len == 0)
-    return NULL;
-  for (gsize at = 0; at < len;)
-    {
-      gsize n = strnlen (data + at, len - at);
-
-      g_strv_builder_add (builder, data + at);
-      at += n + 1;
-    }
-  return g_strv_builder_end (builder);
-}
-
-/* The header of the app's sessions: the display's, and its own world
- * (command, folder, HOME, variables) as /proc tells it now. */
-static Session *
-make_header (RecAll *all, pid_t pid, char **argv)
-{
-  g_autoptr (Session) header = session_new ();
-  g_autofree char *cwd_link = g_strdup_printf ("/proc/%d/cwd", (int) pid);
-  g_autofree char *cwd = g_file_read_link (cwd_link, NULL);
-  g_auto (GStrv) envp = read_proc_strings (pid, "environ");
-  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
-  g_autofree char *wm = rec_header_wm_name (all->tracker);
-  const char *home = envp != NULL ? g_environ_getenv (envp, "HOME") : NULL;
-
-  session_set_screen (header, all->screen_width, all->screen_height);
-  if (argv != NULL && argv[0] != NULL)
-    session_set_command (header, (const char *const *) argv);
-  session_set_keymap (header, all->keymap);
-  if (home != NULL && g_path_is_absolute (home) && g_utf8_validate (home, -1, NULL))
-    session_set_home (header, home);
-  if (cwd != NULL && g_path_is_absolute (cwd) && g_utf8_validate (cwd, -1, NULL))
-    session_set_cwd (header, cwd);
-  if (all->host != NULL)
-    session_set_host (header, all->host);
-  session_set_date (header, date);
-  if (wm != NULL)
-    session_set_wm (header, wm);
-  rec_header_add_env (header, (const char *const *) envp,
-                      (const char *const *) all->record_env);
-  return g_steal_pointer (&header);
-}
-
 /* "xdemo", "gedit": @text's letters, digits, '.', '_' and '-' (at most
  * 40), for a file name; NULL if none. */
 static char *
@@ -284,8 +230,8 @@ app_get (RecAll *all, pid_t pid)
   g_queue_init (&app->events);
   app->bases = g_hash_table_new (NULL, NULL);
   app->shown = g_hash_table_new (NULL, NULL);
-  argv = read_proc_strings (pid, "cmdline");
-  app->header = make_header (all, pid, argv);
+  app->header = rec_header_of_process (all->tracker, pid, all->keymap,
+                                       (const char *const *) all->record_env, &argv);
   if (argv != NULL && argv[0] != NULL)
     {
       g_autofree char *base = g_path_get_basename (argv[0]);
@@ -712,7 +658,6 @@ rec_all_free (RecAll *all)
     XCloseDisplay (all->tracker);
   g_clear_pointer (&all->loop, g_main_loop_unref);
   g_free (all->keymap);
-  g_free (all->host);
   g_strfreev (all->exclude);
   g_strfreev (all->record_env);
   g_free (all->save_dir);
@@ -758,10 +703,6 @@ start (RecAll *all, GError **error)
     }
   capture_set_io_error_handler (all->capture, on_io_error_exit, all);
   all->keymap = rec_header_keymap (all->tracker);
-  all->host = g_utf8_validate (g_get_host_name (), -1, NULL) ? g_strdup (g_get_host_name ())
-                                                             : NULL;
-  all->screen_width = DisplayWidth (all->tracker, DefaultScreen (all->tracker));
-  all->screen_height = DisplayHeight (all->tracker, DefaultScreen (all->tracker));
 
   /* A resource of the tracker's, to tell its events in the stream. */
   window = XCreateWindow (all->tracker, DefaultRootWindow (all->tracker), -1, -1, 1, 1, 0, 0,

@@ -132,3 +132,57 @@ rec_header_add_env (Session *header, const char *const *envp, const char *const 
     }
   return n;
 }
+
+/* /proc/PID/FILE's NUL-separated strings, or NULL. */
+static char **
+read_proc_strings (pid_t pid, const char *file)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/%s", (int) pid, file);
+  g_autofree char *data = NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  gsize len = 0;
+
+  if (!g_file_get_contents (path, &data, &len, NULL) || len == 0)
+    return NULL;
+  for (gsize at = 0; at < len;)
+    {
+      gsize n = strnlen (data + at, len - at);
+
+      g_strv_builder_add (builder, data + at);
+      at += n + 1;
+    }
+  return g_strv_builder_end (builder);
+}
+
+Session *
+rec_header_of_process (Display *dpy, pid_t pid, const char *keymap,
+                       const char *const *record_env, char ***argv)
+{
+  g_autoptr (Session) header = session_new ();
+  g_autofree char *cwd_link = g_strdup_printf ("/proc/%d/cwd", (int) pid);
+  g_autofree char *cwd = g_file_read_link (cwd_link, NULL);
+  g_auto (GStrv) envp = read_proc_strings (pid, "environ");
+  g_auto (GStrv) command = read_proc_strings (pid, "cmdline");
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
+  g_autofree char *wm = rec_header_wm_name (dpy);
+  const char *home = envp != NULL ? g_environ_getenv (envp, "HOME") : NULL;
+
+  session_set_screen (header, DisplayWidth (dpy, DefaultScreen (dpy)),
+                      DisplayHeight (dpy, DefaultScreen (dpy)));
+  if (command != NULL && command[0] != NULL)
+    session_set_command (header, (const char *const *) command);
+  session_set_keymap (header, keymap);
+  if (home != NULL && g_path_is_absolute (home) && g_utf8_validate (home, -1, NULL))
+    session_set_home (header, home);
+  if (cwd != NULL && g_path_is_absolute (cwd) && g_utf8_validate (cwd, -1, NULL))
+    session_set_cwd (header, cwd);
+  if (g_utf8_validate (g_get_host_name (), -1, NULL))
+    session_set_host (header, g_get_host_name ());
+  session_set_date (header, date);
+  if (wm != NULL)
+    session_set_wm (header, wm);
+  rec_header_add_env (header, (const char *const *) envp, record_env);
+  *argv = g_steal_pointer (&command);
+  return g_steal_pointer (&header);
+}

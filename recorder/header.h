@@ -1,11 +1,12 @@
 /* header.h — what a session's header says of the display (its keymap, its
  * window manager) and of the app's world (its variables), for both of
  * xrecord's modes: the app it runs (recorder.c) and every app on the
- * display (all.c).
+ * display (all.c), whose world /proc tells.
  */
 #pragma once
 
 #include <glib.h>
+#include <sys/types.h>
 #include <X11/Xlib.h>
 
 #include "session.h"
@@ -23,5 +24,13 @@ char *rec_header_wm_name (Display *dpy);
  * be recorded is said. Returns how many were added. */
 guint rec_header_add_env (Session *header, const char *const *envp,
                           const char *const *record_env);
+
+/* The header of the sessions of another's process @pid on @dpy (xrecord
+ * --all): the display's screen and @keymap, the host, today, the window
+ * manager; the app's command (/proc/PID/cmdline), folder, HOME and
+ * variables (its environ, as rec_header_add_env) as /proc tells them now.
+ * *@argv: its command line (NULL if /proc says nothing: it is gone). */
+Session *rec_header_of_process (Display *dpy, pid_t pid, const char *keymap,
+                                const char *const *record_env, char ***argv);
 
 G_END_DECLS
