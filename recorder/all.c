@@ -33,6 +33,7 @@
 #include <X11/Xproto.h>
 #include <X11/extensions/record.h>
 
+#include "buffer.h"
 #include "capture.h"
 #include "header.h"
 #include "proc.h"
@@ -80,9 +81,7 @@ struct App
   pid_t pid;
   Session *header;         /* owned: the header of its sessions, made when first seen */
   char *name;              /* for file names and messages: its class, else its program */
-  GQueue events;           /* SessionEvent* (owned), oldest first */
-  guint n_actions, n_server;
-  guint n_dropped;         /* actions dropped from the front (--keep, --keep-actions) */
+  RecBuffer *events;       /* owned: its recent events (buffer.h) */
   GHashTable *bases;       /* its X clients' resource bases now connected */
   GHashTable *shown;       /* Window: its top-levels up and not taken down by itself */
   ProcGoneWatch *watch;    /* owned, while its end is awaited */
@@ -91,42 +90,15 @@ struct App
 /* ---- the buffers ---- */
 
 static void
-event_free (SessionEvent *ev)
-{
-  session_event_clear (ev);
-  g_free (ev);
-}
-
-static void
 app_free (App *app)
 {
-  SessionEvent *ev;
-
-  while ((ev = g_queue_pop_head (&app->events)) != NULL)
-    event_free (ev);
+  rec_buffer_free (app->events);
   g_clear_pointer (&app->watch, proc_gone_watch_free);
   g_clear_pointer (&app->header, session_free);
   g_hash_table_unref (app->bases);
   g_hash_table_unref (app->shown);
   g_free (app->name);
   g_free (app);
-}
-
-static void
-app_drop_head (App *app)
-{
-  SessionEvent *ev = g_queue_pop_head (&app->events);
-
-  if (ev == NULL)
-    return;
-  if (session_event_is_action (ev))
-    {
-      app->n_actions--;
-      app->n_dropped++;
-    }
-  else if (ev->kind == SESSION_EVENT_SERVER)
-    app->n_server--;
-  event_free (ev);
 }
 
 /* The stream's clock now: the last event's time, and the time since. */
@@ -146,35 +118,10 @@ all_note_time (RecAll *all, guint64 time_ms)
     }
 }
 
-/* Keeps the buffer within --keep and --keep-actions (whichever is
- * smaller), and its server events within their share. */
-static void
-app_trim (App *app)
-{
-  RecAll *all = app->all;
-  guint max_server = RECALL_SERVER_PER_ACTION * all->keep_actions;
-  guint64 now = all_now_ms (all);
-
-  while (app->n_actions > all->keep_actions || app->n_server > max_server)
-    app_drop_head (app);
-  while (!g_queue_is_empty (&app->events)
-         && ((SessionEvent *) g_queue_peek_head (&app->events))->time_ms + all->keep_ms
-              < now)
-    app_drop_head (app);
-}
-
 static void
 app_append (App *app, const SessionEvent *ev)
 {
-  SessionEvent *copy = g_new0 (SessionEvent, 1);
-
-  session_event_copy (copy, ev);
-  g_queue_push_tail (&app->events, copy);
-  if (session_event_is_action (ev))
-    app->n_actions++;
-  else if (ev->kind == SESSION_EVENT_SERVER)
-    app->n_server++;
-  app_trim (app);
+  rec_buffer_append (app->events, ev, all_now_ms (app->all));
 }
 
 /* ---- an app, first seen ---- */
@@ -227,7 +174,7 @@ app_get (RecAll *all, pid_t pid)
   app = g_new0 (App, 1);
   app->all = all;
   app->pid = pid;
-  g_queue_init (&app->events);
+  app->events = rec_buffer_new (all->keep_actions, all->keep_ms);
   app->bases = g_hash_table_new (NULL, NULL);
   app->shown = g_hash_table_new (NULL, NULL);
   app->header = rec_header_of_process (all->tracker, pid, all->keymap,
@@ -279,43 +226,15 @@ static Session *
 app_session (App *app, SessionOutcome outcome)
 {
   Session *session = session_subset (app->header, NULL, 0);
-  gboolean keys[256] = { FALSE };
-  guint32 buttons = 0;
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *date = g_date_time_format (now, "%Y-%m-%d %H:%M:%S");
   g_autofree char *comment = g_strdup_printf (
     "xreduce session, saved by xrecord --all %s on %s: the last %u actions of pid %d%s",
-    XREDUCE_VERSION, date, app->n_actions, (int) app->pid,
-    app->n_dropped > 0 ? " (older ones were dropped: --keep, --keep-actions)" : "");
+    XREDUCE_VERSION, date, rec_buffer_get_n_actions (app->events), (int) app->pid,
+    rec_buffer_get_n_dropped (app->events) > 0 ? " (older ones were dropped: --keep, --keep-actions)" : "");
 
   session_add_header_comment (session, comment);
-  for (GList *l = app->events.head; l != NULL; l = l->next)
-    {
-      const SessionEvent *ev = l->data;
-
-      switch (ev->kind)
-        {
-        case SESSION_EVENT_KEY_PRESS:
-          keys[ev->keycode & 0xff] = TRUE;
-          break;
-        case SESSION_EVENT_KEY_RELEASE:
-          if (!keys[ev->keycode & 0xff])
-            continue;
-          keys[ev->keycode & 0xff] = FALSE;
-          break;
-        case SESSION_EVENT_BUTTON_PRESS:
-          buttons |= 1u << (ev->button & 31);
-          break;
-        case SESSION_EVENT_BUTTON_RELEASE:
-          if (!(buttons & (1u << (ev->button & 31))))
-            continue;
-          buttons &= ~(1u << (ev->button & 31));
-          break;
-        default:
-          break;
-        }
-      session_append (session, ev);
-    }
+  rec_buffer_to_session (app->events, session);
   session_set_outcome (session, outcome, TRUE);
   return session;
 }
@@ -346,7 +265,7 @@ app_save (App *app, const char *why)
   shown_path = quote_terminal (path);
   shown_name = quote_terminal (app->name);
   /* (--keep counts until now, not the app's last event.) */
-  app_trim (app);
+  rec_buffer_trim (app->events, all_now_ms (all));
   session = app_session (app, outcome);
   if (!session_save (session, path, &error))
     {
@@ -357,7 +276,7 @@ app_save (App *app, const char *why)
     }
   all->n_saved++;
   g_printerr ("xrecord: %s (pid %d) %s: its last %u actions saved to %s\n", shown_name,
-              (int) app->pid, why, app->n_actions, shown_path);
+              (int) app->pid, why, rec_buffer_get_n_actions (app->events), shown_path);
 }
 
 static void
@@ -387,7 +306,7 @@ on_usr1 (gpointer user_data)
     {
       App *app = value;
 
-      if (app->n_actions == 0 || app->watch != NULL)
+      if (rec_buffer_get_n_actions (app->events) == 0 || app->watch != NULL)
         continue;
       app_save (app, "(SIGUSR1)");
       n++;
@@ -507,7 +426,7 @@ on_client_gone (XID id_base, gpointer user_data)
   if (app == NULL || !g_hash_table_remove (app->bases, GSIZE_TO_POINTER (id_base))
       || g_hash_table_size (app->bases) > 0 || app->watch != NULL)
     return;
-  if (g_hash_table_size (app->shown) == 0 || app->n_actions == 0)
+  if (g_hash_table_size (app->shown) == 0 || rec_buffer_get_n_actions (app->events) == 0)
     {
       /* It closed its windows first (a normal exit), or nothing of the
        * user's is in its buffer. */

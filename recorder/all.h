@@ -24,9 +24,6 @@ typedef struct
 
 #define RECALL_DEFAULT_KEEP_MINUTES 10
 #define RECALL_DEFAULT_KEEP_ACTIONS 2000
-/* A buffer holds at most this many server events per action it may keep
- * (an app that redraws while nobody touches it drops its oldest). */
-#define RECALL_SERVER_PER_ACTION 4
 /* How long an app's process may take to end once its X connection has
  * closed with its windows open, to be taken for a crash. */
 #define RECALL_GONE_TIMEOUT_MS 5000
