@@ -665,10 +665,32 @@ test_record_headless_stop_key (Fixture *f, gconstpointer data)
   const char *const app_args[] = { "--bug", "none", NULL };
   g_autoptr (Session) session = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *environ_path = NULL, *app_env = NULL;
+  gsize len = 0;
   Display *dpy;
   int width, height;
 
+  /* As on a Wayland desktop: the app must still be an X11 client of
+   * xrecord's server. */
+  g_setenv ("WAYLAND_DISPLAY", "wayland-xreduce-test", TRUE);
+  g_setenv ("GDK_BACKEND", "wayland", TRUE);
   xrecord_start (f, options, app_args);
+  g_unsetenv ("WAYLAND_DISPLAY");
+  g_unsetenv ("GDK_BACKEND");
+  environ_path = g_strdup_printf ("/proc/%d/environ", f->app_pid);
+  g_assert_true (g_file_get_contents (environ_path, &app_env, &len, NULL));
+  {
+    g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+    g_auto (GStrv) vars = NULL;
+
+    for (gsize at = 0; at < len; at += strlen (app_env + at) + 1)
+      g_strv_builder_add (builder, app_env + at);
+    vars = g_strv_builder_end (builder);
+    g_assert_null (g_environ_getenv (vars, "WAYLAND_DISPLAY"));
+    g_assert_cmpstr (g_environ_getenv (vars, "GDK_BACKEND"), ==, "x11");
+    g_assert_cmpstr (g_environ_getenv (vars, "QT_QPA_PLATFORM"), ==, "xcb");
+    g_assert_cmpstr (g_environ_getenv (vars, "MOZ_ENABLE_WAYLAND"), ==, "0");
+  }
   /* Drive xrecord's private Xvfb. */
   name = recorded_display (f);
   dpy = XOpenDisplay (name);
