@@ -17,6 +17,7 @@
 
 #include "quote.h"
 #include "output.h"
+#include "shard.h"
 
 static const char *xreplay;
 static const char *xreduce;
@@ -543,6 +544,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  test_shard_init (argc, argv);
   xreplay = g_getenv ("XREPLAY");
   xreduce = g_getenv ("XREDUCE");
   if (xreplay == NULL || xreduce == NULL)
@@ -550,14 +552,23 @@ main (int argc, char **argv)
       g_printerr ("test-hostile: XREPLAY and XREDUCE must name the programs\n");
       return 1;
     }
-  g_test_add_func ("/hostile/quote-hidden", test_hostile_quote_hidden);
-  g_test_add_func ("/hostile/markdown-url", test_hostile_markdown_url);
-  g_test_add_func ("/hostile/fields", test_hostile_fields);
-  g_test_add_func ("/hostile/file-name", test_hostile_file_name);
-  g_test_add_func ("/cost/clicks", test_cost_clicks);
-  g_test_add_func ("/cost/blank-lines", test_cost_blank_lines);
-  g_test_add_func ("/cost/max-actions", test_cost_max_actions);
-  g_test_add_func ("/options/refused", test_options_refused);
-  g_test_add_func ("/outputs/report-foreign", test_report_foreign);
+  if (test_shard_mine ())
+    g_test_add_func ("/hostile/quote-hidden", test_hostile_quote_hidden);
+  if (test_shard_mine ())
+    g_test_add_func ("/hostile/markdown-url", test_hostile_markdown_url);
+  if (test_shard_mine ())
+    g_test_add_func ("/hostile/fields", test_hostile_fields);
+  if (test_shard_mine ())
+    g_test_add_func ("/hostile/file-name", test_hostile_file_name);
+  if (test_shard_mine ())
+    g_test_add_func ("/cost/clicks", test_cost_clicks);
+  if (test_shard_mine ())
+    g_test_add_func ("/cost/blank-lines", test_cost_blank_lines);
+  if (test_shard_mine ())
+    g_test_add_func ("/cost/max-actions", test_cost_max_actions);
+  if (test_shard_mine ())
+    g_test_add_func ("/options/refused", test_options_refused);
+  if (test_shard_mine ())
+    g_test_add_func ("/outputs/report-foreign", test_report_foreign);
   return g_test_run ();
 }

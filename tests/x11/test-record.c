@@ -28,6 +28,7 @@
 
 #include "session.h"
 #include "xvfb-fixture.h"
+#include "shard.h"
 
 #define WAIT_MS 20000
 
@@ -955,15 +956,19 @@ main (int argc, char **argv)
   static const char *const no_xres[] = { "X-Resource", NULL };
 
   g_test_init (&argc, &argv, NULL);
+  test_shard_init (argc, argv);
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  if (test_shard_mine ()) \
+    g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/record/crash", test_record_crash);
   ADD ("/record/no-pid", test_record_no_pid);
   ADD ("/record/nothing-of-the-app", test_record_nothing_of_the_app);
-  g_test_add ("/record/no-xres", Fixture, no_xres, fixture_setup, test_record_no_xres,
-              fixture_teardown);
-  g_test_add ("/record/no-xres-no-pid", Fixture, no_xres, fixture_setup,
-              test_record_no_xres_no_pid, fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/record/no-xres", Fixture, no_xres, fixture_setup, test_record_no_xres,
+                fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/record/no-xres-no-pid", Fixture, no_xres, fixture_setup,
+                test_record_no_xres_no_pid, fixture_teardown);
   ADD ("/record/focus-elsewhere", test_record_focus_elsewhere);
   ADD ("/record/sigkill", test_record_sigkill);
   ADD ("/record/headless-stop-key", test_record_headless_stop_key);

@@ -17,6 +17,7 @@
 
 #include "session.h"
 #include "xvfb-fixture.h"
+#include "shard.h"
 
 typedef struct
 {
@@ -1130,22 +1131,16 @@ test_full_disk (Fixture *fixture, gconstpointer data)
 int
 main (int argc, char **argv)
 {
-  guint shard = 0, n_shards = 0, n_added = 0;
-
   g_test_init (&argc, &argv, NULL);
   test_become_subreaper ();
-  /* --shard K/N: only every Nth case from the Kth (meson runs the cases
-   * as N tests, each with its own time limit: the whole program took
-   * 660-900+ s at load 20). */
-  for (int i = 1; i + 1 < argc; i++)
-    if (strcmp (argv[i], "--shard") == 0
-        && sscanf (argv[i + 1], "%u/%u", &shard, &n_shards) != 2)
-      g_error ("--shard K/N");
+  /* --shard K/N (shard.h): meson runs the cases as N tests, each with its
+   * own time limit, in parallel. */
+  test_shard_init (argc, argv);
 #define ADD(path, fn) \
-  if (n_shards == 0 || n_added++ % n_shards == shard) \
+  if (test_shard_mine ()) \
     g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 #define ADD_DATA(path, data, fn) \
-  if (n_shards == 0 || n_added++ % n_shards == shard) \
+  if (test_shard_mine ()) \
     g_test_add (path, Fixture, data, fixture_setup, fn, fixture_teardown)
   ADD ("/reduce/bad-input", test_bad_input);
   ADD ("/reduce/print", test_print);
