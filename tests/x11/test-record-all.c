@@ -44,6 +44,7 @@
 #include <X11/Xlib.h>
 
 #include "session.h"
+#include "shard.h"
 #include "xvfb-fixture.h"
 
 #define WAIT_MS 60000
@@ -840,13 +841,21 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add ("/record-all/crash", Fixture, NULL, fixture_setup, test_crash, fixture_teardown);
-  g_test_add ("/record-all/exclude-keep", Fixture, NULL, fixture_setup, test_exclude_keep,
-              fixture_teardown);
-  g_test_add ("/record-all/running", Fixture, NULL, fixture_setup, test_running,
-              fixture_teardown);
-  g_test_add ("/record-all/openbox", Fixture, NULL, fixture_setup, test_openbox,
-              fixture_teardown);
-  g_test_add_func ("/record-all/usage", test_usage);
+  test_shard_init (argc, argv);
+  /* (The crash first: it is two reductions long.) */
+  if (test_shard_mine ())
+    g_test_add ("/record-all/crash", Fixture, NULL, fixture_setup, test_crash,
+                fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/record-all/exclude-keep", Fixture, NULL, fixture_setup, test_exclude_keep,
+                fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/record-all/running", Fixture, NULL, fixture_setup, test_running,
+                fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/record-all/openbox", Fixture, NULL, fixture_setup, test_openbox,
+                fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add_func ("/record-all/usage", test_usage);
   return g_test_run ();
 }
