@@ -15,7 +15,8 @@
  * could not start (no such program), no window was taken for the app's,
  * or none of its windows was mapped within --start-timeout (the log is
  * written); 128+N when signal N ended the recording (130 for Ctrl-C; the
- * log is complete).
+ * log is complete). With --all: 0 when the display goes away, 2 and 3 as
+ * above, 128+N when signal N ended it.
  */
 #define G_LOG_DOMAIN "xreduce-recorder"
 
@@ -172,7 +173,7 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     "HOME, folder, host, date and window manager. xreplay gives them back.");
   g_option_context_set_description (context,
     "Exit status:\n"
-    "  0  recorded (whatever became of the app)\n"
+    "  0  recorded (whatever became of the app); --all: the display went away\n"
     "  2  usage or bad input (the output file; DISPLAY not set without\n"
     "     --display or --headless)\n"
     "  3  infrastructure error (a display that cannot be opened, no RECORD,\n"
