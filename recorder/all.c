@@ -80,7 +80,8 @@ struct App
   RecAll *all;             /* its owner */
   pid_t pid;
   Session *header;         /* owned: the header of its sessions, made when first seen */
-  char *name;              /* for file names and messages: its class, else its program */
+  char *name;              /* for file names and messages: its program (an interpreter's
+                            * script), or "app" */
   RecBuffer *events;       /* owned: its recent events (buffer.h) */
   GHashTable *bases;       /* its X clients' resource bases now connected */
   GHashTable *shown;       /* Window: its top-levels up and not taken down by itself */
@@ -105,6 +106,8 @@ app_free (App *app)
 static guint64
 all_now_ms (RecAll *all)
 {
+  if (all->now_at == 0)
+    return all->now_ms;
   return all->now_ms + (guint64) MAX (g_get_monotonic_time () - all->now_at, 0) / 1000;
 }
 
@@ -231,7 +234,8 @@ app_session (App *app, SessionOutcome outcome)
   g_autofree char *comment = g_strdup_printf (
     "xreduce session, saved by xrecord --all %s on %s: the last %u actions of pid %d%s",
     XREDUCE_VERSION, date, rec_buffer_get_n_actions (app->events), (int) app->pid,
-    rec_buffer_get_n_dropped (app->events) > 0 ? " (older ones were dropped: --keep, --keep-actions)" : "");
+    rec_buffer_get_n_dropped (app->events) > 0 ? " (older ones were dropped: --keep, --keep-actions)"
+                                                : "");
 
   session_add_header_comment (session, comment);
   rec_buffer_to_session (app->events, session);
@@ -266,6 +270,12 @@ app_save (App *app, const char *why)
   shown_name = quote_terminal (app->name);
   /* (--keep counts until now, not the app's last event.) */
   rec_buffer_trim (app->events, all_now_ms (all));
+  if (rec_buffer_get_n_actions (app->events) == 0)
+    {
+      g_printerr ("xrecord: %s (pid %d) %s: no action of its within --keep: nothing saved\n",
+                  shown_name, (int) app->pid, why);
+      return;
+    }
   session = app_session (app, outcome);
   if (!session_save (session, path, &error))
     {
