@@ -35,6 +35,7 @@ session_free (Session *session)
   g_array_unref (session->events);
   g_strfreev (session->command);
   g_free (session->keymap);
+  g_strfreev (session->replay_options);
   g_free (session->warning);
   g_free (session);
 }
@@ -574,6 +575,8 @@ session_subset (const Session *session, const guint *keep, guint n_keep)
   subset->screen_height = session->screen_height;
   subset->command = g_strdupv (session->command);
   subset->keymap = g_strdup (session->keymap);
+  subset->desktop = session->desktop;
+  subset->replay_options = g_strdupv (session->replay_options);
 
   last_kept_event = subset_plan (session, keep, n_keep, kept, release_after, held);
   for (guint i = 0; i < session->events->len; i++)
