@@ -3,6 +3,7 @@
 
 #include "proctree.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -49,19 +50,17 @@ read_stat (pid_t pid, ProcStat *stat)
   return TRUE;
 }
 
-void
-proctree_sample (pid_t root, ProcTreeSample *sample)
+/* Every process of /proc, and which of them are @root's tree (@tree, a
+ * set of pids); FALSE if /proc cannot be read. */
+static gboolean
+read_tree (pid_t root, GArray *procs, GHashTable *tree)
 {
   g_autoptr (GDir) dir = g_dir_open ("/proc", 0, NULL);
-  g_autoptr (GArray) procs = g_array_new (FALSE, FALSE, sizeof (ProcStat));
-  g_autoptr (GHashTable) tree = g_hash_table_new (NULL, NULL);
   const char *name;
   gboolean grew = TRUE;
-  guint64 page_kb = (guint64) MAX (sysconf (_SC_PAGESIZE), 1024) / 1024;
 
-  memset (sample, 0, sizeof *sample);
   if (dir == NULL || root <= 0)
-    return;
+    return FALSE;
   while ((name = g_dir_read_name (dir)) != NULL)
     {
       char *end = NULL;
@@ -90,6 +89,19 @@ proctree_sample (pid_t root, ProcTreeSample *sample)
             }
         }
     }
+  return TRUE;
+}
+
+void
+proctree_sample (pid_t root, ProcTreeSample *sample)
+{
+  g_autoptr (GArray) procs = g_array_new (FALSE, FALSE, sizeof (ProcStat));
+  g_autoptr (GHashTable) tree = g_hash_table_new (NULL, NULL);
+  guint64 page_kb = (guint64) MAX (sysconf (_SC_PAGESIZE), 1024) / 1024;
+
+  memset (sample, 0, sizeof *sample);
+  if (!read_tree (root, procs, tree))
+    return;
   for (guint i = 0; i < procs->len; i++)
     {
       const ProcStat *p = &g_array_index (procs, ProcStat, i);
@@ -167,6 +179,105 @@ asleep_on_timer (pid_t pid)
   return FALSE;
 }
 
+/* @n bytes of @pid's memory at @address (a timeout's struct), through
+ * /proc/PID/mem: FALSE if it cannot be read (another user's process). */
+static gboolean
+read_memory (pid_t pid, guint64 address, void *buf, gsize n)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/mem", (int) pid);
+  int fd;
+  gboolean ok;
+
+  if (address == 0)
+    return FALSE;
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return FALSE;
+  ok = pread (fd, buf, n, (off_t) address) == (ssize_t) n;
+  close (fd);
+  return ok;
+}
+
+/* A timeout in ms from a struct timespec (@nano) or timeval at @address
+ * of @pid; -1 for none (a NULL pointer: forever) or unreadable. */
+static gint64
+read_timeout (pid_t pid, guint64 address, gboolean nano)
+{
+  gint64 parts[2];
+
+  if (address == 0 || !read_memory (pid, address, parts, sizeof parts) || parts[0] < 0
+      || parts[1] < 0)
+    return -1;
+  return parts[0] * 1000 + (nano ? parts[1] / 1000000 : parts[1] / 1000);
+}
+
+gint64
+proctree_syscall_timeout (pid_t pid, const char *syscall_line)
+{
+  guint64 args[7] = { 0 };
+  const char *p = syscall_line;
+  char *end = NULL;
+  gint64 nr = g_ascii_strtoll (p, &end, 10);
+  gint32 ms;
+
+  if (end == p)
+    return -1;   /* "running": no system call */
+  p = end;
+  for (guint i = 0; i < G_N_ELEMENTS (args); i++)
+    {
+      while (*p == ' ')
+        p++;
+      args[i] = g_ascii_strtoull (p, &end, 16);
+      if (end == p)
+        break;
+      p = end;
+    }
+  switch (nr)
+    {
+#ifdef SYS_poll
+    case SYS_poll:
+      ms = (gint32) (guint32) args[2];
+      return ms >= 0 ? ms : -1;
+#endif
+#ifdef SYS_epoll_wait
+    case SYS_epoll_wait:
+      ms = (gint32) (guint32) args[3];
+      return ms >= 0 ? ms : -1;
+#endif
+#ifdef SYS_epoll_pwait
+    case SYS_epoll_pwait:
+      ms = (gint32) (guint32) args[3];
+      return ms >= 0 ? ms : -1;
+#endif
+#ifdef SYS_ppoll
+    case SYS_ppoll:
+      return read_timeout (pid, args[2], TRUE);
+#endif
+#ifdef SYS_select
+    case SYS_select:
+      return read_timeout (pid, args[4], FALSE);
+#endif
+#ifdef SYS_pselect6
+    case SYS_pselect6:
+      return read_timeout (pid, args[4], TRUE);
+#endif
+    default:
+      return -1;
+    }
+}
+
+/* The timer @pid's main thread waits on in its event loop, in ms, or -1. */
+static gint64
+loop_timer (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/syscall", (int) pid);
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return -1;
+  return proctree_syscall_timeout (pid, text);
+}
+
 /* Adds @pid's threads to @glance, and (with @children) pushes its
  * children on @todo. FALSE if the kernel lists no children. */
 static gboolean
@@ -218,8 +329,13 @@ glance_at (pid_t pid, gboolean children, GArray *todo, ProcTreeGlance *glance)
     {
       glance->n_procs++;
       glance->pid_sum += (guint64) pid;
+      gint64 timer;
+
       if (asleep_on_timer (pid))
         glance->handler_asleep = TRUE;
+      timer = loop_timer (pid);
+      if (timer >= 0 && (glance->timer_ms < 0 || timer < glance->timer_ms))
+        glance->timer_ms = timer;
     }
   return listed;
 }
@@ -230,6 +346,7 @@ proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance)
   g_autoptr (GArray) todo = g_array_new (FALSE, FALSE, sizeof (pid_t));
 
   memset (glance, 0, sizeof *glance);
+  glance->timer_ms = -1;
   if (root <= 0)
     return TRUE;
   g_array_append_val (todo, root);
@@ -239,11 +356,51 @@ proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance)
     if (!glance_at (g_array_index (todo, pid_t, i), TRUE, todo, glance))
       {
         memset (glance, 0, sizeof *glance);
+        glance->timer_ms = -1;
         return FALSE;
       }
   if (also > 0)
     glance_at (also, FALSE, NULL, glance);
   return TRUE;
+}
+
+guint
+proctree_find_libraries (pid_t root, const char *const *names)
+{
+  g_autoptr (GArray) procs = g_array_new (FALSE, FALSE, sizeof (ProcStat));
+  g_autoptr (GHashTable) tree = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer key;
+  guint found = 0, n_names = names != NULL ? g_strv_length ((char **) names) : 0;
+
+  if (n_names == 0 || !read_tree (root, procs, tree))
+    return 0;
+  n_names = MIN (n_names, 32);
+  g_hash_table_iter_init (&iter, tree);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/maps", GPOINTER_TO_INT (key));
+      g_autofree char *maps = NULL;
+      g_auto (GStrv) lines = NULL;
+
+      /* (A browser's maps run to a few hundred kB: read once a replay.) */
+      if (!g_file_get_contents (path, &maps, NULL, NULL))
+        continue;
+      lines = g_strsplit (maps, "\n", -1);
+      for (guint l = 0; lines[l] != NULL; l++)
+        {
+          const char *file = strchr (lines[l], '/');
+          const char *base;
+
+          if (file == NULL)
+            continue;
+          base = strrchr (file, '/') + 1;
+          for (guint k = 0; k < n_names; k++)
+            if (g_str_has_prefix (base, names[k]))
+              found |= 1u << k;
+        }
+    }
+  return found;
 }
 
 guint
