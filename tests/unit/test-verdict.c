@@ -294,7 +294,8 @@ test_args_names (void)
   g_assert_true (g_strv_contains ((const char *const *) names, "--min-gap"));
   g_assert_true (g_strv_contains ((const char *const *) names, "--window-wait"));
   g_assert_true (g_strv_contains ((const char *const *) names, "--setenv"));
-  g_assert_cmpuint (g_strv_length (names), ==, 19);
+  g_assert_true (g_strv_contains ((const char *const *) names, "--double-click-time"));
+  g_assert_cmpuint (g_strv_length (names), ==, 21);
 }
 
 int
