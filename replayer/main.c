@@ -568,6 +568,14 @@ main (int argc, char **argv)
     }
   if (session_get_warning (session) != NULL && !a.quiet)
     g_printerr ("xreplay: warning: %s\n", session_get_warning (session));
+  /* What the session says it needs to fail (its `replay` line: xreduce
+   * wrote it), unless the command line says otherwise. */
+  if (!replay_args_take_session (a.replay, session, &error))
+    {
+      g_printerr ("xreplay: %s: %s\n", a.rest[1], error->message);
+      return EXIT_STATUS_USAGE;
+    }
+  opts.settings = *replay_args_get_settings (a.replay);
   if (a.list || a.list_actions || a.export_format != NULL)
     {
       /* Only printing from here: a signal ends it by its default action,

@@ -77,7 +77,10 @@ replay_clear_timers (Replay *r)
     g_source_remove (r->usage_timer);
   if (r->pace_timer != 0)
     g_source_remove (r->pace_timer);
+  if (r->window_timer != 0)
+    g_source_remove (r->window_timer);
   r->timer = r->wait_timer = r->quiet_timer = r->usage_timer = r->pace_timer = 0;
+  r->window_timer = 0;
 }
 
 /* The verdict: stop everything and leave the loop. */
@@ -455,6 +458,7 @@ replay_step (Replay *r)
   WindowsMatch match = { 0 };
   gboolean matched = FALSE;
   g_autofree char *words = NULL;
+  gint64 sent_ms;
 
   if (r->phase != PHASE_ACTING)
     return;
@@ -509,6 +513,7 @@ replay_step (Replay *r)
       r->opts->on_action (r->dpy, &step, r->opts->hook_data);
     }
 
+  sent_ms = note_now_ms ();
   switch (ev->kind)
     {
     case SESSION_EVENT_KEY_PRESS:
@@ -546,12 +551,12 @@ replay_step (Replay *r)
       g_assert_not_reached ();
     }
   replay_remember_pos (r, ev);
-  pace_injected (r, ev);
   if (!xconn_sync (r->conn))
     {
       replay_fail_x (r);
       return;
     }
+  pace_injected (r, ev, sent_ms);
   r->next++;
   r->result->n_replayed = r->next;
   r->t_last_action = note_now_ms ();

@@ -1,0 +1,118 @@
+/* apptiming.c — what a double click and a held key are, for the app
+ * replayed and for the user who recorded it (pace-rules.h's PaceTiming).
+ *
+ * The app's: --double-click-time and --repeat-delay when given; else its
+ * toolkit's, found by the libraries its processes map once its first
+ * window is up (GTK, Qt, Tk, Xt: Xaw, Motif, xterm), with what the
+ * replay's display tells it (XSETTINGS, the resource database) and the
+ * X server's auto-repeat delay. Of several toolkits, the longest time
+ * and the widest distance: the bounds pacing keeps are safe then. An app
+ * of none of them (plain Xlib, SDL) gets REPLAY_UNKNOWN_DOUBLE_CLICK_MS
+ * and PACE_DEFAULT_DISTANCE, the longest of the toolkits above.
+ *
+ * The user's: the session's `desktop` line (xrecord read the recording
+ * desktop's XSETTINGS and auto-repeat); what it does not say is taken to
+ * be the app's (a desktop without a settings daemon leaves every toolkit
+ * at its default, as the replay's display does).
+ *
+ * Start reading at apptiming_read().
+ */
+#define G_LOG_DOMAIN "xreduce-replayer"
+
+#include "replay-private.h"
+#include "xapp.h"
+
+#include <string.h>
+
+/* Toolkits' own figures: GTK 3 and 4 (gtk-double-click-time and -distance),
+ * Qt 5 and 6 (QPlatformTheme's MouseDoubleClickInterval and Distance),
+ * Tk (tkBind.c's NEARBY_MS and NEARBY_PIXELS), Xt (multiClickTime, 200;
+ * xterm's own is 250; no distance). */
+typedef struct
+{
+  const char *library;       /* a prefix of the library's file name */
+  const char *name;
+  guint double_click_ms;
+  guint distance;
+  gboolean reads_xsettings;  /* Net/DoubleClickTime and -Distance replace them */
+  gboolean reads_resources;  /* multiClickTime does */
+} Toolkit;
+
+static const Toolkit toolkits[] = {
+  { "libgtk-3.so", "GTK", 400, 5, TRUE, FALSE },
+  { "libgtk-4.so", "GTK", 400, 5, TRUE, FALSE },
+  { "libgtk-x11-2.0.so", "GTK", 400, 5, TRUE, FALSE },
+  { "libQt5Gui.so", "Qt", 400, 5, FALSE, FALSE },
+  { "libQt6Gui.so", "Qt", 400, 5, FALSE, FALSE },
+  { "libtk8.", "Tk", 500, 5, FALSE, FALSE },
+  { "libXt.so", "Xt", 250, PACE_ANY_DISTANCE, FALSE, TRUE },
+};
+
+static void
+app_double_click (Replay *r, const XAppInputTiming *display, PaceTiming *app,
+                  GString *detail)
+{
+  const char *names[G_N_ELEMENTS (toolkits) + 1] = { NULL };
+  guint found;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (toolkits); i++)
+    names[i] = toolkits[i].library;
+  found = proctree_find_libraries (proc_child_get_pid (r->child), names);
+  app->double_click_ms = 0;
+  app->double_click_distance = 0;
+  for (gsize i = 0; i < G_N_ELEMENTS (toolkits); i++)
+    {
+      const Toolkit *tk = &toolkits[i];
+      guint ms = tk->double_click_ms, distance = tk->distance;
+
+      if (!(found & (1u << i)))
+        continue;
+      if (tk->reads_xsettings && display->double_click_ms > 0)
+        ms = (guint) display->double_click_ms;
+      if (tk->reads_xsettings && display->double_click_distance >= 0)
+        distance = (guint) display->double_click_distance;
+      if (tk->reads_resources && display->xt_multi_click_ms > 0)
+        ms = MAX (ms, (guint) display->xt_multi_click_ms);
+      if (!strstr (detail->str, tk->name))
+        g_string_append_printf (detail, "%s%s %u ms", detail->len > 0 ? ", " : "", tk->name, ms);
+      app->double_click_ms = MAX (app->double_click_ms, ms);
+      app->double_click_distance = MAX (app->double_click_distance, distance);
+    }
+  if (app->double_click_ms == 0)
+    {
+      app->double_click_ms = REPLAY_UNKNOWN_DOUBLE_CLICK_MS;
+      app->double_click_distance = PACE_DEFAULT_DISTANCE;
+      g_string_append_printf (detail, "no toolkit known: %u ms", app->double_click_ms);
+    }
+  if (r->opts->settings.double_click_ms > 0)
+    {
+      app->double_click_ms = r->opts->settings.double_click_ms;
+      g_string_append_printf (detail, "; --double-click-time %u ms", app->double_click_ms);
+    }
+}
+
+void
+apptiming_read (Replay *r)
+{
+  const SessionDesktop *desktop = session_get_desktop (r->session);
+  g_autoptr (GString) detail = g_string_new (NULL);
+  XAppInputTiming display;
+  PaceTiming *app = &r->app_timing, *recorded = &r->recorded_timing;
+
+  xapp_read_input_timing (r->dpy, &display);
+  app_double_click (r, &display, app, detail);
+  app->repeat_delay_ms = r->opts->settings.repeat_delay_ms > 0 ? r->opts->settings.repeat_delay_ms
+                         : display.repeat_delay_ms > 0 ? (guint) display.repeat_delay_ms
+                         : REPLAY_DEFAULT_REPEAT_DELAY_MS;
+  *recorded = *app;
+  if (desktop->double_click_ms > 0)
+    recorded->double_click_ms = desktop->double_click_ms;
+  if (desktop->double_click_distance > 0)
+    recorded->double_click_distance = desktop->double_click_distance;
+  if (desktop->repeat_delay_ms > 0)
+    recorded->repeat_delay_ms = desktop->repeat_delay_ms;
+  note_verbose (r, "double click: %s (recorded: %u ms, %u px); key repeat after %u ms "
+                "(recorded: %u ms)", detail->str, recorded->double_click_ms,
+                recorded->double_click_distance, app->repeat_delay_ms,
+                recorded->repeat_delay_ms);
+}
