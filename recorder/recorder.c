@@ -28,6 +28,7 @@
 
 #include "capture.h"
 #include "guard.h"
+#include "keymap.h"
 #include "interrupt.h"
 #include "proc.h"
 #include "quote.h"
@@ -35,6 +36,7 @@
 #include "toplevels.h"
 #include "translate.h"
 #include "verdict.h"
+#include "xapp.h"
 #include "xconn.h"
 
 G_DEFINE_QUARK (recorder-error-quark, recorder_error)
@@ -567,54 +569,6 @@ on_io_error_exit (Display *dpy, void *user_data)
     }
 }
 
-/* "us", or "de(nodeadkeys)": from the root's _XKB_RULES_NAMES (rules,
- * model, layout, variant, options, NUL-separated). */
-static char *
-read_keymap_name (Display *dpy)
-{
-  Atom prop = XInternAtom (dpy, "_XKB_RULES_NAMES", True);
-  Atom type;
-  int format;
-  unsigned long n = 0, after;
-  unsigned char *data = NULL;
-  char *name = NULL;
-
-  if (prop != None
-      && XGetWindowProperty (dpy, DefaultRootWindow (dpy), prop, 0, 1024, False,
-                             XA_STRING, &type, &format, &n, &after, &data) == Success
-      && data != NULL && format == 8)
-    {
-      const char *fields[5] = { NULL };
-      const char *p = (const char *) data;
-      const char *end = p + n;
-
-      for (int i = 0; i < 5 && p < end; i++)
-        {
-          fields[i] = p;
-          p += strnlen (p, (gsize) (end - p)) + 1;
-        }
-      if (fields[2] != NULL && fields[2][0] != '\0' && fields[2] < end)
-        {
-          gsize layout_len = strnlen (fields[2], (gsize) (end - fields[2]));
-
-          if (fields[3] != NULL && fields[3] < end && fields[3][0] != '\0')
-            name = g_strdup_printf ("%.*s(%.*s)", (int) layout_len, fields[2],
-                                    (int) strnlen (fields[3], (gsize) (end - fields[3])),
-                                    fields[3]);
-          else
-            name = g_strndup (fields[2], layout_len);
-        }
-    }
-  if (data != NULL)
-    XFree (data);
-  if (name == NULL || !g_utf8_validate (name, -1, NULL))
-    {
-      g_free (name);
-      name = g_strdup ("us");
-    }
-  return name;
-}
-
 static gboolean
 open_display (Recorder *recorder, GError **error)
 {
@@ -687,14 +641,28 @@ open_log (Recorder *recorder, GError **error)
   g_autofree char *date = g_date_time_format (now, "%Y-%m-%d %H:%M");
   g_autofree char *comment = g_strdup_printf ("xreduce session, recorded by xrecord %s on %s",
                                               XREDUCE_VERSION, date);
-  g_autofree char *keymap = read_keymap_name (recorder->tracker);
+  g_autofree char *keymap = keymap_describe (recorder->tracker,
+                                             recorder->where == RECORDER_NESTED
+                                               ? g_getenv ("DISPLAY") : NULL);
   g_autoptr (GError) local_error = NULL;
+  XAppInputTiming timing;
+  SessionDesktop desktop = { 0 };
 
   session_add_header_comment (header, comment);
   session_set_screen (header, DisplayWidth (recorder->tracker, DefaultScreen (recorder->tracker)),
                       DisplayHeight (recorder->tracker, DefaultScreen (recorder->tracker)));
   session_set_command (header, (const char *const *) recorder->argv);
   session_set_keymap (header, keymap);
+  /* What a double click and a held key were on this desktop: the replay
+   * keeps them so (the session's desktop line). */
+  xapp_read_input_timing (recorder->tracker, &timing);
+  desktop.double_click_ms = timing.double_click_ms > 0 ? (guint) timing.double_click_ms
+                            : timing.xt_multi_click_ms > 0 ? (guint) timing.xt_multi_click_ms : 0;
+  desktop.double_click_distance = timing.double_click_distance > 0
+                                    ? (guint) timing.double_click_distance : 0;
+  desktop.repeat_delay_ms = timing.repeat_delay_ms > 0 ? (guint) timing.repeat_delay_ms : 0;
+  desktop.repeat_interval_ms = timing.repeat_interval_ms > 0 ? (guint) timing.repeat_interval_ms : 0;
+  session_set_desktop (header, &desktop);
   recorder->writer = session_writer_open (recorder->output, header, &local_error);
   if (recorder->writer == NULL)
     {
