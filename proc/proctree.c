@@ -266,15 +266,52 @@ proctree_syscall_timeout (pid_t pid, const char *syscall_line)
     }
 }
 
-/* The timer @pid's main thread waits on in its event loop, in ms, or -1. */
+/* Is a thread in the system call numbered @nr waiting as an idle program
+ * waits: in its event loop, asleep, for a child, for input? Not in a lock
+ * (futex: another thread's work), a write or a reply. */
+static gboolean
+idle_wait (gint64 nr)
+{
+  static const long waits[] = {
+#ifdef SYS_poll
+    SYS_poll,
+#endif
+#ifdef SYS_select
+    SYS_select,
+#endif
+#ifdef SYS_epoll_wait
+    SYS_epoll_wait,
+#endif
+#ifdef SYS_pause
+    SYS_pause,
+#endif
+    SYS_ppoll, SYS_pselect6, SYS_epoll_pwait, SYS_nanosleep, SYS_clock_nanosleep, SYS_wait4,
+    SYS_waitid, SYS_read, SYS_rt_sigsuspend, SYS_rt_sigtimedwait, SYS_accept4,
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (waits); i++)
+    if (waits[i] == nr)
+      return TRUE;
+  return FALSE;
+}
+
+/* @pid's main thread: the timer it waits on in its event loop, in ms, or
+ * -1; and *@mid_work, whether it is in a system call no idle program
+ * waits in. */
 static gint64
-loop_timer (pid_t pid)
+loop_timer (pid_t pid, gboolean *mid_work)
 {
   g_autofree char *path = g_strdup_printf ("/proc/%d/syscall", (int) pid);
   g_autofree char *text = NULL;
+  char *end = NULL;
+  gint64 nr;
 
+  *mid_work = FALSE;
   if (!g_file_get_contents (path, &text, NULL, NULL))
     return -1;
+  nr = g_ascii_strtoll (text, &end, 10);
+  /* ("running": no number; the thread's state says so.) */
+  *mid_work = end != text && !idle_wait (nr);
   return proctree_syscall_timeout (pid, text);
 }
 
@@ -330,12 +367,14 @@ glance_at (pid_t pid, gboolean children, GArray *todo, ProcTreeGlance *glance)
       glance->n_procs++;
       glance->pid_sum += (guint64) pid;
       gint64 timer;
+      gboolean mid_work;
 
       if (asleep_on_timer (pid))
         glance->handler_asleep = TRUE;
-      timer = loop_timer (pid);
+      timer = loop_timer (pid, &mid_work);
       if (timer >= 0 && (glance->timer_ms < 0 || timer < glance->timer_ms))
         glance->timer_ms = timer;
+      glance->n_mid_work += mid_work ? 1 : 0;
     }
   return listed;
 }

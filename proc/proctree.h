@@ -57,6 +57,9 @@ typedef struct
                               * select, pselect or epoll_wait (GLib's, Qt's, Tcl's,
                               * Xt's loops), as it was when the call began (so at
                               * most that long from now); -1: none, or not readable */
+  guint n_mid_work;          /* processes of the tree whose main thread, not running, is
+                              * in a system call no idle program waits in (a lock, a
+                              * write): in the middle of work */
 } ProcTreeGlance;
 
 gboolean proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance);
