@@ -179,6 +179,7 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args, int *
       return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   options->replay = *replay_args_get_settings (a->replay);
+  options->replay_args = a->replay;
   given = replay_args_to_argv (a->replay);
   g_strv_builder_addv (xreplay_args, (const char **) given);
   /* Whether bubblewrap works is asked once, here: every replay would

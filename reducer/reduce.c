@@ -62,6 +62,10 @@ typedef enum
 typedef struct
 {
   const ReduceOptions *options;
+  ReplaySettings replay;     /* the replays' options: the command line's, then the
+                              * session's replay line where the command line is silent */
+  char **replay_line;        /* owned, or NULL: what the result's replay line says */
+  char **replay_argv;        /* owned: the options given that no session carries */
   Session *session;          /* the input, owned */
   char **app_argv;           /* owned */
   char **xreplay_args;       /* owned */
@@ -161,10 +165,56 @@ on_progress (const DdStats *stats, gpointer data)
   progress_line (reducer, FALSE);
 }
 
+/* The minimal session's replay line: the timing options the replays had
+ * (given on the command line or by the session) and the pace the
+ * verification picked, so that `xreplay OUT -- APP` replays it as the
+ * reduction did. */
+static void
+update_replay_line (Reducer *reducer)
+{
+  g_autoptr (GStrvBuilder) words = g_strv_builder_new ();
+  g_auto (GStrv) given = reducer->options->replay_args != NULL
+                           ? replay_args_to_session_options (reducer->options->replay_args)
+                           : g_new0 (char *, 1);
+  gboolean picked = reducer->verification != NULL
+                    && verification_get_recorded_pace (reducer->verification);
+  guint max_gap_ms = 0;
+  double speed = 1.0;
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (picked)
+    verification_get_pace (reducer->verification, &max_gap_ms, &speed);
+  for (char **w = given; *w != NULL; w++)
+    if (!picked || !(g_str_has_prefix (*w, "pace=") || g_str_has_prefix (*w, "max-gap=")
+                     || g_str_has_prefix (*w, "speed=")))
+      g_strv_builder_add (words, *w);
+  if (picked)
+    {
+      g_autofree char *gap = g_strdup_printf ("max-gap=%u", max_gap_ms);
+      g_autofree char *factor = g_strconcat ("speed=", g_ascii_formatd (number, sizeof number,
+                                                                         "%g", speed), NULL);
+
+      g_strv_builder_add (words, "pace=recorded");
+      g_strv_builder_add (words, gap);
+      if (speed != 1.0)
+        g_strv_builder_add (words, factor);
+    }
+  g_strfreev (reducer->replay_line);
+  reducer->replay_line = g_strv_builder_end (words);
+  if (reducer->replay_line[0] == NULL)
+    g_clear_pointer (&reducer->replay_line, g_strfreev);
+}
+
 static Session *
 best_session (Reducer *reducer)
 {
-  return session_subset (reducer->session, reducer->best, reducer->n_best);
+  Session *best = session_subset (reducer->session, reducer->best, reducer->n_best);
+  g_autoptr (GError) error = NULL;
+
+  /* (Each word is one a session may carry, checked: this cannot fail.) */
+  if (!session_set_replay_options (best, (const char *const *) reducer->replay_line, &error))
+    g_warning ("the minimal session's replay line: %s", error->message);
+  return best;
 }
 
 static gboolean
@@ -315,9 +365,9 @@ learn_settle (Reducer *reducer, const RunResult *result)
     return;
   delay = MAX (result->replay.settle_ms, 0);
   reducer->failure_delay_ms = MAX (reducer->failure_delay_ms, delay);
-  settle = (guint) MIN ((gint64) reducer->options->replay.settle_ms,
+  settle = (guint) MIN ((gint64) reducer->replay.settle_ms,
                         REDUCE_SETTLE_FLOOR_MS + REDUCE_SETTLE_FACTOR * reducer->failure_delay_ms);
-  if (settle == reducer->settle_ms || settle == reducer->options->replay.settle_ms)
+  if (settle == reducer->settle_ms || settle == reducer->replay.settle_ms)
     {
       /* As long as the default: nothing learnt (and none in force). */
       if (settle != reducer->settle_ms && reducer->settle_ms != 0)
@@ -452,6 +502,7 @@ adopt_verdict (Reducer *reducer, GError **error)
       say (reducer, "the app crashed after action %u: the %u actions after it are dropped",
            crash_point, n_actions - crash_point);
     }
+  update_replay_line (reducer);
   /* A new pace makes every result so far the old pace's: from the start,
    * suffixes first. */
   reducer->stop = cut || verification_get_recorded_pace (reducer->verification)
@@ -841,6 +892,24 @@ check_input (Reducer *reducer, GError **error)
                    "%s has no user actions: nothing to reduce", options->session_path);
       return FALSE;
     }
+  /* What the session says it needs to fail (a reduced session's replay
+   * line), where the command line is silent. */
+  reducer->replay = options->replay;
+  if (options->replay_args != NULL)
+    {
+      SandboxIsolate isolate = options->replay.isolate;
+
+      if (!replay_args_take_session (options->replay_args, reducer->session, &local))
+        {
+          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s: %s", options->session_path,
+                       local->message);
+          return FALSE;
+        }
+      reducer->replay = *replay_args_get_settings (options->replay_args);
+      reducer->replay.isolate = isolate;
+      reducer->replay_argv = replay_args_to_argv_not_in_session (options->replay_args);
+    }
+  update_replay_line (reducer);
   if (!input_check_screen (options, reducer->session, error))
     return FALSE;
   if (!input_choose_app (options, reducer->session, &reducer->app_argv, &recorded, error))
@@ -1014,11 +1083,11 @@ reduce_setup (Reducer *reducer, GError **error)
          max_workers, max_workers == 1 ? "" : "s");
   if (!open_journal (reducer, want, error))
     return FALSE;
-  reducer->learn_wait = options->algorithm == DD_ALGORITHM_HDD && !options->replay.window_wait_given
+  reducer->learn_wait = options->algorithm == DD_ALGORITHM_HDD && !reducer->replay.window_wait_given
                         && options->test_argv == NULL;
   reducer->learn_start = options->algorithm == DD_ALGORITHM_HDD
-                         && !options->replay.start_timeout_given && options->test_argv == NULL;
-  reducer->learn_settle = options->algorithm == DD_ALGORITHM_HDD && !options->replay.settle_given
+                         && !reducer->replay.start_timeout_given && options->test_argv == NULL;
+  reducer->learn_settle = options->algorithm == DD_ALGORITHM_HDD && !reducer->replay.settle_given
                           && options->test_argv == NULL;
   reducer->failure_delay_ms = -1;
   reducer->window_latency_ms = -1;
@@ -1042,8 +1111,9 @@ reduce_setup (Reducer *reducer, GError **error)
    * hierarchical search starts beside it. Until then the best set is the
    * whole session, not written anywhere: it may not fail. */
   reducer->verification = verification_start (reducer->runner, reducer->session,
-                                              &reducer->target, options->verify_runs,
-                                              !options->replay.pace_given && options->test_argv == NULL,
+                                              &reducer->target, &reducer->replay,
+                                              options->verify_runs,
+                                              !reducer->replay.pace_given && options->test_argv == NULL,
                                               options->quiet);
   if (options->algorithm == DD_ALGORITHM_DDMIN || options->same_crash)
     {
@@ -1082,7 +1152,9 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
       reduction->confirm = verification_get_confirm (reducer->verification);
     }
   reduction->ddmin = reducer->options->algorithm == DD_ALGORITHM_DDMIN;
-  reduction->recorded_pace = reducer->options->replay.pace == REPLAY_PACE_RECORDED
+  reduction->replay_line = (const char *const *) reducer->replay_line;
+  reduction->replay_argv = (const char *const *) reducer->replay_argv;
+  reduction->recorded_pace = reducer->replay.pace == REPLAY_PACE_RECORDED
                              || (reducer->judged
                                  && verification_get_recorded_pace (reducer->verification));
   reduction->pace_picked = reducer->judged && verification_get_recorded_pace (reducer->verification);
@@ -1244,6 +1316,8 @@ reducer_clear (Reducer *reducer)
   g_clear_pointer (&reducer->session, session_free);
   g_strfreev (reducer->app_argv);
   g_strfreev (reducer->xreplay_args);
+  g_strfreev (reducer->replay_line);
+  g_strfreev (reducer->replay_argv);
   g_free (reducer->xreplay);
   g_free (reducer->output_path);
   g_free (reducer->best);

@@ -29,6 +29,9 @@ typedef struct
   gboolean ddmin;            /* the original algorithm */
   gboolean recorded_pace;    /* the replays kept the recorded pace */
   gboolean pace_picked;      /* ... because the session failed only so */
+  const char *const *replay_line; /* the minimal session's replay line's words, or NULL */
+  const char *const *replay_argv; /* the options the session cannot carry, for the
+                              * command that replays it (a --wm), or NULL */
   guint workers;
   RunnerUsage usage;         /* how busy they were, and how often the search left some
                               * idle */

@@ -620,6 +620,11 @@ main (int argc, char **argv)
           g_printerr ("xreplay: --report: %s\n", error->message);
           return EXIT_STATUS_USAGE;
         }
+      {
+        g_auto (GStrv) not_carried = replay_args_to_argv_not_in_session (a.replay);
+
+        report_set_replay_options (report, (const char *const *) not_carried);
+      }
       opts.on_action = on_report_action;
       opts.on_end = on_report_end;
       opts.hook_data = report;

@@ -435,7 +435,7 @@ flight_check (Replay *r)
    * of Xlib's, as idle as it looks) is at work while the server is. */
   if (now >= deadline || !proctree_glance (proc_child_get_pid (r->child), r->server_pid, &glance))
     return pace_done (r, r->flight_noted ? "the recorded gap is over" : NULL);
-  if (glance.n_active > 0)
+  if (glance.n_active > 0 || glance.n_mid_work > 0)
     {
       next_look = REPLAY_FLIGHT_GLANCE_MS;
       what = "its threads (or the X server) are at work";

@@ -212,6 +212,7 @@ check_ms (ReplayArgs *args, GError **error)
   args->settings.start_timeout_given = args->given[OPT_START_TIMEOUT].text != NULL;
   args->settings.window_wait_given = args->given[OPT_WINDOW_WAIT].text != NULL;
   args->settings.settle_given = args->given[OPT_SETTLE].text != NULL;
+  args->settings.max_gap_given = args->given[OPT_MAX_GAP].text != NULL;
   return TRUE;
 }
 

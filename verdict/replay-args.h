@@ -52,6 +52,7 @@ typedef struct
   /* Given on the command line, not the default: xreduce picks the pace
    * and learns the waits itself unless told. */
   gboolean pace_given, start_timeout_given, window_wait_given, settle_given;
+  gboolean max_gap_given;
   int max_screen_width, max_screen_height; /* sessions with a larger screen are refused */
   gsize max_session_size;    /* bytes: larger session files are refused unread */
   guint max_actions;         /* sessions with more user actions are refused */
