@@ -429,7 +429,9 @@ replay_arrange (Replay *r, const SessionEvent *ev, const WindowsMatch *match)
       && replay_ask_once (r, match, g_strdup_printf ("window 0x%lx to its recorded size %dx%d",
                                                       match->window, ev->width, ev->height)))
     {
-      XResizeWindow (r->dpy, match->window, (unsigned) ev->width, (unsigned) ev->height);
+      XResizeWindow (r->dpy, match->window,
+                     (unsigned) (ev->width + match->extents[0] + match->extents[1]),
+                     (unsigned) (ev->height + match->extents[2] + match->extents[3]));
       changed = TRUE;
     }
   if (ev->has_pos && ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_KEY_RELEASE
@@ -442,7 +444,7 @@ replay_arrange (Replay *r, const SessionEvent *ev, const WindowsMatch *match)
       if (replay_ask_once (r, match, g_strdup_printf ("window 0x%lx to %+d%+d, where the action lands",
                                                  match->window, x, y)))
         {
-          XMoveWindow (r->dpy, match->window, x, y);
+          XMoveWindow (r->dpy, match->window, x - match->extents[0], y - match->extents[2]);
           changed = TRUE;
         }
     }

@@ -85,8 +85,9 @@ XAppOwner xapp_pid_owner (XApp *xapp, pid_t pid);
 gboolean xapp_app_connected (XApp *xapp);
 /* Is the client that created @id the app's: on a private server, unless
  * it is the caller's; else by its pid (X-Resource, one round trip)?
- * NOT_APP for the caller's own clients; UNKNOWN before xapp_set_app and
- * when the server cannot tell. */
+ * NOT_APP for the caller's own clients and the server's own resources
+ * (client 0: Composite's overlay window); UNKNOWN before xapp_set_app
+ * and when the server cannot tell. */
 XAppOwner xapp_client_owner (XApp *xapp, XID id);
 /* The rule: is @window the app's? Its client's (xapp_client_owner), else
  * its _NET_WM_PID (@net_wm_pid if the caller knows it, > 0; else read from
