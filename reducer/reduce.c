@@ -1025,7 +1025,11 @@ reduce_setup (Reducer *reducer, GError **error)
   max_workers = options->algorithm == DD_ALGORITHM_DDMIN ? 1
                 : options->launcher_argv != NULL ? pool_launcher_slots (options->jobs, g_getenv ("SLURM_NTASKS"))
                 : options->jobs > 0 ? options->jobs : 3 * g_get_num_processors ();
-  runner_options.fresh_server = options->algorithm == DD_ALGORITHM_DDMIN;
+  /* A window manager (--wm) runs on each replay's own Xvfb, which xreplay
+   * starts with it: a worker's server, reused, would keep the last one's
+   * properties on its root (and xreplay takes --wm or --display). */
+  runner_options.fresh_server = options->algorithm == DD_ALGORITHM_DDMIN
+                                || reducer->replay.wm_argv != NULL;
   session_get_screen (reducer->session, &runner_options.screen_width,
                       &runner_options.screen_height);
   /* Every worker's Xvfb holds its screen from the start: no more workers

@@ -40,8 +40,15 @@
 #define REPLAY_SERVER_TIMEOUT_MS 10000
 
 /* How often a window manager that did not answer is asked again whether
- * its event loop runs (replay_wm_ready). */
+ * its event loop runs (replay_wm_ready); how long one that lists the
+ * question gets to answer it; how often its processes are sampled, and
+ * how many idle samples in a row tell one that never answers that it has
+ * started (one that does not list it), and that a started one has settled. */
 #define REPLAY_WM_ASK_MS 100
+#define REPLAY_WM_ANSWER_MS 1000
+#define REPLAY_WM_SAMPLE_MS 50
+#define REPLAY_WM_QUIET_SAMPLES 10
+#define REPLAY_WM_SETTLED_SAMPLES 4
 
 /* How long the app gets to exit after SIGTERM before SIGKILL. */
 #define REPLAY_KILL_GRACE_MS 300
@@ -797,59 +804,82 @@ on_wm_poll (gpointer user_data)
   return G_SOURCE_CONTINUE;   /* only wakes the loop up */
 }
 
-/* Is the window manager's event loop running? An EWMH window manager
- * answers _NET_REQUEST_FRAME_EXTENTS from its loop by setting
- * _NET_FRAME_EXTENTS on the window asked about (a window of ours, never
- * mapped): the answer says it takes events now. (A request that came
- * before its loop ran may be lost as a MapRequest is: asked again every
- * REPLAY_WM_ASK_MS.) Without EWMH (twm), its processes idle in two
- * samples in a row tell (a weaker sign: waiting for the server looks the
- * same). *@asked: the window asked about, or None; *@asked_at: when. */
+/* Starting --wm's window manager: what has been seen of it. */
+typedef struct
+{
+  Window asked;              /* the window asked about, or None */
+  gint64 first_asked, asked_at;
+  gboolean answered;
+  guint quiet;               /* samples in a row with its processes idle */
+  gint64 sampled_at;
+} WmStart;
+
+/* Is the window manager ready: its event loop running, its start over,
+ * and a compositor it starts running? An EWMH window manager answers
+ * _NET_REQUEST_FRAME_EXTENTS from its loop by setting _NET_FRAME_EXTENTS
+ * on the window asked about (a window of ours, never mapped): the answer
+ * says it takes events now. (A request that came before its loop ran may
+ * be lost as a MapRequest is: asked again every REPLAY_WM_ASK_MS.) One
+ * that lists the request and never answers it (fluxbox) is taken at its
+ * word after REPLAY_WM_ANSWER_MS once its processes idle; one that does
+ * not list it (twm; xfwm4 until its settings are read) once its processes
+ * have idled for REPLAY_WM_QUIET_SAMPLES samples in a row. Either way its
+ * processes must then idle a while: a compositor it starts (xfwm4
+ * --compositor=on, metacity) owns _NET_WM_CM_S0 by then, and the app
+ * starts composited, as on the desktop it was recorded on. */
 static gboolean
-replay_wm_ready (Replay *r, Window *asked, gint64 *asked_at, guint *quiet)
+replay_wm_ready (Replay *r, WmStart *start)
 {
   Display *dpy = r->dpy;
   Atom extents = XInternAtom (dpy, "_NET_FRAME_EXTENTS", False);
   Atom request = XInternAtom (dpy, "_NET_REQUEST_FRAME_EXTENTS", False);
   Atom supported = XInternAtom (dpy, "_NET_SUPPORTED", False);
+  gint64 now = note_now_ms ();
+  gboolean loop_runs;
   XEvent ev;
 
   if (!windows_wm_running (r->windows))
     return FALSE;
-  if (*asked == None && windows_root_lists (r->windows, supported, request))
+  if (start->asked == None && windows_root_lists (r->windows, supported, request))
     {
       XSetWindowAttributes attrs = { .event_mask = PropertyChangeMask };
 
-      *asked = XCreateWindow (dpy, DefaultRootWindow (dpy), -10, -10, 1, 1, 0, CopyFromParent,
-                              InputOnly, CopyFromParent, CWEventMask, &attrs);
+      start->asked = XCreateWindow (dpy, DefaultRootWindow (dpy), -10, -10, 1, 1, 0,
+                                    CopyFromParent, InputOnly, CopyFromParent, CWEventMask,
+                                    &attrs);
+      start->first_asked = now;
     }
-  if (*asked != None)
+  if (start->asked != None && !start->answered)
     {
-      while (XCheckTypedWindowEvent (dpy, *asked, PropertyNotify, &ev))
-        if (ev.xproperty.atom == extents)
-          return TRUE;
-      if (note_now_ms () - *asked_at >= REPLAY_WM_ASK_MS)
+      while (XCheckTypedWindowEvent (dpy, start->asked, PropertyNotify, &ev))
+        start->answered |= ev.xproperty.atom == extents;
+      if (!start->answered && now - start->asked_at >= REPLAY_WM_ASK_MS)
         {
           XEvent msg = { 0 };
 
-          *asked_at = note_now_ms ();
+          start->asked_at = now;
           msg.xclient.type = ClientMessage;
-          msg.xclient.window = *asked;
+          msg.xclient.window = start->asked;
           msg.xclient.message_type = request;
           msg.xclient.format = 32;
           XSendEvent (dpy, DefaultRootWindow (dpy), False,
                       SubstructureRedirectMask | SubstructureNotifyMask, &msg);
           XSync (dpy, False);
         }
-      return FALSE;
     }
-  {
-    ProcTreeSample sample;
+  if (now - start->sampled_at >= REPLAY_WM_SAMPLE_MS)
+    {
+      ProcTreeSample sample;
 
-    proctree_sample (proc_child_get_pid (r->wm), &sample);
-    *quiet = sample.n_active == 0 ? *quiet + 1 : 0;
-  }
-  return *quiet >= 2;
+      start->sampled_at = now;
+      proctree_sample (proc_child_get_pid (r->wm), &sample);
+      start->quiet = sample.n_active == 0 ? start->quiet + 1 : 0;
+    }
+  loop_runs = start->answered
+              || (start->asked != None && now - start->first_asked >= REPLAY_WM_ANSWER_MS
+                  && start->quiet >= 2)
+              || (start->asked == None && start->quiet >= REPLAY_WM_QUIET_SAMPLES);
+  return loop_runs && start->quiet >= REPLAY_WM_SETTLED_SAMPLES;
 }
 
 /* --wm: runs the window manager on the replay's server, with the app's
@@ -868,9 +898,9 @@ replay_start_wm (Replay *r, GError **error)
   gint64 deadline = note_now_ms () + r->opts->settings.start_timeout_ms;
   g_autofree char *name = g_shell_quote (r->opts->settings.wm_argv[0]);
   ProcSpawnOptions spawn;
-  guint poll_source, quiet = 0;
-  Window asked = None;
-  gint64 asked_at = 0;
+  guint poll_source;
+  WmStart start = { None, 0, 0, FALSE, 0, 0 };
+  Atom cm = XInternAtom (r->dpy, "_NET_WM_CM_S0", False);
 
   proc_spawn_options_init (&spawn);
   spawn.argv = r->opts->settings.wm_argv;
@@ -890,7 +920,7 @@ replay_start_wm (Replay *r, GError **error)
    * a window manager, the app's windows are known by whose client made
    * them (windows_new without private_server). */
   poll_source = g_timeout_add (20, on_wm_poll, NULL);
-  while (!replay_wm_ready (r, &asked, &asked_at, &quiet))
+  while (!replay_wm_ready (r, &start))
     {
       if (proc_child_has_exited (r->wm))
         {
@@ -923,9 +953,11 @@ replay_start_wm (Replay *r, GError **error)
       g_main_context_iteration (NULL, TRUE);
     }
   g_source_remove (poll_source);
-  if (asked != None)
-    XDestroyWindow (r->dpy, asked);
-  note_verbose (r, "window manager %s manages the display", r->opts->settings.wm_argv[0]);
+  if (start.asked != None)
+    XDestroyWindow (r->dpy, start.asked);
+  note_verbose (r, "window manager %s manages the display%s%s", r->opts->settings.wm_argv[0],
+                start.answered ? "" : " (it did not answer _NET_REQUEST_FRAME_EXTENTS)",
+                XGetSelectionOwner (r->dpy, cm) != None ? "; a compositor runs" : "");
   return TRUE;
 }
 
