@@ -218,6 +218,7 @@ proctree_syscall_timeout (pid_t pid, const char *syscall_line)
   const char *p = syscall_line;
   char *end = NULL;
   gint64 nr = g_ascii_strtoll (p, &end, 10);
+  guint n_args = 0;
   gint32 ms;
 
   if (end == p)
@@ -227,11 +228,17 @@ proctree_syscall_timeout (pid_t pid, const char *syscall_line)
     {
       while (*p == ' ')
         p++;
+      if (!g_str_has_prefix (p, "0x"))
+        break;
       args[i] = g_ascii_strtoull (p, &end, 16);
-      if (end == p)
+      if (end == p || (*end != ' ' && *end != '\n' && *end != '\0'))
         break;
       p = end;
+      n_args++;
     }
+  /* The six arguments, the stack pointer and the program counter. */
+  if (n_args < 6)
+    return -1;
   switch (nr)
     {
 #ifdef SYS_poll
@@ -401,6 +408,56 @@ proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance)
   if (also > 0)
     glance_at (also, FALSE, NULL, glance);
   return TRUE;
+}
+
+guint64
+proctree_run_delay_ms (pid_t root)
+{
+  g_autoptr (GArray) todo = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  guint64 delay_ns = 0;
+
+  if (root <= 0)
+    return 0;
+  g_array_append_val (todo, root);
+  for (guint i = 0; i < todo->len && i < 4096; i++)
+    {
+      pid_t pid = g_array_index (todo, pid_t, i);
+      g_autofree char *task = g_strdup_printf ("/proc/%d/task", (int) pid);
+      g_autoptr (GDir) dir = g_dir_open (task, 0, NULL);
+      const char *tid;
+
+      while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = g_strdup_printf ("%s/%s/schedstat", task, tid);
+          g_autofree char *children = g_strdup_printf ("%s/%s/children", task, tid);
+          g_autofree char *text = NULL, *list = NULL;
+          char *at, *end;
+
+          /* "run time, time waiting for a CPU (ns), time slices" */
+          if (g_file_get_contents (path, &text, NULL, NULL))
+            {
+              g_auto (GStrv) fields = g_strsplit (text, " ", 3);
+
+              if (fields[0] != NULL && fields[1] != NULL)
+                delay_ns += g_ascii_strtoull (fields[1], NULL, 10);
+            }
+          if (!g_file_get_contents (children, &list, NULL, NULL))
+            continue;
+          for (at = list;; at = end)
+            {
+              gint64 child = g_ascii_strtoll (at, &end, 10);
+
+              if (end == at)
+                break;
+              if (child > 0)
+                {
+                  pid_t c = (pid_t) child;
+                  g_array_append_val (todo, c);
+                }
+            }
+        }
+    }
+  return delay_ns / 1000000;
 }
 
 guint

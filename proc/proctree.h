@@ -70,6 +70,11 @@ gboolean proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance);
  * none (forever), another call, running, or not readable. */
 gint64 proctree_syscall_timeout (pid_t pid, const char *syscall_line);
 
+/* The time the threads of @root's tree have spent runnable and waiting
+ * for a core (schedstat's run delay), summed, in ms: what a loaded
+ * machine takes from an app's time; 0 where the kernel does not say. */
+guint64 proctree_run_delay_ms (pid_t root);
+
 /* Which of the shared libraries @names (NULL-terminated, at most 32:
  * prefixes of a file name, "libgtk-3.so") a process of @root's tree maps:
  * bit k for @names[k]. What toolkit an app is made with. */

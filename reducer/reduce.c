@@ -97,6 +97,10 @@ typedef struct
   guint window_wait_ms;      /* the learned wait in force, or 0 */
   gboolean learn_settle;     /* learn --settle from the replays that fail */
   gint64 failure_delay_ms;   /* the latest failure after a last action, or -1 */
+  gint64 latest_failure_ms;  /* ... seen in any replay (learnt or not), or -1 */
+  guint64 confirmed;         /* passes replayed again: failures came late */
+  gboolean said_late;        /* ... and said so */
+  guint64 overturned;        /* ... and failed then */
   double replay_cores;       /* the most of a core a replay's app used, or 0: unknown */
   guint settle_ms;           /* the learnt settle in force, or 0 */
   gboolean learn_start;      /* learn --start-timeout */
@@ -443,6 +447,9 @@ on_observe (const RunResult *result, gpointer data)
 
   if (result->by_test)
     return;
+  if (target_still_fails (result, &reducer->target)
+      && result->replay.n_replayed >= result->replay.n_actions)
+    reducer->latest_failure_ms = MAX (reducer->latest_failure_ms, result->replay.settle_ms);
   if (reducer->learn_wait)
     learn_window_wait (reducer, result);
   if (reducer->learn_start)
@@ -595,6 +602,118 @@ open_journal (Reducer *reducer, const char *want, GError **error)
 
 /* ---- the oracle ---- */
 
+/* A failure that comes late after the last action (a crash after seconds
+ * of work) is seen only while the replay waits for it: the settle, made
+ * longer while the app is busy. A candidate that passes then may be one
+ * whose failure did not come in time (a worker slowed by the others'
+ * load); when the failures seen came late, it is replayed once more,
+ * with the whole --settle, before the search takes its pass. */
+#define REDUCE_LATE_FAILURE_MS 1000
+
+static gboolean
+failures_come_late (Reducer *reducer)
+{
+  gboolean late = reducer->options->test_argv == NULL
+                  && reducer->latest_failure_ms >= MIN ((gint64) REDUCE_LATE_FAILURE_MS,
+                                                        (gint64) reducer->replay.settle_ms / 2 + 1);
+
+  if (late && !reducer->said_late)
+    say (reducer, "the app fails as late as %" G_GINT64_FORMAT " ms after its last action: a "
+         "candidate that passes is replayed once more, with the whole --settle, before it "
+         "counts", reducer->latest_failure_ms);
+  reducer->said_late |= late;
+  return late;
+}
+
+/* The confirmations of one batch: outlives it while a replay of them
+ * runs (after Ctrl-C, a killed one reports later). */
+typedef struct
+{
+  guint refs;                /* the batch's, and one for each replay running */
+  guint pending;
+  gboolean broke;
+  guint64 overturned;
+  DdOutcome outcomes[];      /* what the replays found, by to_run index */
+} Confirmations;
+
+typedef struct
+{
+  Confirmations *all;
+  guint index;
+} Confirmation;
+
+static void
+confirmations_unref (Confirmations *all)
+{
+  if (--all->refs == 0)
+    g_free (all);
+}
+
+static void
+on_confirmed (RunResult *result, gboolean failed, const GError *error, gpointer data)
+{
+  Confirmation *c = data;
+
+  c->all->pending--;
+  if (error != NULL)
+    c->all->broke = TRUE;
+  else if (failed)
+    {
+      c->all->outcomes[c->index] = DD_FAIL;
+      c->all->overturned++;
+    }
+  confirmations_unref (c->all);
+  g_free (c);
+}
+
+/* Replays every candidate that passed again (background tests, at once,
+ * with the whole --settle); one that fails now failed. FALSE if
+ * interrupted or broken: no pass of the batch is taken then. */
+static gboolean
+confirm_passes (Reducer *reducer, const DdCandidate *cands, DdOutcome *outcomes,
+                const guint *to_run, guint n_run, GError **error)
+{
+  Confirmations *all = g_malloc0 (sizeof (Confirmations) + n_run * sizeof (DdOutcome));
+  gboolean ok;
+
+  all->refs = 1;
+  for (guint r = 0; r < n_run; r++)
+    {
+      guint i = to_run[r];
+      Confirmation *c;
+
+      all->outcomes[r] = outcomes[i];
+      if (outcomes[i] != DD_PASS)
+        continue;
+      c = g_new (Confirmation, 1);
+      *c = (Confirmation) { all, r };
+      all->refs++;
+      all->pending++;
+      reducer->confirmed++;
+      runner_start_background (reducer->runner,
+                               session_subset (reducer->session, cands[i].elems, cands[i].n_elems),
+                               target_still_fails, &reducer->target, on_confirmed, c);
+    }
+  runner_set_settle (reducer->runner, 0);
+  while (all->pending > 0 && runner_wait_background (reducer->runner, error))
+    ;
+  runner_set_settle (reducer->runner, reducer->settle_ms);
+  ok = all->pending == 0 && !all->broke;
+  if (ok)
+    for (guint r = 0; r < n_run; r++)
+      outcomes[to_run[r]] = all->outcomes[r];
+  else
+    for (guint r = 0; r < n_run; r++)
+      if (outcomes[to_run[r]] == DD_PASS)
+        outcomes[to_run[r]] = DD_CANCELLED;
+  if (all->pending == 0 && all->broke)
+    g_set_error_literal (error, RUNNER_ERROR, RUNNER_ERROR_INFRA,
+                         "a replay that confirmed a pass broke");
+  reducer->overturned += all->overturned;
+  confirmations_unref (all);
+  return ok;
+}
+
 static gboolean
 test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
                  gpointer data, GError **error)
@@ -674,9 +793,12 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
                     : failed[r] ? DD_FAIL
                     : results[r].replay.verdict.kind == VERDICT_UNRESOLVED ? DD_UNRESOLVED : DD_PASS;
       run_result_clear (&results[r]);
-      if (reducer->journal != NULL)
-        journal_record (reducer->journal, cands[i].elems, cands[i].n_elems, outcomes[i]);
     }
+  if (ok && failures_come_late (reducer))
+    ok = confirm_passes (reducer, cands, outcomes, to_run, n_run, &local);
+  for (guint r = 0; r < n_run && reducer->journal != NULL; r++)
+    journal_record (reducer->journal, cands[to_run[r]].elems, cands[to_run[r]].n_elems,
+                    outcomes[to_run[r]]);
   if (!ok && g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
     g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
   else if (!ok)
@@ -1094,6 +1216,7 @@ reduce_setup (Reducer *reducer, GError **error)
   reducer->learn_settle = options->algorithm == DD_ALGORITHM_HDD && !reducer->replay.settle_given
                           && options->test_argv == NULL;
   reducer->failure_delay_ms = -1;
+  reducer->latest_failure_ms = -1;
   reducer->window_latency_ms = -1;
   if (reducer->learn_wait)
     {
@@ -1168,6 +1291,8 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
   reduction->window_wait_ms = reducer->window_wait_ms;
   reduction->window_latency_ms = reducer->window_latency_ms;
   reduction->settle_ms = reducer->settle_ms;
+  reduction->confirmed = reducer->confirmed;
+  reduction->overturned = reducer->overturned;
   reduction->failure_delay_ms = reducer->failure_delay_ms;
 }
 

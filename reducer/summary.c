@@ -118,6 +118,12 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                             "%" G_GINT64_FORMAT " ms of its last action); this report's replay "
                             "settled the full --settle\n", r->settle_ms,
                             MAX (r->failure_delay_ms, 0));
+  if (r->confirmed > 0)
+    g_string_append_printf (md, "- Late failures: the app failed seconds after its last action, "
+                            "so %" G_GUINT64_FORMAT " candidate%s that passed %s replayed once "
+                            "more with the whole --settle; %" G_GUINT64_FORMAT " failed then\n",
+                            r->confirmed, r->confirmed == 1 ? "" : "s",
+                            r->confirmed == 1 ? "was" : "were", r->overturned);
   if (r->one_minimal)
     g_string_append (md, "- 1-minimal: verified (removing any one remaining action makes the "
                          "failure go away)\n");

@@ -40,6 +40,8 @@ typedef struct
   gint64 window_latency_ms;
   guint settle_ms;           /* learnt, or 0 */
   gint64 failure_delay_ms;   /* the latest failure seen after a replay's last action */
+  guint64 confirmed;         /* passes replayed again (the failures came late) ... */
+  guint64 overturned;        /* ... and of them, those that failed then */
 } Reduction;
 
 /* The "Reduction" section of report.md, in Markdown, for the report at

@@ -137,6 +137,15 @@ struct Replay
   guint quiet_timer;         /* settling and pinging: the CPU sampler, or 0 */
   guint usage_timer;         /* from the app's start: its CPU and memory, or 0 */
   gboolean busy;             /* the app's process tree, at the last sample */
+  /* The app's own time, on a loaded machine: what its threads waited for
+   * a core is not time it had (settle.c). */
+  gint64 starved_ms;         /* waited for a core since settling began, in all */
+  guint64 run_delay_ms;      /* the tree's run delay at the last sample */
+  gint64 run_delay_at;       /* ... and when it was taken */
+  gint64 settle_timer_due;   /* the first timer of the app's after its last action, or 0 */
+  gboolean settle_timer_checked; /* ... looked for */
+  gint64 ping_sent_ms;       /* the settle's ping: when it was sent */
+  gint64 ping_starved_ms;    /* ... and starved_ms then */
   gboolean answered;         /* the app answered the ping (or cannot be pinged) */
   gboolean noted_busy;
   guint n_ever_mapped;       /* the app's windows mapped so far */
