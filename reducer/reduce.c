@@ -603,8 +603,8 @@ open_journal (Reducer *reducer, const char *want, GError **error)
 /* ---- the oracle ---- */
 
 /* A failure that comes late after the last action (a crash after seconds
- * of work) is seen only while the replay waits for it: the settle, made
- * longer while the app is busy. A candidate that passes then may be one
+ * of work: a second or more, and half the settle) is seen only while the
+ * replay waits for it: the settle, made longer while the app is busy. A candidate that passes then may be one
  * whose failure did not come in time (a worker slowed by the others'
  * load); when the failures seen came late, it is replayed once more,
  * with the whole --settle, before the search takes its pass. */
@@ -614,8 +614,8 @@ static gboolean
 failures_come_late (Reducer *reducer)
 {
   gboolean late = reducer->options->test_argv == NULL
-                  && reducer->latest_failure_ms >= MIN ((gint64) REDUCE_LATE_FAILURE_MS,
-                                                        (gint64) reducer->replay.settle_ms / 2 + 1);
+                  && reducer->latest_failure_ms >= MAX ((gint64) REDUCE_LATE_FAILURE_MS,
+                                                        (gint64) reducer->replay.settle_ms / 2);
 
   if (late && !reducer->said_late)
     say (reducer, "the app fails as late as %" G_GINT64_FORMAT " ms after its last action: a "
