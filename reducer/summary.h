@@ -74,7 +74,8 @@ void summary_print (const Reduction *reduction, const Session *best,
  * cache_hits, seconds,
  * one_minimal, stopped_early, algorithm, workers, workers_busy_percent,
  * batches, batches_with_idle_workers (speculative candidates count), verification {fails,
- * runs}, pace, crash {signal (or null), frames (--same-crash's top frames,
+ * runs}, pace, replay_options (the minimal session's replay line's words),
+ * crash {signal (or null), frames (--same-crash's top frames,
  * else [])}, files {session, minimal_session, report, replay_gif}
  * (null: not written). */
 char *summary_json (const Reduction *reduction, const Session *best, const char *report_md);
