@@ -7,9 +7,11 @@
 # crashes it; a replay that clicks at once does not.
 #
 # "GTK timer test" (400x300 at +0+0): a button Open... over all of it.
-# "Confirm" (300x120 at +420+0): OK over all of it.
+# "Confirm" (300x120 at +420+0): OK over all of it. The first argument,
+# if any, is how long the dialog waits before it arms its OK, in ms.
 import os
 import signal
+import sys
 
 import gi
 
@@ -39,7 +41,7 @@ def on_open(button):
     ok.connect("clicked", on_ok, dialog, state)
     dialog.add(ok)
     dialog.show_all()
-    GLib.timeout_add(2000, arm, state)
+    GLib.timeout_add(int(sys.argv[1]) if len(sys.argv) > 1 else 2000, arm, state)
 
 
 def main():

@@ -11,6 +11,9 @@
  *                            command it prints;
  *   /faithful/chooser        a GTK file chooser: "cra", Return, Return once
  *                            the folder shows, the file present: 5 of 5;
+ *   /faithful/fallback       a failure only with gaps longer than recorded:
+ *                            xreduce falls back to the recorded gaps, then
+ *                            twice as long, and the result says so;
  *   /faithful/headerbar/WM   a GtkHeaderBar app recorded under a compositing
  *                            window manager (xfwm4, metacity) replays 5 of 5
  *                            on the bare Xvfb and 5 of 5 under --wm (the
@@ -481,6 +484,54 @@ test_timer (Fixture *f, gconstpointer data)
   }
 }
 
+/* The recorded pace's fallback: a dialog armed 6 s after it opened,
+ * clicked 3.5 s after (so the recording did not crash: the failure is
+ * asked for). At the app's pace the click goes before the timer (due
+ * after the recorded gap), at the recorded pace 3.5 s after: no crash
+ * either way; with the gaps twice as long, 7 s after: a crash. xreduce
+ * finds that, and the minimal session carries it: xreplay replays it with
+ * nothing added. */
+static void
+test_fallback (Fixture *f, gconstpointer data)
+{
+  g_autofree char *app = app_script ("gtk-timer.py");
+  g_autofree char *min = g_build_filename (f->dir, "fallback.min", NULL);
+  const char *const reduce_argv[] = { env ("XREDUCE"), "--no-report", "--signal", "SIGSEGV",
+                                      "-o", min, f->log, "--", "/usr/bin/python3", app, "6000",
+                                      NULL };
+  const char *const replay_argv[] = { env ("XREPLAY"), min, "--", "/usr/bin/python3", app,
+                                      "6000", NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *text = NULL;
+  SessionOutcome outcome;
+  Window main, dialog;
+
+  if (!have_gtk (f))
+    {
+      g_test_skip ("/usr/bin/python3 cannot import GTK 3 (Debian: python3-gi, gir1.2-gtk-3.0)");
+      return;
+    }
+  record_start (f, NULL, "/usr/bin/python3", app, "6000", NULL);
+  main = wait_window (f, "GTK timer test");
+  drain (f);
+  point_at (f, main, 200, 150);
+  xdo (f, "click", "1", NULL);
+  dialog = wait_window (f, "Confirm");
+  g_usleep (3500 * 1000);
+  point_at (f, dialog, 150, 60);
+  xdo (f, "click", "1", NULL);
+  /* The dialog closes; the recording ends. */
+  outcome = record_end (f, TRUE);
+  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_NONE);
+
+  g_assert_cmpint (run (&out, &err, reduce_argv), ==, 0);
+  g_assert_nonnull (strstr (err, "trying the recorded pace"));
+  g_assert_nonnull (strstr (err, "trying gaps twice as long"));
+  g_assert_true (g_file_get_contents (min, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\nreplay pace=recorded speed=0.5 max-gap="));
+  g_assert_cmpint (run (&out2, &err2, replay_argv), ==, 1);
+  g_assert_true (g_str_has_prefix (out2, "crashed with SIGSEGV"));
+}
+
 /* ---- a file chooser ---- */
 
 static void
@@ -777,6 +828,7 @@ main (int argc, char **argv)
   ADD ("/faithful/double-click", NULL, test_double_click);
   ADD ("/faithful/timer", NULL, test_timer);
   ADD ("/faithful/chooser", NULL, test_chooser);
+  ADD ("/faithful/fallback", NULL, test_fallback);
   ADD ("/faithful/headerbar/xfwm4", xfwm4, test_headerbar);
   ADD ("/faithful/headerbar/metacity", metacity, test_headerbar);
   ADD ("/faithful/keymap", NULL, test_keymap);
