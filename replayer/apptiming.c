@@ -111,8 +111,13 @@ apptiming_read (Replay *r)
     recorded->double_click_distance = desktop->double_click_distance;
   if (desktop->repeat_delay_ms > 0)
     recorded->repeat_delay_ms = desktop->repeat_delay_ms;
-  note_verbose (r, "double click: %s (recorded: %u ms, %u px); key repeat after %u ms "
-                "(recorded: %u ms)", detail->str, recorded->double_click_ms,
-                recorded->double_click_distance, app->repeat_delay_ms,
-                recorded->repeat_delay_ms);
+  {
+    g_autofree char *distance = recorded->double_click_distance == PACE_ANY_DISTANCE
+                                  ? g_strdup ("any distance")
+                                  : g_strdup_printf ("%u px", recorded->double_click_distance);
+
+    note_verbose (r, "double click: %s (recorded: %u ms, %s); key repeat after %u ms "
+                  "(recorded: %u ms)", detail->str, recorded->double_click_ms, distance,
+                  app->repeat_delay_ms, recorded->repeat_delay_ms);
+  }
 }
