@@ -81,7 +81,6 @@
 
 #define ANY_BUTTON_MASK (Button1Mask | Button2Mask | Button3Mask | Button4Mask | Button5Mask)
 
-
 static char *
 held_key (const SessionEvent *ev)
 {
