@@ -2,7 +2,9 @@
 # Everything a fresh Debian 12 machine needs to build and test xreduce
 # (the toolkit tests' runtimes too: Tk, GTK 3 and Qt 5 for Debian's
 # python3, the Athena widgets; the window managers the desktop tests record
-# under: openbox, i3, twm; a one-node Slurm and an sshd for the launcher
+# and replay under: openbox, i3, twm, and for --wm and client-side
+# decorations fluxbox, icewm, xfwm4 and metacity (their compositors: tests
+# only); a one-node Slurm and an sshd for the launcher
 # tests: munge, slurmctld, slurmd, slurm-client, openssh-server; the tests
 # start daemons of their own, but on a machine with systemd Debian's
 # packages start theirs: sshd on port 22, munged; slurmctld and slurmd
@@ -17,7 +19,7 @@ packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev \
 libx11-dev libxtst-dev libxres-dev libxkbcommon-dev libpng-dev \
 libcairo2-dev libpango1.0-dev libfontconfig-dev fonts-dejavu-core libgif-dev \
 libjson-glib-dev xvfb xserver-xephyr xdotool x11-xkb-utils x11-utils xauth gdb \
-dbus-daemon xterm bubblewrap openbox i3-wm twm \
+dbus-daemon xterm bubblewrap openbox i3-wm twm fluxbox icewm xfwm4 metacity \
 tk python3-gi gir1.2-gtk-3.0 python3-pyqt5 libxaw7-dev \
 munge slurmctld slurmd slurm-client openssh-server"
 
