@@ -70,6 +70,11 @@ gboolean proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance);
  * none (forever), another call, running, or not readable. */
 gint64 proctree_syscall_timeout (pid_t pid, const char *syscall_line);
 
+/* The soonest armed timerfd of @root's tree (/proc/PID/fdinfo's
+ * it_value): ms until it fires, or -1 for none. A few files a descriptor:
+ * not for every glance. */
+gint64 proctree_timerfd_ms (pid_t root);
+
 /* The time the threads of @root's tree have spent runnable and waiting
  * for a core (schedstat's run delay), summed, in ms: what a loaded
  * machine takes from an app's time; 0 where the kernel does not say. */

@@ -434,6 +434,14 @@ flight_check (Replay *r)
    * of Xlib's, as idle as it looks) is at work while the server is. */
   if (now >= deadline || !proctree_glance (proc_child_get_pid (r->child), r->server_pid, &glance))
     return pace_done (r, r->flight_noted ? "the recorded gap is over" : NULL);
+  if (glance.n_active == 0 && glance.n_mid_work == 0)
+    {
+      /* An armed timerfd is a timer too (an event loop on epoll). */
+      gint64 timerfd = proctree_timerfd_ms (proc_child_get_pid (r->child));
+
+      if (timerfd >= 0 && (glance.timer_ms < 0 || timerfd < glance.timer_ms))
+        glance.timer_ms = timerfd;
+    }
   if (glance.n_active > 0 || glance.n_mid_work > 0)
     {
       next_look = REPLAY_FLIGHT_GLANCE_MS;

@@ -228,8 +228,14 @@ on_quiet_sample (gpointer user_data)
        * waits on, if due within --timeout, where the failure may be. (Only
        * the first: a cursor's blinking would keep every pass waiting.) */
       r->settle_timer_checked = TRUE;
-      if (proctree_glance (proc_child_get_pid (r->child), 0, &glance) && glance.timer_ms >= 0
-          && glance.timer_ms <= (gint64) r->opts->settings.timeout_ms)
+      if (proctree_glance (proc_child_get_pid (r->child), 0, &glance))
+        {
+          gint64 timerfd = proctree_timerfd_ms (proc_child_get_pid (r->child));
+
+          if (timerfd >= 0 && (glance.timer_ms < 0 || timerfd < glance.timer_ms))
+            glance.timer_ms = timerfd;
+        }
+      if (glance.timer_ms >= 0 && glance.timer_ms <= (gint64) r->opts->settings.timeout_ms)
         {
           r->settle_timer_due = now + glance.timer_ms + REPLAY_TIMER_SLACK_MS;
           note_verbose (r, "the app waits on a timer due in %" G_GINT64_FORMAT " ms",

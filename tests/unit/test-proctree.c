@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <sys/time.h>
 #include <time.h>
 #include <glib.h>
@@ -333,6 +334,27 @@ test_loop_timer (void)
   close (out);
 }
 
+/* An armed timerfd of the tree: its time left, from fdinfo; a disarmed
+ * one is none. */
+static void
+test_timerfd (void)
+{
+  struct itimerspec in_five = { { 0, 0 }, { 5, 0 } }, off = { { 0, 0 }, { 0, 0 } };
+  int fd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC);
+  gint64 left;
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (proctree_timerfd_ms (getpid ()), ==, -1);
+  g_assert_cmpint (timerfd_settime (fd, 0, &in_five, NULL), ==, 0);
+  left = proctree_timerfd_ms (getpid ());
+  g_assert_cmpint (left, >, 0);
+  g_assert_cmpint (left, <=, 5000);
+  g_assert_cmpint (timerfd_settime (fd, 0, &off, NULL), ==, 0);
+  g_assert_cmpint (proctree_timerfd_ms (getpid ()), ==, -1);
+  close (fd);
+  g_assert_cmpint (proctree_timerfd_ms (0), ==, -1);
+}
+
 /* A running process counts as active. */
 static void
 test_active (void)
@@ -354,5 +376,6 @@ main (int argc, char **argv)
   g_test_add_func ("/proctree/glance", test_glance);
   g_test_add_func ("/proctree/syscall-timeout", test_syscall_timeout);
   g_test_add_func ("/proctree/loop-timer", test_loop_timer);
+  g_test_add_func ("/proctree/timerfd", test_timerfd);
   return g_test_run ();
 }
