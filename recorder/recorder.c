@@ -656,8 +656,9 @@ open_log (Recorder *recorder, GError **error)
   /* What a double click and a held key were on this desktop: the replay
    * keeps them so (the session's desktop line). */
   xapp_read_input_timing (recorder->tracker, &timing);
-  desktop.double_click_ms = timing.double_click_ms > 0 ? (guint) timing.double_click_ms
-                            : timing.xt_multi_click_ms > 0 ? (guint) timing.xt_multi_click_ms : 0;
+  /* (XSETTINGS' only: an Xt resource, as "XTerm*multiClickTime", is one
+   * program's, and would make another's gaps a double click.) */
+  desktop.double_click_ms = timing.double_click_ms > 0 ? (guint) timing.double_click_ms : 0;
   desktop.double_click_distance = timing.double_click_distance > 0
                                     ? (guint) timing.double_click_distance : 0;
   desktop.repeat_delay_ms = timing.repeat_delay_ms > 0 ? (guint) timing.repeat_delay_ms : 0;

@@ -154,7 +154,7 @@ void session_set_keymap (Session *session, const char *keymap);
  * key were for the user, which the replay keeps (replayer/pace-rules.h). */
 typedef struct
 {
-  guint double_click_ms;     /* XSETTINGS Net/DoubleClickTime, or Xt's multiClickTime */
+  guint double_click_ms;     /* XSETTINGS Net/DoubleClickTime */
   guint double_click_distance; /* XSETTINGS Net/DoubleClickDistance, in pixels */
   guint repeat_delay_ms;     /* the X server's key auto-repeat delay */
   guint repeat_interval_ms;  /* ... and the time between repeats */
