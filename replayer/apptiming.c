@@ -10,10 +10,11 @@
  * of none of them (plain Xlib, SDL) gets REPLAY_UNKNOWN_DOUBLE_CLICK_MS
  * and PACE_DEFAULT_DISTANCE, the longest of the toolkits above.
  *
- * The user's: the session's `desktop` line (xrecord read the recording
- * desktop's XSETTINGS and auto-repeat); what it does not say is taken to
- * be the app's (a desktop without a settings daemon leaves every toolkit
- * at its default, as the replay's display does).
+ * The user's: the same toolkits with the recording desktop's settings,
+ * the session's `desktop` line (xrecord read the recording desktop's
+ * XSETTINGS and auto-repeat): GTK took its double-click time from there,
+ * Tk and Qt their own; a desktop line that says none is a desktop
+ * without a settings daemon, where each toolkit had its own default.
  *
  * Start reading at apptiming_read().
  */
@@ -48,18 +49,15 @@ static const Toolkit toolkits[] = {
   { "libXt.so", "Xt", 250, PACE_ANY_DISTANCE, FALSE, TRUE },
 };
 
+/* What the toolkits @found (bits of toolkits[]) count as a double click,
+ * with the settings @settings gives them (XSETTINGS for GTK, the resource
+ * database for Xt): of several, the longest time and the widest distance;
+ * of none, REPLAY_UNKNOWN_DOUBLE_CLICK_MS. */
 static void
-app_double_click (Replay *r, const XAppInputTiming *display, PaceTiming *app,
-                  GString *detail)
+toolkit_timing (guint found, const XAppInputTiming *settings, PaceTiming *out, GString *detail)
 {
-  const char *names[G_N_ELEMENTS (toolkits) + 1] = { NULL };
-  guint found;
-
-  for (gsize i = 0; i < G_N_ELEMENTS (toolkits); i++)
-    names[i] = toolkits[i].library;
-  found = proctree_find_libraries (proc_child_get_pid (r->child), names);
-  app->double_click_ms = 0;
-  app->double_click_distance = 0;
+  out->double_click_ms = 0;
+  out->double_click_distance = 0;
   for (gsize i = 0; i < G_N_ELEMENTS (toolkits); i++)
     {
       const Toolkit *tk = &toolkits[i];
@@ -67,27 +65,23 @@ app_double_click (Replay *r, const XAppInputTiming *display, PaceTiming *app,
 
       if (!(found & (1u << i)))
         continue;
-      if (tk->reads_xsettings && display->double_click_ms > 0)
-        ms = (guint) display->double_click_ms;
-      if (tk->reads_xsettings && display->double_click_distance >= 0)
-        distance = (guint) display->double_click_distance;
-      if (tk->reads_resources && display->xt_multi_click_ms > 0)
-        ms = MAX (ms, (guint) display->xt_multi_click_ms);
-      if (!strstr (detail->str, tk->name))
+      if (tk->reads_xsettings && settings->double_click_ms > 0)
+        ms = (guint) settings->double_click_ms;
+      if (tk->reads_xsettings && settings->double_click_distance >= 0)
+        distance = (guint) settings->double_click_distance;
+      if (tk->reads_resources && settings->xt_multi_click_ms > 0)
+        ms = MAX (ms, (guint) settings->xt_multi_click_ms);
+      if (detail != NULL && !strstr (detail->str, tk->name))
         g_string_append_printf (detail, "%s%s %u ms", detail->len > 0 ? ", " : "", tk->name, ms);
-      app->double_click_ms = MAX (app->double_click_ms, ms);
-      app->double_click_distance = MAX (app->double_click_distance, distance);
+      out->double_click_ms = MAX (out->double_click_ms, ms);
+      out->double_click_distance = MAX (out->double_click_distance, distance);
     }
-  if (app->double_click_ms == 0)
+  if (out->double_click_ms == 0)
     {
-      app->double_click_ms = REPLAY_UNKNOWN_DOUBLE_CLICK_MS;
-      app->double_click_distance = PACE_DEFAULT_DISTANCE;
-      g_string_append_printf (detail, "no toolkit known: %u ms", app->double_click_ms);
-    }
-  if (r->opts->settings.double_click_ms > 0)
-    {
-      app->double_click_ms = r->opts->settings.double_click_ms;
-      g_string_append_printf (detail, "; --double-click-time %u ms", app->double_click_ms);
+      out->double_click_ms = REPLAY_UNKNOWN_DOUBLE_CLICK_MS;
+      out->double_click_distance = PACE_DEFAULT_DISTANCE;
+      if (detail != NULL)
+        g_string_append_printf (detail, "no toolkit known: %u ms", out->double_click_ms);
     }
 }
 
@@ -95,22 +89,38 @@ void
 apptiming_read (Replay *r)
 {
   const SessionDesktop *desktop = session_get_desktop (r->session);
+  const char *names[G_N_ELEMENTS (toolkits) + 1] = { NULL };
   g_autoptr (GString) detail = g_string_new (NULL);
-  XAppInputTiming display;
+  XAppInputTiming display, then;
   PaceTiming *app = &r->app_timing, *recorded = &r->recorded_timing;
+  guint given = r->opts->settings.double_click_ms;
+  guint found;
 
+  for (gsize i = 0; i < G_N_ELEMENTS (toolkits); i++)
+    names[i] = toolkits[i].library;
+  found = proctree_find_libraries (proc_child_get_pid (r->child), names);
   xapp_read_input_timing (r->dpy, &display);
-  app_double_click (r, &display, app, detail);
+  toolkit_timing (found, &display, app, detail);
+  if (given > 0)
+    {
+      app->double_click_ms = given;
+      g_string_append_printf (detail, "; --double-click-time %u ms", given);
+    }
   app->repeat_delay_ms = r->opts->settings.repeat_delay_ms > 0 ? r->opts->settings.repeat_delay_ms
                          : display.repeat_delay_ms > 0 ? (guint) display.repeat_delay_ms
                          : REPLAY_DEFAULT_REPEAT_DELAY_MS;
-  *recorded = *app;
-  if (desktop->double_click_ms > 0)
-    recorded->double_click_ms = desktop->double_click_ms;
-  if (desktop->double_click_distance > 0)
-    recorded->double_click_distance = desktop->double_click_distance;
-  if (desktop->repeat_delay_ms > 0)
-    recorded->repeat_delay_ms = desktop->repeat_delay_ms;
+  /* The same toolkits with the recording desktop's settings: its
+   * XSETTINGS as the desktop line says them (none: the toolkit's own);
+   * the resource database is the replay's (not recorded). */
+  then = display;
+  then.double_click_ms = desktop->double_click_ms > 0 ? (gint) desktop->double_click_ms : -1;
+  then.double_click_distance = desktop->double_click_distance > 0
+                                 ? (gint) desktop->double_click_distance : -1;
+  toolkit_timing (found, &then, recorded, NULL);
+  if (given > 0 && desktop->double_click_ms == 0)
+    recorded->double_click_ms = given;
+  recorded->repeat_delay_ms = desktop->repeat_delay_ms > 0 ? desktop->repeat_delay_ms
+                                                           : app->repeat_delay_ms;
   {
     g_autofree char *distance = recorded->double_click_distance == PACE_ANY_DISTANCE
                                   ? g_strdup ("any distance")
