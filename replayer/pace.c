@@ -405,7 +405,9 @@ bound_wait (Replay *r)
  * --timeout; a timer due later (an autosave in ten minutes) did nothing
  * the user saw, and is not waited for. */
 
-#define REPLAY_FLIGHT_GLANCE_MS 10
+/* Work in flight is glanced at as often as an idle app (a thread or the
+ * server at work is done in a few milliseconds, most often). */
+#define REPLAY_FLIGHT_GLANCE_MS REPLAY_QUIET_GLANCE_MS
 /* A timer's callback runs a moment after it is due. */
 #define REPLAY_FLIGHT_SLACK_MS 15
 
