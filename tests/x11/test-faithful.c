@@ -19,6 +19,9 @@
  *                            on the bare Xvfb and 5 of 5 under --wm (the
  *                            compositor's overlay is not the app's window),
  *                            and reduces right;
+ *   /faithful/headerbar/bare recorded on the bare Xvfb, it replays 5 of 5
+ *                            under --wm metacity and --wm xfwm4 with its
+ *                            compositor;
  *   /faithful/keymap         the keymap line says the layout the keys have,
  *                            whatever the server's names say;
  *   /faithful/slow-crash     an app whose crash comes 1 to 5 s of CPU after
@@ -707,6 +710,69 @@ test_headerbar (Fixture *f, gconstpointer data)
   g_assert_cmpstr (words, ==, expected);
 }
 
+/* The reverse: recorded on the bare Xvfb (no shadows, no margins or
+ * small ones), replayed under a compositing window manager (shadows in
+ * margins of 20 px and more): 5 of 5 under each. */
+static void
+test_headerbar_bare (Fixture *f, gconstpointer data)
+{
+  static const char *const wms[] = { "metacity", "xfwm4 --compositor=on" };
+  g_autofree char *app = app_script ("gtk-headerbar.py");
+  g_autofree char *dbus_path = g_find_program_in_path ("dbus-run-session");
+  XWindowAttributes attrs;
+  SessionOutcome outcome;
+  Window main;
+  long *extents = NULL;
+  long left = 0, top = 0, bottom = 0;
+  Atom type = None;
+  int format = 0, header;
+  unsigned long n = 0, after = 0;
+
+  if (!have_gtk (f) || dbus_path == NULL)
+    {
+      g_test_skip ("GTK 3 for /usr/bin/python3 or dbus-run-session is missing");
+      return;
+    }
+  record_start (f, NULL, "/usr/bin/python3", app, NULL);
+  main = wait_window (f, "GTK headerbar test");
+  if (XGetWindowProperty (f->dpy, main, XInternAtom (f->dpy, "_GTK_FRAME_EXTENTS", False), 0, 4,
+                          False, XA_CARDINAL, &type, &format, &n, &after,
+                          (unsigned char **) &extents) == Success
+      && n == 4)
+    {
+      left = extents[0];
+      top = extents[2];
+      bottom = extents[3];
+    }
+  if (extents != NULL)
+    XFree (extents);
+  g_test_message ("bare: _GTK_FRAME_EXTENTS left %ld top %ld bottom %ld", left, top, bottom);
+  g_assert_true (XGetWindowAttributes (f->dpy, main, &attrs));
+  header = attrs.height - (int) (top + bottom) - 300;
+  point_at (f, main, (int) left + 100 + 20, (int) top + header + 100 + 15);
+  xdo (f, "click", "1", NULL);
+  outcome = record_end (f, FALSE);
+  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (wms); i++)
+    {
+      g_autofree char *wm_path = g_strndup (wms[i], strcspn (wms[i], " "));
+      g_autofree char *found = g_find_program_in_path (wm_path);
+      const char *const argv[] = { env ("XREPLAY"), "--wm", wms[i], f->log, "--",
+                                   "/usr/bin/python3", app, NULL };
+      guint crashed;
+
+      if (found == NULL)
+        {
+          g_test_message ("%s is not installed: not replayed under it", wm_path);
+          continue;
+        }
+      crashed = run_many (argv, 5, 1, "crashed with SIGSEGV");
+      g_test_message ("recorded bare, under --wm %s: crashed %u of 5", wms[i], crashed);
+      g_assert_cmpuint (crashed, ==, 5);
+    }
+}
+
 /* ---- the keymap ---- */
 
 /* A server with German keys whose names say "us" (a nested server's
@@ -831,6 +897,7 @@ main (int argc, char **argv)
   ADD ("/faithful/fallback", NULL, test_fallback);
   ADD ("/faithful/headerbar/xfwm4", xfwm4, test_headerbar);
   ADD ("/faithful/headerbar/metacity", metacity, test_headerbar);
+  ADD ("/faithful/headerbar/bare", NULL, test_headerbar_bare);
   ADD ("/faithful/keymap", NULL, test_keymap);
   ADD ("/faithful/slow-crash", NULL, test_slow_crash);
   return g_test_run ();
