@@ -27,6 +27,7 @@
 #include "journal.h"
 #include "target.h"
 #include "verify.h"
+#include "output.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -85,6 +86,7 @@ typedef struct
   guint n_saved;             /* the actions of the session in the output file, if saved */
   guint n_best_steps;        /* its phrases */
   gboolean saved;            /* the output file holds a failing session */
+  gboolean files_saved;      /* OUT.files holds the copies of the files the app read */
   DdStats last_stats;
   Journal *journal;          /* OUT.journal: outcomes known, for a resumed run */
   guint64 journal_hits;      /* candidates answered from an interrupted run's journal */
@@ -221,6 +223,48 @@ best_session (Reducer *reducer)
   return best;
 }
 
+/* The copies of the files the app read (--files, or SESSION.files) that
+ * @best names, into OUT.files beside OUT, where xreplay OUT finds them:
+ * the minimal session replays alone. Private, as the recording's. */
+static void
+save_files (Reducer *reducer, const Session *best)
+{
+  const char *from = reducer->options->replay.files_dir;
+  g_autofree char *to = g_strconcat (reducer->output_path, ".files", NULL);
+  g_autoptr (GPtrArray) files = session_get_files (best);
+  g_autoptr (GError) error = NULL;
+
+  if (from == NULL || reducer->files_saved)
+    return;
+  reducer->files_saved = TRUE;
+  for (guint i = 0; i < files->len && error == NULL; i++)
+    {
+      const SessionEvent *file = g_ptr_array_index (files, i);
+      g_autofree char *source = g_build_filename (from, file->sha256, NULL);
+      g_autofree char *dest = g_build_filename (to, file->sha256, NULL);
+      g_autofree char *data = NULL;
+      gsize len = 0;
+
+      if (!file->copied || !g_file_test (source, G_FILE_TEST_IS_REGULAR)
+          || g_file_test (dest, G_FILE_TEST_EXISTS))
+        continue;
+      if ((g_mkdir (to, 0700) != 0 && errno != EEXIST)
+          || !g_file_get_contents (source, &data, &len, &error)
+          || !output_file_write (dest, data, (gssize) len, OUTPUT_FILE_MODE, &error))
+        {
+          if (error == NULL)
+            g_set_error (&error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s", to,
+                         g_strerror (errno));
+        }
+    }
+  if (error != NULL)
+    {
+      g_autofree char *shown = quote_message (error->message);
+      g_printerr ("xreduce: warning: the copies of the files the app read are not all beside "
+                  "the result: %s\n", shown);
+    }
+}
+
 static gboolean
 save_best (Reducer *reducer, GError **error)
 {
@@ -244,6 +288,7 @@ save_best (Reducer *reducer, GError **error)
     session_set_outcome (best, reducer->target.outcome, FALSE);
   if (!session_save (best, reducer->output_path, error))
     return FALSE;
+  save_files (reducer, best);
   reducer->saved = TRUE;
   reducer->n_saved = reducer->n_best;
   return TRUE;
@@ -1242,6 +1287,8 @@ reduce_setup (Reducer *reducer, GError **error)
                                               options->verify_runs,
                                               !reducer->replay.pace_given && options->test_argv == NULL,
                                               options->quiet);
+  verification_set_world (reducer->verification, options->replay.files_dir,
+                          options->replay.wm_argv != NULL);
   if (options->algorithm == DD_ALGORITHM_DDMIN || options->same_crash)
     {
       if (!verification_wait (reducer->verification, error)

@@ -45,7 +45,32 @@ struct Verification
   GError *verdict_error;     /* FAILED: why */
   VerificationState state;
   guint confirm, crash_point;
+  const char *files_dir;     /* borrowed, or NULL */
+  gboolean wm_used;
 };
+
+void
+verification_set_world (Verification *v, const char *files_dir, gboolean wm_used)
+{
+  v->files_dir = files_dir;
+  v->wm_used = wm_used;
+}
+
+/* "; the recording had what the replays did not: ..." (session-world.h),
+ * or "". */
+static char *
+world_missing (Verification *v)
+{
+  g_autoptr (GPtrArray) missing = session_world_missing (v->session, v->files_dir, v->wm_used);
+
+  if (missing->len == 0)
+    return g_strdup ("");
+  g_ptr_array_add (missing, NULL);
+  {
+    g_autofree char *all = g_strjoinv ("; ", (char **) missing->pdata);
+    return g_strdup_printf ("; the recording had what the replays did not: %s", all);
+  }
+}
 
 /* One of the replays is over: FALSE if it broke (the first error is kept
  * for the verdict). */
@@ -274,9 +299,12 @@ judge (Verification *v, GError **error)
         ? g_strdup_printf (" (%u at the app's pace, %u at the recorded pace)", v->stage_runs[0],
                            v->runs)
         : g_strdup ("");
+      g_autofree char *differs = world_missing (v);
+
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
-                   "the full session does not fail: in %u replays%s the app %s, expected: %s%s%s",
+                   "the full session does not fail: in %u replays%s the app %s, expected: %s%s%s%s",
                    v->runs + v->stage_runs[0] + v->stage_runs[1], paces, v->full_seen, want,
+                   differs,
                    *v->full_tail ? "; its stderr ends with: " : "", v->full_tail);
       return VERIFICATION_FAILED;
     }

@@ -38,6 +38,12 @@ Verification *verification_start (Runner *runner, const Session *session, Target
                                   const ReplaySettings *settings, guint runs,
                                   gboolean pick_pace, gboolean quiet);
 void verification_free (Verification *verification);
+/* What the replays are given of the recording's world, for the message
+ * when the full session does not fail (session_world_missing()): the
+ * files folder (or NULL) and whether a window manager runs (--wm).
+ * Borrowed. */
+void verification_set_world (Verification *verification, const char *files_dir,
+                             gboolean wm_used);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Verification, verification_free)
 
 VerificationState verification_poll (Verification *verification, GError **error);

@@ -219,6 +219,32 @@ is_repeat (Replay *r, guint number)
          && same_key (ev, before) && !is_modifier (ev);
 }
 
+/* A press after a paste: the app may still work on what it pasted, out
+ * of X's sight (GTK's file chooser looks up the folder of a pasted path,
+ * and its Return before that opens nothing). As the user's came, no
+ * sooner than the recording's time from the paste's data to it, counted
+ * from when this app got the data (at most --max-gap). TRUE with the wait
+ * in *@gap_ms while it is to come. */
+static gboolean
+after_paste (Replay *r, const SessionEvent *next, guint *gap_ms)
+{
+  guint after;
+  guint64 recorded_ms;
+  gint64 answered_ms, due, now = note_now_ms ();
+
+  if ((next->kind != SESSION_EVENT_KEY_PRESS && next->kind != SESSION_EVENT_BUTTON_PRESS)
+      || is_modifier (next)
+      || !outside_last_paste (r->outside, &after, &recorded_ms, &answered_ms)
+      || (after != G_MAXUINT && after >= r->next) || next->time_ms < recorded_ms)
+    return FALSE;
+  due = answered_ms + MIN (recorded_gap (r, recorded_ms, next->time_ms),
+                           r->opts->settings.max_gap_ms);
+  if (due <= now)
+    return FALSE;
+  *gap_ms = (guint) (due - now);
+  return TRUE;
+}
+
 /* Does the time between @prev (injected just now) and @next mean
  * something? Then *@gap_ms is how long to wait for @next. @after is the
  * action after @next, or NULL. */
@@ -694,6 +720,8 @@ pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
   if (r->result->pace == REPLAY_PACE_RECORDED)
     return inject_within (r, bounded_recorded_gap (r, next->time_ms));
   if (prev != NULL && keeps_time (r, prev, next, after, &gap))
+    return inject_within (r, gap);
+  if (prev != NULL && after_paste (r, next, &gap))
     return inject_within (r, gap);
   if (in_typing_run (r, prev, next))
     return inject_within (r, 0);

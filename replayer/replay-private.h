@@ -15,6 +15,7 @@
 #include <X11/Xlib.h>
 
 #include "injector.h"
+#include "outside.h"
 #include "pace-rules.h"
 #include "proc.h"
 #include "proctree.h"
@@ -109,6 +110,9 @@ struct Replay
   ProcChild *child;          /* owned */
   ProcChild *wm;             /* owned, or NULL: --wm's window manager */
   Sandbox *sandbox;          /* owned, or NULL: the app shares our HOME and bus */
+  Outside *outside;          /* owned, or NULL: the other apps it pastes from, drops of */
+  SessionHere here;          /* where the app runs (its strings owned): for titles that
+                              * name the recording's world */
   ProcTempDir *frames_dir;   /* owned, or NULL: --backtrace's frames file, in a folder
                               * whose cleaner removes it even if we are SIGKILLed */
   ProcTempDir *xauth_dir;    /* owned, or NULL: the Xvfb's cookie without a sandbox */
@@ -125,6 +129,9 @@ struct Replay
   Phase phase;
   guint timer;               /* the phase's timeout, or 0 */
   guint wait_timer;          /* waiting for an action's window, or 0 */
+  guint paste_timer;         /* waiting for the app to take a paste's data, or 0 */
+  gint64 paste_since;        /* ... since then (ms), or 0 */
+  guint paste_given_up;      /* 1 + the action that waited in vain, or 0 */
   gboolean waiting;          /* the current action waits for its window */
   gboolean wait_over;        /* ... and gave up */
   long ping_stamp;

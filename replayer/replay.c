@@ -50,12 +50,16 @@
 #define REPLAY_WM_QUIET_SAMPLES 10
 #define REPLAY_WM_SETTLED_SAMPLES 4
 
+/* How long an action waits for the app to ask for a paste before it. */
+#define REPLAY_PASTE_WAIT_MS 1000
+
 /* How long the app gets to exit after SIGTERM before SIGKILL. */
 #define REPLAY_KILL_GRACE_MS 300
 
 G_DEFINE_QUARK (replay-error-quark, replay_error)
 
 static void replay_schedule_next (Replay *r);
+static GStrv replay_session_env (const Session *session);
 static void replay_step (Replay *r);
 
 void
@@ -86,8 +90,10 @@ replay_clear_timers (Replay *r)
     g_source_remove (r->pace_timer);
   if (r->window_timer != 0)
     g_source_remove (r->window_timer);
+  if (r->paste_timer != 0)
+    g_source_remove (r->paste_timer);
   r->timer = r->wait_timer = r->quiet_timer = r->usage_timer = r->pace_timer = 0;
-  r->window_timer = 0;
+  r->window_timer = r->paste_timer = 0;
 }
 
 /* The verdict: stop everything and leave the loop. */
@@ -361,9 +367,12 @@ static WindowState
 replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatch *match)
 {
   g_autofree char *identity = identity_key (ev);
+  /* A title that named the recording's folder, HOME, host or date names
+   * the replay's (session-world.h): matched at once, not waited for. */
+  g_autofree char *title = session_title_here (r->session, ev->wm_name, &r->here);
   gboolean exact, stand_in;
 
-  windows_match (r->windows, ev->window, ev->wm_class, ev->wm_name, match);
+  windows_match (r->windows, ev->window, ev->wm_class, title, match);
   exact = match->kind == WINDOWS_MATCH_TITLE || match->kind == WINDOWS_MATCH_ALIAS;
   stand_in = match->kind == WINDOWS_MATCH_INDEX || match->kind == WINDOWS_MATCH_MAIN;
   if (!exact && !r->wait_over && !(stand_in && g_hash_table_contains (r->given_up, identity)))
@@ -393,7 +402,7 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
       note_verbose (r, "action %u: window %d not as recorded after %u ms, using %s",
                     number + 1, ev->window, r->opts->settings.window_wait_ms,
                     match_kind_names[match->kind]);
-      windows_add_alias (r->windows, ev->wm_class, ev->wm_name, match->window);
+      windows_add_alias (r->windows, ev->wm_class, title, match->window);
       g_hash_table_add (r->given_up, g_steal_pointer (&identity));
     }
   return WINDOW_READY;
@@ -458,6 +467,44 @@ replay_arrange (Replay *r, const SessionEvent *ev, const WindowsMatch *match)
   return changed;
 }
 
+static gboolean
+on_paste_timer (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->paste_timer = 0;
+  replay_step (r);
+  return G_SOURCE_REMOVE;
+}
+
+/* The recording's next action came once the app had asked for what it
+ * pasted (outside.h): the replay's waits for it too, at most
+ * REPLAY_PASTE_WAIT_MS (a candidate may lack what made it paste). TRUE
+ * while it waits. */
+static gboolean
+replay_wait_paste (Replay *r, guint number)
+{
+  if (r->paste_timer != 0)
+    return TRUE;
+  if (r->paste_given_up == number + 1 || !outside_paste_pending (r->outside, number))
+    {
+      r->paste_since = 0;
+      return FALSE;
+    }
+  if (r->paste_since == 0)
+    r->paste_since = note_now_ms ();
+  if (note_now_ms () - r->paste_since >= REPLAY_PASTE_WAIT_MS)
+    {
+      note_verbose (r, "action %u: the app did not ask for all of the paste before it within "
+                    "%d ms", number + 1, REPLAY_PASTE_WAIT_MS);
+      r->paste_given_up = number + 1;
+      r->paste_since = 0;
+      return FALSE;
+    }
+  r->paste_timer = g_timeout_add (10, on_paste_timer, r);
+  return TRUE;
+}
+
 /* Injects action r->next, or waits for its window. */
 static void
 replay_step (Replay *r)
@@ -469,7 +516,7 @@ replay_step (Replay *r)
   g_autofree char *words = NULL;
   gint64 sent_ms;
 
-  if (r->phase != PHASE_ACTING)
+  if (r->phase != PHASE_ACTING || replay_wait_paste (r, number))
     return;
   if (ev->window >= 0)
     {
@@ -522,9 +569,21 @@ replay_step (Replay *r)
       r->opts->on_action (r->dpy, &step, r->opts->hook_data);
     }
 
+  /* The other apps' selections, before the gesture that pastes. */
+  outside_before_action (r->outside, number);
   sent_ms = note_now_ms ();
   switch (ev->kind)
     {
+    case SESSION_EVENT_DROP:
+      {
+        int x = matched ? match.x + ev->x : ev->root_x;
+        int y = matched ? match.y + ev->y : ev->root_y;
+        g_autofree char *what = NULL;
+
+        if (!outside_drop (r->outside, number, ev, x, y, &what))
+          note_verbose (r, "action %u: %s", number + 1, what);
+      }
+      break;
     case SESSION_EVENT_KEY_PRESS:
     case SESSION_EVENT_KEY_RELEASE:
       if (matched && ev->kind == SESSION_EVENT_KEY_PRESS)
@@ -723,6 +782,7 @@ replay_cleanup (Replay *r)
   g_clear_pointer (&r->wm, proc_child_free);
   g_clear_pointer (&r->injector, injector_free);
   g_clear_pointer (&r->windows, windows_free);
+  g_clear_pointer (&r->outside, outside_free);
   g_clear_pointer (&r->conn, xconn_free);
 }
 
@@ -751,6 +811,17 @@ replay_app_environ (Replay *r)
   if (r->sandbox != NULL)
     return sandbox_environ (r->sandbox, DisplayString (r->dpy));
   envp = g_environ_setenv (g_get_environ (), "DISPLAY", DisplayString (r->dpy), TRUE);
+  {
+    /* --share-home: ours, and the recording's variables over them. */
+    g_auto (GStrv) recorded = replay_session_env (r->session);
+
+    for (char **e = recorded; *e != NULL; e++)
+      {
+        const char *eq = strchr (*e, '=');
+        g_autofree char *name = g_strndup (*e, (gsize) (eq - *e));
+        envp = g_environ_setenv (envp, name, eq + 1, TRUE);
+      }
+  }
   if (r->xauth_dir != NULL)
     {
       g_autofree char *xauthority = g_build_filename (proc_tempdir_get_path (r->xauth_dir),
@@ -998,9 +1069,12 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   guint n_bound;
 
   r->conn = xconn_open (display, &local);
-  /* Our own Xvfb's cookie (replay_prepare) was for this connection only. */
+  /* ... and the other apps' (outside.h), with the same cookie. */
+  if (r->conn != NULL)
+    r->outside = outside_new (display, r->session, &local);
+  /* Our own Xvfb's cookie (replay_prepare) was for these connections only. */
   XSetAuthorization (NULL, 0, NULL, 0);
-  if (r->conn == NULL)
+  if (r->conn == NULL || local != NULL)
     {
       r->result->verdict.detail = g_strdup (local->message);
       r->error = g_steal_pointer (&local);
@@ -1035,6 +1109,8 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
       return FALSE;
     }
 
+  /* What the app pasted before any action: owned before it starts. */
+  outside_start (r->outside);
   r->t_spawn = note_now_ms ();
   r->child = replay_spawn_app (r, argv, &local);
   if (r->child == NULL)
@@ -1104,6 +1180,79 @@ replay_share_xauthority (Replay *r, XServer *server, GError **error)
   return xserver_write_xauthority (server, path, error);
 }
 
+/* The recording's variables as a replay on X sets them
+ * (session_env_replay_value: a Wayland choice becomes X11's). */
+static GStrv
+replay_session_env (const Session *session)
+{
+  g_autoptr (GStrvBuilder) env = g_strv_builder_new ();
+
+  for (const char *const *e = session_get_env (session); *e != NULL; e++)
+    {
+      const char *eq = strchr (*e, '=');
+      g_autofree char *name = g_strndup (*e, (gsize) (eq - *e));
+      g_autofree char *value = session_env_replay_value (name, eq + 1);
+
+      if (value != NULL)
+        {
+          g_autofree char *pair = g_strconcat (name, "=", value, NULL);
+          g_strv_builder_add (env, pair);
+        }
+    }
+  return g_strv_builder_end (env);
+}
+
+/* The files the app read, whose copies are in the files folder, where it
+ * found them: under the recording's HOME in the sandbox's, others at
+ * their path (sandbox_add_file). */
+static void
+replay_place_files (Replay *r)
+{
+  const char *dir = r->opts->settings.files_dir;
+  g_autoptr (GPtrArray) files = session_get_files (r->session);
+  guint placed = 0;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const SessionEvent *file = g_ptr_array_index (files, i);
+      g_autofree char *source = dir != NULL ? g_build_filename (dir, file->sha256, NULL) : NULL;
+      g_autofree char *dest = session_file_path_at (file->path, sandbox_get_home (r->sandbox));
+      g_autoptr (GError) local = NULL;
+      GStatBuf st;
+
+      if (!file->copied || source == NULL || g_stat (source, &st) != 0 || !S_ISREG (st.st_mode)
+          || (guint64) st.st_size != file->size)
+        {
+          g_autofree char *shown = quote_terminal (file->path);
+          note_verbose (r, "the file %s is not in the files folder: not placed", shown);
+          continue;
+        }
+      if (!sandbox_add_file (r->sandbox, dest, source, &local))
+        {
+          g_autofree char *shown = quote_message (local->message);
+          note_verbose (r, "%s", shown);
+          continue;
+        }
+      placed++;
+    }
+  if (placed > 0)
+    note_verbose (r, "%u file%s the app read placed in its sandbox", placed,
+                  placed == 1 ? "" : "s");
+}
+
+/* Where the app runs, for titles that name it. */
+static void
+replay_note_here (Replay *r)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+
+  r->here.home = g_strdup (r->sandbox != NULL ? sandbox_get_home (r->sandbox)
+                                              : g_get_home_dir ());
+  r->here.cwd = r->sandbox != NULL ? sandbox_get_app_cwd (r->sandbox) : g_get_current_dir ();
+  r->here.host = g_strdup (g_get_host_name ());
+  r->here.date = g_date_time_format (now, "%Y-%m-%d");
+}
+
 /* The room and the screen: the sandbox first (a --home that cannot be
  * copied is the user's mistake, said before any server starts), then a
  * private Xvfb unless a display was given. */
@@ -1115,10 +1264,12 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
 
   if (!opts->settings.share_home)
     {
+      g_auto (GStrv) app_env = replay_session_env (r->session);
       SandboxOptions sandbox_options = {
         .home_seed = opts->settings.home_seed,
         .isolate = opts->settings.isolate,
         .share_net = opts->settings.share_net,
+        .app_env = (const char *const *) app_env,
         .keep_env = opts->settings.keep_env,
         .set_env = opts->settings.set_env,
       };
@@ -1126,7 +1277,9 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
       r->sandbox = sandbox_new (&sandbox_options, error);
       if (r->sandbox == NULL)
         return FALSE;
+      replay_place_files (r);
     }
+  replay_note_here (r);
   *display = opts->display;
   if (*display != NULL && r->sandbox != NULL && !replay_pass_xauthority (r, error))
     return FALSE;
@@ -1262,6 +1415,10 @@ replay_clear (Replay *r)
   /* Last: the app and everything it started are gone by now. */
   g_clear_pointer (&r->sandbox, sandbox_free);
   g_clear_pointer (&r->xauth_dir, proc_tempdir_free);
+  g_free ((char *) r->here.home);
+  g_free ((char *) r->here.cwd);
+  g_free ((char *) r->here.host);
+  g_free ((char *) r->here.date);
   g_array_unref (r->actions);
   g_hash_table_unref (r->last_pos);
   g_hash_table_unref (r->given_up);

@@ -655,6 +655,36 @@ append_environment (Report *report, GString *md, const ReportAppInfo *app)
   else
     g_string_append_printf (md, "- X screen: %dx%d\n", width, height);
   g_string_append_printf (md, "- Replayed by: xreplay %s\n", XREDUCE_VERSION);
+  /* The recording's variables, which the replay set (session-world.h). */
+  if (session_get_env (report->session)[0] != NULL)
+    {
+      g_string_append (md, "- Variables of the recording, set for the app:");
+      for (const char *const *e = session_get_env (report->session); *e != NULL; e++)
+        {
+          const char *eq = strchr (*e, '=');
+          g_autofree char *name = g_strndup (*e, (gsize) (eq - *e));
+          g_autofree char *value = quote_markdown_code (eq + 1);
+
+          g_string_append_printf (md, "%s %s=%s", e == session_get_env (report->session)
+                                  ? "" : ",", name, value);
+        }
+      g_string_append_c (md, '\n');
+    }
+}
+
+/* What the app got from outside (session-world.h): where it was
+ * recorded, the files it read, what it pasted and what was dropped on it
+ * (the user's data, as typed text is: in code spans). */
+static void
+append_given (Report *report, GString *md)
+{
+  g_autoptr (GPtrArray) lines = session_describe_world (report->session, SESSION_WORDS_MARKDOWN);
+
+  if (lines->len == 0)
+    return;
+  g_string_append (md, "\n## What the app got from outside\n\n");
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (md, "- %s\n", (const char *) g_ptr_array_index (lines, i));
 }
 
 gboolean
@@ -731,6 +761,7 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
   if (report->steps->len == 0)
     g_string_append (md, "(no action was replayed)\n");
   append_added_releases (report, md);
+  append_given (report, md);
 
   g_string_append (md, "\n## What happened\n\n");
   g_string_append_printf (md, "The app %s.\n", outcome_md);
@@ -769,6 +800,18 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
       }
     shown = quote_terminal (options->str);
     g_string_append_printf (md, "    xreplay %ssession.log -- %s\n\n", shown, command_line);
+  }
+  {
+    g_autoptr (GPtrArray) files = session_get_files (report->session);
+    gboolean copied = FALSE;
+
+    for (guint i = 0; i < files->len; i++)
+      copied |= ((const SessionEvent *) g_ptr_array_index (files, i))->copied;
+    /* The files are the user's: not in the report; where they go. */
+    if (copied)
+      g_string_append (md, "The files the app read are not in this folder: xreplay takes "
+                           "their copies (xrecord --with-files) from `session.log.files/` "
+                           "beside the session, or from `--files DIR`.\n\n");
   }
   g_string_append (md, "Without xreduce, with xdotool, against the app already running on your display:\n\n"
                        "    DISPLAY=:0 sh replay-xdotool.sh\n");

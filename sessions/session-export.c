@@ -298,6 +298,10 @@ export_xdotool (Emit *e, const Session *session, const char *source_name)
         case SESSION_EVENT_BUTTON_RELEASE:
           g_string_append_printf (out, "xdotool mouseup %u\n", ev->button);
           break;
+        case SESSION_EVENT_DROP:
+          g_string_append (out, "# a drop from another app (XDND): xdotool cannot make one; "
+                                "drop the data there by hand\n");
+          break;
         case SESSION_EVENT_MOTION:
         case SESSION_EVENT_SERVER:
         case SESSION_EVENT_COMMENT:
@@ -343,7 +347,10 @@ kind_name (SessionEventKind kind)
     case SESSION_EVENT_BUTTON_PRESS: return "button-press";
     case SESSION_EVENT_BUTTON_RELEASE: return "button-release";
     case SESSION_EVENT_MOTION: return "motion";
+    case SESSION_EVENT_DROP: return "drop";
     case SESSION_EVENT_SERVER: return "server";
+    case SESSION_EVENT_SELECTION: return "selection";
+    case SESSION_EVENT_FILE: return "file";
     case SESSION_EVENT_COMMENT: default: return "comment";
     }
 }
@@ -381,6 +388,34 @@ add_event (JsonBuilder *b, const SessionEvent *ev, guint action)
       jsonio_add_string (b, "fields", ev->args);
       json_builder_end_object (b);
       return;
+    }
+  if (ev->kind == SESSION_EVENT_FILE)
+    {
+      jsonio_add_string (b, "path", ev->path);
+      json_builder_set_member_name (b, "size");
+      json_builder_add_int_value (b, (gint64) ev->size);
+      jsonio_add_string (b, "sha256", ev->sha256);
+      json_builder_set_member_name (b, "copied");
+      json_builder_add_boolean_value (b, ev->copied);
+      json_builder_end_object (b);
+      return;
+    }
+  if (ev->kind == SESSION_EVENT_SELECTION)
+    {
+      /* The line as the file has it: its bytes are the user's, as they
+       * are there. */
+      g_autofree char *line = session_event_to_line (ev);
+
+      jsonio_add_string (b, "selection", ev->selection);
+      jsonio_add_string (b, "target", ev->target);
+      jsonio_add_string (b, "line", line);
+      json_builder_end_object (b);
+      return;
+    }
+  if (ev->kind == SESSION_EVENT_DROP)
+    {
+      jsonio_add_string (b, "types", ev->types);
+      jsonio_add_string (b, "dnd_action", ev->action);
     }
   words = session_event_describe (ev);
   jsonio_add_string (b, "words", words);

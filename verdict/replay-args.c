@@ -43,6 +43,7 @@ typedef enum
   OPT_SHARE_NET,
   OPT_KEEP_ENV,
   OPT_SETENV,
+  OPT_FILES,
   N_OPTIONS
 } OptionId;
 
@@ -85,6 +86,7 @@ static const Option options[N_OPTIONS] = {
   [OPT_SHARE_NET] = { "share-net", ARG_FLAG, 0, 0, "Isolated, but with the network", NULL },
   [OPT_KEEP_ENV] = { "keep-env", ARG_LIST, 0, 0, "The app also gets this variable of ours (repeatable)", "NAME" },
   [OPT_SETENV] = { "setenv", ARG_LIST, 0, 0, "The app gets NAME=VALUE (repeatable)", "NAME=VALUE" },
+  [OPT_FILES] = { "files", ARG_TEXT, 0, 0, "The copies of the files the app read (xrecord --with-files), put where the app found them (default: SESSION.files beside the session)", "DIR" },
 };
 
 /* What the command line said, by option. */
@@ -102,6 +104,7 @@ struct ReplayArgs
                               * command line (replay_args_take_session) */
   ReplaySettings settings;
   char *home;                /* --home, absolute */
+  char *files;               /* --files, absolute */
   char **wm_argv;            /* --wm, split */
 };
 
@@ -143,6 +146,7 @@ replay_args_free (ReplayArgs *args)
     else if (options[i].kind != ARG_FLAG)
       g_free (args->given[i].text);
   g_free (args->home);
+  g_free (args->files);
   g_strfreev (args->wm_argv);
   g_free (args);
 }
@@ -168,6 +172,7 @@ replay_args_get_group (ReplayArgs *args)
     }
   /* --home is a file name, not text in the locale's encoding. */
   entries[OPT_HOME].arg = G_OPTION_ARG_FILENAME;
+  entries[OPT_FILES].arg = G_OPTION_ARG_FILENAME;
   g_option_group_add_entries (group, entries);
   return group;
 }
@@ -337,6 +342,22 @@ check_sandbox (ReplayArgs *args, GError **error)
       args->home = g_canonicalize_filename (home, NULL);
       settings->home_seed = args->home;
     }
+  if (args->given[OPT_FILES].text != NULL)
+    {
+      const char *files = args->given[OPT_FILES].text;
+
+      if (settings->share_home)
+        return bad_value (error, "--files and --share-home exclude each other: the files go "
+                          "into the sandbox");
+      if (!g_file_test (files, G_FILE_TEST_IS_DIR))
+        {
+          g_autofree char *shown = quote_terminal (files);
+          return bad_value (error, "--files: '%s' is not a folder", shown);
+        }
+      g_free (args->files);
+      args->files = g_canonicalize_filename (files, NULL);
+      settings->files_dir = args->files;
+    }
   if (wm != NULL)
     {
       g_strfreev (args->wm_argv);
@@ -393,7 +414,8 @@ replay_args_to_argv (const ReplayArgs *args)
             {
               g_strv_builder_add (builder, flag);
               g_strv_builder_add (builder, i == OPT_HOME && args->home != NULL ? args->home
-                                                                                : given->text);
+                                           : i == OPT_FILES && args->files != NULL ? args->files
+                                           : given->text);
             }
           break;
         }

@@ -66,6 +66,9 @@ typedef struct
   gboolean share_net;        /* isolated, with the network */
   const char *const *keep_env; /* or NULL: our variables the app gets beyond the allowlist */
   const char *const *set_env;  /* or NULL: NAME=VALUE the app gets */
+  const char *files_dir;     /* or NULL: the copies of the files the app read (xrecord
+                              * --with-files), an absolute path; xreplay's default is
+                              * SESSION.files beside the session */
 } ReplaySettings;
 
 /* The defaults: what a replay does when no option says otherwise. */
