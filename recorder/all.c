@@ -36,6 +36,7 @@
 #include "buffer.h"
 #include "capture.h"
 #include "header.h"
+#include "keymap.h"
 #include "proc.h"
 #include "quote.h"
 #include "recorder.h"
@@ -631,7 +632,7 @@ start (RecAll *all, GError **error)
       return FALSE;
     }
   capture_set_io_error_handler (all->capture, on_io_error_exit, all);
-  all->keymap = rec_header_keymap (all->tracker);
+  all->keymap = keymap_describe (all->tracker, NULL);
 
   /* A resource of the tracker's, to tell its events in the stream. */
   window = XCreateWindow (all->tracker, DefaultRootWindow (all->tracker), -1, -1, 1, 1, 0, 0,

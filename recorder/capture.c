@@ -265,8 +265,10 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
   range->device_events.last = MotionNotify;
   range->delivered_events.first = EnterNotify;
   range->delivered_events.last = MappingNotify;
+  /* Properties set and deleted: the windows' names, and GTK's frame
+   * extents (toplevels.c). */
   range->core_requests.first = X_ChangeProperty;
-  range->core_requests.last = X_ChangeProperty;
+  range->core_requests.last = X_DeleteProperty;
   /* A client's resource base is reused once it leaves. */
   range->client_died = True;
   /* The app asking for a selection (pastes.h): a range of its own, not

@@ -9,55 +9,8 @@
 #include <X11/Xatom.h>
 
 #include "quote.h"
+#include "xapp.h"
 #include "xconn.h"
-
-/* "us", or "de(nodeadkeys)": from the root's _XKB_RULES_NAMES (rules,
- * model, layout, variant, options, NUL-separated). */
-char *
-rec_header_keymap (Display *dpy)
-{
-  Atom prop = XInternAtom (dpy, "_XKB_RULES_NAMES", True);
-  Atom type;
-  int format;
-  unsigned long n = 0, after;
-  unsigned char *data = NULL;
-  char *name = NULL;
-
-  if (prop != None
-      && XGetWindowProperty (dpy, DefaultRootWindow (dpy), prop, 0, 1024, False,
-                             XA_STRING, &type, &format, &n, &after, &data) == Success
-      && data != NULL && format == 8)
-    {
-      const char *fields[5] = { NULL };
-      const char *p = (const char *) data;
-      const char *end = p + n;
-
-      for (int i = 0; i < 5 && p < end; i++)
-        {
-          fields[i] = p;
-          p += strnlen (p, (gsize) (end - p)) + 1;
-        }
-      if (fields[2] != NULL && fields[2][0] != '\0' && fields[2] < end)
-        {
-          gsize layout_len = strnlen (fields[2], (gsize) (end - fields[2]));
-
-          if (fields[3] != NULL && fields[3] < end && fields[3][0] != '\0')
-            name = g_strdup_printf ("%.*s(%.*s)", (int) layout_len, fields[2],
-                                    (int) strnlen (fields[3], (gsize) (end - fields[3])),
-                                    fields[3]);
-          else
-            name = g_strndup (fields[2], layout_len);
-        }
-    }
-  if (data != NULL)
-    XFree (data);
-  if (name == NULL || !g_utf8_validate (name, -1, NULL))
-    {
-      g_free (name);
-      name = g_strdup ("us");
-    }
-  return name;
-}
 
 /* The window manager's name, as it says it (_NET_WM_NAME of the window
  * _NET_SUPPORTING_WM_CHECK names), or NULL. */
@@ -94,6 +47,25 @@ static int
 compare_names (gconstpointer a, gconstpointer b)
 {
   return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
+void
+rec_header_set_desktop (Session *header, Display *dpy)
+{
+  XAppInputTiming timing;
+  SessionDesktop desktop = { 0 };
+
+  /* What a double click and a held key were on this desktop: the replay
+   * keeps them so (the session's desktop line). */
+  xapp_read_input_timing (dpy, &timing);
+  /* (XSETTINGS' only: an Xt resource, as "XTerm*multiClickTime", is one
+   * program's, and would make another's gaps a double click.) */
+  desktop.double_click_ms = timing.double_click_ms > 0 ? (guint) timing.double_click_ms : 0;
+  desktop.double_click_distance = timing.double_click_distance > 0
+                                    ? (guint) timing.double_click_distance : 0;
+  desktop.repeat_delay_ms = timing.repeat_delay_ms > 0 ? (guint) timing.repeat_delay_ms : 0;
+  desktop.repeat_interval_ms = timing.repeat_interval_ms > 0 ? (guint) timing.repeat_interval_ms : 0;
+  session_set_desktop (header, &desktop);
 }
 
 guint
@@ -173,6 +145,7 @@ rec_header_of_process (Display *dpy, pid_t pid, const char *keymap,
   if (command != NULL && command[0] != NULL)
     session_set_command (header, (const char *const *) command);
   session_set_keymap (header, keymap);
+  rec_header_set_desktop (header, dpy);
   if (home != NULL && g_path_is_absolute (home) && g_utf8_validate (home, -1, NULL))
     session_set_home (header, home);
   if (cwd != NULL && g_path_is_absolute (cwd) && g_utf8_validate (cwd, -1, NULL))

@@ -30,6 +30,7 @@
 #include "files.h"
 #include "guard.h"
 #include "header.h"
+#include "keymap.h"
 #include "interrupt.h"
 #include "pastes.h"
 #include "proc.h"
@@ -38,6 +39,7 @@
 #include "toplevels.h"
 #include "translate.h"
 #include "verdict.h"
+#include "xapp.h"
 #include "xconn.h"
 
 G_DEFINE_QUARK (recorder-error-quark, recorder_error)
@@ -763,7 +765,9 @@ open_log (Recorder *recorder, GError **error)
   g_autofree char *date = g_date_time_format (now, "%Y-%m-%d %H:%M");
   g_autofree char *comment = g_strdup_printf ("xreduce session, recorded by xrecord %s on %s",
                                               XREDUCE_VERSION, date);
-  g_autofree char *keymap = rec_header_keymap (recorder->tracker);
+  g_autofree char *keymap = keymap_describe (recorder->tracker,
+                                             recorder->where == RECORDER_NESTED
+                                               ? g_getenv ("DISPLAY") : NULL);
   g_autoptr (GError) local_error = NULL;
 
   session_add_header_comment (header, comment);
@@ -771,6 +775,7 @@ open_log (Recorder *recorder, GError **error)
                       DisplayHeight (recorder->tracker, DefaultScreen (recorder->tracker)));
   session_set_command (header, (const char *const *) recorder->argv);
   session_set_keymap (header, keymap);
+  rec_header_set_desktop (header, recorder->tracker);
   add_world (recorder, header);
   recorder->writer = session_writer_open (recorder->output, header, &local_error);
   if (recorder->writer == NULL)

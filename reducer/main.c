@@ -187,6 +187,7 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args, int *
       return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   options->replay = *replay_args_get_settings (a->replay);
+  options->replay_args = a->replay;
   given = replay_args_to_argv (a->replay);
   g_strv_builder_addv (xreplay_args, (const char **) given);
   /* The copies of the files the app read (xrecord --with-files) beside

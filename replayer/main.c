@@ -603,6 +603,14 @@ main (int argc, char **argv)
     }
   if (session_get_warning (session) != NULL && !a.quiet)
     g_printerr ("xreplay: warning: %s\n", session_get_warning (session));
+  /* What the session says it needs to fail (its `replay` line: xreduce
+   * wrote it), unless the command line says otherwise. */
+  if (!replay_args_take_session (a.replay, session, &error))
+    {
+      g_printerr ("xreplay: %s: %s\n", a.rest[1], error->message);
+      return EXIT_STATUS_USAGE;
+    }
+  opts.settings = *replay_args_get_settings (a.replay);
   if (a.list || a.list_actions || a.export_format != NULL)
     {
       /* Only printing from here: a signal ends it by its default action,
@@ -649,6 +657,11 @@ main (int argc, char **argv)
           g_printerr ("xreplay: --report: %s\n", error->message);
           return EXIT_STATUS_USAGE;
         }
+      {
+        g_auto (GStrv) not_carried = replay_args_to_argv_not_in_session (a.replay);
+
+        report_set_replay_options (report, (const char *const *) not_carried);
+      }
       opts.on_action = on_report_action;
       opts.on_end = on_report_end;
       opts.hook_data = report;

@@ -40,8 +40,15 @@
 #define REPLAY_SERVER_TIMEOUT_MS 10000
 
 /* How often a window manager that did not answer is asked again whether
- * its event loop runs (replay_wm_ready). */
+ * its event loop runs (replay_wm_ready); how long one that lists the
+ * question gets to answer it; how often its processes are sampled, and
+ * how many idle samples in a row tell one that never answers that it has
+ * started (one that does not list it), and that a started one has settled. */
 #define REPLAY_WM_ASK_MS 100
+#define REPLAY_WM_ANSWER_MS 1000
+#define REPLAY_WM_SAMPLE_MS 50
+#define REPLAY_WM_QUIET_SAMPLES 10
+#define REPLAY_WM_SETTLED_SAMPLES 4
 
 /* How long an action waits for the app to ask for a paste before it. */
 #define REPLAY_PASTE_WAIT_MS 1000
@@ -81,10 +88,12 @@ replay_clear_timers (Replay *r)
     g_source_remove (r->usage_timer);
   if (r->pace_timer != 0)
     g_source_remove (r->pace_timer);
+  if (r->window_timer != 0)
+    g_source_remove (r->window_timer);
   if (r->paste_timer != 0)
     g_source_remove (r->paste_timer);
   r->timer = r->wait_timer = r->quiet_timer = r->usage_timer = r->pace_timer = 0;
-  r->paste_timer = 0;
+  r->window_timer = r->paste_timer = 0;
 }
 
 /* The verdict: stop everything and leave the loop. */
@@ -436,7 +445,9 @@ replay_arrange (Replay *r, const SessionEvent *ev, const WindowsMatch *match)
       && replay_ask_once (r, match, g_strdup_printf ("window 0x%lx to its recorded size %dx%d",
                                                       match->window, ev->width, ev->height)))
     {
-      XResizeWindow (r->dpy, match->window, (unsigned) ev->width, (unsigned) ev->height);
+      XResizeWindow (r->dpy, match->window,
+                     (unsigned) (ev->width + match->extents[0] + match->extents[1]),
+                     (unsigned) (ev->height + match->extents[2] + match->extents[3]));
       changed = TRUE;
     }
   if (ev->has_pos && ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_KEY_RELEASE
@@ -449,7 +460,7 @@ replay_arrange (Replay *r, const SessionEvent *ev, const WindowsMatch *match)
       if (replay_ask_once (r, match, g_strdup_printf ("window 0x%lx to %+d%+d, where the action lands",
                                                  match->window, x, y)))
         {
-          XMoveWindow (r->dpy, match->window, x, y);
+          XMoveWindow (r->dpy, match->window, x - match->extents[0], y - match->extents[2]);
           changed = TRUE;
         }
     }
@@ -503,6 +514,7 @@ replay_step (Replay *r)
   WindowsMatch match = { 0 };
   gboolean matched = FALSE;
   g_autofree char *words = NULL;
+  gint64 sent_ms;
 
   if (r->phase != PHASE_ACTING || replay_wait_paste (r, number))
     return;
@@ -559,6 +571,7 @@ replay_step (Replay *r)
 
   /* The other apps' selections, before the gesture that pastes. */
   outside_before_action (r->outside, number);
+  sent_ms = note_now_ms ();
   switch (ev->kind)
     {
     case SESSION_EVENT_DROP:
@@ -606,12 +619,12 @@ replay_step (Replay *r)
       g_assert_not_reached ();
     }
   replay_remember_pos (r, ev);
-  pace_injected (r, ev);
   if (!xconn_sync (r->conn))
     {
       replay_fail_x (r);
       return;
     }
+  pace_injected (r, ev, sent_ms);
   r->next++;
   r->result->n_replayed = r->next;
   r->t_last_action = note_now_ms ();
@@ -862,59 +875,100 @@ on_wm_poll (gpointer user_data)
   return G_SOURCE_CONTINUE;   /* only wakes the loop up */
 }
 
-/* Is the window manager's event loop running? An EWMH window manager
- * answers _NET_REQUEST_FRAME_EXTENTS from its loop by setting
- * _NET_FRAME_EXTENTS on the window asked about (a window of ours, never
- * mapped): the answer says it takes events now. (A request that came
- * before its loop ran may be lost as a MapRequest is: asked again every
- * REPLAY_WM_ASK_MS.) Without EWMH (twm), its processes idle in two
- * samples in a row tell (a weaker sign: waiting for the server looks the
- * same). *@asked: the window asked about, or None; *@asked_at: when. */
+/* Starting --wm's window manager: what has been seen of it. */
+typedef struct
+{
+  Window asked;              /* the window asked about, or None */
+  gint64 first_asked, asked_at;
+  gboolean answered;
+  guint quiet;               /* samples in a row with its processes idle */
+  gint64 sampled_at;
+  gint64 starved;            /* ms it and the X server waited for a core, since its start */
+  guint64 run_delay;         /* ... their run delay at the last sample */
+} WmStart;
+
+/* Is the window manager ready: its event loop running, its start over,
+ * and a compositor it starts running? An EWMH window manager answers
+ * _NET_REQUEST_FRAME_EXTENTS from its loop by setting _NET_FRAME_EXTENTS
+ * on the window asked about (a window of ours, never mapped): the answer
+ * says it takes events now. (A request that came before its loop ran may
+ * be lost as a MapRequest is: asked again every REPLAY_WM_ASK_MS.) One
+ * that lists the request and never answers it (fluxbox) is taken at its
+ * word after REPLAY_WM_ANSWER_MS once its processes idle; one that does
+ * not list it (twm; xfwm4 until its settings are read) once its processes
+ * have idled for REPLAY_WM_QUIET_SAMPLES samples in a row. Either way a
+ * compositor must then run (_NET_WM_CM_S0 owned: xfwm4 --compositor=on,
+ * metacity), or its processes idle a while, by when one it starts would:
+ * the app starts composited, as on the desktop it was recorded on. Its
+ * time counts as the app's does (settle.c): what it and the X server
+ * waited for a core is not time it had. */
 static gboolean
-replay_wm_ready (Replay *r, Window *asked, gint64 *asked_at, guint *quiet)
+replay_wm_ready (Replay *r, WmStart *start)
 {
   Display *dpy = r->dpy;
   Atom extents = XInternAtom (dpy, "_NET_FRAME_EXTENTS", False);
   Atom request = XInternAtom (dpy, "_NET_REQUEST_FRAME_EXTENTS", False);
   Atom supported = XInternAtom (dpy, "_NET_SUPPORTED", False);
+  gint64 now = note_now_ms ();
+  gboolean loop_runs;
   XEvent ev;
 
   if (!windows_wm_running (r->windows))
     return FALSE;
-  if (*asked == None && windows_root_lists (r->windows, supported, request))
+  if (start->asked == None && windows_root_lists (r->windows, supported, request))
     {
       XSetWindowAttributes attrs = { .event_mask = PropertyChangeMask };
 
-      *asked = XCreateWindow (dpy, DefaultRootWindow (dpy), -10, -10, 1, 1, 0, CopyFromParent,
-                              InputOnly, CopyFromParent, CWEventMask, &attrs);
+      start->asked = XCreateWindow (dpy, DefaultRootWindow (dpy), -10, -10, 1, 1, 0,
+                                    CopyFromParent, InputOnly, CopyFromParent, CWEventMask,
+                                    &attrs);
+      start->first_asked = now;
     }
-  if (*asked != None)
+  if (start->asked != None && !start->answered)
     {
-      while (XCheckTypedWindowEvent (dpy, *asked, PropertyNotify, &ev))
-        if (ev.xproperty.atom == extents)
-          return TRUE;
-      if (note_now_ms () - *asked_at >= REPLAY_WM_ASK_MS)
+      while (XCheckTypedWindowEvent (dpy, start->asked, PropertyNotify, &ev))
+        start->answered |= ev.xproperty.atom == extents;
+      if (!start->answered && now - start->asked_at >= REPLAY_WM_ASK_MS)
         {
           XEvent msg = { 0 };
 
-          *asked_at = note_now_ms ();
+          start->asked_at = now;
           msg.xclient.type = ClientMessage;
-          msg.xclient.window = *asked;
+          msg.xclient.window = start->asked;
           msg.xclient.message_type = request;
           msg.xclient.format = 32;
           XSendEvent (dpy, DefaultRootWindow (dpy), False,
                       SubstructureRedirectMask | SubstructureNotifyMask, &msg);
           XSync (dpy, False);
         }
-      return FALSE;
     }
-  {
-    ProcTreeSample sample;
+  if (now - start->sampled_at >= REPLAY_WM_SAMPLE_MS)
+    {
+      ProcTreeSample sample;
 
-    proctree_sample (proc_child_get_pid (r->wm), &sample);
-    *quiet = sample.n_active == 0 ? *quiet + 1 : 0;
-  }
-  return *quiet >= 2;
+      guint64 delay = proctree_run_delay_ms (proc_child_get_pid (r->wm))
+                      + (r->server_pid > 0 ? proctree_run_delay_ms (r->server_pid) : 0);
+
+      /* On a loaded machine (several replays starting their window
+       * manager and compositor at once) what they waited for a core is
+       * not their start's time. */
+      if (start->sampled_at != 0 && delay > start->run_delay)
+        start->starved += MIN ((gint64) (delay - start->run_delay), now - start->sampled_at);
+      start->run_delay = MAX (start->run_delay, delay);
+      start->sampled_at = now;
+      proctree_sample (proc_child_get_pid (r->wm), &sample);
+      start->quiet = sample.n_active == 0 ? start->quiet + 1 : 0;
+    }
+  loop_runs = start->answered
+              || (start->asked != None && now - start->first_asked >= REPLAY_WM_ANSWER_MS
+                  && start->quiet >= 2)
+              || (start->asked == None && start->quiet >= REPLAY_WM_QUIET_SAMPLES);
+  /* Started: a compositor runs (it keeps a window manager busy, under
+   * load, as it paints), or its processes have idled a while, by when a
+   * compositor it starts would run. */
+  return loop_runs
+         && (start->quiet >= REPLAY_WM_SETTLED_SAMPLES
+             || XGetSelectionOwner (dpy, XInternAtom (dpy, "_NET_WM_CM_S0", False)) != None);
 }
 
 /* --wm: runs the window manager on the replay's server, with the app's
@@ -930,12 +984,12 @@ replay_start_wm (Replay *r, GError **error)
 {
   /* (Not in bubblewrap: a program the user chose, not the stranger's.) */
   g_auto (GStrv) envp = replay_app_environ (r);
-  gint64 deadline = note_now_ms () + r->opts->settings.start_timeout_ms;
+  gint64 started = note_now_ms ();
   g_autofree char *name = g_shell_quote (r->opts->settings.wm_argv[0]);
   ProcSpawnOptions spawn;
-  guint poll_source, quiet = 0;
-  Window asked = None;
-  gint64 asked_at = 0;
+  guint poll_source;
+  WmStart start = { None, 0, 0, FALSE, 0, 0, 0, 0 };
+  Atom cm = XInternAtom (r->dpy, "_NET_WM_CM_S0", False);
 
   proc_spawn_options_init (&spawn);
   spawn.argv = r->opts->settings.wm_argv;
@@ -955,7 +1009,7 @@ replay_start_wm (Replay *r, GError **error)
    * a window manager, the app's windows are known by whose client made
    * them (windows_new without private_server). */
   poll_source = g_timeout_add (20, on_wm_poll, NULL);
-  while (!replay_wm_ready (r, &asked, &asked_at, &quiet))
+  while (!replay_wm_ready (r, &start))
     {
       if (proc_child_has_exited (r->wm))
         {
@@ -977,20 +1031,31 @@ replay_start_wm (Replay *r, GError **error)
           g_source_remove (poll_source);
           return FALSE;
         }
-      if (note_now_ms () > deadline)
+      /* --start-timeout of the window manager's own time (and ten times
+       * that by the clock at most). */
+      if (MAX (note_now_ms () - started - start.starved, (note_now_ms () - started) / 10)
+          > (gint64) r->opts->settings.start_timeout_ms)
         {
           g_source_remove (poll_source);
           g_set_error (error, REPLAY_ERROR, REPLAY_ERROR_WM,
-                       "--wm: the window manager %s did not manage the display within %u ms",
-                       name, r->opts->settings.start_timeout_ms);
+                       "--wm: the window manager %s did not manage the display within %u ms "
+                       "(%s; %s)", name, r->opts->settings.start_timeout_ms,
+                       !windows_wm_running (r->windows) ? "it never took the root's redirect"
+                       : start.answered ? "it answered, but its processes never went idle"
+                       : start.asked != None ? "it did not answer _NET_REQUEST_FRAME_EXTENTS"
+                       : "it lists no _NET_REQUEST_FRAME_EXTENTS, and did not go idle",
+                       XGetSelectionOwner (r->dpy, cm) != None ? "a compositor runs"
+                                                               : "no compositor runs");
           return FALSE;
         }
       g_main_context_iteration (NULL, TRUE);
     }
   g_source_remove (poll_source);
-  if (asked != None)
-    XDestroyWindow (r->dpy, asked);
-  note_verbose (r, "window manager %s manages the display", r->opts->settings.wm_argv[0]);
+  if (start.asked != None)
+    XDestroyWindow (r->dpy, start.asked);
+  note_verbose (r, "window manager %s manages the display%s%s", r->opts->settings.wm_argv[0],
+                start.answered ? "" : " (it did not answer _NET_REQUEST_FRAME_EXTENTS)",
+                XGetSelectionOwner (r->dpy, cm) != None ? "; a compositor runs" : "");
   return TRUE;
 }
 

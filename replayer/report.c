@@ -39,6 +39,7 @@ struct Report
   const char *fresh_path;
   char *session_path;
   char **argv;
+  char **replay_argv; /* the replay options a session cannot carry, or NULL */
   Session *session;   /* a copy */
   GPtrArray *phrases; /* of SessionPhrase: the steps */
   guint *phrase_of;   /* action number -> its phrase */
@@ -160,6 +161,13 @@ report_new (const char *dir, const Session *session, const char *session_path,
 }
 
 void
+report_set_replay_options (Report *report, const char *const *argv)
+{
+  g_strfreev (report->replay_argv);
+  report->replay_argv = g_strdupv ((char **) argv);
+}
+
+void
 report_free (Report *report)
 {
   if (report == NULL)
@@ -169,6 +177,7 @@ report_free (Report *report)
   g_free (report->dir);
   g_free (report->session_path);
   g_strfreev (report->argv);
+  g_strfreev (report->replay_argv);
   if (report->session != NULL)
     session_free (report->session);
   if (report->steps != NULL)
@@ -778,7 +787,20 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
   append_environment (report, md, &app);
 
   g_string_append (md, "\n## Replay it\n\nWith xreduce's replayer (starts its own Xvfb):\n\n");
-  g_string_append_printf (md, "    xreplay session.log -- %s\n\n", command_line);
+  {
+    /* What session.log cannot carry (a --wm); its replay line has the
+     * timing. */
+    g_autoptr (GString) options = g_string_new (NULL);
+    g_autofree char *shown = NULL;
+
+    for (char **a = report->replay_argv; a != NULL && *a != NULL; a++)
+      {
+        g_autofree char *q = quote_shell (*a);
+        g_string_append_printf (options, "%s ", q);
+      }
+    shown = quote_terminal (options->str);
+    g_string_append_printf (md, "    xreplay %ssession.log -- %s\n\n", shown, command_line);
+  }
   {
     g_autoptr (GPtrArray) files = session_get_files (report->session);
     gboolean copied = FALSE;

@@ -188,6 +188,28 @@ append_liveness (GString *out, const Session *session, GArray *actions)
     "\n", actions->len, phrases->len);
 }
 
+/* The script's gaps: what the session's `replay` line says of them. */
+typedef struct
+{
+  double speed;
+  guint64 max_gap_ms;
+} ExportTiming;
+
+static void
+export_timing (const Session *session, ExportTiming *timing)
+{
+  const char *const *words = session_get_replay_options (session);
+
+  timing->speed = 1.0;
+  timing->max_gap_ms = 5000;
+  /* (Checked when the session was read: bounded numbers.) */
+  for (const char *const *w = words; w != NULL && *w != NULL; w++)
+    if (g_str_has_prefix (*w, "speed="))
+      timing->speed = MAX (g_ascii_strtod (*w + strlen ("speed="), NULL), 0.1);
+    else if (g_str_has_prefix (*w, "max-gap="))
+      timing->max_gap_ms = MAX (g_ascii_strtoull (*w + strlen ("max-gap="), NULL, 10), 50);
+}
+
 static void
 export_xdotool (Emit *e, const Session *session, const char *source_name)
 {
@@ -197,6 +219,9 @@ export_xdotool (Emit *e, const Session *session, const char *source_name)
   guint64 last_time = 0;
   gboolean first = TRUE;
   g_autofree guint *step_of = liveness_steps (session, actions);
+  ExportTiming timing;
+
+  export_timing (session, &timing);
 
   g_string_append (out, "#!/bin/sh\n");
   /* Whatever the session says goes into comments on one line each
@@ -234,10 +259,14 @@ export_xdotool (Emit *e, const Session *session, const char *source_name)
       gboolean in_window = ev->window >= 0 && ev->wm_class != NULL;
       guint64 gap = first ? 0 : ev->time_ms - last_time;
 
-      /* Recorded gaps, capped at a second, at least 50 ms so that the app
-       * keeps up. */
+      /* Recorded gaps (divided by the session's speed), at least 50 ms so
+       * that the app keeps up, at most the session's max-gap, else 5 s:
+       * a gap the app waits on (a dialog that arms after two seconds)
+       * is kept as xreplay keeps it. */
       if (!first)
-        g_string_append_printf (out, "sleep %.2f\n", CLAMP (gap, 50, 1000) / 1000.0);
+        g_string_append_printf (out, "sleep %.2f\n",
+                                CLAMP ((guint64) ((double) gap / timing.speed + 0.5), 50,
+                                       timing.max_gap_ms) / 1000.0);
       first = FALSE;
       last_time = ev->time_ms;
       g_string_append_printf (out, "# %u. %s\n", i + 1, words);

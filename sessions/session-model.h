@@ -180,6 +180,35 @@ void session_set_command (Session *session, const char *const *argv);
 gboolean session_command_check (const Session *session, const char *name, GError **error);
 const char *session_get_keymap (const Session *session);
 void session_set_keymap (Session *session, const char *keymap);
+/* The recording desktop's input timing, as xrecord read it (the
+ * `desktop` header line; 0: not known): what a double click and a held
+ * key were for the user, which the replay keeps (replayer/pace-rules.h). */
+typedef struct
+{
+  guint double_click_ms;     /* XSETTINGS Net/DoubleClickTime */
+  guint double_click_distance; /* XSETTINGS Net/DoubleClickDistance, in pixels */
+  guint repeat_delay_ms;     /* the X server's key auto-repeat delay */
+  guint repeat_interval_ms;  /* ... and the time between repeats */
+} SessionDesktop;
+/* Each figure is 0 (unknown) or 1 to SESSION_DESKTOP_MAX. */
+#define SESSION_DESKTOP_MAX 10000
+const SessionDesktop *session_get_desktop (const Session *session);
+void session_set_desktop (Session *session, const SessionDesktop *desktop);
+
+/* The replay options a reduction needed to make the session fail (the
+ * `replay` header line): "NAME=VALUE" words, each an xreplay option (its
+ * long name without the dashes) that is safe to take from a stranger's
+ * file, with a bounded value (session-options.c), in a fixed order; NULL
+ * for none. xreplay and xreduce take them unless their command line
+ * gives the option. */
+const char *const *session_get_replay_options (const Session *session);
+/* Checks each word (SESSION_ERROR_PARSE, saying which and why) and keeps
+ * them in the fixed order; NULL or empty for none. */
+gboolean session_set_replay_options (Session *session, const char *const *options,
+                                     GError **error);
+/* Checks one option for the replay line: is @name one a file may say,
+ * and @value within its bounds? */
+gboolean session_replay_option_check (const char *name, const char *value, GError **error);
 SessionOutcome session_get_outcome (const Session *session);
 /* @at_end: write the outcome as a footer after the events (the recorder
  * only knows it at the end) instead of in the header. */

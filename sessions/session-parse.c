@@ -44,6 +44,7 @@ typedef struct
   gboolean comments_in_preamble;
   guint64 comments_time;
   gboolean seen_version, seen_screen, seen_command, seen_keymap;
+  gboolean seen_desktop, seen_replay;
   gboolean seen_outcome, in_records, seen_footer;
   guint64 last_time;
   gboolean world_seen;        /* a line of version 2 was read */
@@ -564,6 +565,18 @@ parse_header_line (Parser *parser, const char *line, GError **error)
           session->keymap = g_strdup (g_ptr_array_index (words, 0));
           parser->seen_keymap = TRUE;
         }
+    }
+  else if (g_str_equal (key, "desktop") || g_str_equal (key, "replay"))
+    {
+      /* Their own parsers, their own checks (session-options.c). */
+      gboolean desktop = key[0] == 'd';
+
+      if (desktop ? parser->seen_desktop : parser->seen_replay)
+        return parse_fail (parser, error, "second '%s' line", key);
+      if (!(desktop ? session_desktop_parse (session, rest, &local)
+                    : session_replay_line_parse (session, rest, &local)))
+        return parse_fail (parser, error, "%s", local->message);
+      *(desktop ? &parser->seen_desktop : &parser->seen_replay) = TRUE;
     }
   else if (g_str_equal (key, "outcome"))
     {

@@ -249,6 +249,7 @@ session_write_header (const Session *session, GString *out)
       session_append_quoted (out, session->keymap);
       g_string_append_c (out, '\n');
     }
+  session_write_options (session, out);
   if (session->outcome.kind != SESSION_OUTCOME_UNKNOWN && !session->outcome_at_end)
     {
       g_autofree char *text = session_outcome_to_string (session->outcome);

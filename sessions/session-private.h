@@ -10,6 +10,8 @@ struct Session
   int screen_width, screen_height;
   char **command;            /* NULL-terminated, or NULL */
   char *keymap;              /* or NULL */
+  SessionDesktop desktop;    /* the `desktop` line (zeros: none) */
+  char **replay_options;     /* the `replay` line's words, or NULL (session-options.c) */
   SessionOutcome outcome;
   gboolean outcome_at_end;   /* written as a footer */
   guint n_preamble;          /* leading comment events before the version line */
@@ -60,6 +62,12 @@ void session_world_subset (const Session *session, const gboolean *kept_action,
 
 /* The header lines (version to outcome, unless at the end) as written. */
 void session_write_header (const Session *session, GString *out);
+/* The `desktop` and `replay` lines (session-options.c): their rest of
+ * line (after the word and a space) into @session, FALSE with a message
+ * (no file:line: the parser adds it); and both as written, if any. */
+gboolean session_desktop_parse (Session *session, const char *rest, GError **error);
+gboolean session_replay_line_parse (Session *session, const char *rest, GError **error);
+void session_write_options (const Session *session, GString *out);
 /* @text as a quoted string of the format ("...", with escapes). */
 void session_append_quoted (GString *out, const char *text);
 /* The records' names, by SessionEventKind (the actions' only). */

@@ -137,6 +137,8 @@ session_subset (const Session *session, const guint *keep, guint n_keep)
   subset->screen_height = session->screen_height;
   subset->command = g_strdupv (session->command);
   subset->keymap = g_strdup (session->keymap);
+  subset->desktop = session->desktop;
+  subset->replay_options = g_strdupv (session->replay_options);
   subset->home = g_strdup (session->home);
   subset->cwd = g_strdup (session->cwd);
   subset->host = g_strdup (session->host);

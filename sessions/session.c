@@ -36,6 +36,7 @@ session_free (Session *session)
   g_array_unref (session->events);
   g_strfreev (session->command);
   g_free (session->keymap);
+  g_strfreev (session->replay_options);
   g_free (session->warning);
   g_free (session->home);
   g_free (session->cwd);

@@ -297,7 +297,8 @@ test_args_names (void)
   g_assert_true (g_strv_contains ((const char *const *) names, "--window-wait"));
   g_assert_true (g_strv_contains ((const char *const *) names, "--setenv"));
   g_assert_true (g_strv_contains ((const char *const *) names, "--files"));
-  g_assert_cmpuint (g_strv_length (names), ==, 20);
+  g_assert_true (g_strv_contains ((const char *const *) names, "--double-click-time"));
+  g_assert_cmpuint (g_strv_length (names), ==, 22);
 }
 
 int
