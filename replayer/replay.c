@@ -1097,8 +1097,9 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
 }
 
 /* --backtrace: `xreduce-crashtrace --frames-file F -- APP...` instead of
- * APP: gdb runs the app, the wrapper dies like it and leaves the top
- * frames in F. *@wrapped holds the new command line. */
+ * APP: the wrapper traces the app's processes, dies like the app and
+ * leaves what it knew of a crash in F (crash.h). *@wrapped holds the new
+ * command line. */
 static gboolean
 replay_wrap_crashtrace (Replay *r, const char *const **argv, GPtrArray **wrapped,
                         char **frames_path, GError **error)
@@ -1132,32 +1133,20 @@ replay_wrap_crashtrace (Replay *r, const char *const **argv, GPtrArray **wrapped
   return TRUE;
 }
 
-/* The crash's top frames, from the file crashtrace wrote, which goes. */
+/* What crashtrace knew of the crash (crash.h), from the file it wrote,
+ * which goes. A crash it could not say anything of says so. */
 static void
 replay_take_frames (ReplayResult *result, const char *frames_path)
 {
-  g_autofree char *frames = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (result->verdict.kind == VERDICT_CRASHED
-      && g_file_get_contents (frames_path, &frames, NULL, NULL) && *frames != '\0')
+      && !crash_info_load (frames_path, &result->crash, &error))
     {
-      g_auto (GStrv) lines = NULL;
-      guint n;
-
-      g_strchomp (frames);
-      lines = g_strsplit (frames, "\n", -1);
-      n = g_strv_length (lines);
-      /* Each line: the function, a tab, where it is (crashtrace.c). */
-      result->backtrace = g_new0 (char *, n + 1);
-      result->backtrace_at = g_new0 (char *, n + 1);
-      for (guint i = 0; i < n; i++)
-        {
-          const char *tab = strchr (lines[i], '\t');
-
-          result->backtrace[i] = tab != NULL ? g_strndup (lines[i], (gsize) (tab - lines[i]))
-                                             : g_strdup (lines[i]);
-          result->backtrace_at[i] = g_strdup (tab != NULL ? tab + 1 : "");
-        }
+      crash_info_clear (&result->crash);
+      result->crash.signal = result->verdict.signal;
+      result->crash.no_frames = g_strdup ("the app's tracer (xreduce-crashtrace) said "
+                                          "nothing of it");
     }
   g_unlink (frames_path);
 }

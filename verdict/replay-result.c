@@ -16,8 +16,7 @@ replay_result_clear (ReplayResult *result)
 {
   g_clear_pointer (&result->stderr_text, g_free);
   g_clear_pointer (&result->verdict.detail, g_free);
-  g_clear_pointer (&result->backtrace, g_strfreev);
-  g_clear_pointer (&result->backtrace_at, g_strfreev);
+  crash_info_clear (&result->crash);
   g_clear_pointer (&result->pace_detail, g_free);
   g_clear_pointer (&result->missing_class, g_free);
   g_clear_pointer (&result->missing_title, g_free);
@@ -77,8 +76,17 @@ replay_result_to_json (const ReplayResult *result)
   if (strlen (valid) > 2048)
     tail = g_utf8_find_next_char (valid + strlen (valid) - 2049, NULL);
   jsonio_add_string (builder, "stderr_tail", tail);
-  jsonio_add_strings (builder, "backtrace", (const char *const *) result->backtrace);
-  jsonio_add_strings (builder, "backtrace_at", (const char *const *) result->backtrace_at);
+  jsonio_add_strings (builder, "backtrace", (const char *const *) result->crash.frames);
+  jsonio_add_strings (builder, "backtrace_at", (const char *const *) result->crash.frames_at);
+  json_builder_set_member_name (builder, "crash");
+  if (result->crash.signal > 0)
+    {
+      json_builder_begin_object (builder);
+      crash_info_to_json (&result->crash, builder);
+      json_builder_end_object (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
@@ -142,7 +150,13 @@ replay_result_from_json (const char *text, ReplayResult *result, GError **error)
   if (result->stderr_text == NULL)
     result->stderr_text = g_strdup ("");
   result->stderr_len = strlen (result->stderr_text);
-  result->backtrace = jsonio_dup_strings (object, "backtrace");
-  result->backtrace_at = jsonio_dup_strings (object, "backtrace_at");
+  if (jsonio_get_object (object, "crash") == NULL
+      || !crash_info_from_json (jsonio_get_object (object, "crash"), &result->crash))
+    {
+      /* An older xreplay's: the frames alone. */
+      crash_info_clear (&result->crash);
+      result->crash.frames = jsonio_dup_strings (object, "backtrace");
+      result->crash.frames_at = jsonio_dup_strings (object, "backtrace_at");
+    }
   return TRUE;
 }
