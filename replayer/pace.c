@@ -532,7 +532,8 @@ pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
     return act_inject (bounded_recorded_gap (r, next->time_ms));
   if (prev != NULL && keeps_time (r, prev, next, after, &gap))
     return act_inject (gap);
-  if (in_typing_run (r, prev, next))
+  if (in_typing_run (r, prev, next)
+      && (r->opts->wait_before == NULL || !r->opts->wait_before (r->next, r->opts->hook_data)))
     return act_inject (0);
   if (r->pace_by_quiet)
     return wait_for_quiet (r, r->opts->settings.timeout_ms);
