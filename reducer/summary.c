@@ -7,6 +7,7 @@
 #include "summary.h"
 #include "jsonio.h"
 #include "output.h"
+#include "plaintext.h"
 #include "proc.h"
 #include "quote.h"
 #include "reduce-options.h"
@@ -120,8 +121,10 @@ append_section (const char *dir, const char *title, const char *markdown, const 
                 GError **error)
 {
   g_autofree char *path = g_build_filename (dir, "report.md", NULL);
+  g_autofree char *txt_path = g_build_filename (dir, "report.txt", NULL);
   g_autofree char *old = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *plain = NULL;
   const char *body;
 
   if (!g_file_get_contents (path, &old, NULL, error))
@@ -130,7 +133,9 @@ append_section (const char *dir, const char *title, const char *markdown, const 
   body = body != NULL ? body + 1 : old + strlen (old);
   text = g_strdup_printf ("%.*s%s%s\n## %s\n\n%s", (int) (body - old), old,
                           notice != NULL ? notice : "", body, title, markdown);
-  return output_file_write (path, text, -1, OUTPUT_FILE_MODE, error);
+  plain = plaintext_from_markdown (text);
+  return output_file_write (path, text, -1, OUTPUT_FILE_MODE, error)
+         && output_file_write (txt_path, plain, -1, OUTPUT_FILE_MODE, error);
 }
 
 gboolean

@@ -458,7 +458,11 @@ replay_step (Replay *r)
 
   if (r->phase != PHASE_ACTING)
     return;
-  if (ev->window >= 0)
+  /* A release xreduce added (so that nothing stays held) goes where the
+   * X server sends it, to the window that holds the grab or the focus:
+   * its press's window may be gone (a dialog the click closed), and no
+   * release of ours is a reason to wait, or to stop unresolved. */
+  if (ev->window >= 0 && !ev->added)
     {
       switch (replay_find_window (r, number, ev, &match))
         {
@@ -537,7 +541,7 @@ replay_step (Replay *r)
         }
       if (matched)
         injector_motion (r->injector, match.x + ev->x, match.y + ev->y);
-      else if (ev->has_pos)
+      else if (ev->has_pos && !ev->added)
         injector_motion (r->injector, ev->root_x, ev->root_y);
       if (ev->kind != SESSION_EVENT_MOTION)
         injector_button (r->injector, ev->button, ev->kind == SESSION_EVENT_BUTTON_PRESS);
