@@ -101,6 +101,8 @@ typedef struct
   char *pool_reason;         /* owned: the last word on the workers */
   guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
   guint deadline;            /* --limit-time's timer, or 0 */
+  guint n_put_back;          /* the user's releases put back after the search */
+  guint put_back_tests;      /* ... and the tests that cost */
 } Reducer;
 
 void
@@ -715,6 +717,106 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
   return ok;
 }
 
+/* ---- the user's own steps ---- */
+
+/* At most this many tests put back the user's releases one by one, when
+ * putting them all back at once loses the failure. */
+#define REDUCE_PUT_BACK_MAX_TESTS 8
+
+/* The user's releases of what the best set presses that it does not keep
+ * (the search drops them: a key or button still held changes nothing for
+ * most bugs), in action numbers, ascending. */
+static GArray *
+dropped_releases (Reducer *reducer)
+{
+  g_autoptr (GArray) actions = session_get_actions (reducer->session);
+  g_autoptr (GHashTable) open = g_hash_table_new (NULL, NULL);   /* input -> kept press */
+  g_autofree gboolean *in_best = g_new0 (gboolean, MAX (actions->len, 1));
+  GArray *releases = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < reducer->n_best; i++)
+    in_best[reducer->best[i]] = TRUE;
+  for (guint a = 0; a < actions->len; a++)
+    {
+      const SessionEvent *ev = session_get_event (reducer->session,
+                                                  g_array_index (actions, guint, a));
+      gpointer input = GUINT_TO_POINTER (ev->kind == SESSION_EVENT_KEY_PRESS
+                                         || ev->kind == SESSION_EVENT_KEY_RELEASE
+                                           ? ev->keycode : 0x10000 + ev->button);
+
+      if (session_event_is_press (ev))
+        g_hash_table_insert (open, input, GINT_TO_POINTER (in_best[a]));
+      else if (session_event_is_release (ev))
+        {
+          if (GPOINTER_TO_INT (g_hash_table_lookup (open, input)) && !in_best[a])
+            g_array_append_val (releases, a);
+          g_hash_table_remove (open, input);
+        }
+    }
+  return releases;
+}
+
+/* Does the best set with @extra (ascending action numbers) added still
+ * fail? One test. */
+static gboolean
+fails_with (Reducer *reducer, const guint *extra, guint n_extra, gboolean *fails, GError **error)
+{
+  g_autoptr (GArray) set = g_array_sized_new (FALSE, FALSE, sizeof (guint),
+                                              reducer->n_best + n_extra);
+  DdCandidate candidate = { 0 };
+  DdOutcome outcome = DD_CANCELLED;
+  guint i = 0, j = 0;
+
+  while (i < reducer->n_best || j < n_extra)
+    if (j >= n_extra || (i < reducer->n_best && reducer->best[i] < extra[j]))
+      g_array_append_val (set, reducer->best[i++]);
+    else
+      g_array_append_val (set, extra[j++]);
+  candidate.elems = (const guint *) set->data;
+  candidate.n_elems = set->len;
+  if (!test_candidates (&candidate, 1, &outcome, reducer, error))
+    return FALSE;
+  reducer->put_back_tests++;
+  *fails = outcome == DD_FAIL;
+  if (*fails)
+    set_best (reducer, (const guint *) set->data, set->len);
+  return TRUE;
+}
+
+/* After the search: the user's releases that the failure does without go
+ * back in, so that the steps read as the person did them ("Press Alt+P;
+ * click Print", not Alt+P held through the click). All at once first (one
+ * test); if the failure needs something held, one by one, as long as that
+ * is cheap. A test that cannot run leaves the result as it is. */
+static void
+put_back_releases (Reducer *reducer)
+{
+  g_autoptr (GArray) releases = dropped_releases (reducer);
+  g_autoptr (GError) error = NULL;
+  gboolean fails = FALSE;
+  guint before = reducer->n_best;
+
+  if (releases->len == 0)
+    return;
+  if (!fails_with (reducer, (const guint *) releases->data, releases->len, &fails, &error))
+    goto out;
+  for (guint i = 0; !fails && releases->len > 1 && i < releases->len
+                    && reducer->put_back_tests < REDUCE_PUT_BACK_MAX_TESTS; i++)
+    {
+      gboolean one = FALSE;
+
+      if (!fails_with (reducer, &g_array_index (releases, guint, i), 1, &one, &error))
+        goto out;
+    }
+out:
+  reducer->n_put_back = reducer->n_best - before;
+  if (error != NULL)
+    g_debug ("putting the user's releases back: %s", error->message);
+  if (reducer->n_put_back > 0)
+    say (reducer, "%u of the user's releases put back: the failure holds with them (%u test%s)",
+         reducer->n_put_back, reducer->put_back_tests, reducer->put_back_tests == 1 ? "" : "s");
+}
+
 /* The search, again from the best set each time the verdict changes the
  * premises; at the end, the verdict is in and the best set saved. */
 static gboolean
@@ -740,7 +842,11 @@ reduce_search (Reducer *reducer, GError **error)
           continue;
         }
       if (ok)
-        return save_best (reducer, error);
+        {
+          if (reducer->options->algorithm == DD_ALGORITHM_HDD)
+            put_back_releases (reducer);
+          return save_best (reducer, error);
+        }
       if (reducer->timed_out && !reducer->interrupted)
         {
           /* --limit-time: every test was stopped at the limit, the
@@ -1066,7 +1172,10 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
   reduction->n_before = reducer->n_before;
   reduction->n_after = reducer->n_best;
   /* What the journal answered was run by an earlier, interrupted run. */
-  reduction->tests = reducer->earlier_tests - MIN (reducer->journal_hits, reducer->earlier_tests);
+  reduction->tests = reducer->earlier_tests - MIN (reducer->journal_hits, reducer->earlier_tests)
+                     + reducer->put_back_tests;
+  reduction->put_back = reducer->n_put_back;
+  reduction->put_back_tests = reducer->put_back_tests;
   reduction->speculative = reducer->earlier_speculative
                            - MIN (reducer->journal_hits_speculative, reducer->earlier_speculative);
   reduction->cache_hits = reducer->earlier_cache_hits;

@@ -46,6 +46,11 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                             "stays pressed)", n_in_file - r->n_after,
                             n_in_file - r->n_after == 1 ? "" : "s");
   g_string_append_printf (md, "\n- Failure kept: %s\n", want);
+  if (r->put_back_tests > 0)
+    g_string_append_printf (md, "- The user's releases: %u put back after the search, as the "
+                            "failure holds with them, so that the steps read as done (%u "
+                            "test%s)\n", r->put_back, r->put_back_tests,
+                            r->put_back_tests == 1 ? "" : "s");
   g_string_append_printf (md, "- Verification: the full session failed in %u of %u replays, "
                           "the empty session passed", r->verify_fails, r->verify_runs);
   if (r->confirm > 1)
@@ -94,7 +99,10 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                             "%" G_GINT64_FORMAT " ms of its last action); this report's replay "
                             "settled the full --settle\n", r->settle_ms,
                             MAX (r->failure_delay_ms, 0));
-  if (r->one_minimal)
+  if (r->one_minimal && r->put_back > 0)
+    g_string_append (md, "- 1-minimal: verified before the releases were put back (removing "
+                         "any one action but those makes the failure go away)\n");
+  else if (r->one_minimal)
     g_string_append (md, "- 1-minimal: verified (removing any one remaining action makes the "
                          "failure go away)\n");
   else
@@ -299,6 +307,8 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
   jsonio_add_int (b, "actions_before", r->n_before, TRUE);
   jsonio_add_int (b, "actions_after", r->n_after, TRUE);
   jsonio_add_int (b, "releases_added", n_in_file > r->n_after ? n_in_file - r->n_after : 0, TRUE);
+  jsonio_add_int (b, "releases_put_back", r->put_back, TRUE);
+  jsonio_add_int (b, "put_back_tests", r->put_back_tests, TRUE);
   json_steps (b, best);
   jsonio_add_int (b, "tests", (gint64) r->tests, TRUE);
   jsonio_add_int (b, "speculative_tests", (gint64) r->speculative, TRUE);

@@ -17,6 +17,9 @@ typedef struct
 {
   const char *session_path, *output_path;
   guint n_before, n_after;   /* actions (n_after: those kept, without added releases) */
+  guint put_back;            /* of n_after, the user's releases put back after the search
+                              * (the failure holds with them: the steps read as done) */
+  guint put_back_tests;      /* the tests that cost (counted in tests) */
   guint64 tests, cache_hits;
   guint64 speculative;       /* of the tests, those the search ran speculatively, on
                               * workers it left idle (dd.h) */
