@@ -101,6 +101,12 @@ typedef struct
   char *pool_reason;         /* owned: the last word on the workers */
   guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
   guint deadline;            /* --limit-time's timer, or 0 */
+  const char *phase;         /* what it does now, for the progress line */
+  gint64 last_line_us;       /* when a line was last said (not a tty: progress_tick) */
+  guint ticker;              /* progress_tick's timer, or 0 */
+  char *wrong_app;           /* owned, or NULL: why the app is not the session's (the
+                              * classes of its windows and the session's differ) */
+  gboolean app_checked;      /* a replay's windows were compared with the session's */
   guint n_put_back;          /* the user's releases put back after the search */
   guint put_back_tests;      /* ... and the tests that cost */
 } Reducer;
@@ -131,6 +137,7 @@ say (Reducer *reducer, const char *format, ...)
   text = g_strdup_vprintf (format, args);
   va_end (args);
   g_printerr ("%sxreduce: %s\n", reducer->tty ? "\r\033[K" : "", text);
+  reducer->last_line_us = g_get_monotonic_time ();
 }
 
 /* ---- progress and the best result ---- */
@@ -150,6 +157,37 @@ progress_line (Reducer *reducer, gboolean final)
            reducer->n_best_steps, reducer->n_best_steps == 1 ? "" : "s",
            workers, workers == 1 ? "" : "s", (int) t / 60, (int) t % 60, final ? "\n" : "");
   fflush (stderr);
+}
+
+/* Not on a terminal (a CI log, a job's output), a line every
+ * REDUCE_PROGRESS_EVERY_S at least, so that a long reduction is never
+ * silent long: the phase, the tests, the actions, the best so far; on a
+ * terminal the progress line's clock goes on. */
+#define REDUCE_PROGRESS_EVERY_S 10
+
+static gboolean
+progress_tick (gpointer data)
+{
+  Reducer *reducer = data;
+  const DdStats *stats = &reducer->last_stats;
+  double t = elapsed_s (reducer);
+  guint workers = reducer->runner != NULL ? runner_get_active (reducer->runner) : 0;
+
+  if (reducer->options->quiet)
+    return G_SOURCE_CONTINUE;
+  if (reducer->tty)
+    {
+      progress_line (reducer, FALSE);
+      return G_SOURCE_CONTINUE;
+    }
+  if (g_get_monotonic_time () - reducer->last_line_us < REDUCE_PROGRESS_EVERY_S * G_USEC_PER_SEC)
+    return G_SOURCE_CONTINUE;
+  say (reducer, "%s: %" G_GUINT64_FORMAT " tests (%" G_GUINT64_FORMAT " cached), %u -> %u "
+       "actions in %u step%s so far, %u worker%s, %d:%02d", reducer->phase, stats->tests,
+       stats->cache_hits, reducer->n_before, reducer->n_best, reducer->n_best_steps,
+       reducer->n_best_steps == 1 ? "" : "s", workers, workers == 1 ? "" : "s", (int) t / 60,
+       (int) t % 60);
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -385,6 +423,75 @@ recorded_window_latency (const Session *session)
   return latency;
 }
 
+/* Are @a and @b the same app's classes? Case aside, or one the other's
+ * beginning: "firefox" and "firefox-esr", "Chromium" and "chromium-browser". */
+static gboolean
+same_class (const char *a, const char *b)
+{
+  gsize n = MIN (strlen (a), strlen (b));
+
+  return n > 0 && g_ascii_strncasecmp (a, b, n) == 0;
+}
+
+/* "\"XDemo\", \"XDemo-dialog\"", quoted for the terminal. */
+static char *
+classes_in_words (const char *const *classes)
+{
+  g_autoptr (GString) words = g_string_new (NULL);
+
+  for (guint i = 0; classes[i] != NULL && i < 4; i++)
+    {
+      g_autofree char *shown = quote_terminal (classes[i]);
+      g_string_append_printf (words, "%s\"%s\"", i > 0 ? ", " : "", shown);
+    }
+  return g_string_free (g_steal_pointer (&words), FALSE);
+}
+
+/* The first replay that showed a window: do the app's windows have a
+ * class of the session's? A session for another app (the demo's, typed
+ * into a terminal) would only waste the reduction's time: said at once,
+ * before anything is reduced. */
+static void
+check_app (Reducer *reducer, const RunResult *result)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GArray) actions = session_get_actions (reducer->session);
+  g_auto (GStrv) recorded = NULL;
+  const char *const *app = (const char *const *) result->replay.app_classes;
+
+  if (reducer->app_checked || app == NULL || app[0] == NULL)
+    return;
+  reducer->app_checked = TRUE;
+  for (guint a = 0; a < actions->len; a++)
+    {
+      const SessionEvent *ev = session_get_event (reducer->session,
+                                                  g_array_index (actions, guint, a));
+
+      if (ev->window >= 0 && ev->wm_class != NULL && *ev->wm_class != '\0'
+          && g_hash_table_add (seen, ev->wm_class))
+        g_strv_builder_add (builder, ev->wm_class);
+    }
+  recorded = g_strv_builder_end (builder);
+  if (recorded[0] == NULL)
+    return;
+  for (guint i = 0; recorded[i] != NULL; i++)
+    for (guint j = 0; app[j] != NULL; j++)
+      if (same_class (recorded[i], app[j]))
+        return;
+  {
+    g_autofree char *was = classes_in_words ((const char *const *) recorded);
+    g_autofree char *is = classes_in_words (app);
+    g_autofree char *name = quote_terminal (reducer->options->session_path);
+
+    reducer->wrong_app = g_strdup_printf (
+      "%s was recorded for another app: its actions aim at windows of class %s, this "
+      "app's windows are %s; give the app it was recorded with after '--' (or the session "
+      "for this app)", name, was, is);
+  }
+  runner_cancel (reducer->runner);
+}
+
 /* Every replay's result, as it comes. */
 static void
 on_observe (const RunResult *result, gpointer data)
@@ -395,6 +502,7 @@ on_observe (const RunResult *result, gpointer data)
 
   if (result->by_test)
     return;
+  check_app (reducer, result);
   if (reducer->learn_wait)
     learn_window_wait (reducer, result);
   if (reducer->learn_start)
@@ -443,6 +551,7 @@ adopt_verdict (Reducer *reducer, GError **error)
   gboolean cut = crash_point < reducer->n_best;
 
   reducer->judged = TRUE;
+  reducer->phase = "searching";
   if (cut)
     {
       g_autofree guint *upto = g_new (guint, MAX (crash_point, 1));
@@ -798,6 +907,7 @@ put_back_releases (Reducer *reducer)
 
   if (releases->len == 0)
     return;
+  reducer->phase = "putting back the user's releases";
   if (!fails_with (reducer, (const guint *) releases->data, releases->len, &fails, &error))
     goto out;
   for (guint i = 0; !fails && releases->len > 1 && i < releases->len
@@ -1221,11 +1331,14 @@ interrupted_report (Reducer *reducer, Reduction *reduction, const Session *best,
   reduction->interrupted = TRUE;
   if (reducer->options->report)
     {
+      RunResult replay = { 0 };
+
       runner_resume (reducer->runner);
       runner_set_window_wait (reducer->runner, 0);
       runner_set_settle (reducer->runner, 0);
-      if (!summary_write_report (reducer->runner, best, reduction, &report_md, &local))
+      if (!summary_write_report (reducer->runner, best, reduction, &report_md, &replay, &local))
         g_clear_pointer (&report_md, g_free);
+      run_result_clear (&replay);
     }
   summary->report_path = g_strdup (report_md);
   where = report_md != NULL ? g_strdup_printf (", its report in %s", report_md)
@@ -1233,8 +1346,8 @@ interrupted_report (Reducer *reducer, Reduction *reduction, const Session *best,
   g_clear_error (error);
   g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
                "interrupted after %" G_GUINT64_FORMAT " tests: the best session so far "
-               "(%u actions, not minimal) is in %s%s", reduction->tests, reducer->n_best,
-               reducer->output_path, where);
+               "(%u actions, not minimal) is in %s%s; run the same command again to resume",
+               reduction->tests, reducer->n_best, reducer->output_path, where);
 }
 
 /* After the search (@ok) or its failure: the report, the result, the
@@ -1246,6 +1359,7 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
   g_autoptr (GError) report_error = NULL;
   g_autofree char *report_md = NULL;
   g_autofree char *pool_reason = NULL;
+  RunResult report_replay = { 0 };
   Reduction reduction;
 
   progress_line (reducer, TRUE);
@@ -1273,6 +1387,15 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
                   "or xreplay that died, stopped or passed its time limit); the last: %s\n",
                   n_infra, n_infra == 1 ? "" : "s", last != NULL ? last : "?");
   }
+  if (!ok && reducer->wrong_app != NULL)
+    {
+      /* Nothing reduced: the journal and the output say nothing. */
+      if (reducer->journal != NULL)
+        journal_remove (reducer->journal);
+      g_clear_error (error);
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", reducer->wrong_app);
+      return FALSE;
+    }
   if (!ok)
     {
       summary->saved = reducer->saved;
@@ -1285,8 +1408,8 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
         {
           g_clear_error (error);
           g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
-                       "interrupted before the verification was over: nothing written to %s",
-                       reducer->output_path);
+                       "interrupted before the verification was over: nothing written to %s; "
+                       "run the same command again to resume", reducer->output_path);
         }
       else if (reducer->saved || reducer->n_saved > 0)
         g_printerr ("xreduce: stopped; %s holds an earlier result (%u actions), not the "
@@ -1297,22 +1420,26 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
     }
   if (reducer->journal != NULL && !reduction.stopped_early)
     journal_remove (reducer->journal);
-  if (reducer->options->report && reducer->timed_out)
-    say (reducer, "no report: the time limit is reached (xreplay --report writes one)");
-  else if (reducer->options->report)
+  summary->saved = TRUE;
+  if (reducer->options->report)
     {
-      /* The report's replay waits the full --window-wait and --settle. */
+      reducer->phase = "replaying the result for the report";
+      /* The report's replay waits the full --window-wait and --settle;
+       * at --limit-time too (the tests stopped: one replay more, for the
+       * best result). */
+      runner_resume (reducer->runner);
       runner_set_window_wait (reducer->runner, 0);
       runner_set_settle (reducer->runner, 0);
-      if (!summary_write_report (reducer->runner, best, &reduction, &report_md, &report_error)
+      if (!summary_write_report (reducer->runner, best, &reduction, &report_md, &report_replay,
+                                 &report_error)
           && g_error_matches (report_error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED))
         {
           g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
                        "interrupted while writing the report; the minimal session "
                        "(%u actions) is in %s", reducer->n_best, reducer->output_path);
-          summary->saved = TRUE;
           if (!reducer->options->json)
             summary_print (&reduction, best, reducer->app_argv, NULL);
+          run_result_clear (&report_replay);
           return FALSE;
         }
       /* Never exit 0 without the report asked for (a full disk): the
@@ -1323,19 +1450,22 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
                        "cannot write the report %s.report: %s; the minimal session (%u "
                        "actions) is in %s (--no-report: none)", reducer->output_path,
                        report_error->message, reducer->n_best, reducer->output_path);
-          summary_print (&reduction, best, reducer->app_argv, NULL);
+          if (!reducer->options->json)
+            summary_print (&reduction, best, reducer->app_argv, NULL);
+          run_result_clear (&report_replay);
           return FALSE;
         }
     }
   summary->report_path = g_strdup (report_md);
-  summary->saved = TRUE;
   if (reducer->options->json)
     {
-      g_autofree char *json = summary_json (&reduction, best, report_md);
+      g_autofree char *json = summary_json (&reduction, best, report_md,
+                                            report_md != NULL ? &report_replay : NULL);
       g_print ("%s\n", json);
     }
   else
     summary_print (&reduction, best, reducer->app_argv, report_md);
+  run_result_clear (&report_replay);
   return TRUE;
 }
 
@@ -1344,6 +1474,8 @@ reducer_clear (Reducer *reducer)
 {
   if (reducer->deadline != 0)
     g_source_remove (reducer->deadline);
+  if (reducer->ticker != 0)
+    g_source_remove (reducer->ticker);
   /* Stops every test, app and Xvfb before the files go. */
   g_clear_pointer (&reducer->runner, runner_free);
   g_clear_pointer (&reducer->workdir, proc_tempdir_free);
@@ -1357,6 +1489,7 @@ reducer_clear (Reducer *reducer)
   g_free (reducer->output_path);
   g_free (reducer->best);
   g_free (reducer->pool_reason);
+  g_free (reducer->wrong_app);
   /* Last: a second Ctrl-C while the tests stop does not cut that short. */
   proc_interrupt_unwatch ();
 }
@@ -1369,8 +1502,10 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
   gboolean ok;
 
   memset (summary, 0, sizeof *summary);
-  reducer.start_us = g_get_monotonic_time ();
+  reducer.start_us = reducer.last_line_us = g_get_monotonic_time ();
   reducer.tty = isatty (STDERR_FILENO);
+  reducer.phase = "verifying that the session fails";
+  reducer.ticker = g_timeout_add_seconds (1, progress_tick, &reducer);
   proc_interrupt_watch (on_signal, &reducer);
   if (!reduce_setup (&reducer, &local))
     {

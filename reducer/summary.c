@@ -146,42 +146,77 @@ append_section (const char *dir, const char *title, const char *markdown, const 
          && output_file_write (txt_path, plain, -1, OUTPUT_FILE_MODE, error);
 }
 
+/* One replay of @best for the report, into a fresh folder beside @dir
+ * (written there, private, removed unless complete, even if xreduce is
+ * killed); with @traced the app runs under xreduce-crashtrace (xreplay's
+ * default for a report), else --no-backtrace. */
+static gboolean
+replay_for_report (Runner *runner, const Session *best, const char *dir, gboolean traced,
+                   ProcTempDir **fresh, RunResult *replay, GError **error)
+{
+  g_autofree char *tmpl = g_strconcat (dir, ".partial-XXXXXX", NULL);
+  const char *args[] = { "--report", NULL, traced ? NULL : "--no-backtrace", NULL };
+
+  *fresh = proc_tempdir_new_at (tmpl, error);
+  if (*fresh == NULL)
+    return FALSE;
+  args[1] = proc_tempdir_get_path (*fresh);
+  return runner_run_once (runner, (Session *) best, args, replay, error);
+}
+
 gboolean
 summary_write_report (Runner *runner, const Session *best, const Reduction *reduction,
-                      char **report_md, GError **error)
+                      char **report_md, RunResult *replay, GError **error)
 {
   g_autofree char *dir = g_strconcat (reduction->output_path, ".report", NULL);
-  g_autofree char *tmpl = g_strconcat (dir, ".partial-XXXXXX", NULL);
-  /* Written beside its place, private (0700), removed unless complete
-   * (even if xreduce is killed), renamed into place when it is. */
   g_autoptr (ProcTempDir) fresh = NULL;
   g_autofree char *section = NULL;
   g_autoptr (GError) local = NULL;
-  RunResult replay = { 0 };
   gboolean failed, ok = FALSE;
 
-  fresh = proc_tempdir_new_at (tmpl, &local);
-  if (fresh == NULL)
+  memset (replay, 0, sizeof *replay);
+  failed = replay_for_report (runner, best, dir, TRUE, &fresh, replay, &local)
+           && target_still_fails (replay, (gpointer) reduction->target);
+  /* The backtrace is never a reason to lose the report or change what
+   * it says: a replay under the tracer that could not run, or did not
+   * fail where the tests did, is made again without it. */
+  if (!failed && !g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED)
+      && !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NO_SPACE))
     {
-      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
-      return FALSE;
-    }
-  {
-    const char *args[] = { "--report", proc_tempdir_get_path (fresh), NULL };
+      g_autoptr (ProcTempDir) plain = NULL;
+      g_autoptr (GError) plain_error = NULL;
+      RunResult untraced = { 0 };
 
-    if (!runner_run_once (runner, (Session *) best, args, &replay, &local))
-      {
-        if (g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
-          g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
-        else
-          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
-        goto out;
-      }
-  }
-  failed = target_still_fails (&replay, (gpointer) reduction->target);
+      g_debug ("the report's replay under the tracer %s; again without it",
+               local != NULL ? local->message : "did not fail");
+      if (replay_for_report (runner, best, dir, FALSE, &plain, &untraced, &plain_error)
+          && (local != NULL || target_still_fails (&untraced, (gpointer) reduction->target)))
+        {
+          g_clear_error (&local);
+          g_clear_pointer (&fresh, proc_tempdir_free);
+          fresh = g_steal_pointer (&plain);
+          run_result_clear (replay);
+          *replay = untraced;
+          failed = target_still_fails (replay, (gpointer) reduction->target);
+        }
+      else
+        {
+          run_result_clear (&untraced);
+          if (local != NULL && plain_error != NULL)
+            g_propagate_error (&local, g_steal_pointer (&plain_error));
+        }
+    }
+  if (local != NULL)
+    {
+      if (g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
+        g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+      else
+        g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
+      goto out;
+    }
   if (!failed)
     {
-      g_autofree char *said = target_describe_result (&replay);
+      g_autofree char *said = target_describe_result (replay);
       g_autofree char *what = quote_terminal (said);
       if (reduction->target->by_test)
         g_printerr ("xreduce: note: replayed by xreplay for the report, the app %s; "
@@ -191,13 +226,17 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
                     "failure (the app %s): it may be flaky; the report says what happened\n",
                     reduction->output_path, what);
     }
-  section = summary_markdown (reduction, dir, session_get_n_actions (best), &replay, failed);
+  section = summary_markdown (reduction, dir, session_get_n_actions (best), replay, failed);
   if (!append_section (proc_tempdir_get_path (fresh), "Reduction", section,
                        reduction->interrupted
                          ? "\n**Interrupted, not minimal:** xreduce was stopped (Ctrl-C) before "
                            "the end; these are the fewest actions found so far. Run the same "
                            "command again to go on.\n"
-                         : NULL, &local)
+                       : reduction->stopped_early
+                         ? "\n**Stopped early, maybe not minimal:** a limit (--limit-time, "
+                           "--limit-tests) ended the search; these are the fewest actions "
+                           "found by then.\n"
+                       : NULL, &local)
       || !output_dir_install (proc_tempdir_get_path (fresh), dir, &local))
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
@@ -206,7 +245,6 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
   *report_md = g_build_filename (dir, "report.md", NULL);
   ok = TRUE;
 out:
-  run_result_clear (&replay);
   return ok;
 }
 
@@ -292,8 +330,11 @@ json_steps (JsonBuilder *b, const Session *best)
 }
 
 char *
-summary_json (const Reduction *r, const Session *best, const char *report_md)
+summary_json (const Reduction *r, const Session *best, const char *report_md,
+              const RunResult *replay)
 {
+  const CrashInfo *crash = replay != NULL && replay->replay.verdict.kind == VERDICT_CRASHED
+                           && replay->replay.crash.signal > 0 ? &replay->replay.crash : NULL;
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autofree char *want = target_describe (r->target);
   g_autofree char *report_dir = report_md != NULL ? g_path_get_dirname (report_md) : NULL;
@@ -340,6 +381,27 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
   for (char **f = r->target->reference_frames; f != NULL && *f != NULL; f++)
     json_builder_add_string_value (b, *f);
   json_builder_end_array (b);
+  /* What the report's replay saw of it (its tracer): in words, which
+   * process, sent by another one or not, where. */
+  {
+    g_autofree char *how = crash != NULL ? crash_info_outcome (crash, NULL) : NULL;
+    g_autofree char *site = crash != NULL && !crash_info_is_sent (crash)
+                              ? crash_info_site (crash) : NULL;
+
+    jsonio_add_string (b, "how", how);
+    jsonio_add_string (b, "process", crash != NULL ? crash->process : NULL);
+    jsonio_add_string (b, "site", site);
+    json_builder_set_member_name (b, "sent_by");
+    if (crash != NULL && crash_info_is_sent (crash))
+      {
+        json_builder_begin_object (b);
+        jsonio_add_int (b, "pid", crash->sender_pid, TRUE);
+        jsonio_add_string (b, "name", crash->sender);
+        json_builder_end_object (b);
+      }
+    else
+      json_builder_add_null_value (b);
+  }
   json_builder_end_object (b);
   json_builder_set_member_name (b, "files");
   json_builder_begin_object (b);

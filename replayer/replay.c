@@ -1236,6 +1236,8 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
     }
 
   ok = replay_drive (r, display, argv);
+  if (r->windows != NULL)
+    result->app_classes = windows_get_classes (r->windows);
   if (opts->on_end != NULL && r->conn != NULL && !xconn_is_dead (r->conn))
     opts->on_end (r->dpy, result, opts->hook_data);
   if (r->t_first_window != 0)

@@ -76,38 +76,18 @@ report_python_stack (const char *stderr_text, gsize len)
 char *
 report_outcome_words (const ReplayResult *result, GArray *python)
 {
-  const CrashInfo *crash = &result->crash;
-  g_autofree char *said = verdict_describe (&result->verdict);
-  g_autofree char *site = NULL;
-  const char *name;
+  g_autofree char *python_site = NULL;
 
-  if (result->verdict.kind != VERDICT_CRASHED)
-    return g_steal_pointer (&said);
-  name = session_signal_name (result->verdict.signal);
-  if (crash->signal > 0 && crash_info_is_sent (crash))
-    {
-      g_autofree char *cause = crash_info_describe_cause (crash);
-
-      return name != NULL ? g_strdup_printf ("killed by %s %s", name, cause)
-                          : g_strdup_printf ("killed by signal %d %s", crash->signal, cause);
-    }
-  site = crash_info_site (crash);
+  if (result->verdict.kind != VERDICT_CRASHED || result->crash.signal <= 0)
+    return verdict_describe (&result->verdict);
   /* A Python app's own line says more than the interpreter's C frame
    * without a source line. */
-  if ((site == NULL || strchr (site, ':') == NULL) && python != NULL && python->len > 0)
+  if (python != NULL && python->len > 0)
     {
       ReportPyFrame *top = &g_array_index (python, ReportPyFrame, 0);
-
-      g_free (site);
-      site = g_strdup_printf ("%s (%s:%d)", top->function, top->file, top->line);
+      python_site = g_strdup_printf ("%s (%s:%d)", top->function, top->file, top->line);
     }
-  if (crash->child && crash->process != NULL)
-    return site != NULL ? g_strdup_printf ("%s in %s, in its process %s", said, site,
-                                           crash->process)
-                        : g_strdup_printf ("%s in its process %s", said, crash->process);
-  if (site == NULL)
-    return g_steal_pointer (&said);
-  return g_strdup_printf ("%s in %s", said, site);
+  return crash_info_outcome (&result->crash, python_site);
 }
 
 char *

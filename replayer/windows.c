@@ -580,3 +580,20 @@ windows_get_mapped_rects (Windows *windows)
     }
   return rects;
 }
+
+char **
+windows_get_classes (Windows *windows)
+{
+  g_autoptr (GStrvBuilder) classes = g_strv_builder_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < windows->tops->len; i++)
+    {
+      TopWin *top = g_ptr_array_index (windows->tops, i);
+      const char *class = top->identity.wm_class;
+
+      if (class != NULL && *class != '\0' && g_hash_table_add (seen, (gpointer) class))
+        g_strv_builder_add (classes, class);
+    }
+  return g_strv_builder_end (classes);
+}

@@ -119,6 +119,34 @@ crash_info_site (const CrashInfo *crash)
   return g_strdup (crash->frames[0]);
 }
 
+char *
+crash_info_outcome (const CrashInfo *crash, const char *site_hint)
+{
+  const char *name = session_signal_name (crash->signal);
+  g_autofree char *signal = name != NULL ? g_strdup (name)
+                                         : g_strdup_printf ("signal %d", crash->signal);
+  g_autofree char *site = crash_info_site (crash);
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  if (crash_info_is_sent (crash))
+    {
+      g_autofree char *cause = crash_info_describe_cause (crash);
+      return g_strdup_printf ("killed by %s %s", signal, cause);
+    }
+  g_string_append_printf (out, "crashed with %s", signal);
+  if ((site == NULL || strchr (site, ':') == NULL) && site_hint != NULL)
+    {
+      g_free (site);
+      site = g_strdup (site_hint);
+    }
+  if (site != NULL)
+    g_string_append_printf (out, " in %s", site);
+  if (crash->child && crash->process != NULL)
+    g_string_append_printf (out, "%s its process %s", site != NULL ? ", in" : " in",
+                            crash->process);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
 void
 crash_info_to_json (const CrashInfo *crash, JsonBuilder *b)
 {

@@ -59,6 +59,13 @@ char *crash_info_describe_cause (const CrashInfo *crash);
  * else the first frame ("g_main_loop_run (libglib-2.0.so.0)"), else NULL. */
 char *crash_info_site (const CrashInfo *crash);
 
+/* The app's death in words, for a title: "killed by SIGSEGV sent by pid
+ * 5 (bash)"; "crashed with SIGSEGV in print_document (xdemo.c:209)" (the
+ * site: crash_info_site()'s when it has a source line, else @site_hint
+ * if given (a Python frame), else crash_info_site()'s), ", in its process
+ * NAME" for a process the app started. */
+char *crash_info_outcome (const CrashInfo *crash, const char *site_hint);
+
 /* The object's members: "signal" (name), "signal_number", "code",
  * "code_name", "address" (0x... or null), "pid", "tid", "process",
  * "sent_by" ({"pid", "name"} or null), "frames", "frames_at",

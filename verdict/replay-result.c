@@ -17,6 +17,7 @@ replay_result_clear (ReplayResult *result)
   g_clear_pointer (&result->stderr_text, g_free);
   g_clear_pointer (&result->verdict.detail, g_free);
   crash_info_clear (&result->crash);
+  g_clear_pointer (&result->app_classes, g_strfreev);
   g_clear_pointer (&result->pace_detail, g_free);
   g_clear_pointer (&result->missing_class, g_free);
   g_clear_pointer (&result->missing_title, g_free);
@@ -50,6 +51,7 @@ replay_result_to_json (const ReplayResult *result)
 
   jsonio_add_string (builder, "pace", result->pace == REPLAY_PACE_APP ? "app" : "recorded");
   jsonio_add_bool (builder, "never_connected", result->never_connected);
+  jsonio_add_strings (builder, "app_classes", (const char *const *) result->app_classes);
   jsonio_add_string (builder, "pace_detail", result->pace_detail);
   jsonio_add_int (builder, "app_wait_ms", result->app_wait_ms, TRUE);
   jsonio_add_int (builder, "app_wait_max_ms", result->app_wait_max_ms, TRUE);
@@ -146,6 +148,7 @@ replay_result_from_json (const char *text, ReplayResult *result, GError **error)
       result->missing_title = g_strdup (jsonio_get_string (missing, "title"));
       result->missing_wait_ms = (guint) MAX (jsonio_get_int (missing, "waited_ms"), 0);
     }
+  result->app_classes = jsonio_dup_strings (object, "app_classes");
   result->stderr_text = g_strdup (jsonio_get_string (object, "stderr_tail"));
   if (result->stderr_text == NULL)
     result->stderr_text = g_strdup ("");
