@@ -73,8 +73,18 @@ demangled (const char *versioned)
 
   if (versioned == NULL)
     return NULL;
-  /* "__libc_start_main@@GLIBC_2.34": the name without its version. */
+  /* "__libc_start_main@@GLIBC_2.34": the name without its version;
+   * "worker_crash.constprop.0", "f.isra.0", "g.part.1", "h.cold": the
+   * function a compiler's copy is of. */
   name = g_strndup (versioned, strcspn (versioned, "@"));
+  for (char *dot = strchr (name, '.'); dot != NULL; dot = strchr (dot + 1, '.'))
+    if (g_str_has_prefix (dot, ".constprop") || g_str_has_prefix (dot, ".isra")
+        || g_str_has_prefix (dot, ".part") || g_str_has_prefix (dot, ".cold")
+        || g_str_has_prefix (dot, ".lto_priv"))
+      {
+        *dot = '\0';
+        break;
+      }
   if (!g_str_has_prefix (name, "_Z"))
     return g_steal_pointer (&name);
   plain = __cxa_demangle (name, NULL, NULL, &status);
@@ -159,7 +169,16 @@ frames_at_pc (Dwfl_Module *mod, Dwarf_Addr pc, GArray *frames, guint max)
     }
   dwfl_module_info (mod, NULL, NULL, NULL, NULL, NULL, &module_path, NULL);
   if (module_path != NULL)
-    library = g_path_get_basename (module_path);
+    {
+      /* "libgobject-2.0.so.0.7400.6" -> "libgobject-2.0.so.0", the name
+       * it is known by (its soname), as gdb says it. */
+      char *so;
+
+      library = g_path_get_basename (module_path);
+      so = strstr (library, ".so.");
+      if (so != NULL)
+        so[4 + strspn (so + 4, "0123456789")] = '\0';
+    }
   symbol = demangled (dwfl_module_addrinfo (mod, pc, &offset, &sym, NULL, NULL, NULL));
   line = dwfl_module_getsrc (mod, pc);
   if (line != NULL)
@@ -196,9 +215,11 @@ frames_at_pc (Dwfl_Module *mod, Dwarf_Addr pc, GArray *frames, guint max)
 
           if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
             continue;
-          add_frame (frames,
-                     tag == DW_TAG_subprogram && symbol != NULL ? g_strdup (symbol)
-                     : die_function_name (&scopes[i]),
+          char *function = die_function_name (&scopes[i]);
+
+          if (function == NULL)
+            function = g_strdup (symbol);
+          add_frame (frames, function,
                      file != NULL ? place (file, lineno) : g_strdup (library), FALSE);
           if (tag == DW_TAG_subprogram)
             break;
