@@ -65,7 +65,7 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     { "algorithm", 0, 0, G_OPTION_ARG_STRING, &a->algorithm, "hdd (default: the steps a person would name, then gestures, then single actions; complement-first, parallel) or ddmin (the original sequential ddmin, a fresh Xvfb per test: the baseline)", "ALGO" },
     { "signal", 0, 0, G_OPTION_ARG_STRING, &a->signal_name, "The failure is a crash with this signal (default: the outcome recorded in the session)", "SIG" },
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "The failure requires the app's stderr to match REGEX", "REGEX" },
-    { "same-crash", 0, 0, G_OPTION_ARG_NONE, &a->same_crash, "The failure must be the same crash: same signal and same top backtrace frames (gdb)", NULL },
+    { "same-crash", 0, 0, G_OPTION_ARG_NONE, &a->same_crash, "The failure must be the same crash: same signal and same top frames of its backtrace", NULL },
     { "frames", 0, 0, G_OPTION_ARG_INT, &a->frames, "Frames compared by --same-crash (default 3)", "N" },
     { "test", 0, 0, G_OPTION_ARG_STRING, &a->test_cmd, "Oracle command, given the candidate session path; exit 0 = still fails. DISPLAY is the worker's Xvfb", "CMD" },
     { "verify-runs", 0, 0, G_OPTION_ARG_INT, &a->verify_runs, "Replays of the full session to check it fails and how reliably (default 3)", "N" },

@@ -223,7 +223,7 @@ save_best (Reducer *reducer, GError **error)
     {
       /* --same-crash: the crash kept, for whoever reads the bug report. */
       g_autofree char *top = g_strjoinv (" < ", frames);
-      g_autofree char *crash = g_strdup_printf ("the crash kept: %s (top frames, gdb)", top);
+      g_autofree char *crash = g_strdup_printf ("the crash kept: %s (its top frames)", top);
       session_add_header_comment (best, crash);
     }
   if (!reducer->target.by_test && reducer->target.outcome.kind != SESSION_OUTCOME_NONE)

@@ -1108,7 +1108,7 @@ static gboolean
 replay_wrap_crashtrace (Replay *r, const char *const **argv, GPtrArray **wrapped,
                         char **frames_path, GError **error)
 {
-  /* In the sandbox's TMPDIR, which the isolated app and gdb see too and
+  /* In the sandbox's TMPDIR, which the isolated app and its tracer see too and
    * which goes with the sandbox; else in a temporary folder of its own,
    * not a bare file in TMPDIR: the folder's cleaner removes it when
    * xreplay dies, however (a SIGKILL left xreplay-frames-* behind every

@@ -16,7 +16,7 @@ build=${XREDUCE_BUILD:-build}
 packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev \
 libx11-dev libxtst-dev libxres-dev libxkbcommon-dev libpng-dev \
 libcairo2-dev libpango1.0-dev libfontconfig-dev fonts-dejavu-core libgif-dev \
-libjson-glib-dev xvfb xserver-xephyr xdotool x11-xkb-utils x11-utils xauth gdb \
+libjson-glib-dev xvfb xserver-xephyr xdotool x11-xkb-utils x11-utils xauth libdw-dev \
 dbus-daemon xterm bubblewrap openbox i3-wm twm \
 tk python3-gi gir1.2-gtk-3.0 python3-pyqt5 libxaw7-dev \
 munge slurmctld slurmd slurm-client openssh-server"
