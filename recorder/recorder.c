@@ -15,6 +15,7 @@
 #define G_LOG_DOMAIN "xreduce-recorder"
 
 #include "recorder.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -816,6 +817,8 @@ start_app (Recorder *recorder, GError **error)
   g_autoptr (GError) local_error = NULL;
   ProcSpawnOptions spawn;
 
+  /* As every replay runs it: its crash is the signal that ends it. */
+  env = sandbox_without_crash_reporters (env);
   proc_spawn_options_init (&spawn);
   spawn.argv = (const char *const *) recorder->argv;
   spawn.envp = (const char *const *) env;

@@ -741,6 +741,7 @@ replay_app_environ (Replay *r)
   if (r->sandbox != NULL)
     return sandbox_environ (r->sandbox, DisplayString (r->dpy));
   envp = g_environ_setenv (g_get_environ (), "DISPLAY", DisplayString (r->dpy), TRUE);
+  envp = sandbox_without_crash_reporters (envp);
   if (r->xauth_dir != NULL)
     {
       g_autofree char *xauthority = g_build_filename (proc_tempdir_get_path (r->xauth_dir),
