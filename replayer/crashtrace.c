@@ -54,7 +54,7 @@ static const char *const machinery[] = {
   "__fortify_fail", "__stack_chk_fail", "__chk_fail", "g_assertion_message",
   "g_assertion_message_expr", "g_log", "g_logv", "g_log_structured_standard",
   "g_log_default_handler", "_g_log_abort", "g_log_writer_default",
-  "faulthandler_fatal_error", "__restore_rt", "??",
+  "faulthandler_fatal_error", "__restore_rt",
 };
 
 static gboolean
@@ -210,6 +210,13 @@ take_frames (Trace *t, CrashInfo *crash, gboolean raised_by_itself)
 
       if (is_machinery (f->function))
         continue;
+      /* A run of frames without a name in one library (stripped, its
+       * debugging symbols not installed: Firefox's libxul.so) says one
+       * thing: where it was. */
+      if (g_str_equal (f->function, "??") && names->len > 0
+          && g_str_equal (g_ptr_array_index (names, names->len - 1), "??")
+          && g_str_equal (g_ptr_array_index (ats, ats->len - 1), f->at))
+        continue;
       /* A frame's text is the app's: no tab or newline of its own. */
       g_strdelimit (f->function, "\t\n", ' ');
       g_ptr_array_add (names, g_steal_pointer (&f->function));
@@ -217,8 +224,7 @@ take_frames (Trace *t, CrashInfo *crash, gboolean raised_by_itself)
     }
   if (names->len == 0)
     {
-      crash->no_frames = g_strdup ("the stack held only the crash machinery (raise, abort) "
-                                   "or frames without a name");
+      crash->no_frames = g_strdup ("the stack held only the crash machinery (raise, abort)");
       return;
     }
   g_ptr_array_add (names, NULL);

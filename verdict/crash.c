@@ -114,6 +114,10 @@ crash_info_site (const CrashInfo *crash)
                     && crash->frames_at[i] != NULL; i++)
     if (strchr (crash->frames_at[i], ':') != NULL)
       return g_strdup_printf ("%s (%s)", crash->frames[i], crash->frames_at[i]);
+  /* A library without symbols: where it was is all there is. */
+  if (g_str_equal (crash->frames[0], "??") && crash->frames_at != NULL
+      && crash->frames_at[0] != NULL && *crash->frames_at[0] != '\0')
+    return g_strdup (crash->frames_at[0]);
   if (crash->frames_at != NULL && crash->frames_at[0] != NULL && *crash->frames_at[0] != '\0')
     return g_strdup_printf ("%s (%s)", crash->frames[0], crash->frames_at[0]);
   return g_strdup (crash->frames[0]);

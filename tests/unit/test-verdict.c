@@ -3,6 +3,7 @@
  * JSON object is refused; the replay options parse, check and pass on as
  * both programs use them. No display.
  */
+#include <signal.h>
 #include <string.h>
 #include <glib.h>
 
@@ -321,6 +322,57 @@ test_args_names (void)
   g_assert_cmpuint (g_strv_length (names), ==, 19);
 }
 
+/* A crash in words: a fault with its site (a source line first, a
+ * Python frame before a C frame without one, a library without symbols
+ * by its name), a signal another process sent, a child process. */
+static void
+test_crash_words (void)
+{
+  const char *frames[] = { "g_main_loop_run", "print_document", "main", NULL };
+  const char *at[] = { "libglib-2.0.so.0", "xdemo.c:209", "xdemo.c:1148", NULL };
+  const char *stripped[] = { "??", "g_closure_invoke", NULL };
+  const char *stripped_at[] = { "libxul.so", "libgobject-2.0.so.0", NULL };
+  g_auto (CrashInfo) crash = { .signal = 11, .code = 1, .has_address = TRUE, .pid = 3 };
+  g_autofree char *fault = NULL, *cause = NULL, *python = NULL, *sent = NULL;
+  g_autofree char *outside = NULL, *child = NULL, *library = NULL, *raised = NULL;
+
+  crash.frames = g_strdupv ((char **) frames);
+  crash.frames_at = g_strdupv ((char **) at);
+  fault = crash_info_outcome (&crash, "on_crash (app.py:3)");
+  g_assert_cmpstr (fault, ==, "crashed with SIGSEGV in print_document (xdemo.c:209)");
+  cause = crash_info_describe_cause (&crash);
+  g_assert_cmpstr (cause, ==, "a fault (SEGV_MAPERR at 0x0)");
+  /* No source line: the Python frame says more. */
+  g_strfreev (crash.frames_at);
+  crash.frames_at = g_strdupv ((char **) (const char *[]) { "a.so", "b.so", "c.so", NULL });
+  python = crash_info_outcome (&crash, "on_crash (app.py:3)");
+  g_assert_cmpstr (python, ==, "crashed with SIGSEGV in on_crash (app.py:3)");
+  g_strfreev (crash.frames);
+  g_strfreev (crash.frames_at);
+  crash.frames = g_strdupv ((char **) stripped);
+  crash.frames_at = g_strdupv ((char **) stripped_at);
+  library = crash_info_outcome (&crash, NULL);
+  g_assert_cmpstr (library, ==, "crashed with SIGSEGV in libxul.so");
+  crash.child = TRUE;
+  crash.process = g_strdup ("Isolated Web Co");
+  child = crash_info_outcome (&crash, NULL);
+  g_assert_cmpstr (child, ==, "crashed with SIGSEGV in libxul.so, in its process Isolated Web Co");
+  crash.code = SI_TKILL;
+  crash.has_address = FALSE;
+  crash.child = FALSE;
+  raised = crash_info_describe_cause (&crash);
+  g_assert_cmpstr (raised, ==, "raised by the process itself (SI_TKILL)");
+  crash.sent = TRUE;
+  crash.code = SI_USER;
+  crash.sender_pid = 5;
+  crash.sender = g_strdup ("bash");
+  sent = crash_info_outcome (&crash, "ignored (app.py:3)");
+  g_assert_cmpstr (sent, ==, "killed by SIGSEGV sent by pid 5 (bash)");
+  crash.sender_pid = 0;
+  outside = crash_info_outcome (&crash, NULL);
+  g_assert_cmpstr (outside, ==, "killed by SIGSEGV sent from outside the app's sandbox");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -328,6 +380,7 @@ main (int argc, char **argv)
   g_test_add_func ("/verdict/result/round-trip", test_result_round_trip);
   g_test_add_func ("/verdict/result/unknowns", test_result_unknowns);
   g_test_add_func ("/verdict/result/bad-json", test_result_bad_json);
+  g_test_add_func ("/verdict/crash-words", test_crash_words);
   g_test_add_func ("/verdict/replay-args/defaults", test_args_defaults);
   g_test_add_func ("/verdict/replay-args/values", test_args_values);
   g_test_add_func ("/verdict/replay-args/bad", test_args_bad);
