@@ -423,72 +423,21 @@ recorded_window_latency (const Session *session)
   return latency;
 }
 
-/* Are @a and @b the same app's classes? Case aside, or one the other's
- * beginning: "firefox" and "firefox-esr", "Chromium" and "chromium-browser". */
-static gboolean
-same_class (const char *a, const char *b)
-{
-  gsize n = MIN (strlen (a), strlen (b));
-
-  return n > 0 && g_ascii_strncasecmp (a, b, n) == 0;
-}
-
-/* "\"XDemo\", \"XDemo-dialog\"", quoted for the terminal. */
-static char *
-classes_in_words (const char *const *classes)
-{
-  g_autoptr (GString) words = g_string_new (NULL);
-
-  for (guint i = 0; classes[i] != NULL && i < 4; i++)
-    {
-      g_autofree char *shown = quote_terminal (classes[i]);
-      g_string_append_printf (words, "%s\"%s\"", i > 0 ? ", " : "", shown);
-    }
-  return g_string_free (g_steal_pointer (&words), FALSE);
-}
-
-/* The first replay that showed a window: do the app's windows have a
- * class of the session's? A session for another app (the demo's, typed
- * into a terminal) would only waste the reduction's time: said at once,
- * before anything is reduced. */
+/* The first replay that showed a window: a session for another app (the
+ * demo's, typed into a terminal) would only waste the reduction's time;
+ * the tests stop at once (input.h). */
 static void
 check_app (Reducer *reducer, const RunResult *result)
 {
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GArray) actions = session_get_actions (reducer->session);
-  g_auto (GStrv) recorded = NULL;
+  g_autoptr (GError) error = NULL;
   const char *const *app = (const char *const *) result->replay.app_classes;
 
   if (reducer->app_checked || app == NULL || app[0] == NULL)
     return;
   reducer->app_checked = TRUE;
-  for (guint a = 0; a < actions->len; a++)
-    {
-      const SessionEvent *ev = session_get_event (reducer->session,
-                                                  g_array_index (actions, guint, a));
-
-      if (ev->window >= 0 && ev->wm_class != NULL && *ev->wm_class != '\0'
-          && g_hash_table_add (seen, ev->wm_class))
-        g_strv_builder_add (builder, ev->wm_class);
-    }
-  recorded = g_strv_builder_end (builder);
-  if (recorded[0] == NULL)
+  if (input_check_app_classes (reducer->session, reducer->options->session_path, app, &error))
     return;
-  for (guint i = 0; recorded[i] != NULL; i++)
-    for (guint j = 0; app[j] != NULL; j++)
-      if (same_class (recorded[i], app[j]))
-        return;
-  {
-    g_autofree char *was = classes_in_words ((const char *const *) recorded);
-    g_autofree char *is = classes_in_words (app);
-    g_autofree char *name = quote_terminal (reducer->options->session_path);
-
-    reducer->wrong_app = g_strdup_printf (
-      "%s was recorded for another app: its actions aim at windows of class %s, this "
-      "app's windows are %s; give the app it was recorded with after '--' (or the session "
-      "for this app)", name, was, is);
-  }
+  reducer->wrong_app = g_strdup (error->message);
   runner_cancel (reducer->runner);
 }
 
@@ -832,39 +781,6 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
  * putting them all back at once loses the failure. */
 #define REDUCE_PUT_BACK_MAX_TESTS 8
 
-/* The user's releases of what the best set presses that it does not keep
- * (the search drops them: a key or button still held changes nothing for
- * most bugs), in action numbers, ascending. */
-static GArray *
-dropped_releases (Reducer *reducer)
-{
-  g_autoptr (GArray) actions = session_get_actions (reducer->session);
-  g_autoptr (GHashTable) open = g_hash_table_new (NULL, NULL);   /* input -> kept press */
-  g_autofree gboolean *in_best = g_new0 (gboolean, MAX (actions->len, 1));
-  GArray *releases = g_array_new (FALSE, FALSE, sizeof (guint));
-
-  for (guint i = 0; i < reducer->n_best; i++)
-    in_best[reducer->best[i]] = TRUE;
-  for (guint a = 0; a < actions->len; a++)
-    {
-      const SessionEvent *ev = session_get_event (reducer->session,
-                                                  g_array_index (actions, guint, a));
-      gpointer input = GUINT_TO_POINTER (ev->kind == SESSION_EVENT_KEY_PRESS
-                                         || ev->kind == SESSION_EVENT_KEY_RELEASE
-                                           ? ev->keycode : 0x10000 + ev->button);
-
-      if (session_event_is_press (ev))
-        g_hash_table_insert (open, input, GINT_TO_POINTER (in_best[a]));
-      else if (session_event_is_release (ev))
-        {
-          if (GPOINTER_TO_INT (g_hash_table_lookup (open, input)) && !in_best[a])
-            g_array_append_val (releases, a);
-          g_hash_table_remove (open, input);
-        }
-    }
-  return releases;
-}
-
 /* Does the best set with @extra (ascending action numbers) added still
  * fail? One test. */
 static gboolean
@@ -900,7 +816,8 @@ fails_with (Reducer *reducer, const guint *extra, guint n_extra, gboolean *fails
 static void
 put_back_releases (Reducer *reducer)
 {
-  g_autoptr (GArray) releases = dropped_releases (reducer);
+  g_autoptr (GArray) releases = search_dropped_releases (reducer->session, reducer->best,
+                                                         reducer->n_best);
   g_autoptr (GError) error = NULL;
   gboolean fails = FALSE;
   guint before = reducer->n_best;
