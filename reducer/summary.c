@@ -384,7 +384,10 @@ summary_json (const Reduction *r, const Session *best, const char *report_md,
   /* What the report's replay saw of it (its tracer): in words, which
    * process, sent by another one or not, where. */
   {
-    g_autofree char *how = crash != NULL ? crash_info_outcome (crash, NULL) : NULL;
+    g_autoptr (GArray) python = crash != NULL
+                                  ? crash_python_stack (replay->replay.stderr_text,
+                                                        replay->replay.stderr_len) : NULL;
+    g_autofree char *how = crash != NULL ? crash_info_outcome_python (crash, python) : NULL;
     g_autofree char *site = crash != NULL && !crash_info_is_sent (crash)
                               ? crash_info_site (crash) : NULL;
 

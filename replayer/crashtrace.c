@@ -84,32 +84,49 @@ crash_info_free (CrashInfo *crash)
   g_free (crash);
 }
 
-/* A line "Name:\tvalue" of /proc/@pid/status, or NULL. */
-static char *
-status_field (pid_t pid, const char *name)
+/* What /proc/@tid/status says of a thread's process: its pid, and the
+ * signals it ignores and catches (masks, bit N-1 for signal N). */
+typedef struct
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/status", (int) pid);
-  g_autofree char *text = NULL;
-  g_autofree char *key = g_strdup_printf ("\n%s:", name);
-  const char *at;
+  pid_t tgid;
+  guint64 ignored, caught;
+} ThreadStatus;
 
+static gboolean
+read_status (pid_t tid, ThreadStatus *status)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", (int) tid);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  status->tgid = tid;
+  status->ignored = status->caught = 0;
   if (!g_file_get_contents (path, &text, NULL, NULL))
-    return NULL;
-  at = strstr (text, key);
-  if (at == NULL)
-    return NULL;
-  at += strlen (key);
-  while (*at == '\t' || *at == ' ')
-    at++;
-  return g_strndup (at, strcspn (at, "\n"));
+    return FALSE;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "Tgid:"))
+      status->tgid = (pid_t) g_ascii_strtoll (lines[i] + 5, NULL, 10);
+    else if (g_str_has_prefix (lines[i], "SigIgn:"))
+      status->ignored = g_ascii_strtoull (lines[i] + 7, NULL, 16);
+    else if (g_str_has_prefix (lines[i], "SigCgt:"))
+      status->caught = g_ascii_strtoull (lines[i] + 7, NULL, 16);
+  return TRUE;
+}
+
+static gboolean
+in_mask (guint64 mask, int sig)
+{
+  return sig >= 1 && sig <= 64 && (mask >> (sig - 1)) & 1;
 }
 
 static pid_t
 tgid_of (pid_t tid)
 {
-  g_autofree char *tgid = status_field (tid, "Tgid");
+  ThreadStatus status;
 
-  return tgid != NULL ? (pid_t) g_ascii_strtoll (tgid, NULL, 10) : tid;
+  read_status (tid, &status);
+  return status.tgid;
 }
 
 static char *
@@ -133,19 +150,6 @@ remember_name (Trace *t, pid_t pid, const char *fallback)
     name = g_strdup (fallback);
   if (name != NULL)
     g_hash_table_replace (t->names, GINT_TO_POINTER (pid), name);
-}
-
-/* Whether @sig is in the mask of /proc/@tid/status's @field. */
-static gboolean
-in_mask (pid_t tid, const char *field, int sig)
-{
-  g_autofree char *mask = status_field (tid, field);
-  guint64 bits;
-
-  if (mask == NULL)
-    return FALSE;
-  bits = g_ascii_strtoull (mask, NULL, 16);
-  return sig >= 1 && sig <= 64 && (bits >> (sig - 1)) & 1;
 }
 
 static gboolean
@@ -241,15 +245,17 @@ on_signal (Trace *t, pid_t tid, int sig)
   siginfo_t si = { 0 };
   siginfo_t *first;
   CrashInfo *crash;
+  ThreadStatus status;
   pid_t tgid;
   gboolean raised_by_itself;
 
-  if (ptrace (PTRACE_GETSIGINFO, tid, NULL, &si) != 0)
+  if (!ends_by_default (sig) || ptrace (PTRACE_GETSIGINFO, tid, NULL, &si) != 0)
     return;
-  tgid = tgid_of (tid);
-  if (!ends_by_default (sig) || in_mask (tid, "SigIgn", sig))
+  read_status (tid, &status);
+  tgid = status.tgid;
+  if (in_mask (status.ignored, sig))
     return;
-  if (in_mask (tid, "SigCgt", sig))
+  if (in_mask (status.caught, sig))
     {
       /* A handler takes it (it may raise it again, as Python's
        * faulthandler does): the fault is the cause, if it comes back. */

@@ -8,86 +8,14 @@
 #include "report-private.h"
 #include "quote.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-static void
-py_frame_clear (ReportPyFrame *frame)
-{
-  g_free (frame->function);
-  g_free (frame->file);
-}
-
-GArray *
-report_python_stack (const char *stderr_text, gsize len)
-{
-  GArray *frames = g_array_new (FALSE, TRUE, sizeof (ReportPyFrame));
-  g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
-  const char *fatal = NULL;
-  gboolean in_stack = FALSE;
-
-  g_array_set_clear_func (frames, (GDestroyNotify) py_frame_clear);
-  if (stderr_text == NULL || len == 0)
-    return frames;
-  text = g_utf8_make_valid (stderr_text, (gssize) len);
-  for (const char *p = strstr (text, "Fatal Python error: "); p != NULL;
-       p = strstr (p + 1, "Fatal Python error: "))
-    fatal = p;
-  if (fatal == NULL)
-    return frames;
-  /* "Current thread 0x... (most recent call first):", then
-   * '  File "/path/app.py", line 38 in crash' lines up to a blank one; a
-   * dump of one thread says "Stack (most recent call first):". */
-  lines = g_strsplit (fatal, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *line = lines[i];
-
-      if (!in_stack)
-        {
-          in_stack = (g_str_has_prefix (line, "Current thread ") || g_str_has_prefix (line, "Stack"))
-                     && strstr (line, "(most recent call first):") != NULL;
-          continue;
-        }
-      if (g_str_has_prefix (line, "  File \""))
-        {
-          const char *file = line + strlen ("  File \"");
-          const char *end = strstr (file, "\", line ");
-          const char *in;
-          ReportPyFrame frame = { 0 };
-          g_autofree char *path = NULL;
-
-          if (end == NULL)
-            break;
-          path = g_strndup (file, (gsize) (end - file));
-          frame.line = (int) strtol (end + strlen ("\", line "), NULL, 10);
-          in = strstr (end, " in ");
-          frame.function = g_strdup (in != NULL ? in + 4 : "??");
-          frame.file = g_path_get_basename (path);
-          g_array_append_val (frames, frame);
-        }
-      else if (!g_str_has_prefix (line, "  ...") || *line == '\0')
-        break;
-    }
-  return frames;
-}
 
 char *
 report_outcome_words (const ReplayResult *result, GArray *python)
 {
-  g_autofree char *python_site = NULL;
-
   if (result->verdict.kind != VERDICT_CRASHED || result->crash.signal <= 0)
     return verdict_describe (&result->verdict);
-  /* A Python app's own line says more than the interpreter's C frame
-   * without a source line. */
-  if (python != NULL && python->len > 0)
-    {
-      ReportPyFrame *top = &g_array_index (python, ReportPyFrame, 0);
-      python_site = g_strdup_printf ("%s (%s:%d)", top->function, top->file, top->line);
-    }
-  return crash_info_outcome (&result->crash, python_site);
+  return crash_info_outcome_python (&result->crash, python);
 }
 
 char *
@@ -160,7 +88,7 @@ append_crash (GString *md, const ReplayResult *result, GArray *python, gboolean 
                            "recent call first):\n\n");
       for (guint i = 0; i < python->len; i++)
         {
-          ReportPyFrame *f = &g_array_index (python, ReportPyFrame, i);
+          CrashPyFrame *f = &g_array_index (python, CrashPyFrame, i);
           g_autofree char *line = g_strdup_printf ("File \"%s\", line %d, in %s", f->file,
                                                    f->line, f->function);
           append_code_line (md, line);

@@ -12,19 +12,6 @@
 #include "report.h"
 #include "session.h"
 
-/* A Python frame, from faulthandler's dump on stderr. */
-typedef struct
-{
-  char *function;
-  char *file;                /* its base name: no folder of this machine */
-  int line;
-} ReportPyFrame;
-
-/* The stack of the Python thread that crashed, most recent call first
- * (PYTHONFAULTHANDLER=1's "Fatal Python error" dump, the last one in
- * @stderr_text), an array of ReportPyFrame; empty if there is none. */
-GArray *report_python_stack (const char *stderr_text, gsize len);
-
 /* What became of the app, for the title, one line of plain text:
  * "crashed with SIGSEGV in print_document (xdemo.c:209)", "killed by
  * SIGSEGV sent by pid 5 (bash)", "exited with status 3". The crash site

@@ -735,7 +735,7 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
   g_autofree char *txt_path = g_build_filename (report->fresh_path, "report.txt", NULL);
   g_autofree char *command_line = NULL;
   g_autofree char *plain = NULL;
-  g_autoptr (GArray) python = report_python_stack (result->stderr_text, result->stderr_len);
+  g_autoptr (GArray) python = crash_python_stack (result->stderr_text, result->stderr_len);
   g_autofree char *outcome = report_outcome_words (result, python);
   g_autofree char *verdict_words = report_verdict_words (result);
   g_autofree char *verdict_md = quote_markdown_text (verdict_words);

@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void
@@ -105,21 +106,44 @@ crash_info_describe_cause (const CrashInfo *crash)
   return g_strdup_printf ("raised by the process itself (%s)", code);
 }
 
+/* Where a process or thread starts: never a crash site. */
+static gboolean
+is_start (const char *name)
+{
+  static const char *const starts[] = { "_start", "__libc_start_main", "__libc_start_main_impl",
+                                        "__libc_start_call_main", "start_thread", "__clone",
+                                        "__clone3", "clone", "clone3", "main" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (starts); i++)
+    if (g_str_equal (name, starts[i]))
+      return TRUE;
+  return FALSE;
+}
+
 char *
 crash_info_site (const CrashInfo *crash)
 {
+  const char *const *at = (const char *const *) crash->frames_at;
+
   if (crash->frames == NULL || crash->frames[0] == NULL)
     return NULL;
-  for (guint i = 0; crash->frames_at != NULL && crash->frames[i] != NULL
-                    && crash->frames_at[i] != NULL; i++)
-    if (strchr (crash->frames_at[i], ':') != NULL)
-      return g_strdup_printf ("%s (%s)", crash->frames[i], crash->frames_at[i]);
-  /* A library without symbols: where it was is all there is. */
-  if (g_str_equal (crash->frames[0], "??") && crash->frames_at != NULL
-      && crash->frames_at[0] != NULL && *crash->frames_at[0] != '\0')
-    return g_strdup (crash->frames_at[0]);
-  if (crash->frames_at != NULL && crash->frames_at[0] != NULL && *crash->frames_at[0] != '\0')
-    return g_strdup_printf ("%s (%s)", crash->frames[0], crash->frames_at[0]);
+  /* The first frame with a source line (the app's code, built with -g:
+   * a libc function without one above it is not the bug), but not past a
+   * frame without a name (a library without symbols, Firefox's
+   * libxul.so: a line found below it is where the process started, not
+   * the crash), nor a process's or thread's start. */
+  for (guint i = 0; at != NULL && crash->frames[i] != NULL && at[i] != NULL; i++)
+    {
+      if (g_str_equal (crash->frames[i], "??") || (is_start (crash->frames[i]) && i > 0))
+        break;
+      if (strchr (at[i], ':') != NULL)
+        return g_strdup_printf ("%s (%s)", crash->frames[i], at[i]);
+    }
+  /* Else the first frame; its library alone when it has no name. */
+  if (g_str_equal (crash->frames[0], "??") && at != NULL && at[0] != NULL && *at[0] != '\0')
+    return g_strdup (at[0]);
+  if (at != NULL && at[0] != NULL && *at[0] != '\0')
+    return g_strdup_printf ("%s (%s)", crash->frames[0], at[0]);
   return g_strdup (crash->frames[0]);
 }
 
@@ -149,6 +173,21 @@ crash_info_outcome (const CrashInfo *crash, const char *site_hint)
     g_string_append_printf (out, "%s its process %s", site != NULL ? ", in" : " in",
                             crash->process);
   return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+char *
+crash_info_outcome_python (const CrashInfo *crash, GArray *python)
+{
+  g_autofree char *site = NULL;
+
+  /* A Python app's own line says more than the interpreter's C frame
+   * without a source line. */
+  if (python != NULL && python->len > 0)
+    {
+      CrashPyFrame *top = &g_array_index (python, CrashPyFrame, 0);
+      site = g_strdup_printf ("%s (%s:%d)", top->function, top->file, top->line);
+    }
+  return crash_info_outcome (crash, site);
 }
 
 void
@@ -263,4 +302,66 @@ crash_info_load (const char *path, CrashInfo *crash, GError **error)
       return FALSE;
     }
   return TRUE;
+}
+
+static void
+py_frame_clear (CrashPyFrame *frame)
+{
+  g_free (frame->function);
+  g_free (frame->file);
+}
+
+GArray *
+crash_python_stack (const char *stderr_text, gsize len)
+{
+  GArray *frames = g_array_new (FALSE, TRUE, sizeof (CrashPyFrame));
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  const char *fatal = NULL;
+  gboolean in_stack = FALSE;
+
+  g_array_set_clear_func (frames, (GDestroyNotify) py_frame_clear);
+  if (stderr_text == NULL || len == 0)
+    return frames;
+  text = g_utf8_make_valid (stderr_text, (gssize) len);
+  for (const char *p = strstr (text, "Fatal Python error: "); p != NULL;
+       p = strstr (p + 1, "Fatal Python error: "))
+    fatal = p;
+  if (fatal == NULL)
+    return frames;
+  /* "Current thread 0x... (most recent call first):", then
+   * '  File "/path/app.py", line 38 in crash' lines up to a blank one; a
+   * dump of one thread says "Stack (most recent call first):". */
+  lines = g_strsplit (fatal, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+
+      if (!in_stack)
+        {
+          in_stack = (g_str_has_prefix (line, "Current thread ") || g_str_has_prefix (line, "Stack"))
+                     && strstr (line, "(most recent call first):") != NULL;
+          continue;
+        }
+      if (g_str_has_prefix (line, "  File \""))
+        {
+          const char *file = line + strlen ("  File \"");
+          const char *end = strstr (file, "\", line ");
+          const char *in;
+          CrashPyFrame frame = { 0 };
+          g_autofree char *path = NULL;
+
+          if (end == NULL)
+            break;
+          path = g_strndup (file, (gsize) (end - file));
+          frame.line = (int) strtol (end + strlen ("\", line "), NULL, 10);
+          in = strstr (end, " in ");
+          frame.function = g_strdup (in != NULL ? in + 4 : "??");
+          frame.file = g_path_get_basename (path);
+          g_array_append_val (frames, frame);
+        }
+      else if (!g_str_has_prefix (line, "  ...") || *line == '\0')
+        break;
+    }
+  return frames;
 }

@@ -66,6 +66,9 @@ char *crash_info_site (const CrashInfo *crash);
  * if given (a Python frame), else crash_info_site()'s), ", in its process
  * NAME" for a process the app started. */
 char *crash_info_outcome (const CrashInfo *crash, const char *site_hint);
+/* The same, with the innermost frame of @python (crash_python_stack()'s,
+ * or NULL) as the hint: "on_crash (app.py:23)". */
+char *crash_info_outcome_python (const CrashInfo *crash, GArray *python);
 
 /* The object's members: "signal" (name), "signal_number", "code",
  * "code_name", "address" (0x... or null), "pid", "tid", "process",
@@ -80,5 +83,19 @@ gboolean crash_info_from_json (JsonObject *object, CrashInfo *crash);
  * answer). */
 gboolean crash_info_save (const CrashInfo *crash, const char *path, GError **error);
 gboolean crash_info_load (const char *path, CrashInfo *crash, GError **error);
+
+/* A Python frame, from faulthandler's dump on stderr (xreduce-crashtrace
+ * runs Python apps with PYTHONFAULTHANDLER=1). */
+typedef struct
+{
+  char *function;
+  char *file;                /* its base name: no folder of this machine */
+  int line;
+} CrashPyFrame;
+
+/* The stack of the Python thread that crashed, most recent call first
+ * (faulthandler's "Fatal Python error" dump, the last one in @text, the
+ * app's stderr), an array of CrashPyFrame; empty if there is none. */
+GArray *crash_python_stack (const char *text, gsize len);
 
 G_END_DECLS

@@ -25,16 +25,16 @@ static const char faulthandler[] =
 static void
 test_python_stack (void)
 {
-  g_autoptr (GArray) stack = report_python_stack (faulthandler, strlen (faulthandler));
-  g_autoptr (GArray) none = report_python_stack ("Segmentation fault\n", 19);
-  ReportPyFrame *top;
+  g_autoptr (GArray) stack = crash_python_stack (faulthandler, strlen (faulthandler));
+  g_autoptr (GArray) none = crash_python_stack ("Segmentation fault\n", 19);
+  CrashPyFrame *top;
 
   g_assert_cmpuint (stack->len, ==, 3);
-  top = &g_array_index (stack, ReportPyFrame, 0);
+  top = &g_array_index (stack, CrashPyFrame, 0);
   g_assert_cmpstr (top->function, ==, "on_crash");
   g_assert_cmpstr (top->file, ==, "py-fault.py");
   g_assert_cmpint (top->line, ==, 23);
-  g_assert_cmpstr (g_array_index (stack, ReportPyFrame, 2).function, ==, "<module>");
+  g_assert_cmpstr (g_array_index (stack, CrashPyFrame, 2).function, ==, "<module>");
   g_assert_cmpuint (none->len, ==, 0);
 }
 
@@ -44,7 +44,7 @@ test_outcome_words (void)
   const char *frames[] = { "os_kill", "_PyEval_EvalFrameDefault", NULL };
   const char *at[] = { "python3.11", "python3.11", NULL };
   g_auto (ReplayResult) result = { 0 };
-  g_autoptr (GArray) stack = report_python_stack (faulthandler, strlen (faulthandler));
+  g_autoptr (GArray) stack = crash_python_stack (faulthandler, strlen (faulthandler));
   g_autofree char *python = NULL, *exited = NULL;
 
   verdict_init (&result.verdict, VERDICT_CRASHED);

@@ -353,6 +353,19 @@ test_crash_words (void)
   crash.frames_at = g_strdupv ((char **) stripped_at);
   library = crash_info_outcome (&crash, NULL);
   g_assert_cmpstr (library, ==, "crashed with SIGSEGV in libxul.so");
+  {
+    /* A source line below a frame without a name (the C library's start,
+     * with libc6-dbg) is no crash site. */
+    const char *ff[] = { "??", "??", "__libc_start_call_main", "_start", NULL };
+    const char *ff_at[] = { "libxul.so", "firefox-esr", "libc_start_call_main.h:58", "x", NULL };
+    g_auto (CrashInfo) firefox = { .signal = 11, .code = 1 };
+    g_autofree char *said = NULL;
+
+    firefox.frames = g_strdupv ((char **) ff);
+    firefox.frames_at = g_strdupv ((char **) ff_at);
+    said = crash_info_outcome (&firefox, NULL);
+    g_assert_cmpstr (said, ==, "crashed with SIGSEGV in libxul.so");
+  }
   crash.child = TRUE;
   crash.process = g_strdup ("Isolated Web Co");
   child = crash_info_outcome (&crash, NULL);
