@@ -837,11 +837,14 @@ put_back_releases (Reducer *reducer)
     }
 out:
   reducer->n_put_back = reducer->n_best - before;
-  if (error != NULL)
-    g_debug ("putting the user's releases back: %s", error->message);
   if (reducer->n_put_back > 0)
     say (reducer, "%u of the user's releases put back: the failure holds with them (%u test%s)",
          reducer->n_put_back, reducer->put_back_tests, reducer->put_back_tests == 1 ? "" : "s");
+  else if (error == NULL)
+    say (reducer, "the user's releases stay out: with them the failure did not happen (%u "
+         "test%s)", reducer->put_back_tests, reducer->put_back_tests == 1 ? "" : "s");
+  else
+    say (reducer, "the user's releases stay out: %s", error->message);
 }
 
 /* The search, again from the best set each time the verdict changes the

@@ -46,11 +46,15 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                             "stays pressed)", n_in_file - r->n_after,
                             n_in_file - r->n_after == 1 ? "" : "s");
   g_string_append_printf (md, "\n- Failure kept: %s\n", want);
-  if (r->put_back_tests > 0)
+  if (r->put_back_tests > 0 && r->put_back > 0)
     g_string_append_printf (md, "- The user's releases: %u put back after the search, as the "
                             "failure holds with them, so that the steps read as done (%u "
                             "test%s)\n", r->put_back, r->put_back_tests,
                             r->put_back_tests == 1 ? "" : "s");
+  else if (r->put_back_tests > 0)
+    g_string_append_printf (md, "- The user's releases: none put back after the search: with "
+                            "them the failure did not happen (%u test%s)\n",
+                            r->put_back_tests, r->put_back_tests == 1 ? "" : "s");
   g_string_append_printf (md, "- Verification: the full session failed in %u of %u replays, "
                           "the empty session passed", r->verify_fails, r->verify_runs);
   if (r->confirm > 1)

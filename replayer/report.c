@@ -571,7 +571,7 @@ append_held (Report *report, GString *md)
 {
   g_autoptr (GArray) actions = session_get_actions (report->session);
   g_autoptr (GString) held = g_string_new (NULL);
-  guint last_user = 0;
+  guint last_user = 0, n_held = 0;
 
   for (guint a = 0; a < actions->len; a++)
     if (!session_get_event (report->session, g_array_index (actions, guint, a))->added)
@@ -603,15 +603,21 @@ append_held (Report *report, GString *md)
         }
       if (step < 0)
         continue;
+      /* A long list says nothing more than its count and first few. */
+      if (n_held++ >= 6)
+        continue;
       what = ev->kind == SESSION_EVENT_KEY_RELEASE ? g_strdup (ev->keysym)
                                                    : g_strdup_printf ("button %u", ev->button);
       what_md = quote_markdown_code (what);
       g_string_append_printf (held, "%s%s from step %d%s", held->len > 0 ? ", " : "", what_md,
                               step + 1, a > last_user ? "" : " until it is pressed again");
     }
+  if (n_held > 6)
+    g_string_append_printf (held, " and %u more", n_held - 6);
   if (held->len > 0)
     g_string_append_printf (md, "\nHeld down in these steps, as the failure needs (xreduce "
-                            "releases them after the last step): %s.\n", held->str);
+                            "releases each when it is pressed again, or after the last step): "
+                            "%s.\n", held->str);
 }
 
 /* The end of a replay that failed: the last picture, the failure marked
