@@ -15,6 +15,7 @@
 #define G_LOG_DOMAIN "xreduce-recorder"
 
 #include "recorder.h"
+#include "xapp.h"
 #include "sandbox.h"
 
 #include <errno.h>
@@ -680,41 +681,6 @@ open_display (Recorder *recorder, GError **error)
   return TRUE;
 }
 
-/* The window manager of the display, for the header: the name it says
- * (EWMH: _NET_SUPPORTING_WM_CHECK's window's _NET_WM_NAME), else
- * whether a client redirects the root's children (one that says no name),
- * else none. Its text is a client's: the writer quotes comments. */
-static char *
-read_wm_name (Display *dpy)
-{
-  Window root = DefaultRootWindow (dpy);
-  Atom check = XInternAtom (dpy, "_NET_SUPPORTING_WM_CHECK", False);
-  Atom name = XInternAtom (dpy, "_NET_WM_NAME", False);
-  Atom utf8 = XInternAtom (dpy, "UTF8_STRING", False);
-  XWindowAttributes attrs;
-  Atom type;
-  int format;
-  unsigned long n = 0, after;
-  unsigned char *data = NULL;
-  Window wm = None;
-  char *said = NULL;
-
-  if (XGetWindowProperty (dpy, root, check, 0, 1, False, XA_WINDOW, &type, &format, &n, &after,
-                          &data) == Success && data != NULL && format == 32 && n == 1)
-    wm = *(Window *) data;
-  g_clear_pointer (&data, XFree);
-  if (wm != None
-      && XGetWindowProperty (dpy, wm, name, 0, 256, False, utf8, &type, &format, &n, &after,
-                             &data) == Success && data != NULL && format == 8 && n > 0)
-    said = g_utf8_make_valid ((const char *) data, (gssize) n);
-  g_clear_pointer (&data, XFree);
-  if (said != NULL)
-    return said;
-  if (XGetWindowAttributes (dpy, root, &attrs) && (attrs.all_event_masks & SubstructureRedirectMask))
-    return g_strdup ("one that does not say its name");
-  return g_strdup ("none");
-}
-
 static gboolean
 open_log (Recorder *recorder, GError **error)
 {
@@ -730,9 +696,9 @@ open_log (Recorder *recorder, GError **error)
 
   /* The X errors of a window that goes away meanwhile are trapped. */
   xconn_trap_push (recorder->tracker);
-  wm = read_wm_name (recorder->tracker);
+  wm = xapp_window_manager_name (recorder->tracker);
   xconn_trap_pop (recorder->tracker);
-  wm_comment = g_strdup_printf ("window manager: %s", wm);
+  wm_comment = g_strdup_printf ("window manager: %s", wm != NULL ? wm : "none");
   session_add_header_comment (header, comment);
   session_add_header_comment (header, wm_comment);
   session_set_screen (header, DisplayWidth (recorder->tracker, DefaultScreen (recorder->tracker)),

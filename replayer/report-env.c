@@ -86,7 +86,8 @@ locale_words (void)
 
 void
 report_append_environment (GString *md, const Session *session, const ReportAppInfo *app,
-                           const char *x_server, const ReportHow *how, const char *report_dir)
+                           const char *x_server, const char *wm_seen, const ReportHow *how,
+                           const char *report_dir)
 {
   g_autofree char *os = g_get_os_info (G_OS_INFO_KEY_PRETTY_NAME);
   g_autofree char *recorded_by = header_comment (session, "recorded by ");
@@ -128,9 +129,9 @@ report_append_environment (GString *md, const Session *session, const ReportAppI
     {
       g_autofree char *x = quote_markdown_text (x_server);
       g_string_append_printf (md, "- X server: %s (%s), screen %dx%d\n", x,
-                              how != NULL && how->on_display ? "a display given with --display"
-                                                             : "a private Xvfb",
-                              width, height);
+                              how != NULL && how->on_display
+                                ? "the display xreplay was given: xreduce's worker, or --display"
+                                : "a private Xvfb", width, height);
     }
   else
     g_string_append_printf (md, "- Screen: %dx%d\n", width, height);
@@ -141,8 +142,11 @@ report_append_environment (GString *md, const Session *session, const ReportAppI
           g_autofree char *w = quote_markdown_code (how->wm);
           g_string_append_printf (md, "- Window manager: %s (--wm)\n", w);
         }
-      else if (how->on_display)
-        g_string_append (md, "- Window manager: the display's own, if any\n");
+      else if (wm_seen != NULL)
+        {
+          g_autofree char *w = quote_markdown_text (wm_seen);
+          g_string_append_printf (md, "- Window manager: %s, the display's\n", w);
+        }
       else
         g_string_append (md, "- Window manager: none; the replay gave each window its "
                              "recorded size and the focus its keys went to\n");

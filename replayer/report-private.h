@@ -44,10 +44,12 @@ typedef struct
 
 /* "## Environment", the one place the report says where and how the
  * session was recorded and replayed: the app (@app), the system, the X
- * server of the replay (@x_server, or NULL), the window manager, the
+ * server of the replay (@x_server, or NULL), the window manager (@wm_seen:
+ * the one that ran, or NULL), the
  * sandbox, HOME, network, locale, keymap and screen; then the recording
  * (from @session's header): its date and xrecord's version, its screen,
  * keymap and window manager. @report_dir: paths are said from there. */
 void report_append_environment (GString *md, const Session *session,
                                 const ReportAppInfo *app, const char *x_server,
-                                const ReportHow *how, const char *report_dir);
+                                const char *wm_seen, const ReportHow *how,
+                                const char *report_dir);

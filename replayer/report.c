@@ -24,6 +24,8 @@
 #include "interrupt.h"
 #include "quote.h"
 #include "snapshot.h"
+#include "xapp.h"
+#include "xconn.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -60,6 +62,7 @@ struct Report
   Snapshot *alive_screen; /* the screen at the end, the app still there, or NULL */
   char *picture_error;   /* first failure to take a picture */
   char *x_server;        /* "The X.Org Foundation 21.1.7", from the first step's display */
+  char *wm;              /* the window manager that ran at the first step, or NULL: none */
   ReportHow how;
   gboolean how_known;    /* report_set_replay() was called */
   gboolean traced;       /* the app ran under xreduce-crashtrace */
@@ -251,6 +254,7 @@ report_free (Report *report)
   g_clear_pointer (&report->alive_screen, snapshot_free);
   g_free (report->picture_error);
   g_free (report->x_server);
+  g_free (report->wm);
   g_free (report->how.wm);
   g_free (report->how.home_seed);
   if (report->phrases != NULL)
@@ -349,7 +353,12 @@ report_step (Report *report, Display *dpy, const ReplayStep *step)
   const SessionPhrase *phrase = g_ptr_array_index (report->phrases, p);
 
   if (dpy != NULL && report->x_server == NULL)
-    report->x_server = report_describe_server (dpy);
+    {
+      report->x_server = report_describe_server (dpy);
+      xconn_trap_push (dpy);
+      report->wm = xapp_window_manager_name (dpy);
+      xconn_trap_pop (dpy);
+    }
   /* A typing step's text, now that the app shows it (the replay waited:
    * report_wants_wait()). */
   if (report->typed_of[step->number] > 0 && dpy != NULL)
@@ -821,7 +830,7 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
     g_string_append_printf (md, "\nThe last screen%s: [last-screen.png](last-screen.png)\n",
                             result->verdict.kind == VERDICT_PASSED ? ""
                             : ", the failure marked in red");
-  report_append_environment (md, report->session, &app, report->x_server,
+  report_append_environment (md, report->session, &app, report->x_server, report->wm,
                              report->how_known ? &report->how : NULL, report->dir);
 
   g_string_append (md, "\n## Replay it\n\nWith xreduce's replayer (starts its own Xvfb):\n\n");

@@ -148,4 +148,9 @@ char *xapp_text_from_property (XApp *xapp, Atom type, const char *value, gsize l
  * a class, as i3's). */
 Window xapp_identity_window (XApp *xapp, Window top);
 
+/* The window manager of @dpy: the name it says, "one that does not say
+ * its name", or NULL: none runs. A client's text: quoted where it goes.
+ * (Between xconn_trap_push() and _pop(): its window may go meanwhile.) */
+char *xapp_window_manager_name (Display *dpy);
+
 G_END_DECLS
