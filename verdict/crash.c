@@ -139,9 +139,8 @@ crash_info_site (const CrashInfo *crash)
       if (strchr (at[i], ':') != NULL)
         return g_strdup_printf ("%s (%s)", crash->frames[i], at[i]);
     }
-  /* Else the first frame; its library alone when it has no name. */
-  if (g_str_equal (crash->frames[0], "??") && at != NULL && at[0] != NULL && *at[0] != '\0')
-    return g_strdup (at[0]);
+  /* Else the first frame, "?? (libxul.so)" when it has no name (as gdb
+   * says "?? () from libxul.so"). */
   if (at != NULL && at[0] != NULL && *at[0] != '\0')
     return g_strdup_printf ("%s (%s)", crash->frames[0], at[0]);
   return g_strdup (crash->frames[0]);

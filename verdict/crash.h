@@ -56,8 +56,9 @@ const char *crash_code_name (int signal, int code, char buf[32]);
 char *crash_info_describe_cause (const CrashInfo *crash);
 
 /* The first frame with a source line ("print_document (xdemo.c:209)"),
- * else the first frame ("g_main_loop_run (libglib-2.0.so.0)", or its
- * library alone when it has no name: "libxul.so"), else NULL. */
+ * not past a frame without a name nor at a process's or thread's start,
+ * else the first frame ("g_main_loop_run (libglib-2.0.so.0)", "??
+ * (libxul.so)"), else NULL. */
 char *crash_info_site (const CrashInfo *crash);
 
 /* The app's death in words, for a title: "killed by SIGSEGV sent by pid
