@@ -13,7 +13,7 @@ set -eu
 cd "$(dirname "$0")/.."
 build=${XREDUCE_BUILD:-build}
 
-packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev \
+packages="meson ninja-build pkg-config gcc g++ libc6-dev libglib2.0-dev \
 libx11-dev libxtst-dev libxres-dev libxkbcommon-dev libpng-dev \
 libcairo2-dev libpango1.0-dev libfontconfig-dev fonts-dejavu-core libgif-dev \
 libjson-glib-dev xvfb xserver-xephyr xdotool x11-xkb-utils x11-utils xauth libdw-dev \
