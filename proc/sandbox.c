@@ -408,6 +408,13 @@ passes_env (const Sandbox *sandbox, const char *name)
 }
 
 char **
+sandbox_without_crash_reporters (char **envp)
+{
+  envp = g_environ_setenv (envp, "MOZ_CRASHREPORTER_DISABLE", "1", FALSE);
+  return g_environ_setenv (envp, "KDE_DEBUG", "1", FALSE);
+}
+
+char **
 sandbox_environ (const Sandbox *sandbox, const char *display)
 {
   g_auto (GStrv) ours = g_get_environ ();
@@ -436,6 +443,7 @@ sandbox_environ (const Sandbox *sandbox, const char *display)
       if (value != NULL)
         envp = g_environ_setenv (envp, *k, value, TRUE);
     }
+  envp = sandbox_without_crash_reporters (envp);
   envp = sandbox_apply (sandbox, envp);
   /* sandbox_apply keeps a caller's XAUTHORITY: here there is none but
    * the sandbox's own. */

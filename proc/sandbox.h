@@ -92,6 +92,14 @@ gboolean sandbox_set_xauthority (Sandbox *sandbox, const guint8 *data, gsize len
  * DISPLAY=@display and XAUTHORITY (once set); then the variables of
  * keep_env, then set_env. Nothing else of ours. */
 char **sandbox_environ (const Sandbox *sandbox, const char *display);
+/* @envp (taken, returned) with apps' own crash reporters turned off, as
+ * xrecord and every replay run the app: Mozilla's (MOZ_CRASHREPORTER_DISABLE:
+ * else breakpad catches the SIGSEGV, writes a minidump and the app exits
+ * with a status of its own), KDE's DrKonqi (KDE_DEBUG). The crash is then
+ * the signal that ends the app, the same in the recording and in every
+ * replay, and the report's tracer sees it. A variable set already (the
+ * user's, --keep-env, --setenv) is left as it is. */
+char **sandbox_without_crash_reporters (char **envp);
 /* The command line that runs @argv in the sandbox for @display (":N"):
  * bwrap's, or a copy of @argv when not isolated. A program that is not
  * there is PROC_ERROR_NOT_FOUND (said before bwrap runs, as proc_spawn

@@ -111,6 +111,14 @@ typedef struct
   char *pool_reason;         /* owned: the last word on the workers */
   guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
   guint deadline;            /* --limit-time's timer, or 0 */
+  const char *phase;         /* what it does now, for the progress line */
+  gint64 last_line_us;       /* when a line was last said (not a tty: progress_tick) */
+  guint ticker;              /* progress_tick's timer, or 0 */
+  char *wrong_app;           /* owned, or NULL: why the app is not the session's (the
+                              * classes of its windows and the session's differ) */
+  gboolean app_checked;      /* a replay's windows were compared with the session's */
+  guint n_put_back;          /* the user's releases put back after the search */
+  guint put_back_tests;      /* ... and the tests that cost */
 } Reducer;
 
 void
@@ -139,6 +147,7 @@ say (Reducer *reducer, const char *format, ...)
   text = g_strdup_vprintf (format, args);
   va_end (args);
   g_printerr ("%sxreduce: %s\n", reducer->tty ? "\r\033[K" : "", text);
+  reducer->last_line_us = g_get_monotonic_time ();
 }
 
 /* ---- progress and the best result ---- */
@@ -158,6 +167,37 @@ progress_line (Reducer *reducer, gboolean final)
            reducer->n_best_steps, reducer->n_best_steps == 1 ? "" : "s",
            workers, workers == 1 ? "" : "s", (int) t / 60, (int) t % 60, final ? "\n" : "");
   fflush (stderr);
+}
+
+/* Not on a terminal (a CI log, a job's output), a line every
+ * REDUCE_PROGRESS_EVERY_S at least, so that a long reduction is never
+ * silent long: the phase, the tests, the actions, the best so far; on a
+ * terminal the progress line's clock goes on. */
+#define REDUCE_PROGRESS_EVERY_S 10
+
+static gboolean
+progress_tick (gpointer data)
+{
+  Reducer *reducer = data;
+  const DdStats *stats = &reducer->last_stats;
+  double t = elapsed_s (reducer);
+  guint workers = reducer->runner != NULL ? runner_get_active (reducer->runner) : 0;
+
+  if (reducer->options->quiet)
+    return G_SOURCE_CONTINUE;
+  if (reducer->tty)
+    {
+      progress_line (reducer, FALSE);
+      return G_SOURCE_CONTINUE;
+    }
+  if (g_get_monotonic_time () - reducer->last_line_us < REDUCE_PROGRESS_EVERY_S * G_USEC_PER_SEC)
+    return G_SOURCE_CONTINUE;
+  say (reducer, "%s: %" G_GUINT64_FORMAT " tests (%" G_GUINT64_FORMAT " cached), %u -> %u "
+       "actions in %u step%s so far, %u worker%s, %d:%02d", reducer->phase, stats->tests,
+       stats->cache_hits, reducer->n_before, reducer->n_best, reducer->n_best_steps,
+       reducer->n_best_steps == 1 ? "" : "s", workers, workers == 1 ? "" : "s", (int) t / 60,
+       (int) t % 60);
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -281,7 +321,7 @@ save_best (Reducer *reducer, GError **error)
     {
       /* --same-crash: the crash kept, for whoever reads the bug report. */
       g_autofree char *top = g_strjoinv (" < ", frames);
-      g_autofree char *crash = g_strdup_printf ("the crash kept: %s (top frames, gdb)", top);
+      g_autofree char *crash = g_strdup_printf ("the crash kept: %s (its top frames)", top);
       session_add_header_comment (best, crash);
     }
   if (!reducer->target.by_test && reducer->target.outcome.kind != SESSION_OUTCOME_NONE)
@@ -482,6 +522,24 @@ recorded_window_latency (const Session *session)
   return latency;
 }
 
+/* The first replay that showed a window: a session for another app (the
+ * demo's, typed into a terminal) would only waste the reduction's time;
+ * the tests stop at once (input.h). */
+static void
+check_app (Reducer *reducer, const RunResult *result)
+{
+  g_autoptr (GError) error = NULL;
+  const char *const *app = (const char *const *) result->replay.app_classes;
+
+  if (reducer->app_checked || app == NULL || app[0] == NULL)
+    return;
+  reducer->app_checked = TRUE;
+  if (input_check_app_classes (reducer->session, reducer->options->session_path, app, &error))
+    return;
+  reducer->wrong_app = g_strdup (error->message);
+  runner_cancel (reducer->runner);
+}
+
 /* Every replay's result, as it comes. */
 static void
 on_observe (const RunResult *result, gpointer data)
@@ -495,6 +553,7 @@ on_observe (const RunResult *result, gpointer data)
   if (target_still_fails (result, &reducer->target)
       && result->replay.n_replayed >= result->replay.n_actions)
     reducer->latest_failure_ms = MAX (reducer->latest_failure_ms, result->replay.settle_ms);
+  check_app (reducer, result);
   if (reducer->learn_wait)
     learn_window_wait (reducer, result);
   if (reducer->learn_start)
@@ -543,6 +602,7 @@ adopt_verdict (Reducer *reducer, GError **error)
   gboolean cut = crash_point < reducer->n_best;
 
   reducer->judged = TRUE;
+  reducer->phase = "searching";
   if (cut)
     {
       g_autofree guint *upto = g_new (guint, MAX (crash_point, 1));
@@ -933,6 +993,78 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
   return ok;
 }
 
+/* ---- the user's own steps ---- */
+
+/* At most this many tests put back the user's releases one by one, when
+ * putting them all back at once loses the failure. */
+#define REDUCE_PUT_BACK_MAX_TESTS 8
+
+/* Does the best set with @extra (ascending action numbers) added still
+ * fail? One test. */
+static gboolean
+fails_with (Reducer *reducer, const guint *extra, guint n_extra, gboolean *fails, GError **error)
+{
+  g_autoptr (GArray) set = g_array_sized_new (FALSE, FALSE, sizeof (guint),
+                                              reducer->n_best + n_extra);
+  DdCandidate candidate = { 0 };
+  DdOutcome outcome = DD_CANCELLED;
+  guint i = 0, j = 0;
+
+  while (i < reducer->n_best || j < n_extra)
+    if (j >= n_extra || (i < reducer->n_best && reducer->best[i] < extra[j]))
+      g_array_append_val (set, reducer->best[i++]);
+    else
+      g_array_append_val (set, extra[j++]);
+  candidate.elems = (const guint *) set->data;
+  candidate.n_elems = set->len;
+  if (!test_candidates (&candidate, 1, &outcome, reducer, error))
+    return FALSE;
+  reducer->put_back_tests++;
+  *fails = outcome == DD_FAIL;
+  if (*fails)
+    set_best (reducer, (const guint *) set->data, set->len);
+  return TRUE;
+}
+
+/* After the search: the user's releases that the failure does without go
+ * back in, so that the steps read as the person did them ("Press Alt+P;
+ * click Print", not Alt+P held through the click). All at once first (one
+ * test); if the failure needs something held, one by one, as long as that
+ * is cheap. A test that cannot run leaves the result as it is. */
+static void
+put_back_releases (Reducer *reducer)
+{
+  g_autoptr (GArray) releases = search_dropped_releases (reducer->session, reducer->best,
+                                                         reducer->n_best);
+  g_autoptr (GError) error = NULL;
+  gboolean fails = FALSE;
+  guint before = reducer->n_best;
+
+  if (releases->len == 0)
+    return;
+  reducer->phase = "putting back the user's releases";
+  if (!fails_with (reducer, (const guint *) releases->data, releases->len, &fails, &error))
+    goto out;
+  for (guint i = 0; !fails && releases->len > 1 && i < releases->len
+                    && reducer->put_back_tests < REDUCE_PUT_BACK_MAX_TESTS; i++)
+    {
+      gboolean one = FALSE;
+
+      if (!fails_with (reducer, &g_array_index (releases, guint, i), 1, &one, &error))
+        goto out;
+    }
+out:
+  reducer->n_put_back = reducer->n_best - before;
+  if (reducer->n_put_back > 0)
+    say (reducer, "%u of the user's releases put back: the failure holds with them (%u test%s)",
+         reducer->n_put_back, reducer->put_back_tests, reducer->put_back_tests == 1 ? "" : "s");
+  else if (error == NULL)
+    say (reducer, "the user's releases stay out: with them the failure did not happen (%u "
+         "test%s)", reducer->put_back_tests, reducer->put_back_tests == 1 ? "" : "s");
+  else
+    say (reducer, "the user's releases stay out: %s", error->message);
+}
+
 /* The search, again from the best set each time the verdict changes the
  * premises; at the end, the verdict is in and the best set saved. */
 static gboolean
@@ -958,7 +1090,11 @@ reduce_search (Reducer *reducer, GError **error)
           continue;
         }
       if (ok)
-        return save_best (reducer, error);
+        {
+          if (reducer->options->algorithm == DD_ALGORITHM_HDD)
+            put_back_releases (reducer);
+          return save_best (reducer, error);
+        }
       if (reducer->timed_out && !reducer->interrupted)
         {
           /* --limit-time: every test was stopped at the limit, the
@@ -1310,7 +1446,10 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
   reduction->n_before = reducer->n_before;
   reduction->n_after = reducer->n_best;
   /* What the journal answered was run by an earlier, interrupted run. */
-  reduction->tests = reducer->earlier_tests - MIN (reducer->journal_hits, reducer->earlier_tests);
+  reduction->tests = reducer->earlier_tests - MIN (reducer->journal_hits, reducer->earlier_tests)
+                     + reducer->put_back_tests;
+  reduction->put_back = reducer->n_put_back;
+  reduction->put_back_tests = reducer->put_back_tests;
   reduction->speculative = reducer->earlier_speculative
                            - MIN (reducer->journal_hits_speculative, reducer->earlier_speculative);
   reduction->cache_hits = reducer->earlier_cache_hits;
@@ -1360,11 +1499,14 @@ interrupted_report (Reducer *reducer, Reduction *reduction, const Session *best,
   reduction->interrupted = TRUE;
   if (reducer->options->report)
     {
+      RunResult replay = { 0 };
+
       runner_resume (reducer->runner);
       runner_set_window_wait (reducer->runner, 0);
       runner_set_settle (reducer->runner, 0);
-      if (!summary_write_report (reducer->runner, best, reduction, &report_md, &local))
+      if (!summary_write_report (reducer->runner, best, reduction, &report_md, &replay, &local))
         g_clear_pointer (&report_md, g_free);
+      run_result_clear (&replay);
     }
   summary->report_path = g_strdup (report_md);
   where = report_md != NULL ? g_strdup_printf (", its report in %s", report_md)
@@ -1372,8 +1514,8 @@ interrupted_report (Reducer *reducer, Reduction *reduction, const Session *best,
   g_clear_error (error);
   g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
                "interrupted after %" G_GUINT64_FORMAT " tests: the best session so far "
-               "(%u actions, not minimal) is in %s%s", reduction->tests, reducer->n_best,
-               reducer->output_path, where);
+               "(%u actions, not minimal) is in %s%s; run the same command again to resume",
+               reduction->tests, reducer->n_best, reducer->output_path, where);
 }
 
 /* After the search (@ok) or its failure: the report, the result, the
@@ -1385,6 +1527,7 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
   g_autoptr (GError) report_error = NULL;
   g_autofree char *report_md = NULL;
   g_autofree char *pool_reason = NULL;
+  RunResult report_replay = { 0 };
   Reduction reduction;
 
   progress_line (reducer, TRUE);
@@ -1412,6 +1555,15 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
                   "or xreplay that died, stopped or passed its time limit); the last: %s\n",
                   n_infra, n_infra == 1 ? "" : "s", last != NULL ? last : "?");
   }
+  if (!ok && reducer->wrong_app != NULL)
+    {
+      /* Nothing reduced: the journal and the output say nothing. */
+      if (reducer->journal != NULL)
+        journal_remove (reducer->journal);
+      g_clear_error (error);
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", reducer->wrong_app);
+      return FALSE;
+    }
   if (!ok)
     {
       summary->saved = reducer->saved;
@@ -1424,8 +1576,8 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
         {
           g_clear_error (error);
           g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
-                       "interrupted before the verification was over: nothing written to %s",
-                       reducer->output_path);
+                       "interrupted before the verification was over: nothing written to %s; "
+                       "run the same command again to resume", reducer->output_path);
         }
       else if (reducer->saved || reducer->n_saved > 0)
         g_printerr ("xreduce: stopped; %s holds an earlier result (%u actions), not the "
@@ -1436,22 +1588,26 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
     }
   if (reducer->journal != NULL && !reduction.stopped_early)
     journal_remove (reducer->journal);
-  if (reducer->options->report && reducer->timed_out)
-    say (reducer, "no report: the time limit is reached (xreplay --report writes one)");
-  else if (reducer->options->report)
+  summary->saved = TRUE;
+  if (reducer->options->report)
     {
-      /* The report's replay waits the full --window-wait and --settle. */
+      reducer->phase = "replaying the result for the report";
+      /* The report's replay waits the full --window-wait and --settle;
+       * at --limit-time too (the tests stopped: one replay more, for the
+       * best result). */
+      runner_resume (reducer->runner);
       runner_set_window_wait (reducer->runner, 0);
       runner_set_settle (reducer->runner, 0);
-      if (!summary_write_report (reducer->runner, best, &reduction, &report_md, &report_error)
+      if (!summary_write_report (reducer->runner, best, &reduction, &report_md, &report_replay,
+                                 &report_error)
           && g_error_matches (report_error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED))
         {
           g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
                        "interrupted while writing the report; the minimal session "
                        "(%u actions) is in %s", reducer->n_best, reducer->output_path);
-          summary->saved = TRUE;
           if (!reducer->options->json)
             summary_print (&reduction, best, reducer->app_argv, NULL);
+          run_result_clear (&report_replay);
           return FALSE;
         }
       /* Never exit 0 without the report asked for (a full disk): the
@@ -1462,19 +1618,22 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
                        "cannot write the report %s.report: %s; the minimal session (%u "
                        "actions) is in %s (--no-report: none)", reducer->output_path,
                        report_error->message, reducer->n_best, reducer->output_path);
-          summary_print (&reduction, best, reducer->app_argv, NULL);
+          if (!reducer->options->json)
+            summary_print (&reduction, best, reducer->app_argv, NULL);
+          run_result_clear (&report_replay);
           return FALSE;
         }
     }
   summary->report_path = g_strdup (report_md);
-  summary->saved = TRUE;
   if (reducer->options->json)
     {
-      g_autofree char *json = summary_json (&reduction, best, report_md);
+      g_autofree char *json = summary_json (&reduction, best, report_md,
+                                            report_md != NULL ? &report_replay : NULL);
       g_print ("%s\n", json);
     }
   else
     summary_print (&reduction, best, reducer->app_argv, report_md);
+  run_result_clear (&report_replay);
   return TRUE;
 }
 
@@ -1483,6 +1642,8 @@ reducer_clear (Reducer *reducer)
 {
   if (reducer->deadline != 0)
     g_source_remove (reducer->deadline);
+  if (reducer->ticker != 0)
+    g_source_remove (reducer->ticker);
   /* Stops every test, app and Xvfb before the files go. */
   g_clear_pointer (&reducer->runner, runner_free);
   g_clear_pointer (&reducer->workdir, proc_tempdir_free);
@@ -1498,6 +1659,7 @@ reducer_clear (Reducer *reducer)
   g_free (reducer->output_path);
   g_free (reducer->best);
   g_free (reducer->pool_reason);
+  g_free (reducer->wrong_app);
   /* Last: a second Ctrl-C while the tests stop does not cut that short. */
   proc_interrupt_unwatch ();
 }
@@ -1510,8 +1672,10 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
   gboolean ok;
 
   memset (summary, 0, sizeof *summary);
-  reducer.start_us = g_get_monotonic_time ();
+  reducer.start_us = reducer.last_line_us = g_get_monotonic_time ();
   reducer.tty = isatty (STDERR_FILENO);
+  reducer.phase = "verifying that the session fails";
+  reducer.ticker = g_timeout_add_seconds (1, progress_tick, &reducer);
   proc_interrupt_watch (on_signal, &reducer);
   if (!reduce_setup (&reducer, &local))
     {

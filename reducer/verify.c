@@ -41,6 +41,7 @@ struct Verification
   char *empty_seen;          /* what the empty session did, if it failed */
   char *full_seen;           /* what the first full replay did */
   char *full_tail;           /* the end of its stderr */
+  char *no_frames;           /* --same-crash: why a failing replay had no frames */
   GError *error;             /* a replay broke, or was interrupted */
   GError *verdict_error;     /* FAILED: why */
   VerificationState state;
@@ -115,8 +116,11 @@ on_full_done (RunResult *result, gboolean failed, const GError *error, gpointer 
     {
       v->fails++;
       v->max_replayed = MAX (v->max_replayed, result->replay.n_replayed);
-      if (v->target->same_crash && v->target->reference_frames == NULL)
-        v->target->reference_frames = g_steal_pointer (&result->replay.backtrace);
+      if (v->target->same_crash && v->target->reference_frames == NULL
+          && result->replay.crash.frames != NULL)
+        v->target->reference_frames = g_steal_pointer (&result->replay.crash.frames);
+      else if (v->target->same_crash && v->no_frames == NULL)
+        v->no_frames = g_strdup (result->replay.crash.no_frames);
     }
   if (result->replay.verdict.kind != VERDICT_COULD_NOT_START)
     v->n_started++;
@@ -222,6 +226,7 @@ verification_free (Verification *v)
   g_free (v->empty_seen);
   g_free (v->full_seen);
   g_free (v->full_tail);
+  g_free (v->no_frames);
   g_clear_error (&v->error);
   g_clear_error (&v->verdict_error);
   g_free (v);
@@ -332,7 +337,8 @@ judge (Verification *v, GError **error)
   if (target->same_crash && target->reference_frames == NULL)
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
-                   "--same-crash: no backtrace could be taken of the crash (is gdb installed?)");
+                   "--same-crash: no backtrace could be taken of the crash: %s",
+                   v->no_frames != NULL ? v->no_frames : "the app's tracer said nothing of it");
       return VERIFICATION_FAILED;
     }
   if (target->same_crash && !v->quiet)

@@ -415,6 +415,39 @@ snapshot_add_caption (const Snapshot *picture, const char *caption, GError **err
 }
 
 Snapshot *
+snapshot_mark_end (const Snapshot *picture, const char *badge, GError **error)
+{
+  cairo_surface_t *surface = to_surface (picture);
+  cairo_t *cr = cairo_create (surface);
+  Snapshot *result;
+
+  cairo_set_source_rgb (cr, 0xd0 / 255.0, 0x10 / 255.0, 0x10 / 255.0);
+  cairo_set_line_width (cr, SNAPSHOT_END_FRAME);
+  cairo_rectangle (cr, SNAPSHOT_END_FRAME / 2.0, SNAPSHOT_END_FRAME / 2.0,
+                   picture->width - SNAPSHOT_END_FRAME, picture->height - SNAPSHOT_END_FRAME);
+  cairo_stroke (cr);
+  if (badge != NULL && *badge != '\0')
+    {
+      g_autoptr (PangoLayout) layout = snapshot_caption_layout (cr, badge, picture->width / 2);
+      int w, h;
+
+      pango_layout_get_pixel_size (layout, &w, &h);
+      cairo_rectangle (cr, SNAPSHOT_END_FRAME, SNAPSHOT_END_FRAME,
+                       w + 2 * SNAPSHOT_CAPTION_PAD_X, h + 2 * SNAPSHOT_CAPTION_PAD_Y);
+      cairo_fill (cr);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_move_to (cr, SNAPSHOT_END_FRAME + SNAPSHOT_CAPTION_PAD_X,
+                     SNAPSHOT_END_FRAME + SNAPSHOT_CAPTION_PAD_Y);
+      pango_cairo_show_layout (cr, layout);
+    }
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  result = from_surface (surface, error);
+  cairo_surface_destroy (surface);
+  return result;
+}
+
+Snapshot *
 snapshot_step_picture (const Snapshot *screen, Display *dpy, const SnapshotMarks *marks,
                        const char *caption, Snapshot **marked, GError **error)
 {

@@ -121,4 +121,3 @@ char *stroke_mods_name (guint mods);
 /* The character @keysym types, as UTF-8 in @out; FALSE if none (or a
  * control character). */
 gboolean session_keysym_text (const char *keysym, char out[8]);
-gboolean session_keysym_is_terminator (const char *keysym);

@@ -431,6 +431,8 @@ test_environ (Fixture *f, gconstpointer data)
                             "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
                             "XDG_RUNTIME_DIR", "TMPDIR", "DBUS_SESSION_BUS_ADDRESS",
                             "NO_AT_BRIDGE", "DISPLAY", "XAUTHORITY",
+                            /* Apps' own crash reporters off (sandbox.c). */
+                            "MOZ_CRASHREPORTER_DISABLE", "KDE_DEBUG",
                             /* How a sanitizer build reports (sandbox.c): the suite
                              * under -Db_sanitize sets them. */
                             "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "MSAN_OPTIONS",
