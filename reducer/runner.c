@@ -72,7 +72,8 @@ typedef struct
 /* A background test (runner_start_background). */
 typedef struct Background
 {
-  Session *session;          /* owned */
+  Session *session;          /* owned, unless shared */
+  gboolean shared;           /* runner_start_background_shared(): the caller's */
   char **extra_args;         /* owned, or NULL: more xreplay options */
   guint attempt;             /* tries so far */
   guint infra_attempt;       /* infrastructure failures so far */
@@ -85,7 +86,8 @@ typedef struct Background
 static void
 background_free (Background *bg)
 {
-  session_free (bg->session);
+  if (!bg->shared)
+    session_free (bg->session);
   g_strfreev (bg->extra_args);
   g_free (bg);
 }
@@ -117,6 +119,9 @@ struct Runner
   guint test_timeout_ms;     /* runner_set_test_timeout(), or 0: derived */
   GQueue background;         /* of Background*: queued, not started yet */
   guint n_background;        /* queued or running */
+  const Session *shared;     /* runner_start_background_shared()'s session, or NULL */
+  char *shared_path;         /* ... written once, a link to it for each of its tests */
+  char *shared_text;         /* ... as text, once, for the launcher's frame */
   /* How busy the workers were (runner_get_usage). */
   gint64 created_us;
   gint64 busy_ms;            /* the tests' time on a worker, killed ones too */
@@ -308,6 +313,8 @@ runner_free (Runner *runner)
   g_strfreev (runner->launcher_argv);
   g_free (runner->workdir);
   g_free (runner->last_infra);
+  g_free (runner->shared_path);
+  g_free (runner->shared_text);
   g_clear_error (&runner->batch_error);
   g_free (runner);
 }
@@ -863,7 +870,19 @@ on_stdin_writable (int fd, GIOCondition condition, gpointer data)
 static gboolean
 worker_open_stdin (Worker *worker, Session *session, int *child_end, GError **error)
 {
-  g_autofree char *text = session_to_string (session);
+  Runner *runner = worker->runner;
+  g_autofree char *own = NULL;
+  const char *text;
+
+  if (session == runner->shared && runner->shared != NULL)
+    {
+      /* The same session for several tests: as text once. */
+      if (runner->shared_text == NULL)
+        runner->shared_text = session_to_string (session);
+      text = runner->shared_text;
+    }
+  else
+    text = own = session_to_string (session);
   g_autofree char *header = frame_header (strlen (text));
   g_autofree char *frame = g_strconcat (header, text, NULL);
   gsize len = strlen (frame);
@@ -885,6 +904,26 @@ worker_open_stdin (Worker *worker, Session *session, int *child_end, GError **er
   worker->stdin_source = g_unix_fd_add (worker->stdin_fd, G_IO_OUT | G_IO_ERR | G_IO_HUP,
                                         on_stdin_writable, worker);
   return TRUE;
+}
+
+/* The candidate file for a test of @session: a session shared by several
+ * tests (the verification's full session: a million actions are seconds
+ * to write) is written once, and each test gets a link to it. */
+static gboolean
+write_candidate (Runner *runner, const Session *session, const char *path, GError **error)
+{
+  if (session != runner->shared || runner->shared == NULL)
+    return session_save (session, path, error);
+  if (runner->shared_path == NULL)
+    {
+      g_autofree char *shared = g_strdup_printf ("%s/shared-%" G_GUINT64_FORMAT ".log",
+                                                 runner->workdir, runner->serial++);
+
+      if (!session_save (session, shared, error))
+        return FALSE;
+      runner->shared_path = g_steal_pointer (&shared);
+    }
+  return link (runner->shared_path, path) == 0 || session_save (session, path, error);
 }
 
 static gboolean
@@ -941,7 +980,7 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   else if (!launched)
     path = g_strdup_printf ("%s/candidate-%u-%" G_GUINT64_FORMAT ".log",
                             runner->workdir, worker->id, runner->serial++);
-  if (path != NULL && !session_save (session, path, error))
+  if (path != NULL && !write_candidate (runner, session, path, error))
     return FALSE;
 
   if (by_test)
@@ -1086,13 +1125,14 @@ launch_background (Runner *runner)
 }
 
 static void
-queue_background (Runner *runner, Session *session, char **extra_args,
+queue_background (Runner *runner, Session *session, gboolean shared, char **extra_args,
                   RunnerPredicate predicate, gpointer predicate_data,
                   RunnerDoneFunc done, gpointer done_data)
 {
   Background *bg = g_new0 (Background, 1);
 
   bg->session = session;
+  bg->shared = shared;
   bg->extra_args = extra_args;
   bg->predicate = predicate;
   bg->predicate_data = predicate_data;
@@ -1108,13 +1148,46 @@ void
 runner_start_background (Runner *runner, Session *session, RunnerPredicate predicate,
                          gpointer predicate_data, RunnerDoneFunc done, gpointer done_data)
 {
-  queue_background (runner, session, NULL, predicate, predicate_data, done, done_data);
+  queue_background (runner, session, FALSE, NULL, predicate, predicate_data, done, done_data);
+}
+
+void
+runner_start_background_shared (Runner *runner, const Session *session,
+                                RunnerPredicate predicate, gpointer predicate_data,
+                                RunnerDoneFunc done, gpointer done_data)
+{
+  if (session != runner->shared)
+    {
+      if (runner->shared_path != NULL)
+        unlink (runner->shared_path);
+      g_clear_pointer (&runner->shared_path, g_free);
+      g_clear_pointer (&runner->shared_text, g_free);
+      runner->shared = session;
+    }
+  queue_background (runner, (Session *) session, TRUE, NULL, predicate, predicate_data, done,
+                    done_data);
 }
 
 guint
 runner_get_n_background (const Runner *runner)
 {
   return runner->n_background;
+}
+
+gboolean
+runner_step_background (Runner *runner, GError **error)
+{
+  if (runner->n_background > 0 && !runner->cancelled)
+    {
+      launch_background (runner);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  if (runner->cancelled)
+    {
+      g_set_error_literal (error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED, "interrupted");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -1167,7 +1240,7 @@ runner_run_once (Runner *runner, Session *session, const char *const *extra_args
   memset (result, 0, sizeof *result);
   for (guint i = 0; i < n; i++)
     all[i] = i;
-  queue_background (runner, session_subset (session, all, n), g_strdupv ((char **) extra_args),
+  queue_background (runner, session_subset (session, all, n), FALSE, g_strdupv ((char **) extra_args),
                     NULL, NULL, on_once_done, &once);
   /* Until it is over: on_once_done() writes to this frame. */
   while (!once.done)

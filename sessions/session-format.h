@@ -7,6 +7,7 @@
 #pragma once
 
 #include <glib.h>
+#include <gio/gio.h>
 
 #include "session-model.h"
 
@@ -23,6 +24,11 @@ Session *session_load_limited (const char *path, gsize max_bytes, GError **error
  * follow the actions, and no work starts on a session over the limit. */
 Session *session_load_bounded (const char *path, gsize max_bytes, guint max_actions,
                                GError **error);
+/* The same, stopping with G_IO_ERROR_CANCELLED once @cancellable is
+ * (checked every few thousand lines: a million-line file is seconds of
+ * parsing). */
+Session *session_load_cancellable (const char *path, gsize max_bytes, guint max_actions,
+                                   GCancellable *cancellable, GError **error);
 /* Parses a --max-session-size value: a whole number of MiB, 1 to 4096.
  * FALSE for anything else. */
 gboolean session_max_size_parse (const char *text, gsize *max_bytes);
