@@ -47,6 +47,8 @@ struct Report
   GPtrArray *pictures;   /* of Snapshot* (marked, no caption band), for the contact sheet */
   GPtrArray *captions;   /* of char*, NULL-terminated at the end */
   char *picture_error;   /* first failure to take a picture */
+  char *write_error;     /* first picture that could not be written (a full disk): the
+                            report fails (report_finish), as it does for report.md */
   char *x_server;        /* "The X.Org Foundation 21.1.7", from the first step's display */
   gboolean have_last, have_sheet, have_gif;   /* last-screen.png, steps.png, replay.gif */
 };
@@ -178,6 +180,7 @@ report_free (Report *report)
   if (report->captions != NULL)
     g_ptr_array_unref (report->captions);
   g_free (report->picture_error);
+  g_free (report->write_error);
   g_free (report->x_server);
   if (report->phrases != NULL)
     g_ptr_array_unref (report->phrases);
@@ -194,6 +197,18 @@ static char *
 caption_text (const char *words)
 {
   return quote_terminal (words);
+}
+
+/* A picture taken but not written: the disk (a full one, most often).
+ * The report fails, as it does for report.md: never a report without a
+ * file it should have (the console said nothing while replay.gif was
+ * missing). Takes @error. */
+static void
+note_write_error (Report *report, GError **error)
+{
+  if (*error != NULL && report->write_error == NULL)
+    report->write_error = g_strdup ((*error)->message);
+  g_clear_error (error);
 }
 
 /* The picture of step @index (0-based), before its action @step. */
@@ -233,6 +248,8 @@ take_picture (Report *report, Display *dpy, guint index, const ReplayStep *step)
           g_ptr_array_add (report->pictures, g_steal_pointer (&marked));
           g_ptr_array_add (report->captions, g_steal_pointer (&caption));
         }
+      else
+        note_write_error (report, &error);
     }
   g_clear_pointer (&marked, snapshot_free);
   if (error != NULL && report->picture_error == NULL)
@@ -270,11 +287,17 @@ report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive)
     {
       g_autoptr (Snapshot) last = snapshot_take (dpy, &error);
       report->have_last = last != NULL && snapshot_save_png (last, last_path, &error);
+      if (last != NULL && !report->have_last)
+        note_write_error (report, &error);
     }
   else if (report->pictures->len > 0)
-    report->have_last = snapshot_save_png (g_ptr_array_index (report->pictures,
-                                                              report->pictures->len - 1),
-                                           last_path, &error);
+    {
+      report->have_last = snapshot_save_png (g_ptr_array_index (report->pictures,
+                                                                report->pictures->len - 1),
+                                             last_path, &error);
+      if (!report->have_last)
+        note_write_error (report, &error);
+    }
   if (report->pictures->len > 0 && error == NULL)
     {
       g_autofree char *sheet = g_build_filename (report->fresh_path, "steps.png", NULL);
@@ -283,6 +306,8 @@ report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive)
                                                         (const char *const *) report->captions->pdata,
                                                         sheet, &error);
       g_ptr_array_remove_index (report->captions, report->captions->len - 1);
+      if (!report->have_sheet)
+        note_write_error (report, &error);
     }
   if (error != NULL && report->picture_error == NULL)
     report->picture_error = g_strdup (error->message);
@@ -564,7 +589,11 @@ write_animation (Report *report, const ReplayResult *result, const char *outcome
         }
     }
   if (error == NULL && frames->len > 0)
-    report->have_gif = snapshot_save_gif (frames, delays, path, &error);
+    {
+      report->have_gif = snapshot_save_gif (frames, delays, path, &error);
+      if (!report->have_gif)
+        note_write_error (report, &error);
+    }
   if (error != NULL && report->picture_error == NULL)
     report->picture_error = g_strdup (error->message);
 }
@@ -756,6 +785,11 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
       g_string_append_printf (md, "\n(Some pictures could not be taken: %s)\n", why);
     }
 
+  if (report->write_error != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", report->write_error);
+      return FALSE;
+    }
   if (!write_session_copy (report, error)
       || !output_file_write (md_path, md->str, (gssize) md->len, OUTPUT_FILE_MODE, error))
     return FALSE;
