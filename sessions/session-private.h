@@ -23,6 +23,9 @@ void session_event_copy (SessionEvent *dest, const SessionEvent *src);
 void session_write_header (const Session *session, GString *out);
 /* @text as a quoted string of the format ("...", with escapes). */
 void session_append_quoted (GString *out, const char *text);
+/* @text as it is, but for the characters a terminal acts on, escaped
+ * (\xHH); newlines too unless @lines (a run of comment lines). */
+void session_append_unquoted (GString *out, const char *text, gboolean lines);
 /* The records' names, by SessionEventKind (the actions' only). */
 extern const char *const session_action_names[5];
 

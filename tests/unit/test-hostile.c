@@ -430,6 +430,41 @@ test_cost_max_actions (void)
   g_rmdir (dir);
 }
 
+/* The app's events (MapNotify, Expose...) cost as much as the actions:
+ * they count against --max-actions too, as many as the actions may be
+ * (F5 of issue #34: seven million Expose lines under the size limit made
+ * --list take 1.33 GB). Refused while parsing, exit 2, the limit named. */
+static void
+test_cost_server_events (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-hostile-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "expose.session", NULL);
+  g_autoptr (GString) text = g_string_new (HEAD);
+  g_autoptr (GError) error = NULL;
+  const char *over[] = { xreplay, "--max-actions", "199", "--list", path, NULL };
+  const char *at[] = { xreplay, "--max-actions", "300", "--list", path, NULL };
+  const char *export_over[] = { xreplay, "--max-actions", "199", "--export", "json", path, NULL };
+  const char *reduce_over[] = { xreduce, "--max-actions", "199", path, "--", "true", NULL };
+  g_autofree char *err = NULL;
+  int status = 0;
+
+  for (guint i = 0; i < 300; i++)
+    g_string_append (text, "1 Expose window=0x1 area=0,0,1,1 count=0\n");
+  g_string_append (text, KEY (""));
+  g_file_set_contents (path, text->str, text->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (run_checked (over), ==, 2);
+  g_assert_cmpint (run_checked (at), ==, 0);
+  g_assert_cmpint (run_checked (export_over), ==, 2);
+  g_assert_cmpint (run_checked (reduce_over), ==, 2);
+  g_spawn_sync (NULL, (char **) over, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                &status, NULL);
+  g_assert_nonnull (strstr (err, "more than 199 events of the app"));
+  g_assert_nonnull (strstr (err, "--max-actions"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* ---- options that cannot work, refused before anything starts ---- */
 
 static void
@@ -521,6 +556,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cost/clicks", test_cost_clicks);
   g_test_add_func ("/cost/blank-lines", test_cost_blank_lines);
   g_test_add_func ("/cost/max-actions", test_cost_max_actions);
+  g_test_add_func ("/cost/server-events", test_cost_server_events);
   g_test_add_func ("/options/refused", test_options_refused);
   g_test_add_func ("/outputs/report-foreign", test_report_foreign);
   return g_test_run ();
