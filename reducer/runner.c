@@ -34,6 +34,10 @@
  * minimum. */
 #define RUNNER_TEST_TIMEOUT_FIRST_MS 600000
 #define RUNNER_TEST_TIMEOUT_MIN_MS 60000
+/* How often the running tests' X servers are looked at; one seen stopped
+ * this many times in a row hangs its test (on_server_watch). */
+#define RUNNER_SERVER_WATCH_MS 500
+#define RUNNER_SERVER_STOPPED_LOOKS 2
 
 G_DEFINE_QUARK (xreduce-runner-error-quark, runner_error)
 
@@ -58,6 +62,8 @@ typedef struct
   gboolean by_test;          /* the running test is the --test command, not xreplay */
   gboolean restart;          /* its X server failed a test: a fresh one before the next */
   gboolean timed_out;        /* the running test passed the time limit: killed */
+  gboolean server_stopped;   /* its X server was stopped (SIGSTOP): the test was killed */
+  guint stopped_looks;       /* on_server_watch() saw the server stopped, in a row */
   guint timeout_id;          /* the running test's time limit, or 0 */
   /* Through a launcher (runner.h): */
   int stdin_fd;              /* owned: our end of the test's stdin, or -1 (closed) */
@@ -117,6 +123,7 @@ struct Runner
   double ms_per_action;      /* the slowest finished test's ms per action (+1), or 0 */
   gboolean any_finished;     /* a test finished (ms_per_action is known) */
   guint test_timeout_ms;     /* runner_set_test_timeout(), or 0: derived */
+  guint server_watch;        /* on_server_watch()'s timer while tests run, or 0 */
   GQueue background;         /* of Background*: queued, not started yet */
   guint n_background;        /* queued or running */
   const Session *shared;     /* runner_start_background_shared()'s session, or NULL */
@@ -303,6 +310,7 @@ runner_free (Runner *runner)
       if (worker->server != NULL && xserver_get_pid (worker->server) > 0)
         kill (xserver_get_pid (worker->server), SIGTERM);
     }
+  g_clear_handle_id (&runner->server_watch, g_source_remove);
   g_ptr_array_unref (runner->workers);
   g_queue_clear_full (&runner->retries, g_free);
   g_queue_clear_full (&runner->background, (GDestroyNotify) background_free);
@@ -752,6 +760,7 @@ on_test_done (ProcChild *process, int status, gpointer data)
   g_autofree char *err = g_utf8_make_valid (err_data, (gssize) err_len);
 
   gboolean timed_out = worker->timed_out;
+  gboolean server_stopped = worker->server_stopped;
   gint64 elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
   g_autofree char *said = NULL;
 
@@ -769,7 +778,21 @@ on_test_done (ProcChild *process, int status, gpointer data)
     }
   worker->index = -1;
   worker->timed_out = FALSE;
-  if (timed_out && !killed)
+  worker->server_stopped = FALSE;
+  worker->stopped_looks = 0;
+  if (server_stopped && !killed)
+    {
+      /* Its X server answered nothing: xreplay waited in Xlib for a reply
+       * that never comes. It says nothing of the candidate. */
+      said = g_strdup_printf ("%s\nits X server (%s) was stopped: the test was killed after "
+                              "%" G_GINT64_FORMAT " ms", err,
+                              worker->server != NULL ? xserver_get_display (worker->server) : "?",
+                              elapsed_ms);
+      status = W_EXITCODE (3, 0);
+      g_clear_pointer (&out, g_free);
+      killed = FALSE;
+    }
+  else if (timed_out && !killed)
     {
       /* Killed at its time limit: xreplay was stuck (an X server
        * stopped, a wait without end), which says nothing of the
@@ -836,6 +859,43 @@ on_test_timeout (gpointer data)
    * sandbox's cleaner take what it started along. */
   proc_child_signal (worker->process, SIGKILL);
   return G_SOURCE_REMOVE;
+}
+
+/* The running tests' X servers, every RUNNER_SERVER_WATCH_MS: one that
+ * is stopped (SIGSTOP: a debugger, a stray kill) answers no client, and
+ * its test's xreplay waits in Xlib for ever, past any bound of its own.
+ * Seen stopped RUNNER_SERVER_STOPPED_LOOKS times in a row, it costs its
+ * test a second, not the per-test limit: the test is killed and is an
+ * infrastructure failure (on_test_done), run again on a fresh server. */
+static gboolean
+on_server_watch (gpointer data)
+{
+  Runner *runner = data;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < runner->workers->len; i++)
+    {
+      Worker *worker = g_ptr_array_index (runner->workers, i);
+
+      if (worker->process == NULL || worker->server == NULL || worker->launched)
+        continue;
+      any = TRUE;
+      if (!xserver_is_stopped (worker->server))
+        {
+          worker->stopped_looks = 0;
+          continue;
+        }
+      if (++worker->stopped_looks < RUNNER_SERVER_STOPPED_LOOKS || worker->killed
+          || worker->server_stopped)
+        continue;
+      g_debug ("worker %u: its X server %s is stopped: the test is killed", worker->id,
+               xserver_get_display (worker->server));
+      worker->server_stopped = TRUE;
+      proc_child_signal (worker->process, SIGKILL);
+    }
+  if (!any)
+    runner->server_watch = 0;
+  return any ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
 /* Writes the frame to the launcher's stdin as it takes it; then the
@@ -1095,6 +1155,8 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   if (!by_test)
     worker->timeout_id = g_timeout_add (runner_test_timeout (runner, worker->n_actions),
                                         on_test_timeout, worker);
+  if (worker->server != NULL && !launched && runner->server_watch == 0)
+    runner->server_watch = g_timeout_add (RUNNER_SERVER_WATCH_MS, on_server_watch, runner);
   g_debug ("worker %u: candidate %d (%u actions) started", worker->id, index,
            session_get_n_actions (session));
   return TRUE;
