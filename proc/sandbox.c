@@ -274,7 +274,12 @@ sandbox_new (const SandboxOptions *options, GError **error)
   sandbox->keep_env = g_strdupv ((char **) options->keep_env);
   sandbox->set_env = g_strdupv ((char **) options->set_env);
 
-  sandbox->dir = proc_tempdir_new ("xreduce-sandbox-XXXXXX", &local);
+  /* Every process of the app's has the sandbox's runtime folder in its
+   * environment (sandbox_environ()): the folder goes once they are gone,
+   * however the replay ended (a bash whose terminal closed writes its
+   * history into HOME as it goes). */
+  sandbox->dir = proc_tempdir_new_for_processes ("xreduce-sandbox-XXXXXX", "XDG_RUNTIME_DIR",
+                                                 "/run", &local);
   if (sandbox->dir == NULL)
     {
       g_set_error (error, SANDBOX_ERROR, SANDBOX_ERROR_FAILED, "%s", local->message);
