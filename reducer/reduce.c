@@ -1224,9 +1224,11 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
     /* Said even with --quiet: the figures of a run that fought its
      * infrastructure are not those of a quiet one. */
     if (n_infra > 0)
-      g_printerr ("xreduce: %u test%s ran again after an infrastructure failure (an X server "
+      g_printerr ("xreduce: %u test%s ran again after an infrastructure failure (an X server%s "
                   "or xreplay that died, stopped or passed its time limit); the last: %s\n",
-                  n_infra, n_infra == 1 ? "" : "s", last != NULL ? last : "?");
+                  n_infra, n_infra == 1 ? "" : "s",
+                  reducer->options->launcher_argv != NULL ? ", the launcher" : "",
+                  last != NULL ? last : "?");
   }
   if (!ok)
     {

@@ -506,11 +506,25 @@ runner_resume (Runner *runner)
   runner->cancelled = FALSE;
 }
 
+/* Who a test's status is of: xreplay, or the launcher that ran it
+ * ("the launcher srun"): a launcher killed by a signal is not xreplay. */
+static char *
+test_runner_name (Runner *runner, gboolean launched)
+{
+  g_autofree char *base = NULL;
+
+  if (!launched || runner->launcher_argv == NULL)
+    return g_strdup ("xreplay");
+  base = g_path_get_basename (runner->launcher_argv[0]);
+  return g_strdup_printf ("the launcher %s", base);
+}
+
 /* What a finished test said: FALSE with RUNNER_ERROR_INFRA if xreplay
- * broke or answered nonsense, RUNNER_ERROR_USAGE if it refused its input. */
+ * broke or answered nonsense, RUNNER_ERROR_USAGE if it refused its input.
+ * @launched: it ran through the launcher, whose status @status is. */
 static gboolean
-collect_result (Runner *runner, gboolean by_test, int status, const char *out, const char *err,
-                RunResult *result, GError **error)
+collect_result (Runner *runner, gboolean by_test, gboolean launched, int status, const char *out,
+                const char *err, RunResult *result, GError **error)
 {
   g_autoptr (GError) local = NULL;
   g_autofree char *said = g_strstrip (g_strdup (err));
@@ -546,7 +560,17 @@ collect_result (Runner *runner, gboolean by_test, int status, const char *out, c
   if (code == 3 || code < 0 || !replay_result_from_json (out, &result->replay, &local))
     {
       g_autofree char *how = proc_describe_wait_status (status);
-      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "xreplay %s%s%s%s%s", how,
+      g_autofree char *who = test_runner_name (runner, launched);
+
+      /* Through a launcher, a death by a signal is the launcher's
+       * (xreplay's own end comes back as an exit status, which the
+       * launcher passes on). */
+      if (launched && code >= 0)
+        {
+          g_autofree char *launcher = who;
+          who = g_strdup_printf ("xreplay through %s", launcher + strlen ("the launcher "));
+        }
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "%s %s%s%s%s%s", who, how,
                    *said ? ": " : "", said, local != NULL ? "; " : "",
                    local != NULL ? local->message : "");
       run_result_clear (result);
@@ -589,8 +613,9 @@ infra_may_retry (Runner *runner, Worker *worker, guint infra_attempt, GError **e
     return FALSE;
   if (infra_attempt >= RUNNER_INFRA_ATTEMPTS)
     {
-      g_prefix_error (error, "%u infrastructure failures in a row of one test, each on a fresh "
-                      "X server; the last: ", infra_attempt);
+      g_prefix_error (error, "%u infrastructure failures in a row of one test%s; the last: ",
+                      infra_attempt, runner->launcher_argv != NULL
+                                     ? ", each through the launcher" : ", each on a fresh X server");
       return FALSE;
     }
   g_clear_error (error);
@@ -640,7 +665,7 @@ static gboolean launch_test (Runner *runner, Worker *worker, Session *session, g
 
 static void
 on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean killed,
-                    int status, const char *out, const char *err)
+                    gboolean launched, int status, const char *out, const char *err)
 {
   g_autoptr (GError) error = NULL;
   RunResult result = { 0 };
@@ -650,7 +675,8 @@ on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean kil
   result.elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
   if (killed)
     g_set_error_literal (&error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED, "interrupted");
-  else if (!collect_result (runner, worker->by_test, status, out, err, &result, &error))
+  else if (!collect_result (runner, worker->by_test, launched, status, out, err, &result,
+                            &error))
     {
       if (g_error_matches (error, RUNNER_ERROR, RUNNER_ERROR_INFRA)
           && infra_may_retry (runner, worker, ++bg->infra_attempt, &error))
@@ -697,13 +723,13 @@ on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean kil
 
 static void
 on_batch_done (Runner *runner, Worker *worker, Session *session, gint index, guint attempt,
-               int status, const char *out, const char *err)
+               gboolean launched, int status, const char *out, const char *err)
 {
   g_autoptr (GError) error = NULL;
   RunResult result = { 0 };
 
   result.elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
-  if (!collect_result (runner, worker->by_test, status, out, err, &result, &error))
+  if (!collect_result (runner, worker->by_test, launched, status, out, err, &result, &error))
     {
       if (g_error_matches (error, RUNNER_ERROR, RUNNER_ERROR_INFRA)
           && infra_may_retry (runner, worker, worker->infra_attempt + 1, &error))
@@ -753,6 +779,7 @@ on_test_done (ProcChild *process, int status, gpointer data)
   Background *bg = g_steal_pointer (&worker->background);
   gint index = worker->index;
   gboolean killed = worker->killed;
+  gboolean launched = worker->launched;
   gsize out_len = 0, err_len = 0;
   const char *out_data = proc_child_get_stdout (process, &out_len);
   const char *err_data = proc_child_get_stderr (process, &err_len);
@@ -812,10 +839,10 @@ on_test_done (ProcChild *process, int status, gpointer data)
     }
   worker->killed = FALSE;
   if (bg != NULL)
-    on_background_done (runner, worker, bg, killed, status, out != NULL ? out : "",
+    on_background_done (runner, worker, bg, killed, launched, status, out != NULL ? out : "",
                         said != NULL ? said : err);
   else if (!killed && index >= 0 && runner->results != NULL)
-    on_batch_done (runner, worker, worker->session, index, worker->attempt, status,
+    on_batch_done (runner, worker, worker->session, index, worker->attempt, launched, status,
                    out != NULL ? out : "", said != NULL ? said : err);
 }
 

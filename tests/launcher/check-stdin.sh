@@ -14,7 +14,7 @@ src=$2
 . "$src/tests/launcher/lib.sh"
 session=$src/tests/data/demo.session
 
-echo "1..20"
+echo "1..23"
 marked "$xreplay" --json - -- "$T/app/xdemo" < "$session" > "$T/plain.json" 2> "$T/plain.err"
 status=$?
 check test "plain stdin: $status" = "plain stdin: 1"
@@ -134,4 +134,16 @@ usage --launcher env --test true "$session" -- "$T/app/xdemo"
 usage --launcher env -j 0 "$session" -- "$T/app/xdemo"
 usage --summarize
 usage --summarize "$T/no-such-result.json"
+
+# A launcher that dies of a signal is said to, not xreplay (issue #34:
+# "xreplay was killed by signal 9" when srun was).
+printf '#!/bin/sh\nkill -9 $$\n' > "$T/app/dying-launcher"
+chmod +x "$T/app/dying-launcher"
+marked "$xreduce" --no-report -o "$T/dying.min" --launcher "$T/app/dying-launcher" "$session" \
+  -- "$T/app/xdemo" > /dev/null 2> "$T/dying.err"
+status=$?
+check test "a launcher killed: $status" = "a launcher killed: 3"
+check grep -q 'the last: the launcher dying-launcher was killed by signal 9' "$T/dying.err"
+check_not () { if "$@"; then not_ok "not $*"; else ok "not $*"; fi; }
+check_not grep -q 'xreplay was killed' "$T/dying.err"
 [ $fails -eq 0 ]
