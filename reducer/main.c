@@ -423,6 +423,7 @@ main (int argc, char **argv)
       if (a.json)
         {
           g_autofree char *json = summary_json_error (verdict, error->message, status,
+                                                      options.session_path,
                                                       summary.saved ? summary.output_path
                                                                     : NULL);
           g_print ("%s\n", json);

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 
 #include "quote.h"
 #include "output.h"
@@ -465,6 +466,54 @@ test_cost_server_events (void)
   g_rmdir (dir);
 }
 
+/* xreduce --json names the session in a result that is none (a job
+ * array's task-N.json), and --summarize says which session it was (issue
+ * #34: "task-4.json"). */
+static void
+test_json_error_names_session (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-hostile-XXXXXX", NULL);
+  g_autofree char *session = g_build_filename (dir, "no-actions.session", NULL);
+  g_autofree char *results = g_build_filename (dir, "results", NULL);
+  g_autofree char *result = g_build_filename (results, "task-4.json", NULL);
+  const char *reduce[] = { xreduce, "--json", "--no-report", session, "--", "true", NULL };
+  const char *summarize[] = { xreduce, "--summarize", results, NULL };
+  g_autofree char *out = NULL, *md = NULL, *want = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_file_set_contents (session, HEAD, -1, NULL));
+  g_assert_cmpint (g_mkdir (results, 0700), ==, 0);
+  g_spawn_sync (NULL, (char **) reduce, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out,
+                NULL, &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("xreduce --json: %s", out);
+  g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+  {
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    JsonObject *files;
+
+    g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+    g_assert_no_error (error);
+    files = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                           "files");
+    g_assert_cmpstr (json_object_get_string_member (files, "session"), ==, session);
+  }
+  g_assert_true (g_file_set_contents (result, out, -1, NULL));
+  g_spawn_sync (NULL, (char **) summarize, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &md,
+                NULL, &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("xreduce --summarize: %s", md);
+  want = g_strdup_printf ("- %s (", session);
+  g_assert_nonnull (strstr (md, want));
+  g_unlink (result);
+  g_unlink (g_build_filename (results, "crashes.md", NULL));
+  g_unlink (g_build_filename (results, "crashes.json", NULL));
+  g_rmdir (results);
+  g_unlink (session);
+  g_rmdir (dir);
+}
+
 /* ---- options that cannot work, refused before anything starts ---- */
 
 static void
@@ -557,6 +606,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cost/blank-lines", test_cost_blank_lines);
   g_test_add_func ("/cost/max-actions", test_cost_max_actions);
   g_test_add_func ("/cost/server-events", test_cost_server_events);
+  g_test_add_func ("/outputs/json-error-names-session", test_json_error_names_session);
   g_test_add_func ("/options/refused", test_options_refused);
   g_test_add_func ("/outputs/report-foreign", test_report_foreign);
   return g_test_run ();
