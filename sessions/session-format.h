@@ -36,6 +36,10 @@ Session *session_parse (const char *data, gsize len, const char *name,
                         GError **error);
 Session *session_parse_bounded (const char *data, gsize len, const char *name,
                                 guint max_actions, GError **error);
+/* The same, stopping with G_IO_ERROR_CANCELLED once @cancellable is. */
+Session *session_parse_cancellable (const char *data, gsize len, const char *name,
+                                    guint max_actions, GCancellable *cancellable,
+                                    GError **error);
 /* Parses a --max-actions value: 1 to SESSION_MAX_ACTIONS_CEILING. */
 gboolean session_max_actions_parse (const char *text, guint *max_actions);
 char *session_to_string (const Session *session);

@@ -743,6 +743,13 @@ session_parse_bounded (const char *data, gsize len, const char *name, guint max_
   return parse_cancellable (data, len, name, max_actions, NULL, error);
 }
 
+Session *
+session_parse_cancellable (const char *data, gsize len, const char *name, guint max_actions,
+                           GCancellable *cancellable, GError **error)
+{
+  return parse_cancellable (data, len, name, max_actions, cancellable, error);
+}
+
 static Session *
 parse_all (Parser *parser, const char *data, gsize len, GError **error)
 {
