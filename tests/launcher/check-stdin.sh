@@ -64,15 +64,7 @@ check nothing_left
 #     and beside it, in a session of its own as a terminal's shell is, a
 #     process that a moment after xdemo is gone makes the folders it needs
 #     in HOME and writes there (as an app saving its state does).
-cat > "$T/app/writes-at-exit" <<'APP'
-#!/bin/sh
-"$1" & app=$!
-setsid sh -c 'while kill -0 '"$app"' 2>/dev/null; do sleep 0.02; done; sleep 0.3
-  mkdir -p "$HOME/.local/state/app" && echo bye > "$HOME/.local/state/app/history"' \
-  < /dev/null > /dev/null 2>&1 &
-wait $app
-APP
-chmod +x "$T/app/writes-at-exit"
+make_writes_at_exit
 # One replay, framed on stdin, stopped after $1 s of the app (-1: not
 # stopped); $2: the app's pattern; the rest: xreplay's arguments. TRUE if
 # nothing is left.
