@@ -722,8 +722,10 @@ test_escaping_children (Fixture *f, gconstpointer data)
   g_autofree char *out_path = g_build_filename (f->dir, "min.session", NULL);
   const char *replay[] = { env ("XREPLAY"), "--max-gap", "100", session, "--", app,
                            env ("XDEMO"), NULL };
-  const char *open[] = { env ("XREPLAY"), "--no-isolate", "--max-gap", "100", session, "--",
+  const char *open[] = { env ("XREPLAY"), "--share-home", "--max-gap", "100", session, "--",
                          app, env ("XDEMO"), NULL };
+  const char *no_isolate[] = { env ("XREPLAY"), "--no-isolate", "--max-gap", "100", session,
+                               "--", app, env ("XDEMO"), NULL };
   const char *reduce_argv[] = { env ("XREDUCE"), "--no-report", "--max-gap", "100", "-o",
                                 out_path, session, "--", app, env ("XDEMO"), NULL };
   g_autoptr (GError) error = NULL;
@@ -742,13 +744,25 @@ test_escaping_children (Fixture *f, gconstpointer data)
   g_assert_cmpuint (kill_escaped (), ==, 0);
 
   /* The same without the sandbox: both get away (so the app does start
-   * them, and it is the sandbox that ends them). */
+   * them, and it is the sandbox that ends them: its PID namespace, and
+   * without bubblewrap its folder's end, which kills every process with
+   * the sandbox in its environment; --share-home has neither). */
   g_assert_true (g_spawn_sync (NULL, (char **) open, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
                                &error));
   g_assert_no_error (error);
   g_assert_cmpint (WEXITSTATUS (status), ==, 1);
   g_assert_cmpuint (kill_escaped (), ==, 2);
+
+  /* Without bubblewrap but with the sandbox (--no-isolate): they end
+   * with the replay too, before its folder goes (issue #34). */
+  g_assert_true (g_spawn_sync (NULL, (char **) no_isolate, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
+                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
+                               &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_cmpuint (test_orphans_alive (f->victim), ==, before);
+  g_assert_cmpuint (kill_escaped (), ==, 0);
 
   g_assert_true (g_spawn_sync (NULL, (char **) reduce_argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
