@@ -21,11 +21,13 @@ typedef enum
   EXIT_STATUS_INFRA = 3,       /* the X server, Xvfb, xreplay, the sandbox failed */
   /* 4, each program's "nothing to work with": */
   EXIT_STATUS_NOTHING_RECORDED = 4, /* xrecord: no window of the app's was mapped */
-  EXIT_STATUS_NOT_STARTED = 4, /* xreplay: the app could not start */
+  EXIT_STATUS_NOT_STARTED = 4, /* all three: the app could not start (no such
+                                * program: 4 everywhere, never 2) */
   EXIT_STATUS_NOTHING_TO_REDUCE = 4, /* xreduce: the full session does not fail, or
                                       * the empty one does */
   EXIT_STATUS_UNRESOLVED = 5,  /* xreplay: an action's window never came */
-  EXIT_STATUS_SIGNAL = 128,    /* + N: signal N ended the program (130: Ctrl-C) */
+  EXIT_STATUS_SIGNAL = 128,    /* + N: signal N ended the program, in all three
+                                * (130 SIGINT, 143 SIGTERM, 129 SIGHUP) */
 } ExitStatus;
 
 /* A step's stop: *@status = @code, FALSE. */

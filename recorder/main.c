@@ -6,11 +6,12 @@
  *
  * Parses the command line and hands over to recorder_run() (recorder.c).
  * Exit status: 0 recorded (whatever became of the app), 2 bad usage or
- * input (the app or the output), 3 no X infrastructure (no DISPLAY
- * server, no RECORD extension, no Xephyr/Xvfb), 4 nothing of the app
- * recorded: no window was taken for the app's, or none of its windows was
- * mapped within --start-timeout (the log is written); 128+N when signal N
- * ended the recording (130 for Ctrl-C; the log is complete).
+ * input (the output), 3 no X infrastructure (no DISPLAY server, no RECORD
+ * extension, no Xephyr/Xvfb), 4 nothing of the app recorded: the app
+ * could not start (no such program), no window was taken for the app's,
+ * or none of its windows was mapped within --start-timeout (the log is
+ * written); 128+N when signal N ended the recording (130 for Ctrl-C; the
+ * log is complete).
  */
 #define G_LOG_DOMAIN "xreduce-recorder"
 
@@ -116,7 +117,7 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     { "stop-key", 0, 0, G_OPTION_ARG_STRING, &a->stop_key,
       "Stop recording when this key is pressed (not recorded), e.g. Pause", "KEYSYM" },
     { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &a->start_timeout,
-      "Stop if no window of the app's is mapped within MS (default 60000: a big app on a busy machine)", "MS" },
+      "Stop if no window of the app's is mapped within MS (default " G_STRINGIFY (RECORDER_START_TIMEOUT_MS) ": a big app on a busy machine)", "MS" },
     { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->command, NULL,
       "-- APP [ARGS...]" },
@@ -138,15 +139,16 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
   g_option_context_set_description (context,
     "Exit status:\n"
     "  0  recorded (whatever became of the app)\n"
-    "  2  usage or bad input (the app, the output file; DISPLAY not set\n"
-    "     without --display or --headless)\n"
+    "  2  usage or bad input (the output file; DISPLAY not set without\n"
+    "     --display or --headless)\n"
     "  3  infrastructure error (a display that cannot be opened, no RECORD,\n"
     "     no Xephyr or Xvfb)\n"
-    "  4  nothing of the app was recorded: no window was taken for the\n"
-    "     app's (xrecord names the windows it saw), or none was mapped\n"
-    "     within --start-timeout; the log is written\n"
-    "  128+N  signal N ended the recording (130: Ctrl-C, 143: SIGTERM,\n"
-    "     129: SIGHUP); the log is complete, with its end line\n\n"
+    "  4  nothing of the app was recorded: the app could not start (no such\n"
+    "     program: no log), or no window was taken for the app's (xrecord\n"
+    "     names the windows it saw), or none was mapped within --start-timeout\n"
+    "     (the log is written)\n"
+    "  128+N  signal N ended the recording (130 Ctrl-C, 143 SIGTERM, 129\n"
+    "     SIGHUP); the log is complete, with its end line\n\n"
     "Examples:\n"
     "  xrecord -o crash.log -d :0 -- ./myapp      # on your desktop\n"
     "  xrecord -o crash.log -- gedit              # in a nested Xephyr\n"
@@ -273,6 +275,10 @@ main (int argc, char **argv)
       return EXIT_STATUS_SIGNAL + proc_interrupt_get_signal ();
     }
   g_printerr ("xrecord: %s\n", error->message);
-  return g_error_matches (error, RECORDER_ERROR, RECORDER_ERROR_INFRA) ? EXIT_STATUS_INFRA
-                                                                         : EXIT_STATUS_USAGE;
+  if (g_error_matches (error, RECORDER_ERROR, RECORDER_ERROR_INFRA))
+    return EXIT_STATUS_INFRA;
+  /* No such program: 4, as xreplay and xreduce say it (exit-status.h). */
+  if (g_error_matches (error, RECORDER_ERROR, RECORDER_ERROR_APP))
+    return EXIT_STATUS_NOT_STARTED;
+  return EXIT_STATUS_USAGE;
 }

@@ -765,11 +765,28 @@ start_capture (Recorder *recorder, GError **error)
   return TRUE;
 }
 
+/* On a server of our own (nested, headless) the app must be an X11 client
+ * of it: on a Wayland desktop, GTK, Qt and Firefox would otherwise open
+ * their windows on the compositor, where nothing is recorded. On a display
+ * given, the user's environment stands (the README's Wayland note). */
+static char **
+app_environ (const Recorder *recorder)
+{
+  char **env = g_environ_setenv (g_get_environ (), "DISPLAY", recorder->display, TRUE);
+
+  if (recorder->where == RECORDER_EXISTING)
+    return env;
+  env = g_environ_unsetenv (env, "WAYLAND_DISPLAY");
+  env = g_environ_setenv (env, "GDK_BACKEND", "x11", TRUE);
+  env = g_environ_setenv (env, "QT_QPA_PLATFORM", "xcb", TRUE);
+  env = g_environ_setenv (env, "MOZ_ENABLE_WAYLAND", "0", TRUE);
+  return env;
+}
+
 static gboolean
 start_app (Recorder *recorder, GError **error)
 {
-  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "DISPLAY",
-                                         recorder->display, TRUE);
+  g_auto (GStrv) env = app_environ (recorder);
   g_autoptr (GError) local_error = NULL;
   ProcSpawnOptions spawn;
 

@@ -21,7 +21,7 @@ GQuark recorder_error_quark (void);
 typedef enum
 {
   RECORDER_ERROR_USAGE,    /* bad options or input: exit status 2 */
-  RECORDER_ERROR_APP,      /* the app cannot be started: 2 */
+  RECORDER_ERROR_APP,      /* the app cannot be started: 4, as in xreplay and xreduce */
   RECORDER_ERROR_OUTPUT,   /* the log cannot be written: 2 */
   RECORDER_ERROR_INFRA,    /* no X server, no RECORD, ...: 3 */
 } RecorderError;

@@ -22,6 +22,10 @@
 #include "sandbox.h"
 #include "session.h"
 
+/* The defaults the help says are the ones main() starts from. */
+#define DEFAULT_FRAMES 3
+#define DEFAULT_VERIFY_RUNS 3
+
 /* The command line, as given. */
 typedef struct
 {
@@ -65,16 +69,16 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     { "signal", 0, 0, G_OPTION_ARG_STRING, &a->signal_name, "The failure is a crash with this signal (default: the outcome recorded in the session)", "SIG" },
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "The failure requires the app's stderr to match REGEX", "REGEX" },
     { "same-crash", 0, 0, G_OPTION_ARG_NONE, &a->same_crash, "The failure must be the same crash: same signal and same top backtrace frames (gdb)", NULL },
-    { "frames", 0, 0, G_OPTION_ARG_INT, &a->frames, "Frames compared by --same-crash (default 3)", "N" },
+    { "frames", 0, 0, G_OPTION_ARG_INT, &a->frames, "Frames compared by --same-crash (default " G_STRINGIFY (DEFAULT_FRAMES) ")", "N" },
     { "test", 0, 0, G_OPTION_ARG_STRING, &a->test_cmd, "Oracle command, given the candidate session path; exit 0 = still fails. DISPLAY is the worker's Xvfb", "CMD" },
-    { "verify-runs", 0, 0, G_OPTION_ARG_INT, &a->verify_runs, "Replays of the full session to check it fails and how reliably (default 3)", "N" },
+    { "verify-runs", 0, 0, G_OPTION_ARG_INT, &a->verify_runs, "Replays of the full session to check it fails and how reliably (default " G_STRINGIFY (DEFAULT_VERIFY_RUNS) ")", "N" },
     { "limit-time", 0, 0, G_OPTION_ARG_DOUBLE, &a->limit_time, "Stop after SECONDS with the best result so far", "SECONDS" },
     { "limit-tests", 0, 0, G_OPTION_ARG_INT64, &a->limit_tests, "Stop after N tests with the best result so far", "N" },
     { "test-timeout", 0, 0, G_OPTION_ARG_INT64, &a->test_timeout, "Kill a test (an xreplay stuck on a stopped X server) after MS and run it again on a fresh X server (default: four times the slowest replay so far, per action, plus the start timeout, at least 60000; 600000 before any replay ended)", "MS" },
     { "report", 0, 0, G_OPTION_ARG_NONE, &a->report, "Write the bug-report folder OUT.report/: report.md with the steps in words, a picture before each, an xdotool script, the reduction's figures (the default)", NULL },
     { "no-report", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &a->report, "Do not write OUT.report/", NULL },
     { "run-recorded-command", 0, 0, G_OPTION_ARG_NONE, &a->run_recorded, "Without '-- APP': run the command SESSION records, whatever it is (see below)", NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object on stdout (see the README), also when there is none", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object on stdout (see xreduce(1)), also when there is none", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress line", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say what every test does (debug messages on stderr)", NULL },
     { "summarize", 0, 0, G_OPTION_ARG_NONE, &a->summarize, "Instead of reducing: group RESULT... (xreduce --json files, or folders of them: a job array's) by crash, same failure and top frames, in one Markdown table (with --json: JSON) on stdout", NULL },
@@ -111,12 +115,15 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     "neither empty nor an earlier report is refused before anything starts).\n\n"
     "Exit status:\n"
     "  0    reduced; the minimal session is in OUT, its bug report in OUT.report/\n"
-    "       (a report that cannot be written is only a warning)\n"
     "  2    usage error or bad input (the session file, an option)\n"
-    "  3    infrastructure error (Xvfb or xreplay failed)\n"
+    "  3    infrastructure error (Xvfb or xreplay failed; OUT or OUT.report/\n"
+    "       could not be written: the minimal session is complete in OUT when\n"
+    "       only the report could not)\n"
     "  4    nothing to reduce: the full session does not fail, or the empty one does,\n"
-    "       or the app cannot start\n"
-    "  130  interrupted (Ctrl-C); the best session so far is in OUT\n\n"
+    "       or the app cannot start (no such program)\n"
+    "  128+N  interrupted by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP; 130 also\n"
+    "       for --limit-time before anything failed); the best session so far is\n"
+    "       in OUT, and the same command resumes\n\n"
     "Examples:\n"
     "  xreduce crash.log -- gedit\n"
     "  xreduce -j 4 --same-crash crash.log -- ./myapp --safe-mode\n"
@@ -374,7 +381,8 @@ summarize (const Args *a, char **argv)
 int
 main (int argc, char **argv)
 {
-  g_auto (Args) a = { .jobs = -1, .frames = 3, .verify_runs = 3, .report = TRUE };
+  g_auto (Args) a = { .jobs = -1, .frames = DEFAULT_FRAMES, .verify_runs = DEFAULT_VERIFY_RUNS,
+                      .report = TRUE };
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) test_argv = NULL;
   g_auto (GStrv) launcher_argv = NULL;
@@ -411,8 +419,9 @@ main (int argc, char **argv)
             verdict = "nothing_to_reduce";
             break;
           case REDUCE_ERROR_INTERRUPTED:
-            /* Whichever signal: 130, as for Ctrl-C (the README). */
-            status = EXIT_STATUS_SIGNAL + SIGINT;
+            /* 128 + the signal, as xreplay and xrecord exit; --limit-time
+             * before anything was seen to fail: 130, as for Ctrl-C. */
+            status = EXIT_STATUS_SIGNAL + (summary.signal != 0 ? summary.signal : SIGINT);
             verdict = "interrupted";
             break;
           case REDUCE_ERROR_INFRA:

@@ -1354,6 +1354,8 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
     g_propagate_error (error, g_steal_pointer (&local));
   else if (!ok && error != NULL && *error == NULL)
     g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+  /* Before reducer_clear() forgets it: main() exits 128 + it. */
+  summary->signal = proc_interrupt_get_signal ();
   reducer_clear (&reducer);
   return ok;
 }

@@ -25,6 +25,8 @@ typedef struct
   char *output_path;
   char *report_path;         /* OUT.report/report.md, or NULL: not written */
   gboolean saved;            /* OUT holds a result (also when interrupted) */
+  int signal;                /* the signal that interrupted it (SIGINT, SIGTERM,
+                              * SIGHUP, SIGUSR1), or 0 */
 } ReduceSummary;
 
 void reduce_summary_clear (ReduceSummary *summary);
@@ -33,7 +35,8 @@ void reduce_summary_clear (ReduceSummary *summary);
  * best session found so far is in the output file. With options->report,
  * a successful reduction also replays the result once with
  * `xreplay --report OUT.report` and appends the reduction's figures to
- * its report.md; a report that cannot be written is a warning only. */
+ * its report.md; a report that cannot be written is REDUCE_ERROR_INFRA
+ * (exit 3), with the minimal session complete in the output file. */
 gboolean reduce_run (const ReduceOptions *options, ReduceSummary *summary,
                      GError **error);
 

@@ -22,7 +22,8 @@ G_BEGIN_DECLS
 /* Refuse files larger than this before reading them (a 1 GB log is a
  * mistake, not a session), unless the user raises it (--max-session-size,
  * in MiB, up to SESSION_MAX_FILE_SIZE_CEILING). */
-#define SESSION_MAX_FILE_SIZE (64 * 1024 * 1024)
+#define SESSION_MAX_FILE_SIZE_MIB 64
+#define SESSION_MAX_FILE_SIZE (SESSION_MAX_FILE_SIZE_MIB * 1024 * 1024)
 #define SESSION_MAX_FILE_SIZE_CEILING ((gsize) 1024 * 1024 * 1024)
 #define SESSION_MAX_LINE 4096
 /* User actions in a session: a day of recording is some 200,000 (8 h at

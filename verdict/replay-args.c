@@ -56,20 +56,24 @@ typedef struct
 
 #define MS(field) G_STRUCT_OFFSET (ReplaySettings, field)
 
-/* In the order --help shows them and replay_args_to_argv() passes them. */
+/* In the order --help shows them and replay_args_to_argv() passes them.
+ * The defaults the help says are the constants the settings start from
+ * (replay_settings_init()); tests/install/check-man.sh holds the man
+ * pages to what --help says. */
 static const Option options[N_OPTIONS] = {
   [OPT_PACE] = { "pace", ARG_TEXT, 0, 0, "app: each action once the app has taken the one before (xreplay's default; xreduce takes the recorded pace when the session fails only so); recorded: the recorded gaps (see --speed)", "app|recorded" },
-  [OPT_SPEED] = { "speed", ARG_TEXT, 0, 0, "Divide the recorded gaps between actions by F (default 1; the recorded pace, and the timing that means something at the app's pace)", "F" },
-  [OPT_MAX_GAP] = { "max-gap", ARG_MS, 0, MS (max_gap_ms), "Wait at most MS between two actions (default 1000)", "MS" },
-  [OPT_MIN_GAP] = { "min-gap", ARG_MS, 0, MS (min_gap_ms), "Wait at least MS between two actions (default 5)", "MS" },
-  [OPT_SETTLE] = { "settle", ARG_MS, 0, MS (settle_ms), "Time the app gets after the last action to crash (default 500); more, up to --timeout, while its processes are busy", "MS" },
-  [OPT_TIMEOUT] = { "timeout", ARG_MS, 1, MS (timeout_ms), "An app that does not answer a ping within MS has hung (default 5000)", "MS" },
-  [OPT_START_TIMEOUT] = { "start-timeout", ARG_MS, 1, MS (start_timeout_ms), "Wait at most MS for the app's first window (default 10000; xreduce raises it for an app it sees start slowly)", "MS" },
-  [OPT_WINDOW_WAIT] = { "window-wait", ARG_MS, 0, MS (window_wait_ms), "Wait at most MS for the window an action aims at (default 2000; xreduce learns it from the full session's replays, at most 2000)", "MS" },
+  [OPT_SPEED] = { "speed", ARG_TEXT, 0, 0, "Divide the recorded gaps between actions by F (default "
+    G_STRINGIFY (REPLAY_DEFAULT_SPEED) "; the recorded pace, and the timing that means something at the app's pace)", "F" },
+  [OPT_MAX_GAP] = { "max-gap", ARG_MS, 0, MS (max_gap_ms), "Wait at most MS between two actions (default " G_STRINGIFY (REPLAY_DEFAULT_MAX_GAP_MS) ")", "MS" },
+  [OPT_MIN_GAP] = { "min-gap", ARG_MS, 0, MS (min_gap_ms), "Wait at least MS between two actions (default " G_STRINGIFY (REPLAY_DEFAULT_MIN_GAP_MS) ")", "MS" },
+  [OPT_SETTLE] = { "settle", ARG_MS, 0, MS (settle_ms), "Time the app gets after the last action to crash (default " G_STRINGIFY (REPLAY_DEFAULT_SETTLE_MS) "); more, up to --timeout, while its processes are busy", "MS" },
+  [OPT_TIMEOUT] = { "timeout", ARG_MS, 1, MS (timeout_ms), "An app that does not answer a ping within MS has hung (default " G_STRINGIFY (REPLAY_DEFAULT_TIMEOUT_MS) ")", "MS" },
+  [OPT_START_TIMEOUT] = { "start-timeout", ARG_MS, 1, MS (start_timeout_ms), "Wait at most MS for the app's first window (default " G_STRINGIFY (REPLAY_DEFAULT_START_TIMEOUT_MS) "; xreduce raises it for an app it sees start slowly)", "MS" },
+  [OPT_WINDOW_WAIT] = { "window-wait", ARG_MS, 0, MS (window_wait_ms), "Wait at most MS for the window an action aims at (default " G_STRINGIFY (REPLAY_DEFAULT_WINDOW_WAIT_MS) "; xreduce learns it from the full session's replays, at most " G_STRINGIFY (REPLAY_DEFAULT_WINDOW_WAIT_MS) ")", "MS" },
   [OPT_WM] = { "wm", ARG_TEXT, 0, 0, "Run the window manager CMD on the private Xvfb before the app, for a bug that needs one (default: none; the replay gives the windows their recorded size and focus itself)", "CMD" },
-  [OPT_MAX_SCREEN] = { "max-screen", ARG_TEXT, 0, 0, "Refuse sessions whose screen is larger than WxH (default 8192x8192): a replay's Xvfb holds about 8 bytes a pixel (some 500 MB at 8192x8192)", "WxH" },
-  [OPT_MAX_SESSION_SIZE] = { "max-session-size", ARG_TEXT, 0, 0, "Refuse session files larger than MIB mebibytes (default 64, at most 1024), before reading them", "MIB" },
-  [OPT_MAX_ACTIONS] = { "max-actions", ARG_TEXT, 0, 0, "Refuse sessions of more than N user actions, or of more than N events of the app, while reading them (default 1000000, some days of recording; xreduce holds about 500 bytes an action: some 500 MB for 1000000)", "N" },
+  [OPT_MAX_SCREEN] = { "max-screen", ARG_TEXT, 0, 0, "Refuse sessions whose screen is larger than WxH (default " G_STRINGIFY (SESSION_DEFAULT_MAX_SCREEN) "x" G_STRINGIFY (SESSION_DEFAULT_MAX_SCREEN) "): a replay's Xvfb holds about 8 bytes a pixel (some 500 MB at 8192x8192)", "WxH" },
+  [OPT_MAX_SESSION_SIZE] = { "max-session-size", ARG_TEXT, 0, 0, "Refuse session files larger than MIB mebibytes (default " G_STRINGIFY (SESSION_MAX_FILE_SIZE_MIB) ", at most 1024), before reading them", "MIB" },
+  [OPT_MAX_ACTIONS] = { "max-actions", ARG_TEXT, 0, 0, "Refuse sessions of more than N user actions, or of more than N events of the app, while reading them (default " G_STRINGIFY (SESSION_MAX_ACTIONS) ", some days of recording; xreduce holds about 500 bytes an action: some 500 MB for " G_STRINGIFY (SESSION_MAX_ACTIONS) ")", "N" },
   [OPT_HOME] = { "home", ARG_TEXT, 0, 0, "The app's fresh HOME starts as a copy of DIR (a profile or configuration the bug needs; copy-on-write where the filesystem can)", "DIR" },
   [OPT_SHARE_HOME] = { "share-home", ARG_FLAG, 0, 0, "Run the app with your own HOME and D-Bus session bus instead of a private sandbox (parallel replays then share them)", NULL },
   [OPT_ISOLATE] = { "isolate", ARG_TEXT, 0, 0, "auto (default): the app under bubblewrap where it works, else without it and a warning; require: refuse (exit 3) where it does not", "auto|require" },

@@ -34,7 +34,7 @@ help_line () {
     $1 == code { on = 1; print; next } on && /^      / { print; next } { on = 0 }'
 }
 
-echo "1..34"
+echo "1..41"
 for p in xrecord xreplay xreduce; do
   exe=$build/${path[$p]}
   help=$("$exe" --help); status=$?
@@ -71,4 +71,16 @@ check test "xreduce missing session: $status" = "xreduce missing session: 2"
 env -u DISPLAY "$build/recorder/xrecord" -o /dev/null -- true >/dev/null 2>&1; status=$?
 check test "xrecord without DISPLAY: $status" = "xrecord without DISPLAY: 2"
 check sh -c "'$build/recorder/xrecord' --help | sed -n '/^Exit status:/,\$p' | grep -A1 '^  2 ' | grep -q DISPLAY"
+
+# One cause, one status in all three: an app that is no program is 4
+# (xreplay and xreduce find it so when it does not start; xrecord before
+# anything starts), and every --help says so under 4; a signal is 128+N.
+out=$(mktemp -d "${TMPDIR:-/tmp}/check-help-XXXXXX")
+"$build/recorder/xrecord" --headless -o "$out/s.log" -- /nonexistent/app >/dev/null 2>&1; status=$?
+rm -rf "$out"
+check test "xrecord missing app: $status" = "xrecord missing app: 4"
+for p in xrecord xreplay xreduce; do
+  check sh -c "'$build/${path[$p]}' --help | sed -n '/^Exit status:/,\$p' | awk '\$1 == 4 { on = 1 } \$1 == 5 || /^  128/ { on = 0 } on' | tr -s '\n ' '  ' | grep -q 'no such program'"
+  check sh -c "'$build/${path[$p]}' --help | sed -n '/^Exit status:/,\$p' | grep -A1 '^  128+N' | tr -s '\n ' '  ' | grep -q '143 SIGTERM'"
+done
 [ "$fails" -eq 0 ]

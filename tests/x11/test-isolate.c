@@ -37,6 +37,7 @@
 #include "sandbox.h"
 #include "session.h"
 #include "xvfb-fixture.h"
+#include "shard.h"
 
 #define WAIT_MS 60000
 
@@ -809,7 +810,10 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  test_shard_init (argc, argv);
+#define ADD(path, fn) \
+  if (test_shard_mine ()) \
+    g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/isolate/attack", test_attack);
   ADD ("/isolate/named-files", test_named_files);
   ADD ("/isolate/environ", test_environ);

@@ -29,6 +29,7 @@
 #include <json-glib/json-glib.h>
 
 #include "xvfb-fixture.h"
+#include "shard.h"
 
 typedef struct
 {
@@ -403,7 +404,10 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  test_shard_init (argc, argv);
+#define ADD(path, fn) \
+  if (test_shard_mine ()) \
+    g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/pace/late-focus", test_late_focus);
   ADD ("/pace/double-click", test_double_click);
   ADD ("/pace/long-press", test_long_press);

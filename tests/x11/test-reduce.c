@@ -17,6 +17,7 @@
 
 #include "session.h"
 #include "xvfb-fixture.h"
+#include "shard.h"
 
 typedef struct
 {
@@ -625,7 +626,10 @@ tests_said (const char *out, guint *after)
 /* Ctrl-C mid-run: one message; the best session so far and a report for
  * it, both marked "interrupted, not minimal"; the journal beside. The
  * same command again goes on from there: fewer tests than a fresh run,
- * the same result, and the journal goes. */
+ * the same result, and the journal goes. The resumed and the fresh run
+ * take one worker (-j 1 is not in the journal's key): their tests are the
+ * sequential search's, not as many speculative ones as the machine's load
+ * leaves room for (14 < 14 failed so on an idle machine). */
 static void
 test_interrupt_resume (Fixture *fixture, gconstpointer data)
 {
@@ -640,6 +644,7 @@ test_interrupt_resume (Fixture *fixture, gconstpointer data)
   g_autoptr (Session) resumed = NULL, fresh = NULL;
   g_autoptr (GError) error = NULL;
   guint resumed_after = 0, fresh_after = 0, resumed_tests, fresh_tests;
+  const char *const one_worker[] = { "-j", "1", NULL };
   const char *at;
   int status = interrupt_xreduce_at (fixture, improved, seen);
 
@@ -660,8 +665,8 @@ test_interrupt_resume (Fixture *fixture, gconstpointer data)
   g_assert_true (g_file_test (journal, G_FILE_TEST_IS_REGULAR));
 
   /* The same command again. */
-  g_assert_cmpint (run_xreduce_talking (fixture, FALSE, session, NULL, NULL, NULL, &out, &err),
-                   ==, 0);
+  g_assert_cmpint (run_xreduce_talking (fixture, FALSE, session, one_worker, NULL, NULL, &out,
+                                        &err), ==, 0);
   g_assert_nonnull (strstr (err, "resuming: "));
   resumed_tests = tests_said (out, &resumed_after);
   g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
@@ -674,7 +679,7 @@ test_interrupt_resume (Fixture *fixture, gconstpointer data)
   {
     char *saved = fixture->out;
     fixture->out = fresh_out;
-    g_assert_cmpint (run_xreduce (fixture, session, NULL, NULL, &fresh_said, NULL), ==, 0);
+    g_assert_cmpint (run_xreduce (fixture, session, one_worker, NULL, &fresh_said, NULL), ==, 0);
     fixture->out = saved;
   }
   fresh_tests = tests_said (fresh_said, &fresh_after);
@@ -1145,22 +1150,16 @@ test_full_disk (Fixture *fixture, gconstpointer data)
 int
 main (int argc, char **argv)
 {
-  guint shard = 0, n_shards = 0, n_added = 0;
-
   g_test_init (&argc, &argv, NULL);
   test_become_subreaper ();
-  /* --shard K/N: only every Nth case from the Kth (meson runs the cases
-   * as N tests, each with its own time limit: the whole program took
-   * 660-900+ s at load 20). */
-  for (int i = 1; i + 1 < argc; i++)
-    if (strcmp (argv[i], "--shard") == 0
-        && sscanf (argv[i + 1], "%u/%u", &shard, &n_shards) != 2)
-      g_error ("--shard K/N");
+  /* --shard K/N (shard.h): meson runs the cases as N tests, each with its
+   * own time limit, in parallel. */
+  test_shard_init (argc, argv);
 #define ADD(path, fn) \
-  if (n_shards == 0 || n_added++ % n_shards == shard) \
+  if (test_shard_mine ()) \
     g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
 #define ADD_DATA(path, data, fn) \
-  if (n_shards == 0 || n_added++ % n_shards == shard) \
+  if (test_shard_mine ()) \
     g_test_add (path, Fixture, data, fixture_setup, fn, fixture_teardown)
   ADD ("/reduce/bad-input", test_bad_input);
   ADD ("/reduce/print", test_print);

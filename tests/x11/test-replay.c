@@ -25,6 +25,7 @@
 
 #include "session.h"
 #include "xvfb-fixture.h"
+#include "shard.h"
 
 /* Keep replays of the demo short; the defaults are for real apps. */
 #define FAST "--max-gap", "100", "--settle", "300"
@@ -903,9 +904,12 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  test_shard_init (argc, argv);
   /* Whatever xreplay leaves running becomes ours, to be seen. */
   test_become_subreaper ();
-#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+#define ADD(path, fn) \
+  if (test_shard_mine ()) \
+    g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/replay/bad-input", test_bad_input);
   ADD ("/replay/recorded-command", test_recorded_command);
   ADD ("/replay/list", test_list);

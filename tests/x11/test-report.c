@@ -30,6 +30,7 @@
 #include "session.h"
 #include "output.h"
 #include "xvfb-fixture.h"
+#include "shard.h"
 
 #define WAIT_MS 20000
 
@@ -972,7 +973,10 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  test_shard_init (argc, argv);
+#define ADD(path, fn) \
+  if (test_shard_mine ()) \
+    g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/report/bad-input", test_bad_input);
   ADD ("/report/replay", test_replay_report);
   ADD ("/report/full-disk", test_full_disk);

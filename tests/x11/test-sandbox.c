@@ -31,6 +31,7 @@
 #include "sandbox.h"
 #include "session.h"
 #include "xvfb-fixture.h"
+#include "shard.h"
 
 #define WAIT_MS 20000
 
@@ -396,19 +397,26 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  test_shard_init (argc, argv);
+#define ADD(path, fn) \
+  if (test_shard_mine ()) \
+    g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/sandbox/parallel-same", test_parallel_same);
   ADD ("/sandbox/share-home-interferes", test_share_home_interferes);
   ADD ("/sandbox/bad-home", test_bad_home);
   ADD ("/sandbox/sigkill", test_sigkill);
   ADD ("/sandbox/no-dbus", test_no_dbus);
-  g_test_add ("/sandbox/xreplay-sigint", Fixture, GINT_TO_POINTER (SIGINT), fixture_setup,
-              test_interrupt_xreplay, fixture_teardown);
-  g_test_add ("/sandbox/xreplay-sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
-              test_interrupt_xreplay, fixture_teardown);
-  g_test_add ("/sandbox/xreplay-sighup", Fixture, GINT_TO_POINTER (SIGHUP), fixture_setup,
-              test_interrupt_xreplay, fixture_teardown);
-  g_test_add ("/sandbox/xreplay-sigkill", Fixture, GINT_TO_POINTER (SIGKILL), fixture_setup,
-              test_interrupt_xreplay, fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/sandbox/xreplay-sigint", Fixture, GINT_TO_POINTER (SIGINT), fixture_setup,
+                test_interrupt_xreplay, fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/sandbox/xreplay-sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
+                test_interrupt_xreplay, fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/sandbox/xreplay-sighup", Fixture, GINT_TO_POINTER (SIGHUP), fixture_setup,
+                test_interrupt_xreplay, fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/sandbox/xreplay-sigkill", Fixture, GINT_TO_POINTER (SIGKILL), fixture_setup,
+                test_interrupt_xreplay, fixture_teardown);
   return g_test_run ();
 }

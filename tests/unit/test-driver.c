@@ -1,0 +1,548 @@
+/* test-driver.c — the reducer's driver (reduce.c, runner.c, verify.c,
+ * journal.c, target.c) without a display: xreduce runs its tests through
+ * `--launcher env` against a stand-in xreplay (fake-xreplay.c, XREPLAY)
+ * that decides each verdict from the candidate's keys and prints it as
+ * xreplay's JSON. So the runner, the verification, the learnt settle and
+ * the journal are tested as they run, on exact figures: no Xvfb, no app,
+ * no timing of the machine's.
+ *
+ * The session: "abcdefgh" typed, then Return; by default the app "crashes"
+ * when c and f are both pressed (FAKE_FAIL). Every test but the one about
+ * speculation runs -j 1, so that the tests run, and their order, are the
+ * sequential search's.
+ */
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "session.h"
+
+typedef struct
+{
+  char *dir;                 /* the test's folder */
+  char *session;             /* dir/typed.session */
+  char *out;                 /* dir/typed.min */
+  char *fake_dir;            /* dir/fake: the stand-in's log and counters */
+  char **env;                /* the environment xreduce runs in */
+} Fixture;
+
+static const char *const typed[] = { "a", "b", "c", "d", "e", "f", "g", "h", "Return" };
+static const guint keycodes[] = { 38, 56, 54, 40, 26, 41, 42, 43, 36 };
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GString) text = g_string_new ("xreduce-session 1\nscreen 640x480\n"
+                                           "outcome crashed SIGSEGV\n");
+  g_autoptr (GError) error = NULL;
+  guint t = 100;
+
+  f->dir = g_dir_make_tmp ("test-driver-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->session = g_build_filename (f->dir, "typed.session", NULL);
+  f->out = g_build_filename (f->dir, "typed.min", NULL);
+  f->fake_dir = g_build_filename (f->dir, "fake", NULL);
+  g_assert_cmpint (g_mkdir (f->fake_dir, 0700), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (typed); i++, t += 150)
+    g_string_append_printf (text, "%u KeyPress keysym=%s keycode=%u state=0x0 window=0 "
+                            "class=\"Editor\" title=\"Editor\"\n"
+                            "%u KeyRelease keysym=%s keycode=%u state=0x0 window=0 "
+                            "class=\"Editor\" title=\"Editor\"\n",
+                            t, typed[i], keycodes[i], t + 60, typed[i], keycodes[i]);
+  g_assert_true (g_file_set_contents (f->session, text->str, -1, &error));
+  g_assert_no_error (error);
+
+  f->env = g_get_environ ();
+  f->env = g_environ_setenv (f->env, "XREPLAY", g_getenv ("FAKE_XREPLAY"), TRUE);
+  f->env = g_environ_setenv (f->env, "FAKE_DIR", f->fake_dir, TRUE);
+  f->env = g_environ_setenv (f->env, "FAKE_FAIL", "c,f", TRUE);
+  f->env = g_environ_setenv (f->env, "TMPDIR", f->dir, TRUE);
+  for (const char *const *v = (const char *const[]) { "FAKE_EMPTY_FAILS", "FAKE_FLAKY",
+                                                       "FAKE_PACE", "FAKE_SETTLE_MS",
+                                                       "FAKE_EARLY", "FAKE_INFRA_AT",
+                                                       "FAKE_HANG_AT", "FAKE_NOT_STARTED",
+                                                       "FAKE_INTERRUPT_AT", NULL };
+       *v != NULL; v++)
+    f->env = g_environ_unsetenv (f->env, *v);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+
+  if (dir != NULL)
+    for (const char *name; (name = g_dir_read_name (dir)) != NULL;)
+      {
+        g_autofree char *child = g_build_filename (path, name, NULL);
+        if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+          remove_tree (child);
+        else
+          g_unlink (child);
+      }
+  g_rmdir (path);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->session);
+  g_free (f->out);
+  g_free (f->fake_dir);
+  g_strfreev (f->env);
+}
+
+static void
+set (Fixture *f, const char *name, const char *value)
+{
+  f->env = g_environ_setenv (f->env, name, value, TRUE);
+}
+
+/* Runs `xreduce --launcher env -q --no-report -o OUT [extra] SESSION --
+ * /bin/true`; its exit status, stdout and stderr. */
+static int
+run_xreduce (Fixture *f, const char *const *extra, char **out, char **err)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("XREDUCE"));
+  for (const char *const *a = (const char *const[]) { "--launcher", "env", "--no-report",
+                                                       "-o", f->out, NULL };
+       *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  for (const char *const *a = extra; a != NULL && *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, f->session);
+  g_ptr_array_add (argv, "--");
+  g_ptr_array_add (argv, "/bin/true");
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, f->env, 0, NULL, NULL, out, err,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("xreduce said:\n%s%s", out != NULL && *out != NULL ? *out : "",
+                  err != NULL && *err != NULL ? *err : "");
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+/* The stand-in's log, one line a run: "N keys=... settle=... pace=... -> V". */
+static char **
+fake_log (Fixture *f)
+{
+  g_autofree char *path = g_build_filename (f->fake_dir, "log", NULL);
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return g_new0 (char *, 1);
+  g_strchomp (text);
+  return g_strsplit (text, "\n", -1);
+}
+
+/* Runs whose line holds @what. */
+static guint
+count_runs (char **log, const char *what)
+{
+  guint n = 0;
+
+  for (char **l = log; *l != NULL; l++)
+    n += strstr (*l, what) != NULL;
+  return n;
+}
+
+/* The first run whose line holds @what (its index), or -1. */
+static int
+first_run (char **log, const char *what)
+{
+  for (int i = 0; log[i] != NULL; i++)
+    if (strstr (log[i], what) != NULL)
+      return i;
+  return -1;
+}
+
+/* Whether every run from @from on holds @what. */
+static gboolean
+all_from (char **log, int from, const char *what)
+{
+  for (int i = MAX (from, 0); log[i] != NULL; i++)
+    if (strstr (log[i], what) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/* The keys the minimal session presses, "c,f". */
+static char *
+pressed_keys (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) min = session_load (path, &error);
+  g_autoptr (GString) keys = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < session_get_n_events (min); i++)
+    {
+      const SessionEvent *ev = session_get_event (min, i);
+      if (ev->kind == SESSION_EVENT_KEY_PRESS)
+        g_string_append_printf (keys, "%s%s", keys->len > 0 ? "," : "", ev->keysym);
+    }
+  return g_string_free (g_steal_pointer (&keys), FALSE);
+}
+
+static JsonObject *
+json_said (JsonParser *parser, const char *out)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+/* The whole driver: the verification's three replays of the full session
+ * and one of the empty session, then the search, to the two keys that
+ * matter; every replay the stand-in ran is a verification replay or one of
+ * the tests xreduce counts. */
+static void
+test_reduce (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL, *err = NULL, *keys = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_auto (GStrv) log = NULL;
+  const char *const args[] = { "-j", "1", "--json", NULL };
+  JsonObject *o;
+
+  g_assert_cmpint (run_xreduce (f, args, &out, &err), ==, 0);
+  keys = pressed_keys (f->out);
+  g_assert_cmpstr (keys, ==, "c,f");
+  o = json_said (parser, out);
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "reduced");
+  g_assert_cmpint (json_object_get_int_member (o, "actions_before"), ==, 18);
+  g_assert_cmpint (json_object_get_int_member (o, "actions_after"), ==, 2);
+  g_assert_true (json_object_get_boolean_member (o, "one_minimal"));
+  g_assert_cmpint (json_object_get_int_member (o, "workers"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (o, "speculative_tests"), ==, 0);
+
+  log = fake_log (f);
+  /* The verification's three and the empty one (the search may ask for
+   * the full session again: its one phrase is the last one). */
+  g_assert_cmpuint (count_runs (log, "keys=a,b,c,d,e,f,g,h,Return "), >=, 3);
+  g_assert_cmpuint (count_runs (log, "keys= "), ==, 1);
+  g_assert_cmpuint (g_strv_length (log), ==, 4 + json_object_get_int_member (o, "tests"));
+  /* No journal is left once the reduction completes. */
+  {
+    g_autofree char *journal = g_strconcat (f->out, ".journal", NULL);
+    g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
+  }
+}
+
+/* More launcher slots than a round has candidates: the idle ones run what
+ * the next rounds would ask. The result is -j 1's, byte for byte. */
+static void
+test_speculation (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out1 = NULL, *out6 = NULL, *min1 = NULL, *min6 = NULL;
+  g_autoptr (JsonParser) parser1 = json_parser_new ();
+  g_autoptr (JsonParser) parser6 = json_parser_new ();
+  const char *const one[] = { "-j", "1", "--json", NULL };
+  const char *const six[] = { "-j", "6", "--json", NULL };
+  JsonObject *o1, *o6;
+  gsize len1, len6;
+
+  g_assert_cmpint (run_xreduce (f, one, &out1, NULL), ==, 0);
+  g_assert_true (g_file_get_contents (f->out, &min1, &len1, NULL));
+  g_assert_cmpint (run_xreduce (f, six, &out6, NULL), ==, 0);
+  g_assert_true (g_file_get_contents (f->out, &min6, &len6, NULL));
+  g_assert_cmpmem (min1, len1, min6, len6);
+  o1 = json_said (parser1, out1);
+  o6 = json_said (parser6, out6);
+  g_assert_cmpint (json_object_get_int_member (o6, "workers"), ==, 6);
+  g_assert_cmpint (json_object_get_int_member (o6, "speculative_tests"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (o6, "batches"), <,
+                   json_object_get_int_member (o1, "batches"));
+  g_assert_true (json_object_get_boolean_member (o6, "one_minimal"));
+}
+
+/* The full session does not fail: nothing to reduce (4), and it says what
+ * the app did in every replay. */
+static void
+test_verify_not_failing (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  g_auto (GStrv) log = NULL;
+  const char *const args[] = { "-j", "1", NULL };
+
+  set (f, "FAKE_FAIL", "z");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 4);
+  g_assert_nonnull (strstr (err, "the full session does not fail: in 6 replays (3 at the "
+                                 "app's pace, 3 at the recorded pace) the app passed"));
+  g_assert_false (g_file_test (f->out, G_FILE_TEST_EXISTS));
+  /* Three at the app's pace (the search, started beside them, may ask
+   * for it too), then three at the recorded pace, and the empty one. */
+  log = fake_log (f);
+  g_assert_cmpuint (count_runs (log, "keys=a,b,c,d,e,f,g,h,Return settle=- pace=app "), >=, 3);
+  g_assert_cmpuint (count_runs (log, "keys=a,b,c,d,e,f,g,h,Return settle=- pace=recorded "),
+                    ==, 3);
+  g_assert_cmpuint (count_runs (log, "keys= "), ==, 1);
+  g_assert_true (all_from (log, first_run (log, "pace=recorded"), "pace=recorded"));
+}
+
+/* The empty session fails too: the failure is not the actions'. */
+static void
+test_verify_empty_fails (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  const char *const args[] = { "-j", "1", NULL };
+
+  set (f, "FAKE_EMPTY_FAILS", "1");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 4);
+  g_assert_nonnull (strstr (err, "the app fails even with no user action at all (crashed "
+                                 "with SIGSEGV)"));
+}
+
+/* A race the user won: the session fails only at the recorded pace. The
+ * verification finds it, and every test replays at that pace. */
+static void
+test_verify_recorded_pace (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL, *keys = NULL;
+  g_auto (GStrv) log = NULL;
+  const char *const args[] = { "-j", "1", NULL };
+
+  set (f, "FAKE_PACE", "recorded");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "the full session does not fail at the app's pace"));
+  g_assert_nonnull (strstr (err, "fails at the recorded pace only"));
+  keys = pressed_keys (f->out);
+  g_assert_cmpstr (keys, ==, "c,f");
+  /* From the switch on, every run (the search's too) is at the recorded
+   * pace. */
+  log = fake_log (f);
+  g_assert_cmpint (first_run (log, "pace=recorded"), >, 0);
+  g_assert_true (all_from (log, first_run (log, "pace=recorded"), "pace=recorded"));
+  g_assert_cmpuint (count_runs (log, "pace=recorded"), >, 3);
+}
+
+/* The full session fails in 2 of 3 replays: the verification measures
+ * the rate with 9 more, and a candidate that passes is replayed until a
+ * pass is 95% sure; the result is the same. */
+static void
+test_verify_flaky (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL, *keys = NULL;
+  const char *const args[] = { "-j", "1", NULL };
+
+  set (f, "FAKE_FLAKY", "3");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "the full session fails in 8 of 12 replays: every candidate "
+                                 "that passes is replayed up to "));
+  keys = pressed_keys (f->out);
+  g_assert_cmpstr (keys, ==, "c,f");
+}
+
+/* The learnt settle: the app crashes 20 ms after its last action, so a
+ * candidate that does not fail is given 150 + 4 x 20 ms, not --settle's
+ * 500; the replays get it as --settle. */
+static void
+test_learnt_settle (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  g_auto (GStrv) log = NULL;
+  const char *const args[] = { "-j", "1", NULL };
+
+  set (f, "FAKE_SETTLE_MS", "20");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "the app fails within 20 ms of its last action: a candidate "
+                                 "that does not fail is given 230 ms after it"));
+  /* Learnt from the first crash on: every run after it gets 230 ms,
+   * none before it. */
+  log = fake_log (f);
+  g_assert_cmpint (first_run (log, "crashed"), >=, 0);
+  g_assert_cmpint (first_run (log, "settle=230"), ==, first_run (log, "crashed") + 1);
+  g_assert_true (all_from (log, first_run (log, "crashed") + 1, "settle=230 "));
+}
+
+/* A crash before the last action says nothing of the time from the action
+ * that caused it: nothing is learnt, every replay keeps xreplay's settle. */
+static void
+test_learnt_settle_early (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  g_auto (GStrv) log = NULL;
+  const char *const args[] = { "-j", "1", NULL };
+
+  set (f, "FAKE_EARLY", "1");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 0);
+  g_assert_null (strstr (err, "a candidate that does not fail is given"));
+  log = fake_log (f);
+  g_assert_cmpuint (count_runs (log, "settle=-"), ==, g_strv_length (log));
+}
+
+/* --settle given: nothing is learnt, every replay gets the user's. */
+static void
+test_settle_given (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  g_auto (GStrv) log = NULL;
+  const char *const args[] = { "-j", "1", "--settle", "700", NULL };
+
+  set (f, "FAKE_SETTLE_MS", "20");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 0);
+  log = fake_log (f);
+  g_assert_cmpuint (count_runs (log, "settle=700"), ==, g_strv_length (log));
+}
+
+/* Ctrl-C at the stand-in's run 9 (the verification's four, then the
+ * search's): exit 130, the best session so far kept, the journal beside.
+ * The same command again reads the journal and ends as a fresh run ends,
+ * with as many fewer tests as the journal answered; the journal goes. */
+static void
+test_journal_resume (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL, *resumed = NULL, *fresh = NULL, *text = NULL;
+  g_autofree char *journal = g_strconcat (f->out, ".journal", NULL);
+  g_autofree char *fresh_out = g_build_filename (f->dir, "fresh.min", NULL);
+  g_autoptr (JsonParser) parser_r = json_parser_new ();
+  g_autoptr (JsonParser) parser_f = json_parser_new ();
+  g_autofree char *out_r = NULL, *out_f = NULL;
+  const char *const args[] = { "-j", "1", NULL };
+  const char *const json[] = { "-j", "1", "--json", NULL };
+  JsonObject *r, *o;
+  gsize len_r, len_f;
+
+  set (f, "FAKE_INTERRUPT_AT", "9");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 130);
+  g_assert_nonnull (strstr (err, "interrupted"));
+  g_assert_true (g_file_test (journal, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_get_contents (f->out, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "# interrupted, not minimal"));
+
+  f->env = g_environ_unsetenv (f->env, "FAKE_INTERRUPT_AT");
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_xreduce (f, json, &out_r, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "resuming: "));
+  g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_get_contents (f->out, &resumed, &len_r, NULL));
+
+  /* A fresh run of the same reduction, elsewhere. */
+  {
+    char *saved = f->out;
+    f->out = fresh_out;
+    g_assert_cmpint (run_xreduce (f, json, &out_f, NULL), ==, 0);
+    f->out = saved;
+  }
+  g_assert_true (g_file_get_contents (fresh_out, &fresh, &len_f, NULL));
+  g_assert_cmpmem (resumed, len_r, fresh, len_f);
+  r = json_said (parser_r, out_r);
+  o = json_said (parser_f, out_f);
+  g_assert_cmpint (json_object_get_int_member (r, "journal_hits"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (r, "tests"), <,
+                   json_object_get_int_member (o, "tests"));
+  g_assert_cmpint (json_object_get_int_member (r, "tests")
+                   + json_object_get_int_member (r, "journal_hits"), ==,
+                   json_object_get_int_member (o, "tests"));
+}
+
+/* An xreplay that dies for the infrastructure (run 6: its X server) is
+ * not an answer: the test runs again, and the reduction ends as it would
+ * have, saying so. */
+static void
+test_runner_infra_retry (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL, *keys = NULL;
+  g_auto (GStrv) log = NULL;
+  const char *const args[] = { "-j", "1", NULL };
+
+  set (f, "FAKE_INFRA_AT", "6");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 0);
+  keys = pressed_keys (f->out);
+  g_assert_cmpstr (keys, ==, "c,f");
+  g_assert_nonnull (strstr (err, "1 test"));
+  log = fake_log (f);
+  g_assert_cmpuint (count_runs (log, "-> infra"), ==, 1);
+  /* Run 7 is run 6 again: the same keys, settle and pace. */
+  g_assert_cmpuint (g_strv_length (log), >, 6);
+  {
+    const char *six = strchr (log[5], ' '), *seven = strchr (log[6], ' ');
+    g_autofree char *asked6 = g_strndup (six, strstr (six, " -> ") - six);
+    g_autofree char *asked7 = g_strndup (seven, strstr (seven, " -> ") - seven);
+    g_assert_cmpstr (asked6, ==, asked7);
+  }
+}
+
+/* An xreplay that always dies: after RUNNER_INFRA_ATTEMPTS (3) tries of
+ * one test, xreduce stops with exit 3 and says why. */
+static void
+test_runner_infra_gives_up (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  g_auto (GStrv) log = NULL;
+  const char *const args[] = { "-j", "1", NULL };
+
+  set (f, "FAKE_INFRA_AT", "all");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 3);
+  log = fake_log (f);
+  g_assert_cmpuint (count_runs (log, "-> infra"), ==, g_strv_length (log));
+  g_assert_cmpuint (g_strv_length (log), >=, 3);
+  g_assert_false (g_file_test (f->out, G_FILE_TEST_EXISTS));
+}
+
+/* A test that hangs past --test-timeout is killed and runs again. */
+static void
+test_runner_timeout (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL, *keys = NULL;
+  g_auto (GStrv) log = NULL;
+  const char *const args[] = { "-j", "1", "--test-timeout", "1000", NULL };
+
+  set (f, "FAKE_HANG_AT", "6");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 0);
+  keys = pressed_keys (f->out);
+  g_assert_cmpstr (keys, ==, "c,f");
+  log = fake_log (f);
+  g_assert_cmpuint (count_runs (log, "-> hang"), ==, 1);
+}
+
+/* An app that never starts: never a pass; after RUNNER_START_ATTEMPTS
+ * tries, with fewer replays beside it each time, exit 4. */
+static void
+test_runner_not_started (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  const char *const args[] = { "-j", "1", NULL };
+
+  set (f, "FAKE_NOT_STARTED", "1");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 4);
+  g_assert_nonnull (strstr (err, "the app could not start in 3 tries"));
+  g_assert_false (g_file_test (f->out, G_FILE_TEST_EXISTS));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (g_getenv ("XREDUCE") == NULL || g_getenv ("FAKE_XREPLAY") == NULL)
+    g_error ("XREDUCE and FAKE_XREPLAY are not set: run this test with meson test");
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  ADD ("/driver/reduce", test_reduce);
+  ADD ("/driver/speculation", test_speculation);
+  ADD ("/driver/verify/not-failing", test_verify_not_failing);
+  ADD ("/driver/verify/empty-fails", test_verify_empty_fails);
+  ADD ("/driver/verify/recorded-pace", test_verify_recorded_pace);
+  ADD ("/driver/verify/flaky", test_verify_flaky);
+  ADD ("/driver/settle/learnt", test_learnt_settle);
+  ADD ("/driver/settle/early-crash", test_learnt_settle_early);
+  ADD ("/driver/settle/given", test_settle_given);
+  ADD ("/driver/journal/resume", test_journal_resume);
+  ADD ("/driver/runner/infra-retry", test_runner_infra_retry);
+  ADD ("/driver/runner/infra-gives-up", test_runner_infra_gives_up);
+  ADD ("/driver/runner/timeout", test_runner_timeout);
+  ADD ("/driver/runner/not-started", test_runner_not_started);
+  return g_test_run ();
+}
