@@ -96,6 +96,20 @@ session_append_unquoted (GString *out, const char *text, gboolean lines)
     }
 }
 
+/* In session.c it would call back into the printer (check-layers). */
+void
+session_add_header_comment (Session *session, const char *text)
+{
+  SessionEvent comment = { .kind = SESSION_EVENT_COMMENT, .window = -1 };
+  g_autoptr (GString) line = g_string_new (g_str_has_prefix (text, "#") ? NULL : "# ");
+
+  /* One line, whatever the text holds (a file name with a newline). */
+  session_append_unquoted (line, text, FALSE);
+  comment.text = g_string_free (g_steal_pointer (&line), FALSE);
+  g_array_insert_val (session->events, session->n_preamble, comment);
+  session->n_preamble++;
+}
+
 static void
 append_event (GString *out, const SessionEvent *ev)
 {

@@ -302,19 +302,6 @@ session_append (Session *session, const SessionEvent *ev)
   g_array_append_val (session->events, copy);
 }
 
-void
-session_add_header_comment (Session *session, const char *text)
-{
-  SessionEvent comment = { .kind = SESSION_EVENT_COMMENT, .window = -1 };
-  g_autoptr (GString) line = g_string_new (g_str_has_prefix (text, "#") ? NULL : "# ");
-
-  /* One line, whatever the text holds (a file name with a newline). */
-  session_append_unquoted (line, text, FALSE);
-  comment.text = g_string_free (g_steal_pointer (&line), FALSE);
-  g_array_insert_val (session->events, session->n_preamble, comment);
-  session->n_preamble++;
-}
-
 gboolean
 session_event_is_action (const SessionEvent *ev)
 {
