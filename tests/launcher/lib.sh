@@ -66,6 +66,11 @@ setsid sh -c 'while kill -0 '"$app"' 2>/dev/null; do sleep 0.02; done; sleep 0.3
   mkdir -p "$HOME/.local/state/app" && echo bye > "$HOME/.local/state/app/history"' \
   < /dev/null > /dev/null 2>&1 &
 wait $app
+status=$?
+# It ends as the app did: a crash of the app is the wrapper's (else
+# xreduce sees "exited with status 139", not the recorded crash).
+[ $status -gt 128 ] && kill -$((status - 128)) $$
+exit $status
 APP
   chmod +x "$T/app/writes-at-exit"
 }
