@@ -8,10 +8,14 @@
 # parent process), then reduces it with xreduce's defaults and the plain
 # command line `-- firefox-esr --no-remote about:blank`. Prints the actions
 # before and after, the tests, the wall time, the verification's fail rate
-# and the workers the pool chose. MOZ_CRASHREPORTER_DISABLE=1 for both, so
-# the crash is a SIGSEGV. Installs firefox-esr with apt-get if missing.
+# and the workers the pool chose. MOZ_CRASHREPORTER_DISABLE=1 for the
+# recording, so the crash is a SIGSEGV: the session records it (its `env`
+# line) and every replay sets it, so xreduce runs without it in its own
+# environment and with no option. Installs firefox-esr with apt-get if
+# missing.
 #
 # Usage: bench/bench-firefox.sh [BUILD_DIR] [-- extra xreduce options]
+# BENCH_FIREFOX_COMMAND="firefox-esr" reduces with that command line.
 # The recording is kept as BUILD_DIR/firefox.session; FIREFOX_SESSION=FILE
 # reduces FILE instead of recording anew. BENCH_WM="openbox --sm-disable"
 # (or "i3 -c FILE") records under that window manager, as users record on
@@ -37,7 +41,7 @@ command -v xdotool >/dev/null || { echo "$0: xdotool is not installed" >&2; exit
 . "$top/scripts/xvfb.sh"
 . "$top/scripts/xrecord.sh"
 xrecord_workdir
-export MOZ_CRASHREPORTER_DISABLE=1   # passed into the sandbox with --keep-env below
+export MOZ_CRASHREPORTER_DISABLE=1   # recorded: the session's env line
 
 if [ -n "${FIREFOX_SESSION:-}" ]; then
   cp "$FIREFOX_SESSION" "$tmp/firefox.session"
@@ -98,8 +102,10 @@ echo "recorded: $actions user actions, $outcome"
 
 start=$(date +%s.%N)
 status=0
-"$xreduce" -o "$tmp/firefox.min" --keep-env MOZ_CRASHREPORTER_DISABLE "$@" "$tmp/firefox.session" -- \
-  firefox-esr --no-remote about:blank >"$tmp/xreduce.out" 2>"$tmp/xreduce.err" || status=$?
+# (Not in xreduce's environment: the session carries it.)
+env -u MOZ_CRASHREPORTER_DISABLE "$xreduce" -o "$tmp/firefox.min" "$@" "$tmp/firefox.session" -- \
+  ${BENCH_FIREFOX_COMMAND:-firefox-esr --no-remote about:blank} >"$tmp/xreduce.out" \
+  2>"$tmp/xreduce.err" || status=$?
 end=$(date +%s.%N)
 wall=$(echo "$end $start" | awk '{printf "%.0f", $1 - $2}')
 if [ "$status" -ne 0 ]; then

@@ -3,6 +3,8 @@
 
 #include "proctree.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -46,6 +48,48 @@ read_stat (pid_t pid, ProcStat *stat)
   for (int i = 11; i <= 14; i++)
     stat->ticks += g_ascii_strtoull (fields[i], NULL, 10);
   stat->rss_pages = g_ascii_strtoull (fields[21], NULL, 10);
+  return TRUE;
+}
+
+/* Every process of /proc, and which of them are @root's tree (@tree, a
+ * set of pids); FALSE if /proc cannot be read. */
+static gboolean
+read_tree (pid_t root, GArray *procs, GHashTable *tree)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  gboolean grew = TRUE;
+
+  if (dir == NULL || root <= 0)
+    return FALSE;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      char *end = NULL;
+      gint64 pid = g_ascii_strtoll (name, &end, 10);
+      ProcStat stat;
+
+      if (end == name || *end != '\0' || pid <= 0)
+        continue;
+      if (read_stat ((pid_t) pid, &stat))
+        g_array_append_val (procs, stat);
+    }
+  /* The tree: @root, then whoever's parent is in it, until nothing joins
+   * (parents are not always listed before their children). */
+  g_hash_table_add (tree, GINT_TO_POINTER ((int) root));
+  while (grew)
+    {
+      grew = FALSE;
+      for (guint i = 0; i < procs->len; i++)
+        {
+          const ProcStat *p = &g_array_index (procs, ProcStat, i);
+          if (!g_hash_table_contains (tree, GINT_TO_POINTER ((int) p->pid))
+              && g_hash_table_contains (tree, GINT_TO_POINTER ((int) p->ppid)))
+            {
+              g_hash_table_add (tree, GINT_TO_POINTER ((int) p->pid));
+              grew = TRUE;
+            }
+        }
+    }
   return TRUE;
 }
 
@@ -121,68 +165,26 @@ read_tree_by_children (pid_t root, GArray *procs)
 void
 proctree_sample (pid_t root, ProcTreeSample *sample)
 {
-  g_autoptr (GDir) dir = NULL;
   g_autoptr (GArray) procs = g_array_new (FALSE, FALSE, sizeof (ProcStat));
-  g_autoptr (GHashTable) tree = g_hash_table_new (NULL, NULL);
-  const char *name;
-  gboolean grew = TRUE;
+  g_autoptr (GHashTable) tree = NULL;
   guint64 page_kb = (guint64) MAX (sysconf (_SC_PAGESIZE), 1024) / 1024;
 
   memset (sample, 0, sizeof *sample);
   if (root <= 0)
     return;
-  if (read_tree_by_children (root, procs))
+  if (!read_tree_by_children (root, procs))
     {
-      for (guint i = 0; i < procs->len; i++)
-        {
-          const ProcStat *p = &g_array_index (procs, ProcStat, i);
-
-          sample->ticks += p->ticks;
-          sample->n_active += p->active ? 1 : 0;
-          sample->n_procs++;
-          sample->pid_sum += (guint64) p->pid;
-          sample->rss_kb += p->rss_pages * page_kb;
-        }
-      return;
-    }
-  /* Without lists of children: every process of /proc, and the tree by
-   * their parents. */
-  g_array_set_size (procs, 0);
-  dir = g_dir_open ("/proc", 0, NULL);
-  if (dir == NULL)
-    return;
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      char *end = NULL;
-      gint64 pid = g_ascii_strtoll (name, &end, 10);
-      ProcStat stat;
-
-      if (end == name || *end != '\0' || pid <= 0)
-        continue;
-      if (read_stat ((pid_t) pid, &stat))
-        g_array_append_val (procs, stat);
-    }
-  /* The tree: @root, then whoever's parent is in it, until nothing joins
-   * (parents are not always listed before their children). */
-  g_hash_table_add (tree, GINT_TO_POINTER ((int) root));
-  while (grew)
-    {
-      grew = FALSE;
-      for (guint i = 0; i < procs->len; i++)
-        {
-          const ProcStat *p = &g_array_index (procs, ProcStat, i);
-          if (!g_hash_table_contains (tree, GINT_TO_POINTER ((int) p->pid))
-              && g_hash_table_contains (tree, GINT_TO_POINTER ((int) p->ppid)))
-            {
-              g_hash_table_add (tree, GINT_TO_POINTER ((int) p->pid));
-              grew = TRUE;
-            }
-        }
+      /* Without lists of children: every process of /proc, and the tree
+       * by their parents. */
+      g_array_set_size (procs, 0);
+      tree = g_hash_table_new (NULL, NULL);
+      if (!read_tree (root, procs, tree))
+        return;
     }
   for (guint i = 0; i < procs->len; i++)
     {
       const ProcStat *p = &g_array_index (procs, ProcStat, i);
-      if (!g_hash_table_contains (tree, GINT_TO_POINTER ((int) p->pid)))
+      if (tree != NULL && !g_hash_table_contains (tree, GINT_TO_POINTER ((int) p->pid)))
         continue;
       sample->ticks += p->ticks;
       sample->n_active += p->active ? 1 : 0;
@@ -256,6 +258,149 @@ asleep_on_timer (pid_t pid)
   return FALSE;
 }
 
+/* @n bytes of @pid's memory at @address (a timeout's struct), through
+ * /proc/PID/mem: FALSE if it cannot be read (another user's process). */
+static gboolean
+read_memory (pid_t pid, guint64 address, void *buf, gsize n)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/mem", (int) pid);
+  int fd;
+  gboolean ok;
+
+  if (address == 0)
+    return FALSE;
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return FALSE;
+  ok = pread (fd, buf, n, (off_t) address) == (ssize_t) n;
+  close (fd);
+  return ok;
+}
+
+/* A timeout in ms from a struct timespec (@nano) or timeval at @address
+ * of @pid; -1 for none (a NULL pointer: forever) or unreadable. */
+static gint64
+read_timeout (pid_t pid, guint64 address, gboolean nano)
+{
+  gint64 parts[2];
+
+  if (address == 0 || !read_memory (pid, address, parts, sizeof parts) || parts[0] < 0
+      || parts[1] < 0)
+    return -1;
+  return parts[0] * 1000 + (nano ? parts[1] / 1000000 : parts[1] / 1000);
+}
+
+gint64
+proctree_syscall_timeout (pid_t pid, const char *syscall_line)
+{
+  guint64 args[7] = { 0 };
+  const char *p = syscall_line;
+  char *end = NULL;
+  gint64 nr = g_ascii_strtoll (p, &end, 10);
+  guint n_args = 0;
+  gint32 ms;
+
+  if (end == p)
+    return -1;   /* "running": no system call */
+  p = end;
+  for (guint i = 0; i < G_N_ELEMENTS (args); i++)
+    {
+      while (*p == ' ')
+        p++;
+      if (!g_str_has_prefix (p, "0x"))
+        break;
+      args[i] = g_ascii_strtoull (p, &end, 16);
+      if (end == p || (*end != ' ' && *end != '\n' && *end != '\0'))
+        break;
+      p = end;
+      n_args++;
+    }
+  /* The six arguments, the stack pointer and the program counter. */
+  if (n_args < 6)
+    return -1;
+  switch (nr)
+    {
+#ifdef SYS_poll
+    case SYS_poll:
+      ms = (gint32) (guint32) args[2];
+      return ms >= 0 ? ms : -1;
+#endif
+#ifdef SYS_epoll_wait
+    case SYS_epoll_wait:
+      ms = (gint32) (guint32) args[3];
+      return ms >= 0 ? ms : -1;
+#endif
+#ifdef SYS_epoll_pwait
+    case SYS_epoll_pwait:
+      ms = (gint32) (guint32) args[3];
+      return ms >= 0 ? ms : -1;
+#endif
+#ifdef SYS_ppoll
+    case SYS_ppoll:
+      return read_timeout (pid, args[2], TRUE);
+#endif
+#ifdef SYS_select
+    case SYS_select:
+      return read_timeout (pid, args[4], FALSE);
+#endif
+#ifdef SYS_pselect6
+    case SYS_pselect6:
+      return read_timeout (pid, args[4], TRUE);
+#endif
+    default:
+      return -1;
+    }
+}
+
+/* Is a thread in the system call numbered @nr waiting as an idle program
+ * waits: in its event loop, asleep, for a child, for input? Not in a lock
+ * (futex: another thread's work), a write or a reply. */
+static gboolean
+idle_wait (gint64 nr)
+{
+  static const long waits[] = {
+#ifdef SYS_poll
+    SYS_poll,
+#endif
+#ifdef SYS_select
+    SYS_select,
+#endif
+#ifdef SYS_epoll_wait
+    SYS_epoll_wait,
+#endif
+#ifdef SYS_pause
+    SYS_pause,
+#endif
+    SYS_ppoll, SYS_pselect6, SYS_epoll_pwait, SYS_nanosleep, SYS_clock_nanosleep, SYS_wait4,
+    SYS_waitid, SYS_read, SYS_rt_sigsuspend, SYS_rt_sigtimedwait, SYS_accept4,
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (waits); i++)
+    if (waits[i] == nr)
+      return TRUE;
+  return FALSE;
+}
+
+/* @pid's main thread: the timer it waits on in its event loop, in ms, or
+ * -1; and *@mid_work, whether it is in a system call no idle program
+ * waits in. */
+static gint64
+loop_timer (pid_t pid, gboolean *mid_work)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/syscall", (int) pid);
+  g_autofree char *text = NULL;
+  char *end = NULL;
+  gint64 nr;
+
+  *mid_work = FALSE;
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return -1;
+  nr = g_ascii_strtoll (text, &end, 10);
+  /* ("running": no number; the thread's state says so.) */
+  *mid_work = end != text && !idle_wait (nr);
+  return proctree_syscall_timeout (pid, text);
+}
+
 /* Adds @pid's threads to @glance, and (with @children) pushes its
  * children on @todo. FALSE if the kernel lists no children. */
 static gboolean
@@ -307,8 +452,15 @@ glance_at (pid_t pid, gboolean children, GArray *todo, ProcTreeGlance *glance)
     {
       glance->n_procs++;
       glance->pid_sum += (guint64) pid;
+      gint64 timer;
+      gboolean mid_work;
+
       if (asleep_on_timer (pid))
         glance->handler_asleep = TRUE;
+      timer = loop_timer (pid, &mid_work);
+      if (timer >= 0 && (glance->timer_ms < 0 || timer < glance->timer_ms))
+        glance->timer_ms = timer;
+      glance->n_mid_work += mid_work ? 1 : 0;
     }
   return listed;
 }
@@ -319,6 +471,7 @@ proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance)
   g_autoptr (GArray) todo = g_array_new (FALSE, FALSE, sizeof (pid_t));
 
   memset (glance, 0, sizeof *glance);
+  glance->timer_ms = -1;
   if (root <= 0)
     return TRUE;
   g_array_append_val (todo, root);
@@ -328,11 +481,176 @@ proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance)
     if (!glance_at (g_array_index (todo, pid_t, i), TRUE, todo, glance))
       {
         memset (glance, 0, sizeof *glance);
+        glance->timer_ms = -1;
         return FALSE;
       }
   if (also > 0)
     glance_at (also, FALSE, NULL, glance);
   return TRUE;
+}
+
+/* The armed timerfd of @pid's descriptor @fd: ms until it fires, or -1. */
+static gint64
+timerfd_left (pid_t pid, const char *fd)
+{
+  g_autofree char *link = g_strdup_printf ("/proc/%d/fd/%s", (int) pid, fd);
+  g_autofree char *target = g_file_read_link (link, NULL);
+  g_autofree char *info_path = NULL, *info = NULL;
+  const char *value;
+  gint64 sec = 0, nsec = 0;
+
+  if (target == NULL || !g_str_equal (target, "anon_inode:[timerfd]"))
+    return -1;
+  info_path = g_strdup_printf ("/proc/%d/fdinfo/%s", (int) pid, fd);
+  if (!g_file_get_contents (info_path, &info, NULL, NULL)
+      || (value = strstr (info, "it_value: (")) == NULL
+      || sscanf (value, "it_value: (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", &sec,
+                 &nsec) != 2
+      || sec < 0 || nsec < 0 || (sec == 0 && nsec == 0))
+    return -1;
+  return sec * 1000 + nsec / 1000000;
+}
+
+gint64
+proctree_timerfd_ms (pid_t root)
+{
+  g_autoptr (GArray) todo = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  gint64 soonest = -1;
+
+  if (root <= 0)
+    return -1;
+  g_array_append_val (todo, root);
+  for (guint i = 0; i < todo->len && i < 4096; i++)
+    {
+      pid_t pid = g_array_index (todo, pid_t, i);
+      g_autofree char *fds = g_strdup_printf ("/proc/%d/fd", (int) pid);
+      g_autofree char *task = g_strdup_printf ("/proc/%d/task", (int) pid);
+      g_autoptr (GDir) dir = g_dir_open (fds, 0, NULL);
+      g_autoptr (GDir) tasks = g_dir_open (task, 0, NULL);
+      const char *name;
+      guint n = 0;
+
+      /* (A bound: a process of a hundred thousand descriptors is looked
+       * at in part.) */
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL && n++ < 4096)
+        {
+          gint64 left = timerfd_left (pid, name);
+
+          if (left >= 0 && (soonest < 0 || left < soonest))
+            soonest = left;
+        }
+      while (tasks != NULL && (name = g_dir_read_name (tasks)) != NULL)
+        {
+          g_autofree char *path = g_strdup_printf ("%s/%s/children", task, name);
+          g_autofree char *list = NULL;
+          char *at, *end;
+
+          if (!g_file_get_contents (path, &list, NULL, NULL))
+            continue;
+          for (at = list;; at = end)
+            {
+              gint64 child = g_ascii_strtoll (at, &end, 10);
+
+              if (end == at)
+                break;
+              if (child > 0)
+                {
+                  pid_t c = (pid_t) child;
+                  g_array_append_val (todo, c);
+                }
+            }
+        }
+    }
+  return soonest;
+}
+
+guint64
+proctree_run_delay_ms (pid_t root)
+{
+  g_autoptr (GArray) todo = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  guint64 delay_ns = 0;
+
+  if (root <= 0)
+    return 0;
+  g_array_append_val (todo, root);
+  for (guint i = 0; i < todo->len && i < 4096; i++)
+    {
+      pid_t pid = g_array_index (todo, pid_t, i);
+      g_autofree char *task = g_strdup_printf ("/proc/%d/task", (int) pid);
+      g_autoptr (GDir) dir = g_dir_open (task, 0, NULL);
+      const char *tid;
+
+      while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = g_strdup_printf ("%s/%s/schedstat", task, tid);
+          g_autofree char *children = g_strdup_printf ("%s/%s/children", task, tid);
+          g_autofree char *text = NULL, *list = NULL;
+          char *at, *end;
+
+          /* "run time, time waiting for a CPU (ns), time slices" */
+          if (g_file_get_contents (path, &text, NULL, NULL))
+            {
+              g_auto (GStrv) fields = g_strsplit (text, " ", 3);
+
+              if (fields[0] != NULL && fields[1] != NULL)
+                delay_ns += g_ascii_strtoull (fields[1], NULL, 10);
+            }
+          if (!g_file_get_contents (children, &list, NULL, NULL))
+            continue;
+          for (at = list;; at = end)
+            {
+              gint64 child = g_ascii_strtoll (at, &end, 10);
+
+              if (end == at)
+                break;
+              if (child > 0)
+                {
+                  pid_t c = (pid_t) child;
+                  g_array_append_val (todo, c);
+                }
+            }
+        }
+    }
+  return delay_ns / 1000000;
+}
+
+guint
+proctree_find_libraries (pid_t root, const char *const *names)
+{
+  g_autoptr (GArray) procs = g_array_new (FALSE, FALSE, sizeof (ProcStat));
+  g_autoptr (GHashTable) tree = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer key;
+  guint found = 0, n_names = names != NULL ? g_strv_length ((char **) names) : 0;
+
+  if (n_names == 0 || !read_tree (root, procs, tree))
+    return 0;
+  n_names = MIN (n_names, 32);
+  g_hash_table_iter_init (&iter, tree);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/maps", GPOINTER_TO_INT (key));
+      g_autofree char *maps = NULL;
+      g_auto (GStrv) lines = NULL;
+
+      /* (A browser's maps run to a few hundred kB: read once a replay.) */
+      if (!g_file_get_contents (path, &maps, NULL, NULL))
+        continue;
+      lines = g_strsplit (maps, "\n", -1);
+      for (guint l = 0; lines[l] != NULL; l++)
+        {
+          const char *file = strchr (lines[l], '/');
+          const char *base;
+
+          if (file == NULL)
+            continue;
+          base = strrchr (file, '/') + 1;
+          for (guint k = 0; k < n_names; k++)
+            if (g_str_has_prefix (base, names[k]))
+              found |= 1u << k;
+        }
+    }
+  return found;
 }
 
 guint

@@ -52,9 +52,38 @@ typedef struct
   gboolean handler_asleep;   /* a process of the tree has its main thread
                               * asleep on a timer (nanosleep): an app that
                               * sleeps in an event handler */
+  gint64 timer_ms;           /* the soonest timer an event loop of the tree waits on:
+                              * the timeout of a main thread asleep in poll, ppoll,
+                              * select, pselect or epoll_wait (GLib's, Qt's, Tcl's,
+                              * Xt's loops), as it was when the call began (so at
+                              * most that long from now); -1: none, or not readable */
+  guint n_mid_work;          /* processes of the tree whose main thread, not running, is
+                              * in a system call no idle program waits in (a lock, a
+                              * write): in the middle of work */
 } ProcTreeGlance;
 
 gboolean proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance);
+
+/* The timeout in ms of the system call a /proc/PID/syscall line of @pid
+ * says (poll, epoll_wait, epoll_pwait: its argument; ppoll, select,
+ * pselect6: the struct it points to, read from @pid's memory), or -1:
+ * none (forever), another call, running, or not readable. */
+gint64 proctree_syscall_timeout (pid_t pid, const char *syscall_line);
+
+/* The soonest armed timerfd of @root's tree (/proc/PID/fdinfo's
+ * it_value): ms until it fires, or -1 for none. A few files a descriptor:
+ * not for every glance. */
+gint64 proctree_timerfd_ms (pid_t root);
+
+/* The time the threads of @root's tree have spent runnable and waiting
+ * for a core (schedstat's run delay), summed, in ms: what a loaded
+ * machine takes from an app's time; 0 where the kernel does not say. */
+guint64 proctree_run_delay_ms (pid_t root);
+
+/* Which of the shared libraries @names (NULL-terminated, at most 32:
+ * prefixes of a file name, "libgtk-3.so") a process of @root's tree maps:
+ * bit k for @names[k]. What toolkit an app is made with. */
+guint proctree_find_libraries (pid_t root, const char *const *names);
 
 /* Clock ticks a second (sysconf (_SC_CLK_TCK)). */
 guint proctree_ticks_per_second (void);

@@ -42,8 +42,10 @@ struct Sandbox
   gboolean isolated;         /* the app runs under bwrap */
   gboolean share_net;
   char *xauthority;          /* the app's Xauthority file, or NULL */
-  char **keep_env, **set_env;
+  char **app_env, **keep_env, **set_env;
   GPtrArray *notes;          /* of char*: what sandbox_command() did not show the app */
+  GPtrArray *binds;          /* the recording's files bound in: copy, place, copy, place... */
+  guint n_files;
 };
 
 static void G_GNUC_PRINTF (2, 3)
@@ -272,6 +274,8 @@ sandbox_new (const SandboxOptions *options, GError **error)
   sandbox->share_net = options->share_net;
   sandbox->notes = g_ptr_array_new_with_free_func (g_free);
   sandbox->keep_env = g_strdupv ((char **) options->keep_env);
+  sandbox->app_env = g_strdupv ((char **) options->app_env);
+  sandbox->binds = g_ptr_array_new_with_free_func (g_free);
   sandbox->set_env = g_strdupv ((char **) options->set_env);
 
   /* Every process of the app's has the sandbox's runtime folder in its
@@ -358,8 +362,11 @@ sandbox_free (Sandbox *sandbox)
   g_free (sandbox->bus_address);
   g_free (sandbox->xauthority);
   g_strfreev (sandbox->keep_env);
+  g_strfreev (sandbox->app_env);
   g_strfreev (sandbox->set_env);
   g_clear_pointer (&sandbox->notes, g_ptr_array_unref);
+  if (sandbox->binds != NULL)
+    g_ptr_array_unref (sandbox->binds);
   g_free (sandbox);
 }
 
@@ -401,11 +408,21 @@ is_sanitizer_option (const char *name)
 }
 
 static gboolean
-passes_env (const char *name)
+is_locale (const char *name)
 {
-  return strcmp (name, "PATH") == 0 || strcmp (name, "LANG") == 0
-         || strcmp (name, "LANGUAGE") == 0 || strcmp (name, "TERM") == 0
-         || g_str_has_prefix (name, "LC_") || is_sanitizer_option (name);
+  return strcmp (name, "LANG") == 0 || strcmp (name, "LANGUAGE") == 0
+         || g_str_has_prefix (name, "LC_");
+}
+
+/* Ours that the app gets: the locale only when the recording did not say
+ * its own. */
+static gboolean
+passes_env (const Sandbox *sandbox, const char *name)
+{
+  gboolean recorded = sandbox->app_env != NULL && sandbox->app_env[0] != NULL;
+
+  return strcmp (name, "PATH") == 0 || strcmp (name, "TERM") == 0
+         || (is_locale (name) && !recorded) || is_sanitizer_option (name);
 }
 
 char **
@@ -419,7 +436,16 @@ sandbox_environ (const Sandbox *sandbox, const char *display)
       const char *eq = strchr (*e, '=');
       g_autofree char *name = eq != NULL ? g_strndup (*e, (gsize) (eq - *e)) : NULL;
 
-      if (name != NULL && passes_env (name))
+      if (name != NULL && passes_env (sandbox, name))
+        envp = g_environ_setenv (envp, name, eq + 1, TRUE);
+    }
+  /* The recording's (its locale and toolkit variables), as recorded. */
+  for (char **s = sandbox->app_env; s != NULL && *s != NULL; s++)
+    {
+      const char *eq = strchr (*s, '=');
+      g_autofree char *name = eq != NULL ? g_strndup (*s, (gsize) (eq - *s)) : NULL;
+
+      if (name != NULL && *name != '\0')
         envp = g_environ_setenv (envp, name, eq + 1, TRUE);
     }
   for (char **k = sandbox->keep_env; k != NULL && *k != NULL; k++)
@@ -654,6 +680,79 @@ x_socket (const char *display)
   return g_strdup_printf ("/tmp/.X11-unix/X%" G_GUINT64_FORMAT, number);
 }
 
+/* ---- the recording's files ---- */
+
+/* Copies @source to @dest, a new private file (its folders made 0700). */
+static gboolean
+copy_file (const char *source, const char *dest, GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (dest);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, SANDBOX_ERROR, SANDBOX_ERROR_FAILED, "cannot make %s: %s", dir,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  if (!g_file_get_contents (source, &data, &len, error)
+      || !g_file_set_contents_full (dest, data, (gssize) len, G_FILE_SET_CONTENTS_CONSISTENT, 0600,
+                                    error))
+    {
+      g_prefix_error (error, "cannot copy the recording's file: ");
+      (*error)->domain = SANDBOX_ERROR;
+      (*error)->code = SANDBOX_ERROR_FAILED;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+sandbox_add_file (Sandbox *sandbox, const char *dest, const char *source, GError **error)
+{
+  g_autoptr (GPtrArray) hidden = NULL;
+  g_autofree char *copy = NULL;
+
+  if (!g_path_is_absolute (dest) || strstr (dest, "/../") != NULL || g_str_has_suffix (dest, "/.."))
+    {
+      g_set_error (error, SANDBOX_ERROR, SANDBOX_ERROR_FAILED, "%s: not an absolute path", dest);
+      return FALSE;
+    }
+  if (path_is_below (dest, sandbox->home) && strcmp (dest, sandbox->home) != 0)
+    return copy_file (source, dest, error);
+  hidden = hidden_dirs ();
+  if (!sandbox->isolated || !is_hidden (hidden, dest) || path_is_below (dest, sandbox->root)
+      || path_is_below (dest, "/tmp/.X11-unix") || path_is_below (sandbox->root, dest))
+    {
+      g_set_error (error, SANDBOX_ERROR, SANDBOX_ERROR_FAILED,
+                   "%s: not placed (%s)", dest,
+                   !sandbox->isolated ? "the app is not isolated: it sees this machine's files"
+                   : !is_hidden (hidden, dest) ? "the app sees this machine's file there"
+                   : "the sandbox's own folder");
+      return FALSE;
+    }
+  /* A copy of its own, bound where it was: a file, never its folder. */
+  copy = g_strdup_printf ("%s/files/%u", sandbox->root, sandbox->n_files++);
+  if (!copy_file (source, copy, error))
+    return FALSE;
+  g_ptr_array_add (sandbox->binds, g_steal_pointer (&copy));
+  g_ptr_array_add (sandbox->binds, g_strdup (dest));
+  return TRUE;
+}
+
+char *
+sandbox_get_app_cwd (const Sandbox *sandbox)
+{
+  g_autoptr (GPtrArray) hidden = hidden_dirs ();
+  g_autofree char *cwd = g_get_current_dir ();
+
+  if (sandbox->isolated && is_hidden (hidden, cwd))
+    return g_strdup (sandbox->home);
+  return g_steal_pointer (&cwd);
+}
+
 char **
 sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *display,
                  GError **error)
@@ -686,6 +785,11 @@ sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *di
   socket = x_socket (display);
   if (socket != NULL && g_file_test (socket, G_FILE_TEST_EXISTS))
     g_strv_builder_add_many (cmd, "--bind", socket, socket, NULL);
+  /* The recording's files (sandbox_add_file), before the program's and
+   * its arguments' binds, which win over them. */
+  for (guint i = 0; i + 1 < sandbox->binds->len; i += 2)
+    g_strv_builder_add_many (cmd, "--bind", g_ptr_array_index (sandbox->binds, i),
+                             g_ptr_array_index (sandbox->binds, i + 1), NULL);
   /* The program itself, read-only, when it lives in a hidden folder (a
    * build tree in the user's home): the file, and its folder for what it
    * loads beside it where that folder may be shown (sandbox_bind_named).

@@ -58,6 +58,10 @@ typedef struct
   gboolean accessibility;    /* let toolkits reach an AT-SPI bus (off by default) */
   SandboxIsolate isolate;
   gboolean share_net;        /* isolated, but with the network (--share-net) */
+  /* NULL, or NAME=VALUE the recording's app had (session-world.h), set
+   * after the allowlist; then the locale (LANG, LANGUAGE, LC_*) is the
+   * recording's, not ours. */
+  const char *const *app_env;
   const char *const *keep_env; /* NULL, or names of our variables the app also gets */
   const char *const *set_env;  /* NULL, or NAME=VALUE the app gets (after everything else) */
 } SandboxOptions;
@@ -86,9 +90,10 @@ gboolean sandbox_set_xauthority (Sandbox *sandbox, const guint8 *data, gsize len
                                  GError **error);
 
 /* The app's whole environment, from nothing: PATH, the locale (LANG,
- * LANGUAGE, LC_*), TERM; the sandbox's HOME, XDG dirs, TMPDIR, bus and
- * NO_AT_BRIDGE; DISPLAY=@display and XAUTHORITY (once set); then the
- * variables of keep_env, then set_env. Nothing else of ours. */
+ * LANGUAGE, LC_*; the recording's when app_env is given), TERM; app_env;
+ * the sandbox's HOME, XDG dirs, TMPDIR, bus and NO_AT_BRIDGE;
+ * DISPLAY=@display and XAUTHORITY (once set); then the variables of
+ * keep_env, then set_env. Nothing else of ours. */
 char **sandbox_environ (const Sandbox *sandbox, const char *display);
 /* The command line that runs @argv in the sandbox for @display (":N"):
  * bwrap's, or a copy of @argv when not isolated. A program that is not
@@ -110,6 +115,19 @@ const char *sandbox_get_tmpdir (const Sandbox *sandbox);
 /* Stops the bus and removes everything (whatever the app left in it). */
 void sandbox_free (Sandbox *sandbox);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Sandbox, sandbox_free)
+
+/* A file the recording's app read, @source's bytes, put where the app
+ * finds it at @dest (absolute, in the app's view): under the sandbox's
+ * HOME, a copy in place; elsewhere, isolated, a copy bound at @dest
+ * (read-write: the app's writes go to the copy), only in a folder the
+ * sandbox hides (/tmp, /home, /root, /run/user, our HOME), where the
+ * app's view holds nothing else; never over the sandbox's own folder or
+ * the X sockets. A file, never a folder, never a socket. FALSE with
+ * SANDBOX_ERROR_FAILED and why when it is not placed. */
+gboolean sandbox_add_file (Sandbox *sandbox, const char *dest, const char *source,
+                           GError **error);
+/* Where the app starts (its working folder), in its view. */
+char *sandbox_get_app_cwd (const Sandbox *sandbox);
 
 /* Checks, without copying anything, that @dir can seed a HOME: exists,
  * is a directory, can be read. SANDBOX_ERROR_BAD_HOME otherwise. */

@@ -185,10 +185,13 @@ capture_handle (Capture *capture, XRecordInterceptData *datum)
       }
       break;
     case XRecordFromClient:
-      capture_elapsed (capture, datum->server_time);
-      if (capture->request_func != NULL && !datum->client_swapped)
-        capture->request_func (datum->data, (gsize) datum->data_len * 4,
-                               datum->id_base, capture->user_data);
+      {
+        guint64 ms = capture_elapsed (capture, datum->server_time);
+
+        if (capture->request_func != NULL && !datum->client_swapped)
+          capture->request_func (datum->data, (gsize) datum->data_len * 4,
+                                 datum->id_base, ms, capture->user_data);
+      }
       break;
     case XRecordEndOfData:
       capture->running = FALSE;
@@ -235,7 +238,8 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
                gpointer user_data, GError **error)
 {
   XRecordClientSpec clients[2] = { XRecordFutureClients, client };
-  XRecordRange *range;
+  XRecordRange *ranges[2];
+  XRecordRange *range, *paste;
   int failed;
 
   capture->event_func = event_func;
@@ -244,9 +248,14 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
   capture->user_data = user_data;
 
   range = XRecordAllocRange ();
-  if (range == NULL)
+  paste = XRecordAllocRange ();
+  if (range == NULL || paste == NULL)
     {
       g_set_error (error, CAPTURE_ERROR, CAPTURE_ERROR_CONTEXT, "out of memory");
+      if (range != NULL)
+        XFree (range);
+      if (paste != NULL)
+        XFree (paste);
       return FALSE;
     }
   /* What the user did, and what the server told the clients. */
@@ -254,17 +263,26 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
   range->device_events.last = MotionNotify;
   range->delivered_events.first = EnterNotify;
   range->delivered_events.last = MappingNotify;
+  /* Properties set and deleted: the windows' names, and GTK's frame
+   * extents (toplevels.c). */
   range->core_requests.first = X_ChangeProperty;
-  range->core_requests.last = X_ChangeProperty;
+  range->core_requests.last = X_DeleteProperty;
   /* A client's resource base is reused once it leaves. */
   range->client_died = True;
+  /* The app asking for a selection (pastes.h): a range of its own, not
+   * the six requests between. */
+  paste->core_requests.first = X_ConvertSelection;
+  paste->core_requests.last = X_ConvertSelection;
+  ranges[0] = range;
+  ranges[1] = paste;
 
   xconn_trap_push (capture->ctrl);
   capture->context = XRecordCreateContext (capture->ctrl, XRecordFromServerTime,
                                            clients, client != None ? 2 : 1,
-                                           &range, 1);
+                                           ranges, 2);
   failed = xconn_trap_pop (capture->ctrl);
   XFree (range);
+  XFree (paste);
   if (capture->context == 0 || failed != 0)
     {
       g_set_error (error, CAPTURE_ERROR, CAPTURE_ERROR_CONTEXT,

@@ -33,10 +33,11 @@ typedef struct Capture Capture;
  * resource base of the client the event was delivered to. */
 typedef void (*CaptureEventFunc) (const xEvent *ev, XID id_base,
                                   guint64 time_ms, gpointer user_data);
-/* A request (only ChangeProperty is recorded) from the client with
- * resource base @id_base: @data is the request, @len bytes. */
+/* A request (ChangeProperty and ConvertSelection are recorded) from the
+ * client with resource base @id_base: @data is the request, @len bytes,
+ * made at @time_ms. */
 typedef void (*CaptureRequestFunc) (const guint8 *data, gsize len, XID id_base,
-                                    gpointer user_data);
+                                    guint64 time_ms, gpointer user_data);
 /* The context is enabled (@enabled TRUE, once), or has ended: every
  * event recorded before capture_stop() was handed on. */
 typedef void (*CaptureStateFunc) (gboolean enabled, gpointer user_data);
@@ -57,7 +58,8 @@ void capture_set_io_error_handler (Capture *capture, XIOErrorExitHandler handler
  * resource of an existing client; None: no such client) and to every
  * client that connects from now on, and their ChangeProperty requests
  * (window titles and pids, in order with the events: a window's
- * properties cannot be read once the app has crashed). */
+ * properties cannot be read once the app has crashed) and
+ * ConvertSelection requests (the app pasting). */
 gboolean capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
                         CaptureRequestFunc request_func,
                         CaptureStateFunc state_func, gpointer user_data,

@@ -2,7 +2,8 @@
  * xreduce.
  *
  *   xrecord -o session.log [--display DPY | --headless] [--screen WxH]
- *           [--stop-key KEYSYM] -- APP ARGS...
+ *           [--stop-key KEYSYM] [--with-files] [--no-selections]
+ *           [--record-env NAME]... -- APP ARGS...
  *
  * Parses the command line and hands over to recorder_run() (recorder.c).
  * Exit status: 0 recorded (whatever became of the app), 2 bad usage or
@@ -23,6 +24,7 @@
 
 #include "recorder.h"
 #include "interrupt.h"
+#include "quote.h"
 #include "help.h"
 #include "verdict.h"
 #include "exit-status.h"
@@ -85,7 +87,8 @@ print_start_timed_out (Recorder *recorder, guint timeout_ms, guint n_created)
 typedef struct
 {
   char *output, *display, *screen, *stop_key, *start_timeout;
-  gboolean headless, version;
+  gboolean headless, version, with_files, no_selections;
+  char **record_env;
   char **command;            /* after "--" */
 } Args;
 
@@ -97,6 +100,7 @@ args_clear (Args *a)
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
   g_clear_pointer (&a->command, g_strfreev);
+  g_clear_pointer (&a->record_env, g_strfreev);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Args, args_clear)
 
@@ -118,6 +122,12 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
       "Stop recording when this key is pressed (not recorded), e.g. Pause", "KEYSYM" },
     { "start-timeout", 0, 0, G_OPTION_ARG_STRING, &a->start_timeout,
       "Stop if no window of the app's is mapped within MS (default " G_STRINGIFY (RECORDER_START_TIMEOUT_MS) ": a big app on a busy machine)", "MS" },
+    { "with-files", 0, 0, G_OPTION_ARG_NONE, &a->with_files,
+      "Copy the files the app reads (outside system folders; no secrets) into FILE.files/ beside the log, 0600, at most 256 MiB; without it they are only listed", NULL },
+    { "no-selections", 0, 0, G_OPTION_ARG_NONE, &a->no_selections,
+      "Do not write what the app pastes from other apps (the clipboard, the primary selection, drops): only that it did", NULL },
+    { "record-env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->record_env,
+      "Also record this variable of the app's environment (repeatable; never one that looks secret)", "NAME" },
     { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->command, NULL,
       "-- APP [ARGS...]" },
@@ -135,7 +145,12 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     "server xrecord starts (nested or headless), every window but its own;\n"
     "on a display given, the windows the app's X clients created (the app\n"
     "and the processes it started, by their pids, from the X-Resource\n"
-    "extension; else by their _NET_WM_PID).");
+    "extension; else by their _NET_WM_PID).\n\n"
+    "What the app gets from outside is recorded too: the data it pastes from\n"
+    "other apps' selections and drops, the files it reads (listed; copied with\n"
+    "--with-files), its locale and toolkit variables (LANG, LANGUAGE, LC_*, TZ,\n"
+    "GDK_*, GTK_*, QT_*, XMODIFIERS, MOZ_*; never one that looks secret), its\n"
+    "HOME, folder, host, date and window manager. xreplay gives them back.");
   g_option_context_set_description (context,
     "Exit status:\n"
     "  0  recorded (whatever became of the app)\n"
@@ -213,6 +228,20 @@ check_options (const Args *a, RecorderOptions *options, int *status)
   options->display = a->display;
   options->stop_key = a->stop_key;
   options->start_timeout_ms = (guint) start_timeout_ms;
+  options->with_files = a->with_files;
+  options->no_selections = a->no_selections;
+  options->record_env = (const char *const *) a->record_env;
+  for (char **n = a->record_env; n != NULL && *n != NULL; n++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      if (!recorder_check_env_name (*n, &error))
+        {
+          g_autofree char *shown = quote_message (error->message);
+          g_printerr ("xrecord: %s\n", shown);
+          return exit_status_stop (status, EXIT_STATUS_USAGE);
+        }
+    }
   return TRUE;
 }
 
@@ -223,9 +252,13 @@ recorded (Recorder *recorder, SessionOutcome outcome, const char *output)
   g_autofree char *what = session_outcome_describe (outcome);
   guint timeout_ms, n_created;
 
+  g_autofree char *given = recorder_describe_given (recorder);
+
   g_printerr ("xrecord: %u actions, %u server events written to %s; the app: %s\n",
               recorder_get_n_actions (recorder), recorder_get_n_server_events (recorder),
               output, what);
+  if (given != NULL)
+    g_printerr ("xrecord: what the app got from outside: %s\n", given);
   if (recorder_get_signal (recorder) != 0)
     {
       if (recorder_get_n_app_windows (recorder) == 0)

@@ -27,14 +27,18 @@
 #include <X11/extensions/record.h>
 
 #include "capture.h"
+#include "files.h"
 #include "guard.h"
+#include "keymap.h"
 #include "interrupt.h"
+#include "pastes.h"
 #include "proc.h"
 #include "quote.h"
 #include "xserver.h"
 #include "toplevels.h"
 #include "translate.h"
 #include "verdict.h"
+#include "xapp.h"
 #include "xconn.h"
 
 G_DEFINE_QUARK (recorder-error-quark, recorder_error)
@@ -60,6 +64,8 @@ struct Recorder
   char *display_option;
   int width, height;
   KeySym stop_key;
+  gboolean no_selections, with_files;
+  char **record_env;
 
   XServer *server;         /* the Xephyr or Xvfb we started, or NULL */
   char *display;           /* where the app runs */
@@ -69,6 +75,12 @@ struct Recorder
   Capture *capture;
   Toplevels *tops;
   Translator *translator;
+  RecPastes *pastes;       /* owned: the selections the app pastes from, drops */
+  RecFiles *files;         /* owned: the files it reads */
+  RecFilesStats files_stats; /* once it is gone */
+  guint n_fetched, n_omitted, n_drops; /* the pastes', once they are gone */
+  guint n_env;             /* variables recorded */
+  guint64 last_time;       /* of the last line written */
   SessionWriter *writer;
   GMainLoop *loop;
 
@@ -180,6 +192,12 @@ recorder_new (const RecorderOptions *options, GError **error)
   recorder->height = options->height;
   recorder->start_timeout_ms = options->start_timeout_ms != 0 ? options->start_timeout_ms
                                                                : RECORDER_START_TIMEOUT_MS;
+  recorder->no_selections = options->no_selections;
+  recorder->with_files = options->with_files;
+  for (const char *const *n = options->record_env; n != NULL && *n != NULL; n++)
+    if (!recorder_check_env_name (*n, error))
+      return NULL;
+  recorder->record_env = g_strdupv ((char **) options->record_env);
   recorder->loop = g_main_loop_new (NULL, FALSE);
   return g_steal_pointer (&recorder);
 }
@@ -195,6 +213,9 @@ recorder_free (Recorder *recorder)
     g_source_remove (recorder->drain_timeout);
   g_clear_pointer (&recorder->app, proc_child_free);
   session_writer_free (recorder->writer);
+  rec_files_free (recorder->files);
+  g_free (recorder->files_stats.copy_error);
+  rec_pastes_free (recorder->pastes);
   translator_free (recorder->translator);
   toplevels_free (recorder->tops);
   capture_free (recorder->capture);
@@ -213,6 +234,7 @@ recorder_free (Recorder *recorder)
   g_free (recorder->display);
   g_free (recorder->display_option);
   g_strfreev (recorder->argv);
+  g_strfreev (recorder->record_env);
   g_free (recorder->output);
   g_free (recorder);
 }
@@ -227,6 +249,41 @@ guint
 recorder_get_n_server_events (Recorder *recorder)
 {
   return recorder->n_server;
+}
+
+char *
+recorder_describe_given (Recorder *recorder)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  const RecFilesStats *files = &recorder->files_stats;
+  guint n_fetched = recorder->n_fetched, n_omitted = recorder->n_omitted;
+  guint n_drops = recorder->n_drops;
+  if (n_fetched + n_omitted > 0)
+    g_string_append_printf (out, "%u selection conversion%s%s", n_fetched + n_omitted,
+                            n_fetched + n_omitted == 1 ? "" : "s",
+                            n_omitted == 0 ? "" : recorder->no_selections
+                                             ? " without their data (--no-selections)"
+                                             : " (some without data: too large or too slow)");
+  if (n_drops > 0)
+    g_string_append_printf (out, "%s%u drop%s from other apps", out->len > 0 ? ", " : "",
+                            n_drops, n_drops == 1 ? "" : "s");
+  if (files->n_listed > 0)
+    {
+      g_autofree char *copies = g_strconcat (recorder->output, ".files", NULL);
+      g_autofree char *where = quote_terminal (copies);
+
+      g_string_append_printf (out, "%s%u file%s read", out->len > 0 ? ", " : "",
+                              files->n_listed, files->n_listed == 1 ? "" : "s");
+      if (recorder->with_files)
+        g_string_append_printf (out, " (%u copied to %s%s)", files->n_copied, where,
+                                files->n_over_limit > 0 ? ", the rest over the limit" : "");
+      else
+        g_string_append (out, " (listed; --with-files copies them)");
+    }
+  if (recorder->n_env > 0)
+    g_string_append_printf (out, "%s%u variable%s", out->len > 0 ? ", " : "", recorder->n_env,
+                            recorder->n_env == 1 ? "" : "s");
+  return out->len > 0 ? g_strdup (out->str) : NULL;
 }
 
 guint
@@ -392,17 +449,38 @@ stop_app (Recorder *recorder)
 static void
 write_event (Recorder *recorder, const SessionEvent *ev)
 {
+  SessionEvent at = *ev;
+
   if (recorder->write_error != NULL || recorder->writer == NULL)
     return;
-  if (!session_writer_append (recorder->writer, ev, &recorder->write_error))
+  /* What the app was given is written when it is known: never before a
+   * line already written. */
+  at.time_ms = MAX (ev->time_ms, recorder->last_time);
+  if (!session_writer_append (recorder->writer, &at, &recorder->write_error))
     {
       begin_stop (recorder, "the log cannot be written");
       return;
     }
-  if (ev->kind == SESSION_EVENT_SERVER)
+  recorder->last_time = at.time_ms;
+  if (session_event_is_action (ev))
+    {
+      recorder->n_actions++;
+      /* What the app asks for after an action is that action's paste,
+       * and the files it opens meanwhile are seen now. */
+      if (recorder->pastes != NULL)
+        rec_pastes_action (recorder->pastes);
+      if (recorder->files != NULL)
+        rec_files_look (recorder->files, at.time_ms);
+    }
+  else if (ev->kind == SESSION_EVENT_SERVER)
     recorder->n_server++;
-  else
-    recorder->n_actions++;
+}
+
+/* A Selection line or a Drop (pastes.h), a File (files.h). */
+static void
+on_given (const SessionEvent *ev, gpointer user_data)
+{
+  write_event (user_data, ev);
 }
 
 static void
@@ -458,10 +536,14 @@ on_captured (const xEvent *ev, XID id_base, guint64 time_ms, gpointer user_data)
         write_event (recorder, &out);
       return;
     }
-  if (recorder->app_pid > 0 && toplevels_is_app_client (recorder->tops, id_base)
-      && translator_delivered (recorder->translator, ev, time_ms, &out)
-         == TRANSLATE_EVENT)
-    write_event (recorder, &out);
+  if (recorder->app_pid > 0 && toplevels_is_app_client (recorder->tops, id_base))
+    {
+      if (translator_delivered (recorder->translator, ev, time_ms, &out) == TRANSLATE_EVENT)
+        write_event (recorder, &out);
+      /* A drop from another app (XDND), after its message. */
+      if (type == ClientMessage && recorder->pastes != NULL && !recorder->stop_key_seen)
+        rec_pastes_client_message (recorder->pastes, ev, time_ms);
+    }
 }
 
 static void
@@ -473,11 +555,17 @@ on_client_gone (XID id_base, gpointer user_data)
 }
 
 static void
-on_request (const guint8 *data, gsize len, XID id_base, gpointer user_data)
+on_request (const guint8 *data, gsize len, XID id_base, guint64 time_ms, gpointer user_data)
 {
   Recorder *recorder = user_data;
 
   toplevels_handle_request (recorder->tops, data, len);
+  /* The app pastes: what it gets is fetched and written now, in order
+   * (also while the recording drains after the app died of it: the
+   * owner is still there). */
+  if (len > 0 && data[0] == X_ConvertSelection && recorder->pastes != NULL
+      && recorder->app_pid > 0 && toplevels_is_app_client (recorder->tops, id_base))
+    rec_pastes_request (recorder->pastes, data, len, time_ms);
 }
 
 static void
@@ -567,54 +655,6 @@ on_io_error_exit (Display *dpy, void *user_data)
     }
 }
 
-/* "us", or "de(nodeadkeys)": from the root's _XKB_RULES_NAMES (rules,
- * model, layout, variant, options, NUL-separated). */
-static char *
-read_keymap_name (Display *dpy)
-{
-  Atom prop = XInternAtom (dpy, "_XKB_RULES_NAMES", True);
-  Atom type;
-  int format;
-  unsigned long n = 0, after;
-  unsigned char *data = NULL;
-  char *name = NULL;
-
-  if (prop != None
-      && XGetWindowProperty (dpy, DefaultRootWindow (dpy), prop, 0, 1024, False,
-                             XA_STRING, &type, &format, &n, &after, &data) == Success
-      && data != NULL && format == 8)
-    {
-      const char *fields[5] = { NULL };
-      const char *p = (const char *) data;
-      const char *end = p + n;
-
-      for (int i = 0; i < 5 && p < end; i++)
-        {
-          fields[i] = p;
-          p += strnlen (p, (gsize) (end - p)) + 1;
-        }
-      if (fields[2] != NULL && fields[2][0] != '\0' && fields[2] < end)
-        {
-          gsize layout_len = strnlen (fields[2], (gsize) (end - fields[2]));
-
-          if (fields[3] != NULL && fields[3] < end && fields[3][0] != '\0')
-            name = g_strdup_printf ("%.*s(%.*s)", (int) layout_len, fields[2],
-                                    (int) strnlen (fields[3], (gsize) (end - fields[3])),
-                                    fields[3]);
-          else
-            name = g_strndup (fields[2], layout_len);
-        }
-    }
-  if (data != NULL)
-    XFree (data);
-  if (name == NULL || !g_utf8_validate (name, -1, NULL))
-    {
-      g_free (name);
-      name = g_strdup ("us");
-    }
-  return name;
-}
-
 static gboolean
 open_display (Recorder *recorder, GError **error)
 {
@@ -679,6 +719,100 @@ open_display (Recorder *recorder, GError **error)
   return TRUE;
 }
 
+gboolean
+recorder_check_env_name (const char *name, GError **error)
+{
+  g_autofree char *why = NULL;
+
+  if (session_env_name_check (name, &why))
+    return TRUE;
+  g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_USAGE, "--record-env: %s", why);
+  return FALSE;
+}
+
+/* The window manager's name, as it says it (_NET_WM_NAME of the window
+ * _NET_SUPPORTING_WM_CHECK names), or NULL. */
+static char *
+read_wm_name (Display *dpy)
+{
+  Atom check = XInternAtom (dpy, "_NET_SUPPORTING_WM_CHECK", False);
+  Atom name = XInternAtom (dpy, "_NET_WM_NAME", False);
+  Atom utf8 = XInternAtom (dpy, "UTF8_STRING", False);
+  Atom type;
+  int format;
+  unsigned long n = 0, after;
+  unsigned char *data = NULL;
+  Window wm = None;
+  char *said = NULL;
+
+  xconn_trap_push (dpy);
+  if (XGetWindowProperty (dpy, DefaultRootWindow (dpy), check, 0, 1, False, XA_WINDOW, &type,
+                          &format, &n, &after, &data) == Success && data != NULL && n == 1
+      && format == 32)
+    wm = (Window) *(unsigned long *) data;
+  g_clear_pointer (&data, XFree);
+  if (wm != None
+      && XGetWindowProperty (dpy, wm, name, 0, 64, False, utf8, &type, &format, &n, &after,
+                             &data) == Success && data != NULL && format == 8 && n > 0
+      && g_utf8_validate ((const char *) data, (gssize) n, NULL))
+    said = g_strndup ((const char *) data, n);
+  g_clear_pointer (&data, XFree);
+  xconn_trap_pop (dpy);
+  return said;
+}
+
+/* The variables of ours, which the app gets, that shape its behaviour
+ * and are no secret: the default list and --record-env's. */
+static void
+add_env (Recorder *recorder, Session *header)
+{
+  g_auto (GStrv) names = g_listenv ();
+
+  qsort (names, g_strv_length (names), sizeof (char *), (GCompareFunc) g_strcmp0);
+  for (char **n = names; *n != NULL; n++)
+    {
+      const char *value = g_getenv (*n);
+      g_autoptr (GError) error = NULL;
+
+      if (value == NULL || !(session_env_name_is_default (*n)
+                             || (recorder->record_env != NULL
+                                 && g_strv_contains ((const char *const *) recorder->record_env,
+                                                     *n))))
+        continue;
+      if (strlen (value) > SESSION_MAX_LINE / 2)
+        g_printerr ("xrecord: warning: %s is longer than %d bytes: not recorded\n", *n,
+                    SESSION_MAX_LINE / 2);
+      else if (!session_add_env (header, *n, value, &error))
+        {
+          g_autofree char *shown = quote_message (error->message);
+          g_printerr ("xrecord: warning: %s: not recorded\n", shown);
+        }
+      else
+        recorder->n_env++;
+    }
+}
+
+/* The world the app runs in (session-world.h): where, and when. */
+static void
+add_world (Recorder *recorder, Session *header)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *wm = read_wm_name (recorder->tracker);
+
+  if (g_path_is_absolute (g_get_home_dir ()))
+    session_set_home (header, g_get_home_dir ());
+  if (g_path_is_absolute (cwd) && g_utf8_validate (cwd, -1, NULL))
+    session_set_cwd (header, cwd);
+  if (g_utf8_validate (g_get_host_name (), -1, NULL))
+    session_set_host (header, g_get_host_name ());
+  session_set_date (header, date);
+  if (wm != NULL)
+    session_set_wm (header, wm);
+  add_env (recorder, header);
+}
+
 static gboolean
 open_log (Recorder *recorder, GError **error)
 {
@@ -687,14 +821,30 @@ open_log (Recorder *recorder, GError **error)
   g_autofree char *date = g_date_time_format (now, "%Y-%m-%d %H:%M");
   g_autofree char *comment = g_strdup_printf ("xreduce session, recorded by xrecord %s on %s",
                                               XREDUCE_VERSION, date);
-  g_autofree char *keymap = read_keymap_name (recorder->tracker);
+  g_autofree char *keymap = keymap_describe (recorder->tracker,
+                                             recorder->where == RECORDER_NESTED
+                                               ? g_getenv ("DISPLAY") : NULL);
   g_autoptr (GError) local_error = NULL;
+  XAppInputTiming timing;
+  SessionDesktop desktop = { 0 };
 
   session_add_header_comment (header, comment);
   session_set_screen (header, DisplayWidth (recorder->tracker, DefaultScreen (recorder->tracker)),
                       DisplayHeight (recorder->tracker, DefaultScreen (recorder->tracker)));
   session_set_command (header, (const char *const *) recorder->argv);
   session_set_keymap (header, keymap);
+  /* What a double click and a held key were on this desktop: the replay
+   * keeps them so (the session's desktop line). */
+  xapp_read_input_timing (recorder->tracker, &timing);
+  /* (XSETTINGS' only: an Xt resource, as "XTerm*multiClickTime", is one
+   * program's, and would make another's gaps a double click.) */
+  desktop.double_click_ms = timing.double_click_ms > 0 ? (guint) timing.double_click_ms : 0;
+  desktop.double_click_distance = timing.double_click_distance > 0
+                                    ? (guint) timing.double_click_distance : 0;
+  desktop.repeat_delay_ms = timing.repeat_delay_ms > 0 ? (guint) timing.repeat_delay_ms : 0;
+  desktop.repeat_interval_ms = timing.repeat_interval_ms > 0 ? (guint) timing.repeat_interval_ms : 0;
+  session_set_desktop (header, &desktop);
+  add_world (recorder, header);
   recorder->writer = session_writer_open (recorder->output, header, &local_error);
   if (recorder->writer == NULL)
     {
@@ -731,6 +881,17 @@ start_capture (Recorder *recorder, GError **error)
   toplevels_set_map_func (recorder->tops, on_app_map, recorder);
   recorder->translator = translator_new (recorder->tracker, recorder->tops,
                                          recorder->stop_key);
+  /* Before the context: its connection is never recorded, never the
+   * app's. */
+  recorder->pastes = rec_pastes_new (recorder->display, recorder->tops, !recorder->no_selections,
+                                     on_given, recorder, &local_error);
+  if (recorder->pastes == NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_INFRA, "%s", local_error->message);
+      return FALSE;
+    }
+  toplevels_add_own_client (recorder->tops, rec_pastes_get_base (recorder->pastes));
+  guard_add_fd (recorder->guard, rec_pastes_get_fd (recorder->pastes));
   recorder->tracker_source = xconn_source_new (recorder->tracker, on_tracker, NULL, recorder, NULL);
   g_source_attach (recorder->tracker_source, NULL);
   /* On a private server every client but ours is the app's; on a shared
@@ -805,6 +966,16 @@ start_app (Recorder *recorder, GError **error)
       return FALSE;
     }
   recorder->app_pid = proc_child_get_pid (recorder->app);
+  {
+    g_autofree char *copies = g_strconcat (recorder->output, ".files", NULL);
+    RecFilesOptions files_options = {
+      .session_path = recorder->output, .copy_dir = recorder->with_files ? copies : NULL,
+      .argv = (const char *const *) recorder->argv, .func = on_given, .user_data = recorder,
+    };
+
+    recorder->files = rec_files_new (&files_options);
+    rec_files_start (recorder->files, recorder->app_pid);
+  }
   /* Until its first window: the loop's timer, and the guard's deadline
    * should a window manager hold the server meanwhile. */
   recorder->start_timer = g_timeout_add (recorder->start_timeout_ms, on_start_timeout, recorder);
@@ -854,6 +1025,10 @@ close_display (Recorder *recorder)
   take_windows (recorder);
   capture_free (g_steal_pointer (&recorder->capture));
   g_clear_pointer (&recorder->translator, translator_free);
+  if (recorder->pastes != NULL)
+    rec_pastes_get_counts (recorder->pastes, &recorder->n_fetched, &recorder->n_omitted,
+                           &recorder->n_drops);
+  g_clear_pointer (&recorder->pastes, rec_pastes_free);
   g_clear_pointer (&recorder->tops, toplevels_free);
   if (recorder->tracker_source != NULL)
     {
@@ -909,6 +1084,13 @@ recorder_run (Recorder *recorder, SessionOutcome *outcome, GError **error)
   if (!recorder->outcome_known)
     recorder->outcome = (SessionOutcome) { .kind = SESSION_OUTCOME_NONE };
   *outcome = recorder->outcome;
+  /* The files opened last, before the end line. */
+  if (recorder->files != NULL)
+    {
+      rec_files_stop (recorder->files);
+      rec_files_get_stats (recorder->files, &recorder->files_stats);
+      recorder->files_stats.copy_error = g_strdup (recorder->files_stats.copy_error);
+    }
   if (recorder->write_error == NULL)
     session_writer_finish (recorder->writer, recorder->outcome,
                            &recorder->write_error);

@@ -42,6 +42,10 @@ typedef struct
   int width, height;       /* the screen of NESTED and HEADLESS */
   const char *stop_key;    /* a keysym name, or NULL */
   guint start_timeout_ms;  /* for the app's first window; 0: the default */
+  /* What the app got from outside (session-world.h): */
+  gboolean no_selections;  /* pastes are noted, their data not written */
+  gboolean with_files;     /* the files it read are copied beside the log (OUTPUT.files/) */
+  const char *const *record_env; /* names to record beyond the default list, or NULL */
 } RecorderOptions;
 
 /* How long the app's first window is waited for by default: on a desktop
@@ -66,6 +70,12 @@ gboolean recorder_run (Recorder *recorder, SessionOutcome *outcome,
 /* The number of user actions and server events written. */
 guint recorder_get_n_actions (Recorder *recorder);
 guint recorder_get_n_server_events (Recorder *recorder);
+/* After recorder_run: what the app got from outside, in words for the
+ * terminal ("2 pastes (3 conversions), 1 drop, 4 files read (copied to
+ * crash.log.files), 3 variables"), or NULL if nothing. */
+char *recorder_describe_given (Recorder *recorder);
+/* Whether @name may be given to --record-env; FALSE with why. */
+gboolean recorder_check_env_name (const char *name, GError **error);
 
 /* After recorder_run: the number of windows taken for the app's (0:
  * nothing of the app was recorded), and the windows mapped during the

@@ -50,6 +50,9 @@ typedef struct
   guint64 first_map;       /* 0: never mapped as the app's */
   pid_t pid;               /* _NET_WM_PID, 0: not known */
   XAppIdentity identity;   /* owned strings */
+  int extents[4];          /* _GTK_FRAME_EXTENTS: left, right, top, bottom (a
+                            * client-side decorated window's invisible margins,
+                            * its shadows under a compositor), or zeros */
 } Client;
 
 typedef struct
@@ -79,7 +82,7 @@ struct Toplevels
   Window root;
   pid_t app_pgid;
   gboolean private_server;
-  Atom net_wm_pid, net_wm_name;
+  Atom net_wm_pid, net_wm_name, gtk_frame_extents;
 
   GHashTable *toplevels;   /* Window -> Toplevel* (owned) */
   GPtrArray *stack;        /* Toplevel*, bottom to top (borrowed) */
@@ -124,6 +127,7 @@ toplevels_new (Display *dpy, gboolean private_server)
   xapp_set_private (tops->xapp, private_server);
   tops->net_wm_pid = XInternAtom (dpy, "_NET_WM_PID", False);
   tops->net_wm_name = XInternAtom (dpy, "_NET_WM_NAME", False);
+  tops->gtk_frame_extents = XInternAtom (dpy, "_GTK_FRAME_EXTENTS", False);
   tops->toplevels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   tops->stack = g_ptr_array_new ();
   tops->clients = g_hash_table_new_full (NULL, NULL, NULL,
@@ -234,6 +238,23 @@ toplevels_get_seen (Toplevels *tops, guint i, Window *window, const char **wm_cl
 
 static void client_pid_changed (Toplevels *tops, Client *client);
 
+/* A client-side decorated window's invisible margins (GTK's
+ * _GTK_FRAME_EXTENTS, CARDINAL[4]): set, or deleted (maximized, no
+ * compositor). Positions and sizes are the visible window's. */
+static void
+set_extents (Client *client, const char *value, gsize n_units)
+{
+  for (guint i = 0; i < 4; i++)
+    {
+      guint32 v = 0;
+
+      if (value != NULL && i < n_units)
+        memcpy (&v, value + 4 * i, sizeof v);
+      /* (A margin wider than a screen is no margin.) */
+      client->extents[i] = v <= 4096 ? (int) v : 0;
+    }
+}
+
 void
 toplevels_handle_request (Toplevels *tops, const guint8 *data, gsize len)
 {
@@ -242,6 +263,16 @@ toplevels_handle_request (Toplevels *tops, const guint8 *data, gsize len)
   const char *value;
   gsize size;
 
+  if (len >= sz_xDeletePropertyReq && data[0] == X_DeleteProperty)
+    {
+      xDeletePropertyReq del;
+
+      memcpy (&del, data, sz_xDeletePropertyReq);
+      client = g_hash_table_lookup (tops->clients, GSIZE_TO_POINTER ((Window) del.window));
+      if (client != NULL && del.property == tops->gtk_frame_extents)
+        set_extents (client, NULL, 0);
+      return;
+    }
   if (len < sz_xChangePropertyReq)
     return;
   memcpy (&req, data, sz_xChangePropertyReq);
@@ -269,6 +300,11 @@ toplevels_handle_request (Toplevels *tops, const guint8 *data, gsize len)
     {
       g_free (client->identity.wm_class);
       client->identity.wm_class = xapp_class_from_value (value, size);
+    }
+  else if (req.property == tops->gtk_frame_extents && req.format == 32)
+    {
+      set_extents (client, value, req.nUnits == 4 ? 4 : 0);
+      return;
     }
   else if (req.property == tops->net_wm_pid && req.format == 32 && req.nUnits >= 1)
     {
@@ -868,10 +904,15 @@ toplevel_target (Toplevels *tops, Toplevel *top, ToplevelTarget *target)
                   : -1;
   target->wm_class = toplevel_named (top)->identity.wm_class;
   target->wm_name = xapp_identity_title (&toplevel_named (top)->identity);
-  target->origin_x = top->x + top->border + top->client_dx;
-  target->origin_y = top->y + top->border + top->client_dy;
-  target->width = client->id == top->id ? top->width : top->client_width;
-  target->height = client->id == top->id ? top->height : top->client_height;
+  /* The visible window: without a client-side decorated window's
+   * invisible margins (a compositor's shadows), so that a position means
+   * the same widget on a bare server, where they are narrower or none. */
+  target->origin_x = top->x + top->border + top->client_dx + client->extents[0];
+  target->origin_y = top->y + top->border + top->client_dy + client->extents[2];
+  target->width = (client->id == top->id ? top->width : top->client_width)
+                  - client->extents[0] - client->extents[1];
+  target->height = (client->id == top->id ? top->height : top->client_height)
+                   - client->extents[2] - client->extents[3];
   return TRUE;
 }
 

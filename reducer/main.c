@@ -30,6 +30,7 @@
 typedef struct
 {
   char *output, *algorithm, *signal_name, *stderr_match, *test_cmd, *launcher;
+  char *files_dir;           /* SESSION.files, absolute, when --files is not given */
   ReplayArgs *replay;        /* the options every replay gets (replay-args.h) */
   gint jobs, frames, verify_runs;
   gint64 limit_tests;
@@ -45,7 +46,7 @@ static void
 args_clear (Args *a)
 {
   char **strings[] = { &a->output, &a->algorithm, &a->signal_name, &a->stderr_match,
-                       &a->test_cmd, &a->launcher };
+                       &a->test_cmd, &a->launcher, &a->files_dir };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -186,8 +187,23 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args, int *
       return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   options->replay = *replay_args_get_settings (a->replay);
+  options->replay_args = a->replay;
   given = replay_args_to_argv (a->replay);
   g_strv_builder_addv (xreplay_args, (const char **) given);
+  /* The copies of the files the app read (xrecord --with-files) beside
+   * the session: every replay gets them, wherever its candidate is. */
+  if (options->replay.files_dir == NULL && !options->replay.share_home
+      && options->session_path != NULL)
+    {
+      g_autofree char *beside = g_strconcat (options->session_path, ".files", NULL);
+
+      if (g_file_test (beside, G_FILE_TEST_IS_DIR))
+        {
+          a->files_dir = g_canonicalize_filename (beside, NULL);
+          options->replay.files_dir = a->files_dir;
+          g_strv_builder_add_many (xreplay_args, "--files", a->files_dir, NULL);
+        }
+    }
   /* Whether bubblewrap works is asked once, here: every replay would
    * say it again. */
   if (!options->replay.share_home && options->replay.isolate != SANDBOX_ISOLATE_OFF

@@ -45,6 +45,9 @@ typedef struct
   ReplaySettings replay;     /* what every replay gets (replay-args.h): the limits, the
                               * sandbox; a wait or pace not given (*_given) is learnt
                               * or picked */
+  ReplayArgs *replay_args;   /* ... as parsed (borrowed, or NULL): the session's replay
+                              * line fills what it does not give, and the result's
+                              * carries them (reduce.c) */
   char **xreplay_args;       /* ... as xreplay's words, passed to every replay */
   const char *xreplay;       /* path of xreplay; NULL: find it */
   gboolean report;           /* write OUT.report/ (report.md and pictures); default TRUE */

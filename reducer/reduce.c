@@ -27,6 +27,7 @@
 #include "journal.h"
 #include "target.h"
 #include "verify.h"
+#include "output.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -62,6 +63,10 @@ typedef enum
 typedef struct
 {
   const ReduceOptions *options;
+  ReplaySettings replay;     /* the replays' options: the command line's, then the
+                              * session's replay line where the command line is silent */
+  char **replay_line;        /* owned, or NULL: what the result's replay line says */
+  char **replay_argv;        /* owned: the options given that no session carries */
   Session *session;          /* the input, owned */
   char **app_argv;           /* owned */
   char **xreplay_args;       /* owned */
@@ -82,6 +87,7 @@ typedef struct
   guint n_best_steps;        /* its phrases, once counted (steps_known) */
   gboolean steps_known;      /* counting them copies the session: only when said */
   gboolean saved;            /* the output file holds a failing session */
+  gboolean files_saved;      /* OUT.files holds the copies of the files the app read */
   DdStats last_stats;
   Journal *journal;          /* OUT.journal: outcomes known, for a resumed run */
   guint64 journal_hits;      /* candidates answered from an interrupted run's journal */
@@ -94,6 +100,10 @@ typedef struct
   guint window_wait_ms;      /* the learned wait in force, or 0 */
   gboolean learn_settle;     /* learn --settle from the replays that fail */
   gint64 failure_delay_ms;   /* the latest failure after a last action, or -1 */
+  gint64 latest_failure_ms;  /* ... seen in any replay (learnt or not), or -1 */
+  guint64 confirmed;         /* passes replayed again: failures came late */
+  gboolean said_late;        /* ... and said so */
+  guint64 overturned;        /* ... and failed then */
   double replay_cores;       /* the most of a core a replay's app used, or 0: unknown */
   guint settle_ms;           /* the learnt settle in force, or 0 */
   gboolean learn_start;      /* learn --start-timeout */
@@ -181,10 +191,98 @@ on_progress (const DdStats *stats, gpointer data)
   progress_line (reducer, FALSE);
 }
 
+/* The minimal session's replay line: the timing options the replays had
+ * (given on the command line or by the session) and the pace the
+ * verification picked, so that `xreplay OUT -- APP` replays it as the
+ * reduction did. */
+static void
+update_replay_line (Reducer *reducer)
+{
+  g_autoptr (GStrvBuilder) words = g_strv_builder_new ();
+  g_auto (GStrv) given = reducer->options->replay_args != NULL
+                           ? replay_args_to_session_options (reducer->options->replay_args)
+                           : g_new0 (char *, 1);
+  gboolean picked = reducer->verification != NULL
+                    && verification_get_recorded_pace (reducer->verification);
+  guint max_gap_ms = 0;
+  double speed = 1.0;
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (picked)
+    verification_get_pace (reducer->verification, &max_gap_ms, &speed);
+  for (char **w = given; *w != NULL; w++)
+    if (!picked || !(g_str_has_prefix (*w, "pace=") || g_str_has_prefix (*w, "max-gap=")
+                     || g_str_has_prefix (*w, "speed=")))
+      g_strv_builder_add (words, *w);
+  if (picked)
+    {
+      g_autofree char *gap = g_strdup_printf ("max-gap=%u", max_gap_ms);
+      g_autofree char *factor = g_strconcat ("speed=", g_ascii_formatd (number, sizeof number,
+                                                                         "%g", speed), NULL);
+
+      g_strv_builder_add (words, "pace=recorded");
+      g_strv_builder_add (words, gap);
+      if (speed != 1.0)
+        g_strv_builder_add (words, factor);
+    }
+  g_strfreev (reducer->replay_line);
+  reducer->replay_line = g_strv_builder_end (words);
+  if (reducer->replay_line[0] == NULL)
+    g_clear_pointer (&reducer->replay_line, g_strfreev);
+}
+
 static Session *
 best_session (Reducer *reducer)
 {
-  return session_subset (reducer->session, reducer->best, reducer->n_best);
+  Session *best = session_subset (reducer->session, reducer->best, reducer->n_best);
+  g_autoptr (GError) error = NULL;
+
+  /* (Each word is one a session may carry, checked: this cannot fail.) */
+  if (!session_set_replay_options (best, (const char *const *) reducer->replay_line, &error))
+    g_warning ("the minimal session's replay line: %s", error->message);
+  return best;
+}
+
+/* The copies of the files the app read (--files, or SESSION.files) that
+ * @best names, into OUT.files beside OUT, where xreplay OUT finds them:
+ * the minimal session replays alone. Private, as the recording's. */
+static void
+save_files (Reducer *reducer, const Session *best)
+{
+  const char *from = reducer->options->replay.files_dir;
+  g_autofree char *to = g_strconcat (reducer->output_path, ".files", NULL);
+  g_autoptr (GPtrArray) files = session_get_files (best);
+  g_autoptr (GError) error = NULL;
+
+  if (from == NULL || reducer->files_saved)
+    return;
+  reducer->files_saved = TRUE;
+  for (guint i = 0; i < files->len && error == NULL; i++)
+    {
+      const SessionEvent *file = g_ptr_array_index (files, i);
+      g_autofree char *source = g_build_filename (from, file->sha256, NULL);
+      g_autofree char *dest = g_build_filename (to, file->sha256, NULL);
+      g_autofree char *data = NULL;
+      gsize len = 0;
+
+      if (!file->copied || !g_file_test (source, G_FILE_TEST_IS_REGULAR)
+          || g_file_test (dest, G_FILE_TEST_EXISTS))
+        continue;
+      if ((g_mkdir (to, 0700) != 0 && errno != EEXIST)
+          || !g_file_get_contents (source, &data, &len, &error)
+          || !output_file_write (dest, data, (gssize) len, OUTPUT_FILE_MODE, &error))
+        {
+          if (error == NULL)
+            g_set_error (&error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s", to,
+                         g_strerror (errno));
+        }
+    }
+  if (error != NULL)
+    {
+      g_autofree char *shown = quote_message (error->message);
+      g_printerr ("xreduce: warning: the copies of the files the app read are not all beside "
+                  "the result: %s\n", shown);
+    }
 }
 
 static gboolean
@@ -210,6 +308,7 @@ save_best (Reducer *reducer, GError **error)
     session_set_outcome (best, reducer->target.outcome, FALSE);
   if (!session_save (best, reducer->output_path, error))
     return FALSE;
+  save_files (reducer, best);
   reducer->saved = TRUE;
   reducer->n_saved = reducer->n_best;
   return TRUE;
@@ -331,9 +430,9 @@ learn_settle (Reducer *reducer, const RunResult *result)
     return;
   delay = MAX (result->replay.settle_ms, 0);
   reducer->failure_delay_ms = MAX (reducer->failure_delay_ms, delay);
-  settle = (guint) MIN ((gint64) reducer->options->replay.settle_ms,
+  settle = (guint) MIN ((gint64) reducer->replay.settle_ms,
                         REDUCE_SETTLE_FLOOR_MS + REDUCE_SETTLE_FACTOR * reducer->failure_delay_ms);
-  if (settle == reducer->settle_ms || settle == reducer->options->replay.settle_ms)
+  if (settle == reducer->settle_ms || settle == reducer->replay.settle_ms)
     {
       /* As long as the default: nothing learnt (and none in force). */
       if (settle != reducer->settle_ms && reducer->settle_ms != 0)
@@ -409,6 +508,9 @@ on_observe (const RunResult *result, gpointer data)
 
   if (result->by_test)
     return;
+  if (target_still_fails (result, &reducer->target)
+      && result->replay.n_replayed >= result->replay.n_actions)
+    reducer->latest_failure_ms = MAX (reducer->latest_failure_ms, result->replay.settle_ms);
   if (reducer->learn_wait)
     learn_window_wait (reducer, result);
   if (reducer->learn_start)
@@ -468,6 +570,7 @@ adopt_verdict (Reducer *reducer, GError **error)
       say (reducer, "the app crashed after action %u: the %u actions after it are dropped",
            crash_point, n_actions - crash_point);
     }
+  update_replay_line (reducer);
   /* A new pace makes every result so far the old pace's: from the start,
    * suffixes first. */
   reducer->stop = cut || verification_get_recorded_pace (reducer->verification)
@@ -560,6 +663,118 @@ open_journal (Reducer *reducer, const char *want, GError **error)
 
 /* ---- the oracle ---- */
 
+/* A failure that comes late after the last action (a crash after seconds
+ * of work: a second or more, and half the settle) is seen only while the
+ * replay waits for it: the settle, made longer while the app is busy. A candidate that passes then may be one
+ * whose failure did not come in time (a worker slowed by the others'
+ * load); when the failures seen came late, it is replayed once more,
+ * with the whole --settle, before the search takes its pass. */
+#define REDUCE_LATE_FAILURE_MS 1000
+
+static gboolean
+failures_come_late (Reducer *reducer)
+{
+  gboolean late = reducer->options->test_argv == NULL
+                  && reducer->latest_failure_ms >= MAX ((gint64) REDUCE_LATE_FAILURE_MS,
+                                                        (gint64) reducer->replay.settle_ms / 2);
+
+  if (late && !reducer->said_late)
+    say (reducer, "the app fails as late as %" G_GINT64_FORMAT " ms after its last action: a "
+         "candidate that passes is replayed once more, with the whole --settle, before it "
+         "counts", reducer->latest_failure_ms);
+  reducer->said_late |= late;
+  return late;
+}
+
+/* The confirmations of one batch: outlives it while a replay of them
+ * runs (after Ctrl-C, a killed one reports later). */
+typedef struct
+{
+  guint refs;                /* the batch's, and one for each replay running */
+  guint pending;
+  gboolean broke;
+  guint64 overturned;
+  DdOutcome outcomes[];      /* what the replays found, by to_run index */
+} Confirmations;
+
+typedef struct
+{
+  Confirmations *all;
+  guint index;
+} Confirmation;
+
+static void
+confirmations_unref (Confirmations *all)
+{
+  if (--all->refs == 0)
+    g_free (all);
+}
+
+static void
+on_confirmed (RunResult *result, gboolean failed, const GError *error, gpointer data)
+{
+  Confirmation *c = data;
+
+  c->all->pending--;
+  if (error != NULL)
+    c->all->broke = TRUE;
+  else if (failed)
+    {
+      c->all->outcomes[c->index] = DD_FAIL;
+      c->all->overturned++;
+    }
+  confirmations_unref (c->all);
+  g_free (c);
+}
+
+/* Replays every candidate that passed again (background tests, at once,
+ * with the whole --settle); one that fails now failed. FALSE if
+ * interrupted or broken: no pass of the batch is taken then. */
+static gboolean
+confirm_passes (Reducer *reducer, const DdCandidate *cands, DdOutcome *outcomes,
+                const guint *to_run, guint n_run, GError **error)
+{
+  Confirmations *all = g_malloc0 (sizeof (Confirmations) + n_run * sizeof (DdOutcome));
+  gboolean ok;
+
+  all->refs = 1;
+  for (guint r = 0; r < n_run; r++)
+    {
+      guint i = to_run[r];
+      Confirmation *c;
+
+      all->outcomes[r] = outcomes[i];
+      if (outcomes[i] != DD_PASS)
+        continue;
+      c = g_new (Confirmation, 1);
+      *c = (Confirmation) { all, r };
+      all->refs++;
+      all->pending++;
+      reducer->confirmed++;
+      runner_start_background (reducer->runner,
+                               session_subset (reducer->session, cands[i].elems, cands[i].n_elems),
+                               target_still_fails, &reducer->target, on_confirmed, c);
+    }
+  runner_set_settle (reducer->runner, 0);
+  while (all->pending > 0 && runner_wait_background (reducer->runner, error))
+    ;
+  runner_set_settle (reducer->runner, reducer->settle_ms);
+  ok = all->pending == 0 && !all->broke;
+  if (ok)
+    for (guint r = 0; r < n_run; r++)
+      outcomes[to_run[r]] = all->outcomes[r];
+  else
+    for (guint r = 0; r < n_run; r++)
+      if (outcomes[to_run[r]] == DD_PASS)
+        outcomes[to_run[r]] = DD_CANCELLED;
+  if (all->pending == 0 && all->broke)
+    g_set_error_literal (error, RUNNER_ERROR, RUNNER_ERROR_INFRA,
+                         "a replay that confirmed a pass broke");
+  reducer->overturned += all->overturned;
+  confirmations_unref (all);
+  return ok;
+}
+
 static gboolean
 test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
                  gpointer data, GError **error)
@@ -639,9 +854,12 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
                     : failed[r] ? DD_FAIL
                     : results[r].replay.verdict.kind == VERDICT_UNRESOLVED ? DD_UNRESOLVED : DD_PASS;
       run_result_clear (&results[r]);
-      if (reducer->journal != NULL)
-        journal_record (reducer->journal, cands[i].elems, cands[i].n_elems, outcomes[i]);
     }
+  if (ok && failures_come_late (reducer))
+    ok = confirm_passes (reducer, cands, outcomes, to_run, n_run, &local);
+  for (guint r = 0; r < n_run && reducer->journal != NULL; r++)
+    journal_record (reducer->journal, cands[to_run[r]].elems, cands[to_run[r]].n_elems,
+                    outcomes[to_run[r]]);
   if (!ok && g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
     g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
   else if (!ok)
@@ -902,6 +1120,24 @@ check_input (Reducer *reducer, GError **error)
                    "%s has no user actions: nothing to reduce", options->session_path);
       return FALSE;
     }
+  /* What the session says it needs to fail (a reduced session's replay
+   * line), where the command line is silent. */
+  reducer->replay = options->replay;
+  if (options->replay_args != NULL)
+    {
+      SandboxIsolate isolate = options->replay.isolate;
+
+      if (!replay_args_take_session (options->replay_args, reducer->session, &local))
+        {
+          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s: %s", options->session_path,
+                       local->message);
+          return FALSE;
+        }
+      reducer->replay = *replay_args_get_settings (options->replay_args);
+      reducer->replay.isolate = isolate;
+      reducer->replay_argv = replay_args_to_argv_not_in_session (options->replay_args);
+    }
+  update_replay_line (reducer);
   if (!input_check_screen (options, reducer->session, error))
     return FALSE;
   if (!input_choose_app (options, reducer->session, &reducer->app_argv, &recorded, error))
@@ -1017,7 +1253,11 @@ reduce_setup (Reducer *reducer, GError **error)
   max_workers = options->algorithm == DD_ALGORITHM_DDMIN ? 1
                 : options->launcher_argv != NULL ? pool_launcher_slots (options->jobs, g_getenv ("SLURM_NTASKS"))
                 : options->jobs > 0 ? options->jobs : 3 * g_get_num_processors ();
-  runner_options.fresh_server = options->algorithm == DD_ALGORITHM_DDMIN;
+  /* A window manager (--wm) runs on each replay's own Xvfb, which xreplay
+   * starts with it: a worker's server, reused, would keep the last one's
+   * properties on its root (and xreplay takes --wm or --display). */
+  runner_options.fresh_server = options->algorithm == DD_ALGORITHM_DDMIN
+                                || reducer->replay.wm_argv != NULL;
   session_get_screen (reducer->session, &runner_options.screen_width,
                       &runner_options.screen_height);
   /* Every worker's Xvfb holds its screen from the start: no more workers
@@ -1078,13 +1318,14 @@ reduce_setup (Reducer *reducer, GError **error)
          max_workers, max_workers == 1 ? "" : "s");
   if (!open_journal (reducer, want, error))
     return FALSE;
-  reducer->learn_wait = options->algorithm == DD_ALGORITHM_HDD && !options->replay.window_wait_given
+  reducer->learn_wait = options->algorithm == DD_ALGORITHM_HDD && !reducer->replay.window_wait_given
                         && options->test_argv == NULL;
   reducer->learn_start = options->algorithm == DD_ALGORITHM_HDD
-                         && !options->replay.start_timeout_given && options->test_argv == NULL;
-  reducer->learn_settle = options->algorithm == DD_ALGORITHM_HDD && !options->replay.settle_given
+                         && !reducer->replay.start_timeout_given && options->test_argv == NULL;
+  reducer->learn_settle = options->algorithm == DD_ALGORITHM_HDD && !reducer->replay.settle_given
                           && options->test_argv == NULL;
   reducer->failure_delay_ms = -1;
+  reducer->latest_failure_ms = -1;
   reducer->window_latency_ms = -1;
   if (reducer->learn_wait)
     {
@@ -1106,9 +1347,12 @@ reduce_setup (Reducer *reducer, GError **error)
    * hierarchical search starts beside it. Until then the best set is the
    * whole session, not written anywhere: it may not fail. */
   reducer->verification = verification_start (reducer->runner, reducer->session,
-                                              &reducer->target, options->verify_runs,
-                                              !options->replay.pace_given && options->test_argv == NULL,
+                                              &reducer->target, &reducer->replay,
+                                              options->verify_runs,
+                                              !reducer->replay.pace_given && options->test_argv == NULL,
                                               options->quiet);
+  verification_set_world (reducer->verification, options->replay.files_dir,
+                          options->replay.wm_argv != NULL);
   if (options->algorithm == DD_ALGORITHM_DDMIN || options->same_crash)
     {
       if (!verification_wait (reducer->verification, error)
@@ -1146,7 +1390,9 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
       reduction->confirm = verification_get_confirm (reducer->verification);
     }
   reduction->ddmin = reducer->options->algorithm == DD_ALGORITHM_DDMIN;
-  reduction->recorded_pace = reducer->options->replay.pace == REPLAY_PACE_RECORDED
+  reduction->replay_line = (const char *const *) reducer->replay_line;
+  reduction->replay_argv = (const char *const *) reducer->replay_argv;
+  reduction->recorded_pace = reducer->replay.pace == REPLAY_PACE_RECORDED
                              || (reducer->judged
                                  && verification_get_recorded_pace (reducer->verification));
   reduction->pace_picked = reducer->judged && verification_get_recorded_pace (reducer->verification);
@@ -1156,6 +1402,8 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
   reduction->window_wait_ms = reducer->window_wait_ms;
   reduction->window_latency_ms = reducer->window_latency_ms;
   reduction->settle_ms = reducer->settle_ms;
+  reduction->confirmed = reducer->confirmed;
+  reduction->overturned = reducer->overturned;
   reduction->failure_delay_ms = reducer->failure_delay_ms;
 }
 
@@ -1310,6 +1558,8 @@ reducer_clear (Reducer *reducer)
   g_clear_pointer (&reducer->session, session_free);
   g_strfreev (reducer->app_argv);
   g_strfreev (reducer->xreplay_args);
+  g_strfreev (reducer->replay_line);
+  g_strfreev (reducer->replay_argv);
   g_free (reducer->xreplay);
   g_free (reducer->output_path);
   g_free (reducer->best);

@@ -112,7 +112,9 @@ struct Runner
   guint window_wait_ms;      /* runner_set_window_wait(), or 0 */
   guint settle_ms;           /* runner_set_settle(), or 0 */
   guint start_timeout_ms;    /* runner_set_start_timeout(), or 0 */
-  gboolean recorded_pace;    /* runner_set_recorded_pace() */
+  gboolean recorded_pace;    /* runner_set_recorded_pace(): */
+  guint recorded_max_gap_ms; /* ... its gaps' cap, or 0: the options' */
+  char *recorded_speed;      /* ... and its --speed, or NULL: the options' (owned) */
   guint active;              /* workers that may run a test at once */
   guint ceiling;             /* and never more than this (lowered when an app cannot start) */
   RunnerObserveFunc observe;
@@ -323,6 +325,7 @@ runner_free (Runner *runner)
   g_free (runner->last_infra);
   g_free (runner->shared_path);
   g_free (runner->shared_text);
+  g_free (runner->recorded_speed);
   g_clear_error (&runner->batch_error);
   g_free (runner);
 }
@@ -358,9 +361,15 @@ runner_set_settle (Runner *runner, guint ms)
 }
 
 void
-runner_set_recorded_pace (Runner *runner)
+runner_set_recorded_pace (Runner *runner, guint max_gap_ms, double speed)
 {
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+
   runner->recorded_pace = TRUE;
+  runner->recorded_max_gap_ms = max_gap_ms;
+  g_clear_pointer (&runner->recorded_speed, g_free);
+  if (speed > 0)
+    runner->recorded_speed = g_strdup (g_ascii_formatd (number, sizeof number, "%g", speed));
 }
 
 void
@@ -1022,7 +1031,7 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   g_autofree char *path = NULL;
   g_auto (GStrv) envp = g_get_environ ();
   const char *display = worker->server != NULL ? xserver_get_display (worker->server) : NULL;
-  char window_wait[32], start_timeout[32], settle[32];
+  char window_wait[32], start_timeout[32], settle[32], max_gap[32];
   ProcSpawnOptions spawn;
 
   /* The --test command decides, but extra xreplay options (the report's
@@ -1096,7 +1105,19 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
           g_ptr_array_add (argv, settle);
         }
       if (runner->recorded_pace)
-        g_ptr_array_add (argv, (char *) "--pace=recorded");
+        {
+          g_ptr_array_add (argv, (char *) "--pace=recorded");
+          if (runner->recorded_max_gap_ms > 0)
+            {
+              g_snprintf (max_gap, sizeof max_gap, "--max-gap=%u", runner->recorded_max_gap_ms);
+              g_ptr_array_add (argv, max_gap);
+            }
+          if (runner->recorded_speed != NULL)
+            {
+              g_ptr_array_add (argv, (char *) "--speed");
+              g_ptr_array_add (argv, runner->recorded_speed);
+            }
+        }
       if (runner->start_timeout_ms > 0)
         {
           g_snprintf (start_timeout, sizeof start_timeout, "--start-timeout=%u",

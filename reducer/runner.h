@@ -193,8 +193,10 @@ guint runner_test_timeout (const Runner *runner, guint n_actions);
 /* Tests that failed for the infrastructure and ran again; *@last (if
  * given) what the last one said, or NULL. */
 guint runner_get_n_infra (const Runner *runner, const char **last);
-/* From now on, replays run at the recorded pace (--pace=recorded). */
-void runner_set_recorded_pace (Runner *runner);
+/* From now on, replays run at the recorded pace (--pace=recorded), with
+ * --max-gap=@max_gap_ms (0: as the options say) and --speed=@speed (0: as
+ * the options say). */
+void runner_set_recorded_pace (Runner *runner, guint max_gap_ms, double speed);
 /* From now on, xreplay waits at most @ms for the app's first window
  * (--start-timeout); 0: as the xreplay options say. */
 void runner_set_start_timeout (Runner *runner, guint ms);

@@ -97,6 +97,14 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
     g_string_append_printf (md, "- Pace: recorded (the gaps of the recording)%s\n",
                             r->pace_picked ? ": the full session failed only so, not at the "
                                              "app's pace" : "");
+  if (r->replay_line != NULL)
+    {
+      g_autofree char *words = g_strjoinv (" ", (char **) r->replay_line);
+      g_autofree char *code = quote_markdown_code (words);
+
+      g_string_append_printf (md, "- Replay options the failure needs: %s, in the minimal "
+                              "session's `replay` line (xreplay takes them from it)\n", code);
+    }
   else
     g_string_append (md, "- Pace: the app's (each action once the app had taken the one "
                          "before)\n");
@@ -110,6 +118,12 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                             "%" G_GINT64_FORMAT " ms of its last action); this report's replay "
                             "settled the full --settle\n", r->settle_ms,
                             MAX (r->failure_delay_ms, 0));
+  if (r->confirmed > 0)
+    g_string_append_printf (md, "- Late failures: the app failed seconds after its last action, "
+                            "so %" G_GUINT64_FORMAT " candidate%s that passed %s replayed once "
+                            "more with the whole --settle; %" G_GUINT64_FORMAT " failed then\n",
+                            r->confirmed, r->confirmed == 1 ? "" : "s",
+                            r->confirmed == 1 ? "was" : "were", r->overturned);
   if (r->one_minimal)
     g_string_append (md, "- 1-minimal: verified (removing any one remaining action makes the "
                          "failure go away)\n");
@@ -229,6 +243,13 @@ summary_print (const Reduction *reduction, const Session *best, char *const *app
            reduction->n_before, reduction->n_after, reduction->tests, reduction->seconds,
            reduction->stopped_early ? " (stopped early: the result may not be minimal)" : "");
   g_print ("%s", steps);
+  /* What the session cannot carry (a --wm, the sandbox's options) is
+   * said on the command line; its replay line carries the rest. */
+  for (const char *const *a = reduction->replay_argv; a != NULL && *a != NULL; a++)
+    {
+      g_autofree char *q = quote_shell (*a);
+      g_string_append_printf (command, "%s ", q);
+    }
   g_string_append (command, quoted);
   g_string_append (command, " --");
   for (char *const *a = app_argv; *a != NULL; a++)
@@ -331,6 +352,12 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
   jsonio_add_int (b, "runs", r->verify_runs, TRUE);
   json_builder_end_object (b);
   jsonio_add_string (b, "pace", r->recorded_pace ? "recorded" : "app");
+  {
+    static const char *const none[] = { NULL };
+
+    /* The minimal session's replay line, word by word ([] for none). */
+    jsonio_add_strings (b, "replay_options", r->replay_line != NULL ? r->replay_line : none);
+  }
   /* What groups results by crash (xreduce --summarize): the signal and,
    * with --same-crash, the top frames the crash was kept by. */
   json_builder_set_member_name (b, "crash");

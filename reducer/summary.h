@@ -29,6 +29,9 @@ typedef struct
   gboolean ddmin;            /* the original algorithm */
   gboolean recorded_pace;    /* the replays kept the recorded pace */
   gboolean pace_picked;      /* ... because the session failed only so */
+  const char *const *replay_line; /* the minimal session's replay line's words, or NULL */
+  const char *const *replay_argv; /* the options the session cannot carry, for the
+                              * command that replays it (a --wm), or NULL */
   guint workers;
   RunnerUsage usage;         /* how busy they were, and how often the search left some
                               * idle */
@@ -37,6 +40,8 @@ typedef struct
   gint64 window_latency_ms;
   guint settle_ms;           /* learnt, or 0 */
   gint64 failure_delay_ms;   /* the latest failure seen after a replay's last action */
+  guint64 confirmed;         /* passes replayed again (the failures came late) ... */
+  guint64 overturned;        /* ... and of them, those that failed then */
 } Reduction;
 
 /* The "Reduction" section of report.md, in Markdown, for the report at
@@ -69,7 +74,8 @@ void summary_print (const Reduction *reduction, const Session *best,
  * cache_hits, seconds,
  * one_minimal, stopped_early, algorithm, workers, workers_busy_percent,
  * batches, batches_with_idle_workers (speculative candidates count), verification {fails,
- * runs}, pace, crash {signal (or null), frames (--same-crash's top frames,
+ * runs}, pace, replay_options (the minimal session's replay line's words),
+ * crash {signal (or null), frames (--same-crash's top frames,
  * else [])}, files {session, minimal_session, report, replay_gif}
  * (null: not written). */
 char *summary_json (const Reduction *reduction, const Session *best, const char *report_md);

@@ -13,6 +13,11 @@
 
 #include <unistd.h>
 
+/* The recorded pace's gaps: at most a minute (a session's replay line
+ * carries no more), and no faster than a tenth of the recorded speed. */
+#define VERIFY_MAX_GAP_CEILING_MS 60000
+#define VERIFY_SPEED_FLOOR 0.1
+
 struct Verification
 {
   Runner *runner;            /* borrowed */
@@ -22,7 +27,12 @@ struct Verification
   gboolean quiet;
   gboolean pick_pace;        /* may try the recorded pace */
   gboolean recorded_pace;    /* ... and does */
-  guint app_pace_runs;       /* full replays at the app's pace, before it */
+  guint pace_stage;          /* 0: the app's pace; 1: the recorded gaps, uncapped;
+                              * 2: twice as long */
+  guint stage_runs[3];       /* full replays at each stage before the current one */
+  guint max_gap_ms;          /* the recorded pace's cap (stages 1 and 2) */
+  double speed;              /* ... and --speed */
+  const ReplaySettings *settings; /* borrowed: the replays' options */
 
   guint runs;                /* full-session replays queued */
   guint pending;             /* replays queued or running */
@@ -36,7 +46,32 @@ struct Verification
   VerificationState state;
   guint confirm, crash_point;
   Session *full;             /* the full session as it replays, made once; owned */
+  const char *files_dir;     /* borrowed, or NULL */
+  gboolean wm_used;
 };
+
+void
+verification_set_world (Verification *v, const char *files_dir, gboolean wm_used)
+{
+  v->files_dir = files_dir;
+  v->wm_used = wm_used;
+}
+
+/* "; the recording had what the replays did not: ..." (session-world.h),
+ * or "". */
+static char *
+world_missing (Verification *v)
+{
+  g_autoptr (GPtrArray) missing = session_world_missing (v->session, v->files_dir, v->wm_used);
+
+  if (missing->len == 0)
+    return g_strdup ("");
+  g_ptr_array_add (missing, NULL);
+  {
+    g_autofree char *all = g_strjoinv ("; ", (char **) missing->pdata);
+    return g_strdup_printf ("; the recording had what the replays did not: %s", all);
+  }
+}
 
 /* One of the replays is over: FALSE if it broke (the first error is kept
  * for the verdict). */
@@ -118,9 +153,57 @@ queue (Verification *v, gboolean with_empty, guint n_full)
     }
 }
 
+/* The longest gap between two of the session's actions, in ms. */
+static guint64
+longest_gap (const Session *session)
+{
+  g_autoptr (GArray) actions = session_get_actions (session);
+  guint64 longest = 0;
+
+  for (guint i = 1; i < actions->len; i++)
+    {
+      const SessionEvent *a = session_get_event (session, g_array_index (actions, guint, i - 1));
+      const SessionEvent *b = session_get_event (session, g_array_index (actions, guint, i));
+
+      longest = MAX (longest, b->time_ms - a->time_ms);
+    }
+  return longest;
+}
+
+/* The next way to replay a full session that never failed: the recorded
+ * gaps as they were (not capped by the default --max-gap: a dialog that
+ * waits two seconds), then twice as long (a person slower than the one
+ * who recorded). A --max-gap or --speed given stays as given. Within the
+ * bounds a session's replay line can carry (session-options.c). */
+static void
+next_pace (Verification *v)
+{
+  const ReplaySettings *settings = v->settings;
+  gboolean gap_given = settings->max_gap_given;
+  guint64 longest = longest_gap (v->session);
+
+  v->stage_runs[v->pace_stage] = v->runs;
+  v->pace_stage++;
+  v->recorded_pace = TRUE;
+  v->runs = 0;
+  v->speed = settings->speed;
+  v->max_gap_ms = gap_given ? settings->max_gap_ms
+                            : (guint) CLAMP (longest + 1, settings->max_gap_ms,
+                                             (guint64) VERIFY_MAX_GAP_CEILING_MS);
+  if (v->pace_stage == 2)
+    {
+      v->speed = MAX (settings->speed / 2, VERIFY_SPEED_FLOOR);
+      if (!gap_given)
+        v->max_gap_ms = MIN (2 * v->max_gap_ms, VERIFY_MAX_GAP_CEILING_MS);
+    }
+  runner_set_recorded_pace (v->runner, gap_given ? 0 : v->max_gap_ms,
+                            v->speed != settings->speed ? v->speed : 0);
+}
+
 Verification *
-verification_start (Runner *runner, const Session *session, Target *target, guint runs,
-                    gboolean pick_pace, gboolean quiet)
+verification_start (Runner *runner, const Session *session, Target *target,
+                    const ReplaySettings *settings, guint runs, gboolean pick_pace,
+                    gboolean quiet)
 {
   Verification *v = g_new0 (Verification, 1);
 
@@ -128,6 +211,9 @@ verification_start (Runner *runner, const Session *session, Target *target, guin
   v->session = session;
   v->target = target;
   v->verify_runs = MAX (runs, 1);
+  v->settings = settings;
+  v->speed = settings->speed;
+  v->max_gap_ms = settings->max_gap_ms;
   v->quiet = quiet;
   v->pick_pace = pick_pace;
   v->confirm = 1;
@@ -191,19 +277,23 @@ judge (Verification *v, GError **error)
                    "reduce; check the command line and the target failure", v->empty_seen);
       return VERIFICATION_FAILED;
     }
-  if (v->fails == 0 && v->pick_pace && !v->recorded_pace)
+  if (v->fails == 0 && v->pick_pace && v->pace_stage < 2)
     {
       /* Timing the app's pace does not keep (a race the user won by
-       * being quick)? The recorded pace, then. */
-      v->recorded_pace = TRUE;
-      v->app_pace_runs = v->runs;
-      v->runs = 0;
-      runner_set_recorded_pace (v->runner);
+       * being quick, a wait the app does not show)? The recorded gaps,
+       * then; then longer ones. */
+      next_pace (v);
       if (!v->quiet)
         {
           clear_line ();
-          g_printerr ("xreduce: the full session does not fail at the app's pace (it %s): "
-                      "trying the recorded pace\n", v->full_seen);
+          if (v->pace_stage == 1)
+            g_printerr ("xreduce: the full session does not fail at the app's pace (it %s): "
+                        "trying the recorded pace (gaps up to %u ms)\n", v->full_seen,
+                        v->max_gap_ms);
+          else
+            g_printerr ("xreduce: the full session does not fail at the recorded pace either: "
+                        "trying gaps twice as long (--speed %g, gaps up to %u ms)\n", v->speed,
+                        v->max_gap_ms);
         }
       queue (v, FALSE, v->verify_runs);
       return VERIFICATION_PENDING;
@@ -211,21 +301,28 @@ judge (Verification *v, GError **error)
   if (v->fails == 0)
     {
       g_autofree char *want = target_describe (target);
-      g_autofree char *paces = v->recorded_pace
-        ? g_strdup_printf (" (%u at the app's pace, %u at the recorded pace)", v->app_pace_runs,
+      g_autofree char *paces = v->pace_stage == 2
+        ? g_strdup_printf (" (%u at the app's pace, %u at the recorded pace, %u with gaps twice "
+                           "as long)", v->stage_runs[0], v->stage_runs[1], v->runs)
+        : v->pace_stage == 1
+        ? g_strdup_printf (" (%u at the app's pace, %u at the recorded pace)", v->stage_runs[0],
                            v->runs)
         : g_strdup ("");
+      g_autofree char *differs = world_missing (v);
+
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
-                   "the full session does not fail: in %u replays%s the app %s, expected: %s%s%s",
-                   v->runs + v->app_pace_runs, paces, v->full_seen, want,
+                   "the full session does not fail: in %u replays%s the app %s, expected: %s%s%s%s",
+                   v->runs + v->stage_runs[0] + v->stage_runs[1], paces, v->full_seen, want,
+                   differs,
                    *v->full_tail ? "; its stderr ends with: " : "", v->full_tail);
       return VERIFICATION_FAILED;
     }
   if (v->recorded_pace && v->fails > 0 && v->runs == v->verify_runs && !v->quiet)
     {
       clear_line ();
-      g_printerr ("xreduce: the full session fails at the recorded pace only: the replays "
-                  "keep it\n");
+      g_printerr ("xreduce: the full session fails at the recorded pace only%s: the replays "
+                  "keep it, and so does the minimal session (its replay line)\n",
+                  v->pace_stage == 2 ? ", with gaps twice as long" : "");
     }
   if (v->fails < v->runs && v->runs == v->verify_runs)
     {
@@ -350,6 +447,13 @@ gboolean
 verification_get_recorded_pace (const Verification *v)
 {
   return v->recorded_pace;
+}
+
+void
+verification_get_pace (const Verification *v, guint *max_gap_ms, double *speed)
+{
+  *max_gap_ms = v->max_gap_ms;
+  *speed = v->speed;
 }
 
 guint

@@ -14,6 +14,7 @@
 #include "runner.h"
 #include "session.h"
 #include "target.h"
+#include "replay-args.h"
 
 G_BEGIN_DECLS
 
@@ -30,11 +31,20 @@ typedef struct Verification Verification;
  * freed: its replays share its copy of the full session). @target's reference frames are filled from
  * the first failing full replay (--same-crash). Borrowed: everything.
  * With @pick_pace, a full session that never fails at the app's pace is
- * replayed at the recorded pace too, and if it fails so, the runner keeps
- * the recorded pace (verification_get_recorded_pace). */
+ * replayed at the recorded pace too (its gaps as they were, not capped by
+ * the default --max-gap), then with gaps twice as long; if it fails so,
+ * the runner keeps that pace (verification_get_recorded_pace,
+ * verification_get_pace). @settings: the replays' options (borrowed). */
 Verification *verification_start (Runner *runner, const Session *session, Target *target,
-                                  guint runs, gboolean pick_pace, gboolean quiet);
+                                  const ReplaySettings *settings, guint runs,
+                                  gboolean pick_pace, gboolean quiet);
 void verification_free (Verification *verification);
+/* What the replays are given of the recording's world, for the message
+ * when the full session does not fail (session_world_missing()): the
+ * files folder (or NULL) and whether a window manager runs (--wm).
+ * Borrowed. */
+void verification_set_world (Verification *verification, const char *files_dir,
+                             gboolean wm_used);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Verification, verification_free)
 
 VerificationState verification_poll (Verification *verification, GError **error);
@@ -54,6 +64,10 @@ guint verification_get_confirm (const Verification *verification);
 guint verification_get_crash_point (const Verification *verification);
 /* The session fails only at the recorded pace: the replays use it. */
 gboolean verification_get_recorded_pace (const Verification *verification);
+/* The pace's --max-gap and --speed the replays keep (with the recorded
+ * pace). */
+void verification_get_pace (const Verification *verification, guint *max_gap_ms,
+                            double *speed);
 /* Full replays in which the app started (so far). */
 guint verification_get_n_started (const Verification *verification);
 

@@ -180,9 +180,41 @@ static int
 print_steps (const Session *session)
 {
   g_autofree char *steps = session_describe_steps (session, SESSION_WORDS_TERMINAL, TRUE);
+  g_autoptr (GPtrArray) world = session_describe_world (session, SESSION_WORDS_TERMINAL);
 
   g_print ("%s", steps);
+  /* What the app got from outside (session-world.h), quoted. */
+  for (guint i = 0; i < world->len; i++)
+    g_print ("%s%s\n", i == 0 ? "\n" : "", (const char *) g_ptr_array_index (world, i));
   return EXIT_STATUS_OK;
+}
+
+/* The folder of the files the app read: --files, else SESSION.files
+ * beside the session (xrecord --with-files), if there is one. */
+static char *
+default_files_dir (const char *session_path)
+{
+  g_autofree char *beside = g_strconcat (session_path, ".files", NULL);
+
+  if (strcmp (session_path, "-") != 0 && g_file_test (beside, G_FILE_TEST_IS_DIR))
+    return g_canonicalize_filename (beside, NULL);
+  return NULL;
+}
+
+/* The replay did not fail: what in the recording it could not give the
+ * app (session-world.h), for the user to look at first. */
+static void
+print_missing (const Session *session, const ReplayOptions *opts, const ReplayResult *result)
+{
+  g_autoptr (GPtrArray) missing = NULL;
+
+  if (result->verdict.kind != VERDICT_PASSED && result->verdict.kind != VERDICT_EXITED)
+    return;
+  missing = session_world_missing (session, opts->settings.files_dir,
+                                   opts->settings.wm_argv != NULL);
+  for (guint i = 0; i < missing->len; i++)
+    g_printerr ("xreplay: note: the recording had what this replay did not: %s\n",
+                (const char *) g_ptr_array_index (missing, i));
 }
 
 static int
@@ -534,6 +566,7 @@ main (int argc, char **argv)
   g_auto (Args) a = { 0 };
   g_autoptr (GError) error = NULL;
   g_autofree char *crashtrace = NULL;
+  g_autofree char *files_dir = NULL;
   g_autoptr (GRegex) regex = NULL;
   g_autoptr (Session) session = NULL;
   g_autoptr (Report) report = NULL;
@@ -575,6 +608,14 @@ main (int argc, char **argv)
     }
   if (session_get_warning (session) != NULL && !a.quiet)
     g_printerr ("xreplay: warning: %s\n", session_get_warning (session));
+  /* What the session says it needs to fail (its `replay` line: xreduce
+   * wrote it), unless the command line says otherwise. */
+  if (!replay_args_take_session (a.replay, session, &error))
+    {
+      g_printerr ("xreplay: %s: %s\n", a.rest[1], error->message);
+      return EXIT_STATUS_USAGE;
+    }
+  opts.settings = *replay_args_get_settings (a.replay);
   if (a.list || a.list_actions || a.export_format != NULL)
     {
       /* Only printing from here: a signal ends it by its default action,
@@ -591,6 +632,8 @@ main (int argc, char **argv)
     return print_export (session, a.rest[1], a.export_format);
   if (!choose_app (&a, session, &app_argv, &status))
     return status;
+  if (opts.settings.files_dir == NULL && !opts.settings.share_home)
+    opts.settings.files_dir = files_dir = default_files_dir (a.rest[1]);
   /* Before any Xvfb: one of the session's screen size could take
    * gigabytes. */
   if (a.display == NULL
@@ -619,6 +662,11 @@ main (int argc, char **argv)
           g_printerr ("xreplay: --report: %s\n", error->message);
           return EXIT_STATUS_USAGE;
         }
+      {
+        g_auto (GStrv) not_carried = replay_args_to_argv_not_in_session (a.replay);
+
+        report_set_replay_options (report, (const char *const *) not_carried);
+      }
       opts.on_action = on_report_action;
       opts.on_end = on_report_end;
       opts.hook_data = report;
@@ -638,6 +686,8 @@ main (int argc, char **argv)
   g_clear_handle_id (&interrupt.stdin_watch, g_source_remove);
   if (is_interrupted (&interrupt))
     return interrupted (&interrupt, a.quiet);
+  if (ok && !a.quiet && !a.json)
+    print_missing (session, &opts, &result);
   if (report == NULL)
     print_result (&a, &result, ok, error, regex != NULL);
   else

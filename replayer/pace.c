@@ -21,6 +21,18 @@
  * at once, as motion does (in_typing_run()). The result says how the
  * app was paced.
  *
+ * Once the app has taken an action, it may still have work in flight
+ * that the ping does not see: a worker thread, a disk wait, the X server
+ * drawing for it, a timer its event loop waits on. When that was due
+ * before the recorded gap was over, the next action waits for it, within
+ * the recorded gap and --timeout (pace_taken(): a dialog that arms its OK
+ * after two seconds, a folder loading in a file chooser).
+ *
+ * Gaps keep their meaning at any pace (pace-rules.h): two presses of one
+ * button or key at nearly the same place stay a double click, or stay
+ * none, by the app's double-click time (apptiming.c); a key released
+ * before its auto-repeat delay is released before it.
+ *
  * Motion the app has no work for does not wait: a motion followed by
  * another, with no button held, that left the pointer in the window it
  * was in (the server says which, no round trip to the app) goes on at
@@ -38,7 +50,8 @@
  *     the recording server made them) and its release after them keep
  *     their rhythm: no wait for the app after each;
  *   - the events of a double click (button events of the same button
- *     less than SESSION_MULTI_CLICK_MS apart) keep their gaps;
+ *     less than the recording desktop's double-click time apart, at
+ *     nearly the same place) keep their gaps;
  *   - a drag (motion with a button held, and its release) keeps its
  *     recorded speed.
  *
@@ -68,12 +81,6 @@
 
 #define ANY_BUTTON_MASK (Button1Mask | Button2Mask | Button3Mask | Button4Mask | Button5Mask)
 
-typedef struct
-{
-  guint64 recorded_ms;       /* when it was pressed in the recording */
-  gint64 injected_ms;        /* and in this replay */
-} Held;
-
 static char *
 held_key (const SessionEvent *ev)
 {
@@ -102,11 +109,15 @@ pointer_window (Replay *r)
   return at;
 }
 
-/* Remembers when a key or button was pressed, and for a motion which
- * window the pointer is in now (replay.c, as it injects). */
+/* Remembers when a key or button was pressed (sent at @sent_ms, done by
+ * the server now), and for a motion which window the pointer is in now
+ * (replay.c, once the server has done the action). */
 void
-pace_injected (Replay *r, const SessionEvent *ev)
+pace_injected (Replay *r, const SessionEvent *ev, gint64 sent_ms)
 {
+  PacePress press = { ev, sent_ms, note_now_ms () };
+  g_autofree char *key = NULL;
+
   if (ev->kind == SESSION_EVENT_MOTION)
     {
       Window now = pointer_window (r);
@@ -114,14 +125,24 @@ pace_injected (Replay *r, const SessionEvent *ev)
       r->pointer_crossed = now != r->pointer_in;
       r->pointer_in = now;
     }
-  if (ev->kind == SESSION_EVENT_KEY_PRESS || ev->kind == SESSION_EVENT_BUTTON_PRESS)
+  if (ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_BUTTON_PRESS
+      && ev->kind != SESSION_EVENT_KEY_RELEASE && ev->kind != SESSION_EVENT_BUTTON_RELEASE)
+    return;
+  key = held_key (ev);
+  if (ev->kind == SESSION_EVENT_KEY_RELEASE || ev->kind == SESSION_EVENT_BUTTON_RELEASE)
     {
-      Held *held = g_new (Held, 1);
-
-      held->recorded_ms = ev->time_ms;
-      held->injected_ms = note_now_ms ();
-      g_hash_table_replace (r->held, held_key (ev), held);
+      g_hash_table_remove (r->held, key);
+      return;
     }
+  /* The presses that may begin a double click: a button's, and a key's
+   * that is no auto-repeat of a key held (it is in r->held until its
+   * release). */
+  if (ev->kind == SESSION_EVENT_BUTTON_PRESS && pace_rules_is_click (ev))
+    r->last_button = press;
+  else if (ev->kind == SESSION_EVENT_KEY_PRESS && !g_hash_table_contains (r->held, key))
+    r->last_key = press;
+  if (!g_hash_table_contains (r->held, key))
+    g_hash_table_replace (r->held, g_steal_pointer (&key), g_memdup2 (&press, sizeof press));
 }
 
 /* The recorded gap before the action recorded at @time_ms (divided by
@@ -163,14 +184,16 @@ is_button (const SessionEvent *ev)
                         || ev->kind == SESSION_EVENT_BUTTON_RELEASE);
 }
 
-/* @a then @b: two events of one multi-click (same button, close). Not
- * the wheel (buttons 4 to 7): its notches are steps, not a gesture. */
+/* @a then @b: two events of one multi-click (same button, close in time
+ * and place, as the recording desktop counted it). Not the wheel
+ * (buttons 4 to 7): its notches are steps, not a gesture. */
 static gboolean
-same_click_run (const SessionEvent *a, const SessionEvent *b)
+same_click_run (Replay *r, const SessionEvent *a, const SessionEvent *b)
 {
   return is_button (a) && is_button (b) && a->button == b->button
          && (a->button < 4 || a->button > 7)
-         && session_within_multi_click (a->time_ms, b->time_ms);
+         && b->time_ms < a->time_ms + r->recorded_timing.double_click_ms
+         && pace_rules_same_place (a, b, r->recorded_timing.double_click_distance);
 }
 
 /* @a and @b: events of one key (keycode and keysym). */
@@ -196,6 +219,32 @@ is_repeat (Replay *r, guint number)
          && same_key (ev, before) && !is_modifier (ev);
 }
 
+/* A press after a paste: the app may still work on what it pasted, out
+ * of X's sight (GTK's file chooser looks up the folder of a pasted path,
+ * and its Return before that opens nothing). As the user's came, no
+ * sooner than the recording's time from the paste's data to it, counted
+ * from when this app got the data (at most --max-gap). TRUE with the wait
+ * in *@gap_ms while it is to come. */
+static gboolean
+after_paste (Replay *r, const SessionEvent *next, guint *gap_ms)
+{
+  guint after;
+  guint64 recorded_ms;
+  gint64 answered_ms, due, now = note_now_ms ();
+
+  if ((next->kind != SESSION_EVENT_KEY_PRESS && next->kind != SESSION_EVENT_BUTTON_PRESS)
+      || is_modifier (next)
+      || !outside_last_paste (r->outside, &after, &recorded_ms, &answered_ms)
+      || (after != G_MAXUINT && after >= r->next) || next->time_ms < recorded_ms)
+    return FALSE;
+  due = answered_ms + MIN (recorded_gap (r, recorded_ms, next->time_ms),
+                           r->opts->settings.max_gap_ms);
+  if (due <= now)
+    return FALSE;
+  *gap_ms = (guint) (due - now);
+  return TRUE;
+}
+
 /* Does the time between @prev (injected just now) and @next mean
  * something? Then *@gap_ms is how long to wait for @next. @after is the
  * action after @next, or NULL. */
@@ -207,10 +256,10 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
                      || next->kind == SESSION_EVENT_BUTTON_RELEASE;
   /* The clicks of a double click: a release and the next press, and the
    * press and release of a click that another follows at once. */
-  gboolean multi_click = same_click_run (prev, next)
+  gboolean multi_click = same_click_run (r, prev, next)
                          && (prev->kind == SESSION_EVENT_BUTTON_RELEASE
                              || (next->kind == SESSION_EVENT_BUTTON_RELEASE
-                                 && same_click_run (next, after)
+                                 && same_click_run (r, next, after)
                                  && after->kind == SESSION_EVENT_BUTTON_PRESS));
 
   /* A key held for its auto-repeat (the replay server has none, the
@@ -227,12 +276,12 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
   if (release && !is_modifier (next))
     {
       g_autofree char *key = held_key (next);
-      const Held *held = g_hash_table_lookup (r->held, key);
+      const PacePress *held = g_hash_table_lookup (r->held, key);
 
-      if (held != NULL && next->time_ms >= held->recorded_ms + REPLAY_HOLD_MS)
+      if (held != NULL && next->time_ms >= held->ev->time_ms + REPLAY_HOLD_MS)
         {
           /* A long press: released its recorded hold after the press. */
-          gint64 due = held->injected_ms + recorded_gap (r, held->recorded_ms, next->time_ms);
+          gint64 due = held->sent_ms + recorded_gap (r, held->ev->time_ms, next->time_ms);
 
           *gap_ms = (guint) MAX (due - note_now_ms (), (gint64) r->opts->settings.min_gap_ms);
           return TRUE;
@@ -309,6 +358,20 @@ in_typing_run (Replay *r, const SessionEvent *prev, const SessionEvent *next)
 
 /* ---- waiting for the app ---- */
 
+/* The next action in @ms, within its window (pace-rules.h): a double
+ * click's gaps and a held key's, kept as they meant. */
+static Act
+inject_within (Replay *r, guint ms)
+{
+  gint64 now = note_now_ms ();
+  guint bounded = pace_rules_clamp (&r->window, now, ms);
+
+  if (bounded != ms && r->window.why != NULL)
+    note_verbose (r, "action %u: in %u ms, not %u: %s", r->next + 1, bounded, ms,
+                  r->window.why);
+  return act_inject (bounded);
+}
+
 /* The app has taken the action: the next one after --min-gap. */
 static Act
 pace_done (Replay *r, const char *how)
@@ -318,6 +381,9 @@ pace_done (Replay *r, const char *how)
   if (r->pace_timer != 0)
     g_source_remove (r->pace_timer);
   r->pace_timer = 0;
+  if (r->window_timer != 0)
+    g_source_remove (r->window_timer);
+  r->window_timer = 0;
   r->pace_waiting = FALSE;
   r->result->app_wait_ms += waited;
   r->result->app_wait_max_ms = MAX (r->result->app_wait_max_ms, waited);
@@ -325,8 +391,121 @@ pace_done (Replay *r, const char *how)
     note_verbose (r, "action %u: %s after %" G_GINT64_FORMAT " ms", r->next + 1, how, waited);
   /* The app has taken the action: the next one goes at once, at least
    * --min-gap after this one (the wait counts). */
-  return act_inject (waited >= r->opts->settings.min_gap_ms
-                       ? 0 : r->opts->settings.min_gap_ms - (guint) waited);
+  return inject_within (r, waited >= r->opts->settings.min_gap_ms
+                             ? 0 : r->opts->settings.min_gap_ms - (guint) waited);
+}
+
+/* A wait for the app that would keep the next action past its window's
+ * end (the second click of a double click, a key's release before it
+ * repeats) ends there: the app gets the events in order anyway. */
+static gboolean
+on_window_over (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->window_timer = 0;
+  r->act (r, pace_done (r, r->window.why != NULL ? r->window.why : "its time is up"));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+bound_wait (Replay *r)
+{
+  gint64 now = note_now_ms ();
+
+  if (r->window.not_after_ms == G_MAXINT64)
+    return;
+  r->window_timer = g_timeout_add ((guint) CLAMP (r->window.not_after_ms - now, 0, G_MAXINT),
+                                   on_window_over, r);
+}
+
+/* ---- work in flight ----
+ *
+ * The app has answered (or gone idle), but may still be at work on the
+ * action where the ping does not look: a worker thread reading a folder,
+ * a disk wait, a timer its event loop waits on (a dialog that arms its
+ * OK two seconds after it opened, an asynchronous load that lands on a
+ * timeout). What came of it in the recording came before the next action
+ * if it was due before the recorded gap was over: then the next action
+ * waits for it, within the recorded gap (divided by --speed) and
+ * --timeout; a timer due later (an autosave in ten minutes) did nothing
+ * the user saw, and is not waited for. */
+
+/* Work in flight is glanced at as often as an idle app (a thread or the
+ * server at work is done in a few milliseconds, most often). */
+#define REPLAY_FLIGHT_GLANCE_MS REPLAY_QUIET_GLANCE_MS
+/* A timer's callback runs a moment after it is due. */
+#define REPLAY_FLIGHT_SLACK_MS 15
+
+static Act flight_check (Replay *r);
+
+static gboolean
+on_flight_glance (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->pace_timer = 0;
+  r->act (r, flight_check (r));
+  return G_SOURCE_REMOVE;
+}
+
+static Act
+flight_check (Replay *r)
+{
+  ProcTreeGlance glance;
+  gint64 now = note_now_ms ();
+  gint64 deadline = MIN (r->flight_deadline, r->window.not_after_ms);
+  guint next_look;
+  const char *what;
+
+  /* The X server too: an app blocked on its reply (a one-descriptor poll
+   * of Xlib's, as idle as it looks) is at work while the server is. */
+  if (now >= deadline || !proctree_glance (proc_child_get_pid (r->child), r->server_pid, &glance))
+    return pace_done (r, r->flight_noted ? "the recorded gap is over" : NULL);
+  if (glance.n_active == 0 && glance.n_mid_work == 0)
+    {
+      /* An armed timerfd is a timer too (an event loop on epoll). */
+      gint64 timerfd = proctree_timerfd_ms (proc_child_get_pid (r->child));
+
+      if (timerfd >= 0 && (glance.timer_ms < 0 || timerfd < glance.timer_ms))
+        glance.timer_ms = timerfd;
+    }
+  if (glance.n_active > 0 || glance.n_mid_work > 0)
+    {
+      next_look = REPLAY_FLIGHT_GLANCE_MS;
+      what = "its threads (or the X server) are at work";
+    }
+  else if (glance.timer_ms >= 0 && now + glance.timer_ms < deadline)
+    {
+      next_look = (guint) glance.timer_ms + REPLAY_FLIGHT_SLACK_MS;
+      what = "it waits on a timer due before the recorded gap is over";
+    }
+  else
+    return pace_done (r, r->flight_noted ? "its work in flight is done" : NULL);
+  if (!r->flight_noted)
+    note_verbose (r, "action %u: the app has answered, but %s (%" G_GINT64_FORMAT " ms left "
+                  "of the recorded gap)", r->next + 1, what, deadline - now);
+  r->flight_noted = TRUE;
+  r->pace_timer = g_timeout_add ((guint) MIN ((gint64) next_look, deadline - now),
+                                 on_flight_glance, r);
+  return act_wait ();
+}
+
+/* The app has taken the action (answered the ping, its tree quiet; or
+ * idle): whatever it still has in flight, within the recorded gap. */
+static Act
+pace_taken (Replay *r)
+{
+  guint gap;
+
+  if (r->pace_timer != 0)
+    g_source_remove (r->pace_timer);
+  r->pace_timer = 0;
+  gap = r->pace_next_time_ms > r->last_time_ms
+          ? recorded_gap (r, r->last_time_ms, r->pace_next_time_ms) : 0;
+  r->flight_deadline = r->t_last_action + MIN (gap, r->opts->settings.timeout_ms);
+  r->flight_noted = FALSE;
+  return flight_check (r);
 }
 
 /* ---- pacing by quiet (no _NET_WM_PING) ---- */
@@ -370,7 +549,7 @@ on_quiet_glance (gpointer user_data)
     {
       r->pace_timer = 0;
       r->pace_busy_runs = 0;
-      r->act (r, pace_done (r, NULL));
+      r->act (r, pace_taken (r));
       return G_SOURCE_REMOVE;
     }
   if (note_now_ms () - r->pace_started >= r->pace_bound_ms)
@@ -408,6 +587,7 @@ wait_for_quiet (Replay *r, guint bound_ms)
    * has handled them. */
   r->pace_quiet = glance_idle (r, TRUE) ? 1 : 0;
   r->pace_timer = g_timeout_add (REPLAY_QUIET_GLANCE_MS, on_quiet_glance, r);
+  bound_wait (r);
   return act_wait ();
 }
 
@@ -426,7 +606,7 @@ on_pace_sample (gpointer user_data)
       if (++r->pace_quiet >= 2)
         {
           r->pace_timer = 0;
-          r->act (r, pace_done (r, NULL));
+          r->act (r, pace_taken (r));
           return G_SOURCE_REMOVE;
         }
     }
@@ -457,7 +637,7 @@ pace_answered (Replay *r)
    * tree (a browser's content processes, a terminal's shell) can still
    * be at work. */
   if (r->pace_sample.n_procs <= 1 + sandbox_helper_processes (r->sandbox))
-    return pace_done (r, NULL);
+    return pace_taken (r);
   if (r->pace_sample.n_active == 0)
     r->pace_quiet = 1;
   r->pace_timer = g_timeout_add (REPLAY_PACE_SAMPLE_MS, on_pace_sample, r);
@@ -484,6 +664,7 @@ wait_for_app (Replay *r)
   if (!settle_send_ping (r, windows_get_main (r->windows), r->pace_stamp))
     return act_fail_x ();
   r->pace_timer = g_timeout_add (r->opts->settings.timeout_ms, on_pace_timeout, r);
+  bound_wait (r);
   return act_wait ();
 }
 
@@ -499,12 +680,15 @@ pace_wait (Replay *r)
   return wait_for_app (r);
 }
 
-/* Once the first window is there: can the app be paced? */
+/* Once the first window is there: what a double click and a held key
+ * are for the app and were for the user (apptiming.c); can the app be
+ * paced? */
 void
 pace_start (Replay *r)
 {
   Window main_window = windows_get_main (r->windows);
 
+  apptiming_read (r);
   r->result->pace = r->opts->settings.pace;
   if (r->opts->settings.pace != REPLAY_PACE_APP)
     return;
@@ -525,15 +709,22 @@ pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
            const SessionEvent *after)
 {
   guint gap;
+  g_autofree char *key = held_key (next);
 
+  pace_rules_window (&r->recorded_timing, &r->app_timing,
+                     next->kind == SESSION_EVENT_KEY_PRESS ? &r->last_key : &r->last_button,
+                     g_hash_table_lookup (r->held, key), next, &r->window);
+  r->pace_next_time_ms = next->time_ms;
   if (in_motion_run (r, prev, next))
     return act_inject (0);
   if (r->result->pace == REPLAY_PACE_RECORDED)
-    return act_inject (bounded_recorded_gap (r, next->time_ms));
+    return inject_within (r, bounded_recorded_gap (r, next->time_ms));
   if (prev != NULL && keeps_time (r, prev, next, after, &gap))
-    return act_inject (gap);
+    return inject_within (r, gap);
+  if (prev != NULL && after_paste (r, next, &gap))
+    return inject_within (r, gap);
   if (in_typing_run (r, prev, next))
-    return act_inject (0);
+    return inject_within (r, 0);
   if (r->pace_by_quiet)
     return wait_for_quiet (r, r->opts->settings.timeout_ms);
   return wait_for_app (r);

@@ -15,6 +15,8 @@
 #include <X11/Xlib.h>
 
 #include "injector.h"
+#include "outside.h"
+#include "pace-rules.h"
 #include "proc.h"
 #include "proctree.h"
 #include "replay.h"
@@ -29,6 +31,12 @@
 #define REPLAY_QUIET_WINDOW_MS 200
 #define REPLAY_QUIET_SAMPLES (REPLAY_QUIET_WINDOW_MS / REPLAY_QUIET_SAMPLE_MS)
 #define REPLAY_BUSY_PERCENT 10
+
+/* The double-click time of an app whose toolkit is not known (the longest
+ * of the toolkits apptiming.c knows: Tk's), and the key auto-repeat delay
+ * of a server that does not say (Xorg's default). */
+#define REPLAY_UNKNOWN_DOUBLE_CLICK_MS 500
+#define REPLAY_DEFAULT_REPEAT_DELAY_MS 660
 
 /* Starting: an app whose processes have all been idle this long, none of
  * them a client of the X server, is not starting slowly (a slow start
@@ -102,6 +110,9 @@ struct Replay
   ProcChild *child;          /* owned */
   ProcChild *wm;             /* owned, or NULL: --wm's window manager */
   Sandbox *sandbox;          /* owned, or NULL: the app shares our HOME and bus */
+  Outside *outside;          /* owned, or NULL: the other apps it pastes from, drops of */
+  SessionHere here;          /* where the app runs (its strings owned): for titles that
+                              * name the recording's world */
   ProcTempDir *frames_dir;   /* owned, or NULL: --backtrace's frames file, in a folder
                               * whose cleaner removes it even if we are SIGKILLed */
   ProcTempDir *xauth_dir;    /* owned, or NULL: the Xvfb's cookie without a sandbox */
@@ -118,6 +129,9 @@ struct Replay
   Phase phase;
   guint timer;               /* the phase's timeout, or 0 */
   guint wait_timer;          /* waiting for an action's window, or 0 */
+  guint paste_timer;         /* waiting for the app to take a paste's data, or 0 */
+  gint64 paste_since;        /* ... since then (ms), or 0 */
+  guint paste_given_up;      /* 1 + the action that waited in vain, or 0 */
   gboolean waiting;          /* the current action waits for its window */
   gboolean wait_over;        /* ... and gave up */
   long ping_stamp;
@@ -130,6 +144,15 @@ struct Replay
   guint quiet_timer;         /* settling and pinging: the CPU sampler, or 0 */
   guint usage_timer;         /* from the app's start: its CPU and memory, or 0 */
   gboolean busy;             /* the app's process tree, at the last sample */
+  /* The app's own time, on a loaded machine: what its threads waited for
+   * a core is not time it had (settle.c). */
+  gint64 starved_ms;         /* waited for a core since settling began, in all */
+  guint64 run_delay_ms;      /* the tree's run delay at the last sample */
+  gint64 run_delay_at;       /* ... and when it was taken */
+  gint64 settle_timer_due;   /* the first timer of the app's after its last action, or 0 */
+  gboolean settle_timer_checked; /* ... looked for */
+  gint64 ping_sent_ms;       /* the settle's ping: when it was sent */
+  gint64 ping_starved_ms;    /* ... and starved_ms then */
   gboolean answered;         /* the app answered the ping (or cannot be pinged) */
   gboolean noted_busy;
   guint n_ever_mapped;       /* the app's windows mapped so far */
@@ -150,6 +173,16 @@ struct Replay
   ProcTreeGlance pace_glance; /* pacing by quiet: the last glance */
   guint pace_bound_ms;       /* ... and the most it waits (the recorded gap) */
   guint pace_busy_runs;      /* waits in a row that ended at the bound */
+  guint64 pace_next_time_ms; /* the recorded time of the action waited for */
+  gint64 flight_deadline;    /* waiting for work in flight until then (pace_taken) */
+  gboolean flight_noted;     /* ... and said so in the verbose log */
+  /* Gaps that keep their meaning (pace-rules.h, apptiming.c). */
+  PaceTiming app_timing;     /* what the app counts as a double click, a held key */
+  PaceTiming recorded_timing; /* ... and what the recording desktop did */
+  PacePress last_button;     /* the last press of a button (not the wheel), .ev NULL: none */
+  PacePress last_key;        /* the last key press that was no auto-repeat */
+  PaceWindow window;         /* when action r->next may go */
+  guint window_timer;        /* a wait for the app cut at window.not_after_ms, or 0 */
   Window pointer_in;         /* the deepest window under the pointer after the last
                               * motion injected, or None */
   gboolean pointer_crossed;  /* ... which that motion changed (the app has work) */
@@ -166,11 +199,16 @@ void pace_start (Replay *r);
  * inject @next (@after follows it, or NULL). */
 Act pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
                const SessionEvent *after);
-void pace_injected (Replay *r, const SessionEvent *ev);
+/* After an action is injected (at @sent_ms) and the server has done it. */
+void pace_injected (Replay *r, const SessionEvent *ev, gint64 sent_ms);
 Act pace_answered (Replay *r);
 /* Waits for the app to take what the replay did to its windows (a resize),
  * as after an action; then the action r->next is tried again. */
 Act pace_wait (Replay *r);
+
+/* apptiming.c: r->app_timing and r->recorded_timing, once the app's
+ * first window is up. */
+void apptiming_read (Replay *r);
 
 /* settle.c */
 Act settle_start (Replay *r);

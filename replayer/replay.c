@@ -40,8 +40,18 @@
 #define REPLAY_SERVER_TIMEOUT_MS 10000
 
 /* How often a window manager that did not answer is asked again whether
- * its event loop runs (replay_wm_ready). */
+ * its event loop runs (replay_wm_ready); how long one that lists the
+ * question gets to answer it; how often its processes are sampled, and
+ * how many idle samples in a row tell one that never answers that it has
+ * started (one that does not list it), and that a started one has settled. */
 #define REPLAY_WM_ASK_MS 100
+#define REPLAY_WM_ANSWER_MS 1000
+#define REPLAY_WM_SAMPLE_MS 50
+#define REPLAY_WM_QUIET_SAMPLES 10
+#define REPLAY_WM_SETTLED_SAMPLES 4
+
+/* How long an action waits for the app to ask for a paste before it. */
+#define REPLAY_PASTE_WAIT_MS 1000
 
 /* How long the app gets to exit after SIGTERM before SIGKILL. */
 #define REPLAY_KILL_GRACE_MS 300
@@ -49,6 +59,7 @@
 G_DEFINE_QUARK (replay-error-quark, replay_error)
 
 static void replay_schedule_next (Replay *r);
+static GStrv replay_session_env (const Session *session);
 static void replay_step (Replay *r);
 
 void
@@ -77,7 +88,12 @@ replay_clear_timers (Replay *r)
     g_source_remove (r->usage_timer);
   if (r->pace_timer != 0)
     g_source_remove (r->pace_timer);
+  if (r->window_timer != 0)
+    g_source_remove (r->window_timer);
+  if (r->paste_timer != 0)
+    g_source_remove (r->paste_timer);
   r->timer = r->wait_timer = r->quiet_timer = r->usage_timer = r->pace_timer = 0;
+  r->window_timer = r->paste_timer = 0;
 }
 
 /* The verdict: stop everything and leave the loop. */
@@ -351,9 +367,12 @@ static WindowState
 replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatch *match)
 {
   g_autofree char *identity = identity_key (ev);
+  /* A title that named the recording's folder, HOME, host or date names
+   * the replay's (session-world.h): matched at once, not waited for. */
+  g_autofree char *title = session_title_here (r->session, ev->wm_name, &r->here);
   gboolean exact, stand_in;
 
-  windows_match (r->windows, ev->window, ev->wm_class, ev->wm_name, match);
+  windows_match (r->windows, ev->window, ev->wm_class, title, match);
   exact = match->kind == WINDOWS_MATCH_TITLE || match->kind == WINDOWS_MATCH_ALIAS;
   stand_in = match->kind == WINDOWS_MATCH_INDEX || match->kind == WINDOWS_MATCH_MAIN;
   if (!exact && !r->wait_over && !(stand_in && g_hash_table_contains (r->given_up, identity)))
@@ -383,7 +402,7 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
       note_verbose (r, "action %u: window %d not as recorded after %u ms, using %s",
                     number + 1, ev->window, r->opts->settings.window_wait_ms,
                     match_kind_names[match->kind]);
-      windows_add_alias (r->windows, ev->wm_class, ev->wm_name, match->window);
+      windows_add_alias (r->windows, ev->wm_class, title, match->window);
       g_hash_table_add (r->given_up, g_steal_pointer (&identity));
     }
   return WINDOW_READY;
@@ -426,7 +445,9 @@ replay_arrange (Replay *r, const SessionEvent *ev, const WindowsMatch *match)
       && replay_ask_once (r, match, g_strdup_printf ("window 0x%lx to its recorded size %dx%d",
                                                       match->window, ev->width, ev->height)))
     {
-      XResizeWindow (r->dpy, match->window, (unsigned) ev->width, (unsigned) ev->height);
+      XResizeWindow (r->dpy, match->window,
+                     (unsigned) (ev->width + match->extents[0] + match->extents[1]),
+                     (unsigned) (ev->height + match->extents[2] + match->extents[3]));
       changed = TRUE;
     }
   if (ev->has_pos && ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_KEY_RELEASE
@@ -439,11 +460,49 @@ replay_arrange (Replay *r, const SessionEvent *ev, const WindowsMatch *match)
       if (replay_ask_once (r, match, g_strdup_printf ("window 0x%lx to %+d%+d, where the action lands",
                                                  match->window, x, y)))
         {
-          XMoveWindow (r->dpy, match->window, x, y);
+          XMoveWindow (r->dpy, match->window, x - match->extents[0], y - match->extents[2]);
           changed = TRUE;
         }
     }
   return changed;
+}
+
+static gboolean
+on_paste_timer (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->paste_timer = 0;
+  replay_step (r);
+  return G_SOURCE_REMOVE;
+}
+
+/* The recording's next action came once the app had asked for what it
+ * pasted (outside.h): the replay's waits for it too, at most
+ * REPLAY_PASTE_WAIT_MS (a candidate may lack what made it paste). TRUE
+ * while it waits. */
+static gboolean
+replay_wait_paste (Replay *r, guint number)
+{
+  if (r->paste_timer != 0)
+    return TRUE;
+  if (r->paste_given_up == number + 1 || !outside_paste_pending (r->outside, number))
+    {
+      r->paste_since = 0;
+      return FALSE;
+    }
+  if (r->paste_since == 0)
+    r->paste_since = note_now_ms ();
+  if (note_now_ms () - r->paste_since >= REPLAY_PASTE_WAIT_MS)
+    {
+      note_verbose (r, "action %u: the app did not ask for all of the paste before it within "
+                    "%d ms", number + 1, REPLAY_PASTE_WAIT_MS);
+      r->paste_given_up = number + 1;
+      r->paste_since = 0;
+      return FALSE;
+    }
+  r->paste_timer = g_timeout_add (10, on_paste_timer, r);
+  return TRUE;
 }
 
 /* Injects action r->next, or waits for its window. */
@@ -455,8 +514,9 @@ replay_step (Replay *r)
   WindowsMatch match = { 0 };
   gboolean matched = FALSE;
   g_autofree char *words = NULL;
+  gint64 sent_ms;
 
-  if (r->phase != PHASE_ACTING)
+  if (r->phase != PHASE_ACTING || replay_wait_paste (r, number))
     return;
   if (ev->window >= 0)
     {
@@ -509,8 +569,21 @@ replay_step (Replay *r)
       r->opts->on_action (r->dpy, &step, r->opts->hook_data);
     }
 
+  /* The other apps' selections, before the gesture that pastes. */
+  outside_before_action (r->outside, number);
+  sent_ms = note_now_ms ();
   switch (ev->kind)
     {
+    case SESSION_EVENT_DROP:
+      {
+        int x = matched ? match.x + ev->x : ev->root_x;
+        int y = matched ? match.y + ev->y : ev->root_y;
+        g_autofree char *what = NULL;
+
+        if (!outside_drop (r->outside, number, ev, x, y, &what))
+          note_verbose (r, "action %u: %s", number + 1, what);
+      }
+      break;
     case SESSION_EVENT_KEY_PRESS:
     case SESSION_EVENT_KEY_RELEASE:
       if (matched && ev->kind == SESSION_EVENT_KEY_PRESS)
@@ -546,12 +619,12 @@ replay_step (Replay *r)
       g_assert_not_reached ();
     }
   replay_remember_pos (r, ev);
-  pace_injected (r, ev);
   if (!xconn_sync (r->conn))
     {
       replay_fail_x (r);
       return;
     }
+  pace_injected (r, ev, sent_ms);
   r->next++;
   r->result->n_replayed = r->next;
   r->t_last_action = note_now_ms ();
@@ -709,6 +782,7 @@ replay_cleanup (Replay *r)
   g_clear_pointer (&r->wm, proc_child_free);
   g_clear_pointer (&r->injector, injector_free);
   g_clear_pointer (&r->windows, windows_free);
+  g_clear_pointer (&r->outside, outside_free);
   g_clear_pointer (&r->conn, xconn_free);
 }
 
@@ -737,6 +811,17 @@ replay_app_environ (Replay *r)
   if (r->sandbox != NULL)
     return sandbox_environ (r->sandbox, DisplayString (r->dpy));
   envp = g_environ_setenv (g_get_environ (), "DISPLAY", DisplayString (r->dpy), TRUE);
+  {
+    /* --share-home: ours, and the recording's variables over them. */
+    g_auto (GStrv) recorded = replay_session_env (r->session);
+
+    for (char **e = recorded; *e != NULL; e++)
+      {
+        const char *eq = strchr (*e, '=');
+        g_autofree char *name = g_strndup (*e, (gsize) (eq - *e));
+        envp = g_environ_setenv (envp, name, eq + 1, TRUE);
+      }
+  }
   if (r->xauth_dir != NULL)
     {
       g_autofree char *xauthority = g_build_filename (proc_tempdir_get_path (r->xauth_dir),
@@ -798,59 +883,100 @@ on_wm_poll (gpointer user_data)
   return G_SOURCE_CONTINUE;   /* only wakes the loop up */
 }
 
-/* Is the window manager's event loop running? An EWMH window manager
- * answers _NET_REQUEST_FRAME_EXTENTS from its loop by setting
- * _NET_FRAME_EXTENTS on the window asked about (a window of ours, never
- * mapped): the answer says it takes events now. (A request that came
- * before its loop ran may be lost as a MapRequest is: asked again every
- * REPLAY_WM_ASK_MS.) Without EWMH (twm), its processes idle in two
- * samples in a row tell (a weaker sign: waiting for the server looks the
- * same). *@asked: the window asked about, or None; *@asked_at: when. */
+/* Starting --wm's window manager: what has been seen of it. */
+typedef struct
+{
+  Window asked;              /* the window asked about, or None */
+  gint64 first_asked, asked_at;
+  gboolean answered;
+  guint quiet;               /* samples in a row with its processes idle */
+  gint64 sampled_at;
+  gint64 starved;            /* ms it and the X server waited for a core, since its start */
+  guint64 run_delay;         /* ... their run delay at the last sample */
+} WmStart;
+
+/* Is the window manager ready: its event loop running, its start over,
+ * and a compositor it starts running? An EWMH window manager answers
+ * _NET_REQUEST_FRAME_EXTENTS from its loop by setting _NET_FRAME_EXTENTS
+ * on the window asked about (a window of ours, never mapped): the answer
+ * says it takes events now. (A request that came before its loop ran may
+ * be lost as a MapRequest is: asked again every REPLAY_WM_ASK_MS.) One
+ * that lists the request and never answers it (fluxbox) is taken at its
+ * word after REPLAY_WM_ANSWER_MS once its processes idle; one that does
+ * not list it (twm; xfwm4 until its settings are read) once its processes
+ * have idled for REPLAY_WM_QUIET_SAMPLES samples in a row. Either way a
+ * compositor must then run (_NET_WM_CM_S0 owned: xfwm4 --compositor=on,
+ * metacity), or its processes idle a while, by when one it starts would:
+ * the app starts composited, as on the desktop it was recorded on. Its
+ * time counts as the app's does (settle.c): what it and the X server
+ * waited for a core is not time it had. */
 static gboolean
-replay_wm_ready (Replay *r, Window *asked, gint64 *asked_at, guint *quiet)
+replay_wm_ready (Replay *r, WmStart *start)
 {
   Display *dpy = r->dpy;
   Atom extents = XInternAtom (dpy, "_NET_FRAME_EXTENTS", False);
   Atom request = XInternAtom (dpy, "_NET_REQUEST_FRAME_EXTENTS", False);
   Atom supported = XInternAtom (dpy, "_NET_SUPPORTED", False);
+  gint64 now = note_now_ms ();
+  gboolean loop_runs;
   XEvent ev;
 
   if (!windows_wm_running (r->windows))
     return FALSE;
-  if (*asked == None && windows_root_lists (r->windows, supported, request))
+  if (start->asked == None && windows_root_lists (r->windows, supported, request))
     {
       XSetWindowAttributes attrs = { .event_mask = PropertyChangeMask };
 
-      *asked = XCreateWindow (dpy, DefaultRootWindow (dpy), -10, -10, 1, 1, 0, CopyFromParent,
-                              InputOnly, CopyFromParent, CWEventMask, &attrs);
+      start->asked = XCreateWindow (dpy, DefaultRootWindow (dpy), -10, -10, 1, 1, 0,
+                                    CopyFromParent, InputOnly, CopyFromParent, CWEventMask,
+                                    &attrs);
+      start->first_asked = now;
     }
-  if (*asked != None)
+  if (start->asked != None && !start->answered)
     {
-      while (XCheckTypedWindowEvent (dpy, *asked, PropertyNotify, &ev))
-        if (ev.xproperty.atom == extents)
-          return TRUE;
-      if (note_now_ms () - *asked_at >= REPLAY_WM_ASK_MS)
+      while (XCheckTypedWindowEvent (dpy, start->asked, PropertyNotify, &ev))
+        start->answered |= ev.xproperty.atom == extents;
+      if (!start->answered && now - start->asked_at >= REPLAY_WM_ASK_MS)
         {
           XEvent msg = { 0 };
 
-          *asked_at = note_now_ms ();
+          start->asked_at = now;
           msg.xclient.type = ClientMessage;
-          msg.xclient.window = *asked;
+          msg.xclient.window = start->asked;
           msg.xclient.message_type = request;
           msg.xclient.format = 32;
           XSendEvent (dpy, DefaultRootWindow (dpy), False,
                       SubstructureRedirectMask | SubstructureNotifyMask, &msg);
           XSync (dpy, False);
         }
-      return FALSE;
     }
-  {
-    ProcTreeSample sample;
+  if (now - start->sampled_at >= REPLAY_WM_SAMPLE_MS)
+    {
+      ProcTreeSample sample;
 
-    proctree_sample (proc_child_get_pid (r->wm), &sample);
-    *quiet = sample.n_active == 0 ? *quiet + 1 : 0;
-  }
-  return *quiet >= 2;
+      guint64 delay = proctree_run_delay_ms (proc_child_get_pid (r->wm))
+                      + (r->server_pid > 0 ? proctree_run_delay_ms (r->server_pid) : 0);
+
+      /* On a loaded machine (several replays starting their window
+       * manager and compositor at once) what they waited for a core is
+       * not their start's time. */
+      if (start->sampled_at != 0 && delay > start->run_delay)
+        start->starved += MIN ((gint64) (delay - start->run_delay), now - start->sampled_at);
+      start->run_delay = MAX (start->run_delay, delay);
+      start->sampled_at = now;
+      proctree_sample (proc_child_get_pid (r->wm), &sample);
+      start->quiet = sample.n_active == 0 ? start->quiet + 1 : 0;
+    }
+  loop_runs = start->answered
+              || (start->asked != None && now - start->first_asked >= REPLAY_WM_ANSWER_MS
+                  && start->quiet >= 2)
+              || (start->asked == None && start->quiet >= REPLAY_WM_QUIET_SAMPLES);
+  /* Started: a compositor runs (it keeps a window manager busy, under
+   * load, as it paints), or its processes have idled a while, by when a
+   * compositor it starts would run. */
+  return loop_runs
+         && (start->quiet >= REPLAY_WM_SETTLED_SAMPLES
+             || XGetSelectionOwner (dpy, XInternAtom (dpy, "_NET_WM_CM_S0", False)) != None);
 }
 
 /* --wm: runs the window manager on the replay's server, with the app's
@@ -866,12 +992,12 @@ replay_start_wm (Replay *r, GError **error)
 {
   /* (Not in bubblewrap: a program the user chose, not the stranger's.) */
   g_auto (GStrv) envp = replay_app_environ (r);
-  gint64 deadline = note_now_ms () + r->opts->settings.start_timeout_ms;
+  gint64 started = note_now_ms ();
   g_autofree char *name = g_shell_quote (r->opts->settings.wm_argv[0]);
   ProcSpawnOptions spawn;
-  guint poll_source, quiet = 0;
-  Window asked = None;
-  gint64 asked_at = 0;
+  guint poll_source;
+  WmStart start = { None, 0, 0, FALSE, 0, 0, 0, 0 };
+  Atom cm = XInternAtom (r->dpy, "_NET_WM_CM_S0", False);
 
   proc_spawn_options_init (&spawn);
   spawn.argv = r->opts->settings.wm_argv;
@@ -891,7 +1017,7 @@ replay_start_wm (Replay *r, GError **error)
    * a window manager, the app's windows are known by whose client made
    * them (windows_new without private_server). */
   poll_source = g_timeout_add (20, on_wm_poll, NULL);
-  while (!replay_wm_ready (r, &asked, &asked_at, &quiet))
+  while (!replay_wm_ready (r, &start))
     {
       if (proc_child_has_exited (r->wm))
         {
@@ -913,20 +1039,31 @@ replay_start_wm (Replay *r, GError **error)
           g_source_remove (poll_source);
           return FALSE;
         }
-      if (note_now_ms () > deadline)
+      /* --start-timeout of the window manager's own time (and ten times
+       * that by the clock at most). */
+      if (MAX (note_now_ms () - started - start.starved, (note_now_ms () - started) / 10)
+          > (gint64) r->opts->settings.start_timeout_ms)
         {
           g_source_remove (poll_source);
           g_set_error (error, REPLAY_ERROR, REPLAY_ERROR_WM,
-                       "--wm: the window manager %s did not manage the display within %u ms",
-                       name, r->opts->settings.start_timeout_ms);
+                       "--wm: the window manager %s did not manage the display within %u ms "
+                       "(%s; %s)", name, r->opts->settings.start_timeout_ms,
+                       !windows_wm_running (r->windows) ? "it never took the root's redirect"
+                       : start.answered ? "it answered, but its processes never went idle"
+                       : start.asked != None ? "it did not answer _NET_REQUEST_FRAME_EXTENTS"
+                       : "it lists no _NET_REQUEST_FRAME_EXTENTS, and did not go idle",
+                       XGetSelectionOwner (r->dpy, cm) != None ? "a compositor runs"
+                                                               : "no compositor runs");
           return FALSE;
         }
       g_main_context_iteration (NULL, TRUE);
     }
   g_source_remove (poll_source);
-  if (asked != None)
-    XDestroyWindow (r->dpy, asked);
-  note_verbose (r, "window manager %s manages the display", r->opts->settings.wm_argv[0]);
+  if (start.asked != None)
+    XDestroyWindow (r->dpy, start.asked);
+  note_verbose (r, "window manager %s manages the display%s%s", r->opts->settings.wm_argv[0],
+                start.answered ? "" : " (it did not answer _NET_REQUEST_FRAME_EXTENTS)",
+                XGetSelectionOwner (r->dpy, cm) != None ? "; a compositor runs" : "");
   return TRUE;
 }
 
@@ -940,9 +1077,12 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   guint n_bound;
 
   r->conn = xconn_open (display, &local);
-  /* Our own Xvfb's cookie (replay_prepare) was for this connection only. */
+  /* ... and the other apps' (outside.h), with the same cookie. */
+  if (r->conn != NULL)
+    r->outside = outside_new (display, r->session, &local);
+  /* Our own Xvfb's cookie (replay_prepare) was for these connections only. */
   XSetAuthorization (NULL, 0, NULL, 0);
-  if (r->conn == NULL)
+  if (r->conn == NULL || local != NULL)
     {
       r->result->verdict.detail = g_strdup (local->message);
       r->error = g_steal_pointer (&local);
@@ -977,6 +1117,8 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
       return FALSE;
     }
 
+  /* What the app pasted before any action: owned before it starts. */
+  outside_start (r->outside);
   r->t_spawn = note_now_ms ();
   r->child = replay_spawn_app (r, argv, &local);
   if (r->child == NULL)
@@ -1046,6 +1188,79 @@ replay_share_xauthority (Replay *r, XServer *server, GError **error)
   return xserver_write_xauthority (server, path, error);
 }
 
+/* The recording's variables as a replay on X sets them
+ * (session_env_replay_value: a Wayland choice becomes X11's). */
+static GStrv
+replay_session_env (const Session *session)
+{
+  g_autoptr (GStrvBuilder) env = g_strv_builder_new ();
+
+  for (const char *const *e = session_get_env (session); *e != NULL; e++)
+    {
+      const char *eq = strchr (*e, '=');
+      g_autofree char *name = g_strndup (*e, (gsize) (eq - *e));
+      g_autofree char *value = session_env_replay_value (name, eq + 1);
+
+      if (value != NULL)
+        {
+          g_autofree char *pair = g_strconcat (name, "=", value, NULL);
+          g_strv_builder_add (env, pair);
+        }
+    }
+  return g_strv_builder_end (env);
+}
+
+/* The files the app read, whose copies are in the files folder, where it
+ * found them: under the recording's HOME in the sandbox's, others at
+ * their path (sandbox_add_file). */
+static void
+replay_place_files (Replay *r)
+{
+  const char *dir = r->opts->settings.files_dir;
+  g_autoptr (GPtrArray) files = session_get_files (r->session);
+  guint placed = 0;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const SessionEvent *file = g_ptr_array_index (files, i);
+      g_autofree char *source = dir != NULL ? g_build_filename (dir, file->sha256, NULL) : NULL;
+      g_autofree char *dest = session_file_path_at (file->path, sandbox_get_home (r->sandbox));
+      g_autoptr (GError) local = NULL;
+      GStatBuf st;
+
+      if (!file->copied || source == NULL || g_stat (source, &st) != 0 || !S_ISREG (st.st_mode)
+          || (guint64) st.st_size != file->size)
+        {
+          g_autofree char *shown = quote_terminal (file->path);
+          note_verbose (r, "the file %s is not in the files folder: not placed", shown);
+          continue;
+        }
+      if (!sandbox_add_file (r->sandbox, dest, source, &local))
+        {
+          g_autofree char *shown = quote_message (local->message);
+          note_verbose (r, "%s", shown);
+          continue;
+        }
+      placed++;
+    }
+  if (placed > 0)
+    note_verbose (r, "%u file%s the app read placed in its sandbox", placed,
+                  placed == 1 ? "" : "s");
+}
+
+/* Where the app runs, for titles that name it. */
+static void
+replay_note_here (Replay *r)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+
+  r->here.home = g_strdup (r->sandbox != NULL ? sandbox_get_home (r->sandbox)
+                                              : g_get_home_dir ());
+  r->here.cwd = r->sandbox != NULL ? sandbox_get_app_cwd (r->sandbox) : g_get_current_dir ();
+  r->here.host = g_strdup (g_get_host_name ());
+  r->here.date = g_date_time_format (now, "%Y-%m-%d");
+}
+
 /* The room and the screen: the sandbox first (a --home that cannot be
  * copied is the user's mistake, said before any server starts), then a
  * private Xvfb unless a display was given. */
@@ -1057,10 +1272,12 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
 
   if (!opts->settings.share_home)
     {
+      g_auto (GStrv) app_env = replay_session_env (r->session);
       SandboxOptions sandbox_options = {
         .home_seed = opts->settings.home_seed,
         .isolate = opts->settings.isolate,
         .share_net = opts->settings.share_net,
+        .app_env = (const char *const *) app_env,
         .keep_env = opts->settings.keep_env,
         .set_env = opts->settings.set_env,
       };
@@ -1068,7 +1285,9 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
       r->sandbox = sandbox_new (&sandbox_options, error);
       if (r->sandbox == NULL)
         return FALSE;
+      replay_place_files (r);
     }
+  replay_note_here (r);
   *display = opts->display;
   if (*display != NULL && r->sandbox != NULL && !replay_pass_xauthority (r, error))
     return FALSE;
@@ -1204,6 +1423,10 @@ replay_clear (Replay *r)
   /* Last: the app and everything it started are gone by now. */
   g_clear_pointer (&r->sandbox, sandbox_free);
   g_clear_pointer (&r->xauth_dir, proc_tempdir_free);
+  g_free ((char *) r->here.home);
+  g_free ((char *) r->here.cwd);
+  g_free ((char *) r->here.host);
+  g_free ((char *) r->here.date);
   g_array_unref (r->actions);
   g_hash_table_unref (r->last_pos);
   g_hash_table_unref (r->given_up);

@@ -39,6 +39,7 @@ struct Report
   const char *fresh_path;
   char *session_path;
   char **argv;
+  char **replay_argv; /* the replay options a session cannot carry, or NULL */
   Session *session;   /* a copy */
   GPtrArray *phrases; /* of SessionPhrase: the steps */
   guint *phrase_of;   /* action number -> its phrase */
@@ -162,6 +163,13 @@ report_new (const char *dir, const Session *session, const char *session_path,
 }
 
 void
+report_set_replay_options (Report *report, const char *const *argv)
+{
+  g_strfreev (report->replay_argv);
+  report->replay_argv = g_strdupv ((char **) argv);
+}
+
+void
 report_free (Report *report)
 {
   if (report == NULL)
@@ -171,6 +179,7 @@ report_free (Report *report)
   g_free (report->dir);
   g_free (report->session_path);
   g_strfreev (report->argv);
+  g_strfreev (report->replay_argv);
   if (report->session != NULL)
     session_free (report->session);
   if (report->steps != NULL)
@@ -675,6 +684,36 @@ append_environment (Report *report, GString *md, const ReportAppInfo *app)
   else
     g_string_append_printf (md, "- X screen: %dx%d\n", width, height);
   g_string_append_printf (md, "- Replayed by: xreplay %s\n", XREDUCE_VERSION);
+  /* The recording's variables, which the replay set (session-world.h). */
+  if (session_get_env (report->session)[0] != NULL)
+    {
+      g_string_append (md, "- Variables of the recording, set for the app:");
+      for (const char *const *e = session_get_env (report->session); *e != NULL; e++)
+        {
+          const char *eq = strchr (*e, '=');
+          g_autofree char *name = g_strndup (*e, (gsize) (eq - *e));
+          g_autofree char *value = quote_markdown_code (eq + 1);
+
+          g_string_append_printf (md, "%s %s=%s", e == session_get_env (report->session)
+                                  ? "" : ",", name, value);
+        }
+      g_string_append_c (md, '\n');
+    }
+}
+
+/* What the app got from outside (session-world.h): where it was
+ * recorded, the files it read, what it pasted and what was dropped on it
+ * (the user's data, as typed text is: in code spans). */
+static void
+append_given (Report *report, GString *md)
+{
+  g_autoptr (GPtrArray) lines = session_describe_world (report->session, SESSION_WORDS_MARKDOWN);
+
+  if (lines->len == 0)
+    return;
+  g_string_append (md, "\n## What the app got from outside\n\n");
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (md, "- %s\n", (const char *) g_ptr_array_index (lines, i));
 }
 
 gboolean
@@ -751,6 +790,7 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
   if (report->steps->len == 0)
     g_string_append (md, "(no action was replayed)\n");
   append_added_releases (report, md);
+  append_given (report, md);
 
   g_string_append (md, "\n## What happened\n\n");
   g_string_append_printf (md, "The app %s.\n", outcome_md);
@@ -776,7 +816,32 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
   append_environment (report, md, &app);
 
   g_string_append (md, "\n## Replay it\n\nWith xreduce's replayer (starts its own Xvfb):\n\n");
-  g_string_append_printf (md, "    xreplay session.log -- %s\n\n", command_line);
+  {
+    /* What session.log cannot carry (a --wm); its replay line has the
+     * timing. */
+    g_autoptr (GString) options = g_string_new (NULL);
+    g_autofree char *shown = NULL;
+
+    for (char **a = report->replay_argv; a != NULL && *a != NULL; a++)
+      {
+        g_autofree char *q = quote_shell (*a);
+        g_string_append_printf (options, "%s ", q);
+      }
+    shown = quote_terminal (options->str);
+    g_string_append_printf (md, "    xreplay %ssession.log -- %s\n\n", shown, command_line);
+  }
+  {
+    g_autoptr (GPtrArray) files = session_get_files (report->session);
+    gboolean copied = FALSE;
+
+    for (guint i = 0; i < files->len; i++)
+      copied |= ((const SessionEvent *) g_ptr_array_index (files, i))->copied;
+    /* The files are the user's: not in the report; where they go. */
+    if (copied)
+      g_string_append (md, "The files the app read are not in this folder: xreplay takes "
+                           "their copies (xrecord --with-files) from `session.log.files/` "
+                           "beside the session, or from `--files DIR`.\n\n");
+  }
   g_string_append (md, "Without xreduce, with xdotool, against the app already running on your display:\n\n"
                        "    DISPLAY=:0 sh replay-xdotool.sh\n");
   if (report->picture_error != NULL)

@@ -22,6 +22,9 @@ typedef struct Report Report;
 
 Report *report_new (const char *dir, const Session *session, const char *session_path,
                     const char *const *argv, GError **error);
+/* The replay options given that a session cannot carry (a --wm): report.md's
+ * command that replays session.log says them. */
+void report_set_replay_options (Report *report, const char *const *argv);
 void report_free (Report *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Report, report_free)
 

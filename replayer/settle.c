@@ -17,13 +17,60 @@
 #include <X11/Xlib.h>
 
 
+/* On a loaded machine an app gets less than the wall clock's time: what
+ * its threads spent waiting for a core does not count against --timeout
+ * and --settle (up to REPLAY_STARVED_MAX times the wall clock's). A slow
+ * crash under the load of parallel replays is still a crash, not a
+ * hang and not a pass. */
+#define REPLAY_STARVED_MAX 10
+/* The app's first timer after its last action: its callback runs this
+ * long after it is due, at most. */
+#define REPLAY_TIMER_SLACK_MS 100
+
+/* The app's time since @since_ms (the wall clock's), when it had starved
+ * @starved_then ms. */
+static gint64
+app_time (Replay *r, gint64 since_ms, gint64 starved_then)
+{
+  gint64 wall = note_now_ms () - since_ms;
+  gint64 starved = r->starved_ms - starved_then;
+
+  return MAX (wall - starved, wall / REPLAY_STARVED_MAX);
+}
+
+/* Updates r->starved_ms from the tree's run delay. */
+static void
+count_starvation (Replay *r)
+{
+  gint64 now = note_now_ms ();
+  guint64 delay = proctree_run_delay_ms (proc_child_get_pid (r->child));
+
+  if (r->run_delay_at != 0 && delay > r->run_delay_ms)
+    /* Several threads may wait at once: no more than the time passed. */
+    r->starved_ms += MIN ((gint64) (delay - r->run_delay_ms), now - r->run_delay_at);
+  r->run_delay_ms = MAX (r->run_delay_ms, delay);
+  r->run_delay_at = now;
+}
+
 static gboolean
 on_ping_timeout (gpointer user_data)
 {
   Replay *r = user_data;
+  gint64 waited;
 
   r->timer = 0;
-  note_verbose (r, "no answer to _NET_WM_PING within %u ms", r->opts->settings.timeout_ms);
+  count_starvation (r);
+  waited = app_time (r, r->ping_sent_ms, r->ping_starved_ms);
+  if (waited < (gint64) r->opts->settings.timeout_ms)
+    {
+      /* Starved meanwhile: the app has not had its time yet. */
+      r->timer = g_timeout_add ((guint) (r->opts->settings.timeout_ms - waited), on_ping_timeout,
+                                r);
+      return G_SOURCE_REMOVE;
+    }
+  note_verbose (r, "no answer to _NET_WM_PING within %u ms of the app's time (%" G_GINT64_FORMAT
+                " ms on the clock)", r->opts->settings.timeout_ms,
+                note_now_ms () - r->ping_sent_ms);
   r->act (r, act_finish (VERDICT_HUNG));
   return G_SOURCE_REMOVE;
 }
@@ -59,6 +106,8 @@ settle_ping (Replay *r)
     }
   r->ping_window = main_window;
   r->ping_stamp = (long) (note_now_ms () & 0x7fffffff);
+  r->ping_sent_ms = note_now_ms ();
+  r->ping_starved_ms = r->starved_ms;
   if (!settle_send_ping (r, main_window, r->ping_stamp))
     return act_fail_x ();
   note_verbose (r, "pinging 0x%lx", main_window);
@@ -81,7 +130,7 @@ settle_ping (Replay *r)
 Act
 settle_answered (Replay *r)
 {
-  gint64 elapsed = note_now_ms () - r->t_end_actions;
+  gint64 elapsed = app_time (r, r->t_end_actions, 0);
 
   r->answered = TRUE;
   if (r->timer != 0)
@@ -170,11 +219,37 @@ on_quiet_sample (gpointer user_data)
 
   proctree_sample (proc_child_get_pid (r->child), &sample);
   settle_note_usage (r, &sample);
+  count_starvation (r);
+  if (!r->settle_timer_checked && sample.n_active == 0)
+    {
+      ProcTreeGlance glance;
+
+      /* Once the app has handled the last action: the first timer it
+       * waits on, if due within --timeout, where the failure may be. (Only
+       * the first: a cursor's blinking would keep every pass waiting.) */
+      r->settle_timer_checked = TRUE;
+      if (proctree_glance (proc_child_get_pid (r->child), 0, &glance))
+        {
+          gint64 timerfd = proctree_timerfd_ms (proc_child_get_pid (r->child));
+
+          if (timerfd >= 0 && (glance.timer_ms < 0 || timerfd < glance.timer_ms))
+            glance.timer_ms = timerfd;
+        }
+      if (glance.timer_ms >= 0 && glance.timer_ms <= (gint64) r->opts->settings.timeout_ms)
+        {
+          r->settle_timer_due = now + glance.timer_ms + REPLAY_TIMER_SLACK_MS;
+          note_verbose (r, "the app waits on a timer due in %" G_GINT64_FORMAT " ms",
+                        glance.timer_ms);
+        }
+    }
   used_ms = (double) (sample.ticks - MIN (sample.ticks, then->ticks)) * 1000.0
             / proctree_ticks_per_second ();
   forked = sample.n_procs != then->n_procs || sample.pid_sum != then->pid_sum;
+  /* Busy, or waiting on its first timer after the last action (a crash
+   * two seconds after a click, on a timeout): time it still works in. */
   r->busy = sample.n_active > 0 || forked
-            || (span > 0 && used_ms * 100.0 > (double) span * REPLAY_BUSY_PERCENT);
+            || (span > 0 && used_ms * 100.0 > (double) span * REPLAY_BUSY_PERCENT)
+            || (r->settle_timer_due != 0 && now < r->settle_timer_due);
   r->quiet_at[r->quiet_next] = now;
   r->quiet[r->quiet_next] = sample;
   r->quiet_next = (r->quiet_next + 1) % REPLAY_QUIET_SAMPLES;
@@ -221,6 +296,11 @@ settle_start (Replay *r)
   r->quiet_at[0] = r->t_end_actions;
   proctree_sample (proc_child_get_pid (r->child), &r->quiet[0]);
   r->quiet_n = r->quiet_next = 1;
+  r->starved_ms = 0;
+  r->run_delay_at = 0;
+  count_starvation (r);
+  r->settle_timer_due = 0;
+  r->settle_timer_checked = FALSE;
   r->quiet_timer = g_timeout_add (REPLAY_QUIET_SAMPLE_MS, on_quiet_sample, r);
   if (r->opts->settings.settle_ms == 0)
     return settle_ping (r);

@@ -24,6 +24,8 @@ typedef struct
   gboolean mapped;
   gboolean override;
   XAppIdentity identity;     /* owned strings: its class and title (xapp.h) */
+  int extents[4];            /* the client's _GTK_FRAME_EXTENTS (left, right, top,
+                              * bottom), or zeros */
 } TopWin;
 
 typedef struct
@@ -37,7 +39,7 @@ struct Windows
   Display *dpy;              /* not owned */
   XApp *xapp;                /* owned: whose a window is, its identity */
   Window root;
-  Atom net_wm_name, wm_protocols, net_wm_ping, wm_take_focus;
+  Atom net_wm_name, wm_protocols, net_wm_ping, wm_take_focus, gtk_frame_extents;
 
   GHashTable *foreign;       /* Window (frame) -> TRUE: not the app's */
   GPtrArray *tops;           /* of TopWin*, the app's, in first-map order */
@@ -75,6 +77,7 @@ windows_new (Display *dpy, gboolean private_server)
   windows->wm_protocols = XInternAtom (dpy, "WM_PROTOCOLS", False);
   windows->net_wm_ping = XInternAtom (dpy, "_NET_WM_PING", False);
   windows->wm_take_focus = XInternAtom (dpy, "WM_TAKE_FOCUS", False);
+  windows->gtk_frame_extents = XInternAtom (dpy, "_GTK_FRAME_EXTENTS", False);
   windows->foreign = g_hash_table_new (NULL, NULL);
   windows->tops = g_ptr_array_new_with_free_func ((GDestroyNotify) topwin_free);
   windows->aliases = g_ptr_array_new_with_free_func ((GDestroyNotify) alias_free);
@@ -132,6 +135,31 @@ topwin_read_names (Windows *windows, TopWin *top)
   xapp_identity_read (windows->xapp, top->client, &top->identity);
 }
 
+/* A client-side decorated window's invisible margins, which the recorder
+ * took off its positions and sizes: GTK's _GTK_FRAME_EXTENTS (wide shadows
+ * under a compositor, none on a bare server). */
+static void
+topwin_read_extents (Windows *windows, TopWin *top)
+{
+  Atom type = None;
+  int format = 0;
+  unsigned long n = 0, after = 0;
+  unsigned char *data = NULL;
+
+  memset (top->extents, 0, sizeof top->extents);
+  if (XGetWindowProperty (windows->dpy, top->client, windows->gtk_frame_extents, 0, 4, False,
+                          XA_CARDINAL, &type, &format, &n, &after, &data) == Success
+      && data != NULL && format == 32 && n == 4)
+    for (guint i = 0; i < 4; i++)
+      {
+        unsigned long v = ((unsigned long *) data)[i];   /* Xlib's format 32 is long */
+
+        top->extents[i] = v <= 4096 ? (int) v : 0;
+      }
+  if (data != NULL)
+    XFree (data);
+}
+
 gboolean
 windows_app_connected (Windows *windows)
 {
@@ -187,6 +215,7 @@ on_map (Windows *windows, const XMapEvent *ev)
   /* Titles may change; WM_CLASS rarely does, but costs nothing to watch. */
   XSelectInput (windows->dpy, client, PropertyChangeMask);
   topwin_read_names (windows, top);
+  topwin_read_extents (windows, top);
   g_ptr_array_add (windows->tops, top);
   return TRUE;
 }
@@ -263,6 +292,12 @@ windows_handle_event (Windows *windows, const XEvent *ev)
       return ev->xconfigure.event == windows->root
              && find_top (windows, ev->xconfigure.window, NULL) != NULL;
     case PropertyNotify:
+      if (ev->xproperty.atom == windows->gtk_frame_extents
+          && (top = find_top (windows, ev->xproperty.window, NULL)) != NULL)
+        {
+          topwin_read_extents (windows, top);
+          return TRUE;
+        }
       if (ev->xproperty.atom != XA_WM_NAME && ev->xproperty.atom != XA_WM_CLASS
           && ev->xproperty.atom != windows->net_wm_name)
         return FALSE;
@@ -419,6 +454,13 @@ windows_match (Windows *windows, int index, const char *wm_class, const char *wm
   match->kind = kind;
   match->frame = found->frame;
   match->override_redirect = found->override;
+  /* The visible window, as recorded (the recorder takes the invisible
+   * margins off too). */
+  memcpy (match->extents, found->extents, sizeof match->extents);
+  match->x += found->extents[0];
+  match->y += found->extents[2];
+  match->width = MAX (match->width - found->extents[0] - found->extents[1], 1);
+  match->height = MAX (match->height - found->extents[2] - found->extents[3], 1);
   return TRUE;
 }
 

@@ -39,8 +39,11 @@ typedef struct
 {
   WindowsMatchKind kind;
   Window window;             /* the app's client window (None for NONE) */
-  int x, y;                  /* its origin in root coordinates */
-  int width, height;
+  int x, y;                  /* its visible origin in root coordinates */
+  int width, height;         /* ... and its visible size: a client-side decorated
+                              * window's invisible margins (extents) taken off */
+  int extents[4];            /* those margins: left, right, top, bottom
+                              * (_GTK_FRAME_EXTENTS), or zeros */
   Window frame;              /* the root child that holds it (a window manager's
                               * frame, or the window itself) */
   gboolean override_redirect; /* a menu or tooltip: no window manager's */

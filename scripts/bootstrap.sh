@@ -59,6 +59,8 @@ xterm
 openbox
 i3-wm
 twm
+fluxbox icewm xfwm4 metacity
+x11-xkb-utils
 tk
 python3-gi gir1.2-gtk-3.0
 python3-pyqt5
@@ -69,7 +71,10 @@ openssh-server openssh-client
 "
 # (xdotool: the tests' user and the exported scripts; xserver-xephyr:
 # xrecord's nested server; x11-utils: xprop; xterm, openbox, i3-wm, twm:
-# the desktops the toolkit and pace tests record on; tk, python3-gi,
+# the desktops the toolkit and pace tests record on; fluxbox, icewm,
+# xfwm4, metacity: the --wm and client-side decoration tests' window
+# managers (xfwm4's and metacity's compositors); x11-xkb-utils: setxkbmap,
+# the keymap test's German layout; tk, python3-gi,
 # gir1.2-gtk-3.0, python3-pyqt5: their Tk, GTK 3 and Qt 5 apps; xclip:
 # pasting from another app; man-db: the man pages rendered; munge,
 # slurm*, openssh-*: the launcher tests' one-node Slurm and sshd.)

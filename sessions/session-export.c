@@ -188,6 +188,28 @@ append_liveness (GString *out, const Session *session, GArray *actions)
     "\n", actions->len, phrases->len);
 }
 
+/* The script's gaps: what the session's `replay` line says of them. */
+typedef struct
+{
+  double speed;
+  guint64 max_gap_ms;
+} ExportTiming;
+
+static void
+export_timing (const Session *session, ExportTiming *timing)
+{
+  const char *const *words = session_get_replay_options (session);
+
+  timing->speed = 1.0;
+  timing->max_gap_ms = 5000;
+  /* (Checked when the session was read: bounded numbers.) */
+  for (const char *const *w = words; w != NULL && *w != NULL; w++)
+    if (g_str_has_prefix (*w, "speed="))
+      timing->speed = MAX (g_ascii_strtod (*w + strlen ("speed="), NULL), 0.1);
+    else if (g_str_has_prefix (*w, "max-gap="))
+      timing->max_gap_ms = MAX (g_ascii_strtoull (*w + strlen ("max-gap="), NULL, 10), 50);
+}
+
 static void
 export_xdotool (Emit *e, const Session *session, const char *source_name)
 {
@@ -197,6 +219,9 @@ export_xdotool (Emit *e, const Session *session, const char *source_name)
   guint64 last_time = 0;
   gboolean first = TRUE;
   g_autofree guint *step_of = liveness_steps (session, actions);
+  ExportTiming timing;
+
+  export_timing (session, &timing);
 
   g_string_append (out, "#!/bin/sh\n");
   /* Whatever the session says goes into comments on one line each
@@ -234,10 +259,14 @@ export_xdotool (Emit *e, const Session *session, const char *source_name)
       gboolean in_window = ev->window >= 0 && ev->wm_class != NULL;
       guint64 gap = first ? 0 : ev->time_ms - last_time;
 
-      /* Recorded gaps, capped at a second, at least 50 ms so that the app
-       * keeps up. */
+      /* Recorded gaps (divided by the session's speed), at least 50 ms so
+       * that the app keeps up, at most the session's max-gap, else 5 s:
+       * a gap the app waits on (a dialog that arms after two seconds)
+       * is kept as xreplay keeps it. */
       if (!first)
-        g_string_append_printf (out, "sleep %.2f\n", CLAMP (gap, 50, 1000) / 1000.0);
+        g_string_append_printf (out, "sleep %.2f\n",
+                                CLAMP ((guint64) ((double) gap / timing.speed + 0.5), 50,
+                                       timing.max_gap_ms) / 1000.0);
       first = FALSE;
       last_time = ev->time_ms;
       g_string_append_printf (out, "# %u. %s\n", i + 1, words);
@@ -268,6 +297,10 @@ export_xdotool (Emit *e, const Session *session, const char *source_name)
           break;
         case SESSION_EVENT_BUTTON_RELEASE:
           g_string_append_printf (out, "xdotool mouseup %u\n", ev->button);
+          break;
+        case SESSION_EVENT_DROP:
+          g_string_append (out, "# a drop from another app (XDND): xdotool cannot make one; "
+                                "drop the data there by hand\n");
           break;
         case SESSION_EVENT_MOTION:
         case SESSION_EVENT_SERVER:
@@ -314,7 +347,10 @@ kind_name (SessionEventKind kind)
     case SESSION_EVENT_BUTTON_PRESS: return "button-press";
     case SESSION_EVENT_BUTTON_RELEASE: return "button-release";
     case SESSION_EVENT_MOTION: return "motion";
+    case SESSION_EVENT_DROP: return "drop";
     case SESSION_EVENT_SERVER: return "server";
+    case SESSION_EVENT_SELECTION: return "selection";
+    case SESSION_EVENT_FILE: return "file";
     case SESSION_EVENT_COMMENT: default: return "comment";
     }
 }
@@ -352,6 +388,34 @@ add_event (JsonBuilder *b, const SessionEvent *ev, guint action)
       jsonio_add_string (b, "fields", ev->args);
       json_builder_end_object (b);
       return;
+    }
+  if (ev->kind == SESSION_EVENT_FILE)
+    {
+      jsonio_add_string (b, "path", ev->path);
+      json_builder_set_member_name (b, "size");
+      json_builder_add_int_value (b, (gint64) ev->size);
+      jsonio_add_string (b, "sha256", ev->sha256);
+      json_builder_set_member_name (b, "copied");
+      json_builder_add_boolean_value (b, ev->copied);
+      json_builder_end_object (b);
+      return;
+    }
+  if (ev->kind == SESSION_EVENT_SELECTION)
+    {
+      /* The line as the file has it: its bytes are the user's, as they
+       * are there. */
+      g_autofree char *line = session_event_to_line (ev);
+
+      jsonio_add_string (b, "selection", ev->selection);
+      jsonio_add_string (b, "target", ev->target);
+      jsonio_add_string (b, "line", line);
+      json_builder_end_object (b);
+      return;
+    }
+  if (ev->kind == SESSION_EVENT_DROP)
+    {
+      jsonio_add_string (b, "types", ev->types);
+      jsonio_add_string (b, "dnd_action", ev->action);
     }
   words = session_event_describe (ev);
   jsonio_add_string (b, "words", words);

@@ -38,6 +38,7 @@ session_gesture_kind_to_string (SessionGestureKind kind)
     case SESSION_GESTURE_CLICK: return "click";
     case SESSION_GESTURE_DRAG: return "drag";
     case SESSION_GESTURE_MOTION: return "motion";
+    case SESSION_GESTURE_DROP: return "drop";
     case SESSION_GESTURE_OTHER:
     default: return "other";
     }
@@ -60,6 +61,8 @@ kind_of (const Stroke *stroke)
       return SESSION_GESTURE_DRAG;
     case STROKE_MOTION:
       return SESSION_GESTURE_MOTION;
+    case STROKE_DROP:
+      return SESSION_GESTURE_DROP;
     case STROKE_OTHER:
     default:
       return SESSION_GESTURE_OTHER;

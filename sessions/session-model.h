@@ -18,7 +18,12 @@
 
 G_BEGIN_DECLS
 
-#define SESSION_FORMAT_VERSION 1
+/* The newest version this code reads and writes. Version 2 adds what the
+ * app got from outside (session-world.h): its environment, its HOME,
+ * folder, host, date and window manager, the files it read, the selection
+ * data it pasted and drops from other apps. A file that uses none of them
+ * is written as version 1. */
+#define SESSION_FORMAT_VERSION 2
 /* Refuse files larger than this before reading them (a 1 GB log is a
  * mistake, not a session), unless the user raises it (--max-session-size,
  * in MiB, up to SESSION_MAX_FILE_SIZE_CEILING). */
@@ -53,8 +58,11 @@ typedef enum
   SESSION_EVENT_BUTTON_PRESS,
   SESSION_EVENT_BUTTON_RELEASE,
   SESSION_EVENT_MOTION,
+  SESSION_EVENT_DROP,      /* a drop from another app (XDND): a user action (version 2) */
   SESSION_EVENT_SERVER,    /* an event the server delivered to the app */
   SESSION_EVENT_COMMENT,   /* '#' comment or blank line, kept verbatim */
+  SESSION_EVENT_SELECTION, /* data the app got from another client's selection (version 2) */
+  SESSION_EVENT_FILE,      /* a file the app read (version 2) */
 } SessionEventKind;
 
 /* One line of a session. A plain value type: the strings are owned by the
@@ -97,6 +105,25 @@ typedef struct
 
   /* COMMENT: the whole line, without the newline ("" for a blank line). */
   char *text;
+
+  /* SELECTION (one line of one conversion: see session-world.h): */
+  char *selection;           /* "CLIPBOARD", "PRIMARY", "SECONDARY" or "XdndSelection" */
+  char *target;              /* the target the app asked for ("UTF8_STRING") */
+  char *type;                /* the type of the answer; "None": the owner refused;
+                              * NULL: the data was not recorded (omitted) */
+  int format;                /* 8, 16 or 32 */
+  guint64 size;              /* SELECTION: the conversion's bytes; FILE: the file's */
+  guint64 offset;            /* SELECTION: where this line's bytes start */
+  char *data;                /* this line's bytes (NUL-terminated for convenience;
+                              * for type ATOM, the atoms' names, space-separated) */
+  gsize data_len;
+  /* FILE: */
+  char *path;                /* "~/docs/a.txt" (under the recording's HOME) or absolute */
+  char *sha256;              /* 64 lowercase hex digits */
+  gboolean copied;           /* xrecord --with-files copied it beside the session */
+  /* DROP (with the pointer fields and the window identity above): */
+  char *types;               /* the types offered, space-separated atom names */
+  char *action;              /* the XDND action, e.g. "XdndActionCopy" */
 } SessionEvent;
 
 typedef enum
@@ -150,6 +177,35 @@ void session_set_command (Session *session, const char *const *argv);
 gboolean session_command_check (const Session *session, const char *name, GError **error);
 const char *session_get_keymap (const Session *session);
 void session_set_keymap (Session *session, const char *keymap);
+/* The recording desktop's input timing, as xrecord read it (the
+ * `desktop` header line; 0: not known): what a double click and a held
+ * key were for the user, which the replay keeps (replayer/pace-rules.h). */
+typedef struct
+{
+  guint double_click_ms;     /* XSETTINGS Net/DoubleClickTime */
+  guint double_click_distance; /* XSETTINGS Net/DoubleClickDistance, in pixels */
+  guint repeat_delay_ms;     /* the X server's key auto-repeat delay */
+  guint repeat_interval_ms;  /* ... and the time between repeats */
+} SessionDesktop;
+/* Each figure is 0 (unknown) or 1 to SESSION_DESKTOP_MAX. */
+#define SESSION_DESKTOP_MAX 10000
+const SessionDesktop *session_get_desktop (const Session *session);
+void session_set_desktop (Session *session, const SessionDesktop *desktop);
+
+/* The replay options a reduction needed to make the session fail (the
+ * `replay` header line): "NAME=VALUE" words, each an xreplay option (its
+ * long name without the dashes) that is safe to take from a stranger's
+ * file, with a bounded value (session-options.c), in a fixed order; NULL
+ * for none. xreplay and xreduce take them unless their command line
+ * gives the option. */
+const char *const *session_get_replay_options (const Session *session);
+/* Checks each word (SESSION_ERROR_PARSE, saying which and why) and keeps
+ * them in the fixed order; NULL or empty for none. */
+gboolean session_set_replay_options (Session *session, const char *const *options,
+                                     GError **error);
+/* Checks one option for the replay line: is @name one a file may say,
+ * and @value within its bounds? */
+gboolean session_replay_option_check (const char *name, const char *value, GError **error);
 SessionOutcome session_get_outcome (const Session *session);
 /* @at_end: write the outcome as a footer after the events (the recorder
  * only knows it at the end) instead of in the header. */
@@ -169,6 +225,8 @@ const SessionEvent *session_get_event (const Session *session, guint index);
 void session_add_header_comment (Session *session, const char *text);
 /* Copies @ev (and its strings). */
 void session_append (Session *session, const SessionEvent *ev);
+/* Frees the strings of an event the caller owns (not one of a session). */
+void session_event_clear (SessionEvent *ev);
 
 gboolean session_event_is_action (const SessionEvent *ev);
 /* A modifier held for a chord: Shift, Control, Alt, Meta, Super, Hyper,

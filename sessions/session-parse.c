@@ -46,16 +46,14 @@ typedef struct
   gboolean comments_in_preamble;
   guint64 comments_time;
   gboolean seen_version, seen_screen, seen_command, seen_keymap;
+  gboolean seen_desktop, seen_replay;
   gboolean seen_outcome, in_records, seen_footer;
   guint64 last_time;
+  gboolean world_seen;        /* a line of version 2 was read */
+  guint last_record;          /* 1 + the event index of the record before, or 0 */
 } Parser;
 
-typedef struct
-{
-  char *key;
-  char *value;   /* unescaped */
-  gboolean quoted;
-} Field;
+typedef SessionField Field;
 
 static void
 field_clear (Field *field)
@@ -102,8 +100,8 @@ parse_fail (Parser *parser, GError **error, const char *format, ...)
 }
 
 /* Reads a quoted string starting at *p == '"'; advances *p past it. */
-static char *
-read_quoted (const char **p, GError **error)
+char *
+session_read_quoted (const char **p, GError **error)
 {
   GString *out = g_string_new (NULL);
   const char *s = *p + 1;
@@ -191,7 +189,7 @@ tokenize_fields (Parser *parser, const char *p, GError **error)
       if (*p == '"')
         {
           field.quoted = TRUE;
-          field.value = read_quoted (&p, &local);
+          field.value = session_read_quoted (&p, &local);
           if (field.value == NULL)
             {
               parse_fail (parser, error, "field '%s': %s", field.key,
@@ -374,6 +372,14 @@ parse_action (Parser *parser, SessionEvent *ev, GArray *fields, GError **error)
                                  word, SESSION_MAX_COORD);
             }
         }
+      else if (ev->kind == SESSION_EVENT_DROP
+               && (g_str_equal (f->key, "types") || g_str_equal (f->key, "action")))
+        {
+          g_autofree char *why = NULL;
+
+          if (!session_world_parse_drop_field (ev, f, &why))
+            return parse_fail (parser, error, "%s", why);
+        }
       else if (g_str_equal (f->key, "class") && f->quoted)
         ev->wm_class = g_strdup (f->value);
       else if (g_str_equal (f->key, "title") && f->quoted)
@@ -401,7 +407,9 @@ parse_action (Parser *parser, SessionEvent *ev, GArray *fields, GError **error)
     return parse_fail (parser, error, "%s without keycode=", kind);
   if (is_button && ev->button == 0)
     return parse_fail (parser, error, "%s without button=", kind);
-  if (!has_state)
+  if (ev->kind == SESSION_EVENT_DROP && ev->types == NULL)
+    return parse_fail (parser, error, "Drop without types=");
+  if (!has_state && ev->kind != SESSION_EVENT_DROP)
     return parse_fail (parser, error, "%s without state=", kind);
   if (!is_key && !ev->has_pos)
     return parse_fail (parser, error, "%s without root=", kind);
@@ -442,6 +450,55 @@ fits_when_written (Parser *parser, const SessionEvent *ev, GError **error)
                      "(a control character in a title or class takes 4)", SESSION_MAX_LINE);
 }
 
+/* A line of version 2 in a file that says version 1 is refused: a
+ * reader of version 1 would have refused the file. */
+static gboolean
+needs_version_2 (Parser *parser, const char *what, GError **error)
+{
+  parser->world_seen = TRUE;
+  if (parser->session->version >= 2)
+    return TRUE;
+  return parse_fail (parser, error, "'%s' is a line of format version 2, and the file says "
+                     "'xreduce-session %d'", what, parser->session->version);
+}
+
+/* A header line of version 2: `env NAME "VALUE"`, `home "PATH"`, ...
+ * (session-world.c checks the values). */
+static gboolean
+parse_world_header (Parser *parser, const char *key, const char *rest, GError **error)
+{
+  g_autofree char *name = NULL, *value = NULL, *why = NULL;
+  g_autoptr (GError) local = NULL;
+  const char *p = rest;
+
+  if (!needs_version_2 (parser, key, error))
+    return FALSE;
+  if (g_str_equal (key, "env"))
+    {
+      const char *space = strchr (rest, ' ');
+
+      if (space == NULL)
+        return parse_fail (parser, error, "env: expected NAME \"VALUE\"");
+      name = g_strndup (rest, (gsize) (space - rest));
+      p = space + 1;
+    }
+  if (*p != '"')
+    return parse_fail (parser, error, "%s: expected a quoted string", key);
+  value = session_read_quoted (&p, &local);
+  if (value == NULL)
+    return parse_fail (parser, error, "%s: %s", key, local->message);
+  if (*p != '\0')
+    return parse_fail (parser, error, "%s: text after the closing quote", key);
+  /* Written back, the line must load again (see fits_when_written). */
+  if (strlen (key) + 1 + (name != NULL ? strlen (name) + 1 : 0) + quoted_length (value)
+      > SESSION_MAX_LINE)
+    return parse_fail (parser, error, "%s: written back, this line would be longer than %d "
+                       "bytes (a control character takes 4)", key, SESSION_MAX_LINE);
+  if (!session_world_parse_header (parser->session, key, name, value, &why))
+    return parse_fail (parser, error, "%s", why);
+  return TRUE;
+}
+
 static gboolean
 parse_header_line (Parser *parser, const char *line, GError **error)
 {
@@ -477,7 +534,7 @@ parse_header_line (Parser *parser, const char *line, GError **error)
           char *word;
           if (*p != '"')
             return parse_fail (parser, error, "%s: expected a quoted string", key);
-          word = read_quoted (&p, &local);
+          word = session_read_quoted (&p, &local);
           if (word == NULL)
             return parse_fail (parser, error, "%s: %s", key, local->message);
           g_ptr_array_add (words, word);
@@ -511,6 +568,18 @@ parse_header_line (Parser *parser, const char *line, GError **error)
           parser->seen_keymap = TRUE;
         }
     }
+  else if (g_str_equal (key, "desktop") || g_str_equal (key, "replay"))
+    {
+      /* Their own parsers, their own checks (session-options.c). */
+      gboolean desktop = key[0] == 'd';
+
+      if (desktop ? parser->seen_desktop : parser->seen_replay)
+        return parse_fail (parser, error, "second '%s' line", key);
+      if (!(desktop ? session_desktop_parse (session, rest, &local)
+                    : session_replay_line_parse (session, rest, &local)))
+        return parse_fail (parser, error, "%s", local->message);
+      *(desktop ? &parser->seen_desktop : &parser->seen_replay) = TRUE;
+    }
   else if (g_str_equal (key, "outcome"))
     {
       if (parser->seen_outcome)
@@ -521,6 +590,8 @@ parse_header_line (Parser *parser, const char *line, GError **error)
       session->outcome_at_end = parser->in_records;
       parser->seen_footer = parser->in_records;
     }
+  else if (session_world_header_key (key))
+    return parse_world_header (parser, key, rest, error);
   else
     {
       g_autofree char *word = excerpt (key);
@@ -571,6 +642,10 @@ parse_record (Parser *parser, const char *line, GError **error)
     for (guint k = 0; k < G_N_ELEMENTS (server_event_names); k++)
       if (g_str_equal (name, server_event_names[k]))
         ev.kind = SESSION_EVENT_SERVER;
+  if (ev.kind == SESSION_EVENT_COMMENT && g_str_equal (name, "Selection"))
+    ev.kind = SESSION_EVENT_SELECTION;
+  if (ev.kind == SESSION_EVENT_COMMENT && g_str_equal (name, "File"))
+    ev.kind = SESSION_EVENT_FILE;
   if (ev.kind == SESSION_EVENT_COMMENT)
     {
       g_autofree char *word = excerpt (name);
@@ -588,12 +663,39 @@ parse_record (Parser *parser, const char *line, GError **error)
       ev.args = g_strdup (p);
       ev.window = -1;
     }
-  else if (!parse_action (parser, &ev, fields, error) || !fits_when_written (parser, &ev, error))
+  else if (ev.kind == SESSION_EVENT_SELECTION || ev.kind == SESSION_EVENT_FILE)
+    {
+      g_autofree char *why = NULL;
+
+      ev.window = -1;
+      if (!needs_version_2 (parser, name, error)
+          || (!session_world_parse_record (&ev, fields, &why)
+              && parse_fail (parser, error, "%s", why) == FALSE)
+          || !fits_when_written (parser, &ev, error))
+        {
+          session_event_clear (&ev);
+          return FALSE;
+        }
+    }
+  else if ((ev.kind == SESSION_EVENT_DROP && !needs_version_2 (parser, name, error))
+           || !parse_action (parser, &ev, fields, error) || !fits_when_written (parser, &ev, error))
     {
       session_event_clear (&ev);
       return FALSE;
     }
-  if (ev.kind != SESSION_EVENT_SERVER && ++parser->n_actions > parser->max_actions)
+  {
+    g_autofree char *why = NULL;
+
+    const SessionEvent *prev = parser->last_record > 0
+      ? session_get_event (parser->session, parser->last_record - 1) : NULL;
+
+    if (!session_world_check_sequence (prev, &ev, &why))
+      {
+        session_event_clear (&ev);
+        return parse_fail (parser, error, "%s", why);
+      }
+  }
+  if (session_event_is_action (&ev) && ++parser->n_actions > parser->max_actions)
     {
       session_event_clear (&ev);
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE,
@@ -613,6 +715,7 @@ parse_record (Parser *parser, const char *line, GError **error)
       return FALSE;
     }
   g_array_append_val (parser->session->events, ev);
+  parser->last_record = parser->session->events->len;
   return TRUE;
 }
 
@@ -832,6 +935,18 @@ parse_all (Parser *parser, const char *data, gsize len, GError **error)
         return NULL;
     }
   flush_comments (parser);
+  {
+    g_autofree char *why = NULL;
+    const SessionEvent *prev = parser->last_record > 0
+      ? session_get_event (session, parser->last_record - 1) : NULL;
+
+    if (!session_world_check_sequence (prev, NULL, &why))
+      {
+        g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE, "%s: %s%s", name, why,
+                     session->warning != NULL ? cut_note : "");
+        return NULL;
+      }
+  }
   if (!parser->seen_version)
     {
       g_set_error (error, SESSION_ERROR, SESSION_ERROR_VERSION,

@@ -254,8 +254,13 @@ cut_action (Cutter *c, const SessionEvent *ev)
         c->button = NULL;
       return stroke;
 
+    case SESSION_EVENT_DROP:
+      return stroke_new (c, STROKE_DROP, ev);
+
     case SESSION_EVENT_SERVER:
     case SESSION_EVENT_COMMENT:
+    case SESSION_EVENT_SELECTION:
+    case SESSION_EVENT_FILE:
     default:
       g_assert_not_reached ();
     }
@@ -454,6 +459,10 @@ group_stroke (Grouping *g, const Stroke *stroke)
       phrase = group_key (g, stroke, paused);
       g->last_window = stroke->main;
       break;
+    case STROKE_DROP:
+      g->motion = g->typing = NULL;
+      phrase = phrase_new (g->phrases, SESSION_PHRASE_DROP);
+      break;
     case STROKE_OTHER:
     default:
       /* A release without its press: with what came before it. */
@@ -496,6 +505,7 @@ session_phrase_kind_to_string (SessionPhraseKind kind)
     case SESSION_PHRASE_CLICK: return "click";
     case SESSION_PHRASE_DRAG: return "drag";
     case SESSION_PHRASE_MOTION: return "motion";
+    case SESSION_PHRASE_DROP: return "drop";
     case SESSION_PHRASE_OTHER:
     default: return "other";
     }

@@ -12,12 +12,15 @@
 
 #include <string.h>
 
+#include <string.h>
+
 const char *const session_action_names[] = {
   [SESSION_EVENT_KEY_PRESS] = "KeyPress",
   [SESSION_EVENT_KEY_RELEASE] = "KeyRelease",
   [SESSION_EVENT_BUTTON_PRESS] = "ButtonPress",
   [SESSION_EVENT_BUTTON_RELEASE] = "ButtonRelease",
   [SESSION_EVENT_MOTION] = "MotionNotify",
+  [SESSION_EVENT_DROP] = "Drop",
 };
 
 /* The character at @p (valid UTF-8 up to @end, or one byte) is one a
@@ -111,6 +114,120 @@ session_add_header_comment (Session *session, const char *text)
 }
 
 static void
+append_quoted_field (GString *out, const char *key, const char *value)
+{
+  g_string_append_printf (out, " %s=", key);
+  session_append_quoted (out, value);
+}
+
+/* The fields of a record of version 2 (session-world.h), after its name. */
+static void
+append_world_fields (GString *out, const SessionEvent *ev)
+{
+  switch (ev->kind)
+    {
+    case SESSION_EVENT_DROP:
+      append_quoted_field (out, "types", ev->types);
+      if (ev->action != NULL)
+        append_quoted_field (out, "action", ev->action);
+      break;
+    case SESSION_EVENT_FILE:
+      append_quoted_field (out, "path", ev->path);
+      g_string_append_printf (out, " size=%" G_GUINT64_FORMAT " sha256=%s", ev->size, ev->sha256);
+      if (ev->copied)
+        g_string_append (out, " copied=1");
+      break;
+    case SESSION_EVENT_SELECTION:
+      g_string_append_printf (out, " selection=%s", ev->selection);
+      append_quoted_field (out, "target", ev->target);
+      if (ev->type == NULL)
+        {
+          g_string_append_printf (out, " omitted=1 size=%" G_GUINT64_FORMAT, ev->size);
+          break;
+        }
+      append_quoted_field (out, "type", ev->type);
+      if (g_str_equal (ev->type, "None"))
+        break;
+      g_string_append_printf (out, " format=%d", ev->format);
+      if (g_str_equal (ev->type, "ATOM") && ev->size == 0 && ev->offset == 0
+          && ev->format == 32 && ev->data != NULL)
+        {
+          append_quoted_field (out, "atoms", ev->data);
+          break;
+        }
+      g_string_append_printf (out, " size=%" G_GUINT64_FORMAT " offset=%" G_GUINT64_FORMAT,
+                              ev->size, ev->offset);
+      if (g_utf8_validate (ev->data, (gssize) ev->data_len, NULL)
+          && memchr (ev->data, '\0', ev->data_len) == NULL)
+        append_quoted_field (out, "text", ev->data);
+      else
+        {
+          g_autofree char *b64 = g_base64_encode ((const guchar *) ev->data, ev->data_len);
+          g_string_append_printf (out, " base64=%s", b64);
+        }
+      break;
+    case SESSION_EVENT_KEY_PRESS:
+    case SESSION_EVENT_KEY_RELEASE:
+    case SESSION_EVENT_BUTTON_PRESS:
+    case SESSION_EVENT_BUTTON_RELEASE:
+    case SESSION_EVENT_MOTION:
+    case SESSION_EVENT_SERVER:
+    case SESSION_EVENT_COMMENT:
+    default:
+      break;
+    }
+}
+
+static void
+write_quoted_line (GString *out, const char *key, const char *value)
+{
+  if (value == NULL)
+    return;
+  g_string_append_printf (out, "%s ", key);
+  session_append_quoted (out, value);
+  g_string_append_c (out, '\n');
+}
+
+/* Version 2's header lines (session-world.h). */
+static void
+append_world_header (const Session *session, GString *out)
+{
+  write_quoted_line (out, "home", session->home);
+  write_quoted_line (out, "cwd", session->cwd);
+  write_quoted_line (out, "host", session->host);
+  write_quoted_line (out, "date", session->date);
+  write_quoted_line (out, "wm", session->wm);
+  for (guint i = 0; session->env != NULL && i < session->env->len; i++)
+    {
+      const char *e = g_ptr_array_index (session->env, i);
+      const char *eq = strchr (e, '=');
+
+      g_string_append_printf (out, "env %.*s ", (int) (eq - e), e);
+      session_append_quoted (out, eq + 1);
+      g_string_append_c (out, '\n');
+    }
+}
+
+/* Whether the session holds anything of version 2. */
+static gboolean
+uses_world (const Session *session)
+{
+  if (session->home != NULL || session->cwd != NULL || session->host != NULL
+      || session->date != NULL || session->wm != NULL
+      || (session->env != NULL && session->env->len > 0))
+    return TRUE;
+  for (guint i = 0; i < session->events->len; i++)
+    {
+      SessionEventKind kind = session_get_event (session, i)->kind;
+
+      if (kind == SESSION_EVENT_DROP || kind == SESSION_EVENT_SELECTION
+          || kind == SESSION_EVENT_FILE)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
 append_event (GString *out, const SessionEvent *ev)
 {
   gboolean is_key = ev->kind == SESSION_EVENT_KEY_PRESS
@@ -122,6 +239,12 @@ append_event (GString *out, const SessionEvent *ev)
       return;
     }
   g_string_append_printf (out, "%" G_GUINT64_FORMAT " ", ev->time_ms);
+  if (ev->kind == SESSION_EVENT_SELECTION || ev->kind == SESSION_EVENT_FILE)
+    {
+      g_string_append (out, ev->kind == SESSION_EVENT_FILE ? "File" : "Selection");
+      append_world_fields (out, ev);
+      return;
+    }
   if (ev->kind == SESSION_EVENT_SERVER)
     {
       g_string_append (out, ev->name);
@@ -137,7 +260,8 @@ append_event (GString *out, const SessionEvent *ev)
     g_string_append_printf (out, " keysym=%s keycode=%u", ev->keysym, ev->keycode);
   if (ev->kind == SESSION_EVENT_BUTTON_PRESS || ev->kind == SESSION_EVENT_BUTTON_RELEASE)
     g_string_append_printf (out, " button=%u", ev->button);
-  g_string_append_printf (out, " state=0x%x", ev->state);
+  if (ev->kind != SESSION_EVENT_DROP)
+    g_string_append_printf (out, " state=0x%x", ev->state);
   if (ev->has_pos)
     {
       g_string_append_printf (out, " root=%d,%d", ev->root_x, ev->root_y);
@@ -160,6 +284,8 @@ append_event (GString *out, const SessionEvent *ev)
     }
   if (ev->added)
     g_string_append (out, " added=1");
+  if (ev->kind == SESSION_EVENT_DROP)
+    append_world_fields (out, ev);
 }
 
 char *
@@ -174,7 +300,10 @@ session_event_to_line (const SessionEvent *ev)
 void
 session_write_header (const Session *session, GString *out)
 {
-  g_string_append_printf (out, "xreduce-session %d\n", session->version);
+  /* What the session holds decides: a session with nothing of version 2
+   * loads in a reader of version 1. */
+  g_string_append_printf (out, "xreduce-session %d\n",
+                          MAX (session->version, uses_world (session) ? 2 : 1));
   g_string_append_printf (out, "screen %dx%d\n", session->screen_width,
                           session->screen_height);
   if (session->command != NULL)
@@ -193,11 +322,13 @@ session_write_header (const Session *session, GString *out)
       session_append_quoted (out, session->keymap);
       g_string_append_c (out, '\n');
     }
+  session_write_options (session, out);
   if (session->outcome.kind != SESSION_OUTCOME_UNKNOWN && !session->outcome_at_end)
     {
       g_autofree char *text = session_outcome_to_string (session->outcome);
       g_string_append_printf (out, "outcome %s\n", text);
     }
+  append_world_header (session, out);
 }
 
 char *

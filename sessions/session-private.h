@@ -10,24 +10,72 @@ struct Session
   int screen_width, screen_height;
   char **command;            /* NULL-terminated, or NULL */
   char *keymap;              /* or NULL */
+  SessionDesktop desktop;    /* the `desktop` line (zeros: none) */
+  char **replay_options;     /* the `replay` line's words, or NULL (session-options.c) */
   SessionOutcome outcome;
   gboolean outcome_at_end;   /* written as a footer */
   guint n_preamble;          /* leading comment events before the version line */
   GArray *events;            /* of SessionEvent, owns their strings */
   char *warning;             /* or NULL: what the parser dropped (a cut last line) */
+  /* Version 2's header (session-world.h), each owned or NULL. */
+  char *home, *cwd, *host, *date, *wm;
+  GPtrArray *env;            /* "NAME=VALUE" (owned), NULL-terminated */
 };
 
-void session_event_clear (SessionEvent *ev);
+/* A record's NAME=VALUE field, as the parser tokenised it. */
+typedef struct
+{
+  char *key;
+  char *value;               /* unescaped */
+  gboolean quoted;
+} SessionField;
+
+/* A quoted string of the format starting at *@p == '"' (unescaped,
+ * valid UTF-8, no NUL); *@p is moved past it. NULL and a PARSE error
+ * ("unterminated string", "bad escape in string", ...). */
+char *session_read_quoted (const char **p, GError **error);
+
+/* ---- version 2's lines (session-world.c) ---- */
+
+/* Whether @key starts a header line of version 2: "env", "home", "cwd",
+ * "host", "date", "wm". */
+gboolean session_world_header_key (const char *key);
+/* Such a line, its quoted value read (@value, unescaped; @name: the
+ * variable's for "env", else NULL). FALSE with *@why (a phrase). */
+gboolean session_world_parse_header (Session *session, const char *key, const char *name,
+                                     const char *value, char **why);
+/* The fields of a Selection or File record into @ev; FALSE with *@why. */
+gboolean session_world_parse_record (SessionEvent *ev, GArray *fields, char **why);
+/* A Drop's own fields (types=, action=; the rest are an action's). */
+gboolean session_world_parse_drop_field (SessionEvent *ev, const SessionField *field,
+                                         char **why);
+/* After a record: the checks that span lines (a conversion's lines in
+ * a row, offsets that follow, the total). @prev: the event before (or
+ * NULL). FALSE with *@why. At the end of the file, @ev NULL. */
+gboolean session_world_check_sequence (const SessionEvent *prev, const SessionEvent *ev,
+                                       char **why);
+/* The Selection lines session_subset() keeps, given the actions it keeps
+ * (@kept_action[a] for action a): those whose paste's gesture keeps an
+ * action. @keep_event[i] is set for the event indices to keep. */
+void session_world_subset (const Session *session, const gboolean *kept_action,
+                           gboolean *keep_event);
+
 void session_event_copy (SessionEvent *dest, const SessionEvent *src);
 /* The header lines (version to outcome, unless at the end) as written. */
 void session_write_header (const Session *session, GString *out);
+/* The `desktop` and `replay` lines (session-options.c): their rest of
+ * line (after the word and a space) into @session, FALSE with a message
+ * (no file:line: the parser adds it); and both as written, if any. */
+gboolean session_desktop_parse (Session *session, const char *rest, GError **error);
+gboolean session_replay_line_parse (Session *session, const char *rest, GError **error);
+void session_write_options (const Session *session, GString *out);
 /* @text as a quoted string of the format ("...", with escapes). */
 void session_append_quoted (GString *out, const char *text);
 /* @text as it is, but for the characters a terminal acts on, escaped
  * (\xHH); newlines too unless @lines (a run of comment lines). */
 void session_append_unquoted (GString *out, const char *text, gboolean lines);
 /* The records' names, by SessionEventKind (the actions' only). */
-extern const char *const session_action_names[5];
+extern const char *const session_action_names[6];
 
 /* ---- strokes (session-phrase.c), the pieces phrases are made of ----
  *
@@ -46,6 +94,7 @@ typedef enum
   STROKE_SCROLL,             /* a wheel notch (buttons 4 to 7) */
   STROKE_DRAG,               /* a button held while the pointer moves */
   STROKE_MOTION,
+  STROKE_DROP,               /* a drop from another app */
   STROKE_OTHER,              /* a release whose press is not in the session */
 } StrokeClass;
 

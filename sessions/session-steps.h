@@ -23,6 +23,7 @@ typedef enum
   SESSION_GESTURE_CLICK,       /* button press + release, no motion between */
   SESSION_GESTURE_DRAG,        /* press, motion, release */
   SESSION_GESTURE_MOTION,      /* a run of motion with no button held */
+  SESSION_GESTURE_DROP,        /* a drop from another app */
   SESSION_GESTURE_OTHER,       /* a release whose press is not in the session, with no
                                 * stroke before it (after one, it joins that one) */
 } SessionGestureKind;
@@ -51,6 +52,7 @@ typedef enum
   SESSION_PHRASE_CLICK,        /* (motion and) a click, double click or scroll */
   SESSION_PHRASE_DRAG,         /* (motion and) a drag */
   SESSION_PHRASE_MOTION,       /* pointer motion that leads to no click */
+  SESSION_PHRASE_DROP,         /* a drop from another app */
   SESSION_PHRASE_OTHER,        /* unpaired presses or releases */
 } SessionPhraseKind;
 

@@ -88,6 +88,7 @@ typedef struct
   GPtrArray *strokes;        /* the phrase's, borrowed from all */
   GPtrArray *all;            /* every stroke of the session; owned */
   GArray *starts;            /* action number -> 1 + the stroke it starts, or 0; owned */
+  GPtrArray *pastes;         /* the session's (session-world.h); owned */
 } Ctx;
 
 static const SessionEvent *
@@ -284,6 +285,96 @@ describe_motion (const Ctx *ctx, Words *w)
     words_at (w, "to", last->main, TRUE);
 }
 
+/* "Drop "file:///a.txt" (text/uri-list) at 40,12 in "Files"". */
+static void
+describe_drop (const Ctx *ctx, const SessionPhrase *phrase, Words *w)
+{
+  const SessionEvent *drop = NULL;
+  const SessionPaste *data = NULL;
+
+  for (guint i = 0; i < phrase->actions->len && drop == NULL; i++)
+    {
+      const SessionEvent *ev = action_event (ctx, g_array_index (phrase->actions, guint, i));
+      if (ev->kind == SESSION_EVENT_DROP)
+        drop = ev;
+    }
+  if (drop == NULL)
+    return;
+  for (guint p = 0; p < ctx->pastes->len && data == NULL; p++)
+    {
+      const SessionPaste *paste = g_ptr_array_index (ctx->pastes, p);
+      if (g_str_equal (paste->selection, "XdndSelection")
+          && paste->after_action != G_MAXUINT
+          && action_event (ctx, paste->after_action) == drop)
+        data = paste;
+    }
+  words_plain (w, "Drop ");
+  {
+    g_autofree char *text = data != NULL ? session_paste_text (data, 40) : NULL;
+    g_autofree char *first = g_strndup (drop->types, strcspn (drop->types, " "));
+
+    if (text != NULL)
+      words_quoted (w, text, TRUE);
+    else
+      words_plain (w, "data");
+    words_plain (w, " (");
+    words_name (w, first);
+    words_plain (w, ")");
+  }
+  words_at (w, "at", drop, TRUE);
+}
+
+/* A phrase that pasted: its words made a paste's. "Press Ctrl+V in "X""
+ * becomes "Paste "text" (from CLIPBOARD) in "X""; a click "Paste ...
+ * (from PRIMARY) with a middle-click at 40,12 in "X""; any other phrase
+ * says ", pasting ... (from ...)" after its words. */
+static void
+describe_paste (const Ctx *ctx, const SessionPhrase *phrase, const SessionPaste *paste,
+                Words *w)
+{
+  g_autofree char *said = g_string_free (g_steal_pointer (&w->out), FALSE);
+  g_autofree char *text = session_paste_text (paste, 40);
+  g_autofree char *summary = text == NULL ? session_paste_summary (paste) : NULL;
+  const SessionEvent *first = action_event (ctx, g_array_index (phrase->actions, guint, 0));
+
+  w->out = g_string_new (NULL);
+  if (phrase->kind == SESSION_PHRASE_KEY || phrase->kind == SESSION_PHRASE_CLICK)
+    words_plain (w, "Paste ");
+  else
+    {
+      g_string_append (w->out, said);
+      words_plain (w, ", pasting ");
+    }
+  if (text != NULL)
+    words_quoted (w, text, TRUE);
+  else
+    words_plain (w, summary);
+  words_plain (w, " (from ");
+  words_name (w, paste->selection);
+  words_plain (w, ")");
+  if (phrase->kind == SESSION_PHRASE_KEY)
+    {
+      for (guint i = 0; i < phrase->actions->len; i++)
+        {
+          const SessionEvent *ev = action_event (ctx, g_array_index (phrase->actions, guint, i));
+          if (ev->kind == SESSION_EVENT_KEY_PRESS && !session_keysym_is_modifier (ev->keysym))
+            {
+              first = ev;
+              break;
+            }
+        }
+      words_window (w, first);
+    }
+  else if (phrase->kind == SESSION_PHRASE_CLICK)
+    {
+      /* "with a middle-click at 40,12 in "X"": the click's words, lowered. */
+      if (said[0] != '\0')
+        said[0] = g_ascii_tolower (said[0]);
+      g_string_append_printf (w->out, " with a%s %s",
+                              strchr ("aeiou", said[0]) != NULL ? "n" : "", said);
+    }
+}
+
 static void
 describe_other (const Ctx *ctx, const SessionPhrase *phrase, Words *w)
 {
@@ -324,6 +415,7 @@ ctx_init (Ctx *ctx, const Session *session)
   ctx->all = session_get_strokes (session);
   ctx->strokes = g_ptr_array_new ();
   ctx->starts = g_array_new (FALSE, TRUE, sizeof (guint));
+  ctx->pastes = session_get_pastes (session);
   g_array_set_size (ctx->starts, ctx->actions->len);
   for (guint i = 0; i < ctx->all->len; i++)
     {
@@ -342,6 +434,7 @@ ctx_clear (Ctx *ctx)
   g_ptr_array_unref (ctx->all);
   g_array_unref (ctx->actions);
   g_array_unref (ctx->starts);
+  g_ptr_array_unref (ctx->pastes);
 }
 
 static char *
@@ -381,12 +474,31 @@ ctx_describe (Ctx *ctx, const SessionPhrase *phrase, SessionWords words)
     case SESSION_PHRASE_MOTION:
       describe_motion (ctx, &w);
       break;
+    case SESSION_PHRASE_DROP:
+      describe_drop (ctx, phrase, &w);
+      break;
     case SESSION_PHRASE_OTHER:
     default:
       break;
     }
   if (w.out->len == 0)
     describe_other (ctx, phrase, &w);
+  /* A paste after one of the phrase's actions (not a drop's data). */
+  for (guint p = 0; p < ctx->pastes->len && phrase->kind != SESSION_PHRASE_DROP; p++)
+    {
+      const SessionPaste *paste = g_ptr_array_index (ctx->pastes, p);
+
+      if (paste->after_action == G_MAXUINT || g_str_equal (paste->selection, "XdndSelection")
+          || !session_paste_has_data (paste))
+        continue;
+      for (guint i = 0; i < phrase->actions->len; i++)
+        if (g_array_index (phrase->actions, guint, i) == paste->after_action)
+          {
+            describe_paste (ctx, phrase, paste, &w);
+            p = ctx->pastes->len;
+            break;
+          }
+    }
   return g_string_free (w.out, FALSE);
 }
 

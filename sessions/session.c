@@ -1,5 +1,5 @@
 /* session.c — the Session object: header fields, the event list, outcomes,
- * descriptions in words and well-formed subsets.
+ * descriptions in words. Well-formed subsets are in session-subset.c.
  *
  * Parsing and printing live in session-parse.c, gestures in
  * session-gesture.c, line-by-line writing in session-writer.c.
@@ -21,7 +21,8 @@ session_new (void)
   session->events = g_array_new (FALSE, TRUE, sizeof (SessionEvent));
   g_array_set_clear_func (session->events,
                           (GDestroyNotify) session_event_clear);
-  session->version = SESSION_FORMAT_VERSION;
+  /* Written as version 2 once it holds anything of version 2. */
+  session->version = 1;
   session->screen_width = 1280;
   session->screen_height = 1024;
   return session;
@@ -35,7 +36,15 @@ session_free (Session *session)
   g_array_unref (session->events);
   g_strfreev (session->command);
   g_free (session->keymap);
+  g_strfreev (session->replay_options);
   g_free (session->warning);
+  g_free (session->home);
+  g_free (session->cwd);
+  g_free (session->host);
+  g_free (session->date);
+  g_free (session->wm);
+  if (session->env != NULL)
+    g_ptr_array_unref (session->env);
   g_free (session);
 }
 
@@ -48,6 +57,14 @@ session_event_clear (SessionEvent *ev)
   g_clear_pointer (&ev->name, g_free);
   g_clear_pointer (&ev->args, g_free);
   g_clear_pointer (&ev->text, g_free);
+  g_clear_pointer (&ev->selection, g_free);
+  g_clear_pointer (&ev->target, g_free);
+  g_clear_pointer (&ev->type, g_free);
+  g_clear_pointer (&ev->data, g_free);
+  g_clear_pointer (&ev->path, g_free);
+  g_clear_pointer (&ev->sha256, g_free);
+  g_clear_pointer (&ev->types, g_free);
+  g_clear_pointer (&ev->action, g_free);
 }
 
 void
@@ -60,6 +77,14 @@ session_event_copy (SessionEvent *dest, const SessionEvent *src)
   dest->name = g_strdup (src->name);
   dest->args = g_strdup (src->args);
   dest->text = g_strdup (src->text);
+  dest->selection = g_strdup (src->selection);
+  dest->target = g_strdup (src->target);
+  dest->type = g_strdup (src->type);
+  dest->data = src->data != NULL ? g_memdup2 (src->data, src->data_len + 1) : NULL;
+  dest->path = g_strdup (src->path);
+  dest->sha256 = g_strdup (src->sha256);
+  dest->types = g_strdup (src->types);
+  dest->action = g_strdup (src->action);
 }
 
 void
@@ -305,7 +330,7 @@ session_append (Session *session, const SessionEvent *ev)
 gboolean
 session_event_is_action (const SessionEvent *ev)
 {
-  return ev->kind <= SESSION_EVENT_MOTION;
+  return ev->kind <= SESSION_EVENT_DROP;
 }
 
 /* The one list of modifier keys. Held ones modify the keys pressed while
@@ -431,8 +456,22 @@ session_event_describe (const SessionEvent *ev)
         g_string_append_printf (out, "move to %d,%d", ev->root_x, ev->root_y);
       append_window (out, ev);
       break;
+    case SESSION_EVENT_DROP:
+      g_string_append_printf (out, "drop %s", ev->types != NULL ? ev->types : "");
+      if (ev->window >= 0)
+        g_string_append_printf (out, " at %d,%d", ev->x, ev->y);
+      else
+        g_string_append_printf (out, " at %d,%d", ev->root_x, ev->root_y);
+      append_window (out, ev);
+      break;
     case SESSION_EVENT_SERVER:
       g_string_append_printf (out, "(server) %s", ev->name);
+      break;
+    case SESSION_EVENT_SELECTION:
+      g_string_append_printf (out, "(selection) %s %s", ev->selection, ev->target);
+      break;
+    case SESSION_EVENT_FILE:
+      g_string_append_printf (out, "(file) %s", ev->path);
       break;
     case SESSION_EVENT_COMMENT:
     default:
@@ -440,153 +479,4 @@ session_event_describe (const SessionEvent *ev)
       break;
     }
   return g_string_free (out, FALSE);
-}
-
-/* Identity of a held input: keys by keycode (the physical key), buttons by
- * number. */
-static guint
-press_id (const SessionEvent *ev)
-{
-  if (ev->kind == SESSION_EVENT_KEY_PRESS || ev->kind == SESSION_EVENT_KEY_RELEASE)
-    return ev->keycode;
-  return 0x10000 + ev->button;
-}
-
-/* Which action events of @session a replay of the actions @keep
- * (ascending action numbers) really sends: a release whose press was
- * dropped is dropped. A press of an input still held (its release was
- * dropped) is a new press, as a person would make it: the input is
- * released first, right after the kept action before that press (not held
- * until it: that would make a click a long press), @release_after[i]
- * saying which press event the release after event i is of (+1; 0:
- * none). Sets @kept[i] for the events sent, leaves in @held (event
- * indices, in pressing order) what is still held after them, and returns
- * the last kept event's index (G_MAXUINT if none). */
-static guint
-subset_plan (const Session *session, const guint *keep, guint n_keep, gboolean *kept,
-             guint *release_after, GArray *held)
-{
-  guint action = 0, k = 0, last_kept_event = G_MAXUINT;
-
-  for (guint i = 0; i < session->events->len; i++)
-    {
-      const SessionEvent *ev = session_get_event (session, i);
-      gboolean want;
-
-      if (!session_event_is_action (ev))
-        continue;
-      while (k < n_keep && keep[k] < action)
-        k++;
-      want = k < n_keep && keep[k] == action;
-      action++;
-      if (!want)
-        continue;
-
-      if (session_event_is_press (ev))
-        {
-          for (guint h = 0; h < held->len; h++)
-            if (press_id (session_get_event (session, g_array_index (held, guint, h)))
-                == press_id (ev))
-              {
-                /* The held press is kept, so there is a kept event before. */
-                release_after[last_kept_event] = g_array_index (held, guint, h) + 1;
-                g_array_remove_index (held, h);
-                break;
-              }
-          g_array_append_val (held, i);
-        }
-      else if (session_event_is_release (ev))
-        {
-          gboolean found = FALSE;
-          for (guint h = 0; h < held->len; h++)
-            if (press_id (session_get_event (session, g_array_index (held, guint, h)))
-                == press_id (ev))
-              {
-                g_array_remove_index (held, h);
-                found = TRUE;
-                break;
-              }
-          if (!found)
-            continue;  /* release without its press */
-        }
-      kept[i] = TRUE;
-      last_kept_event = i;
-    }
-  return last_kept_event;
-}
-
-GArray *
-session_subset_actions (const Session *session, const guint *keep, guint n_keep)
-{
-  g_autofree gboolean *kept = g_new0 (gboolean, MAX (session->events->len, 1));
-  g_autofree guint *release_after = g_new0 (guint, MAX (session->events->len, 1));
-  g_autoptr (GArray) held = g_array_new (FALSE, FALSE, sizeof (guint));
-  GArray *actions = g_array_new (FALSE, FALSE, sizeof (guint));
-  guint action = 0;
-
-  subset_plan (session, keep, n_keep, kept, release_after, held);
-  for (guint i = 0; i < session->events->len; i++)
-    if (session_event_is_action (session_get_event (session, i)))
-      {
-        if (kept[i])
-          g_array_append_val (actions, action);
-        action++;
-      }
-  return actions;
-}
-
-/* Appends the release of @press that the recording does not have. */
-static void
-append_release (Session *subset, const SessionEvent *press, guint64 time_ms)
-{
-  SessionEvent release;
-
-  session_event_copy (&release, press);
-  release.kind = press->kind == SESSION_EVENT_KEY_PRESS ? SESSION_EVENT_KEY_RELEASE
-                                                        : SESSION_EVENT_BUTTON_RELEASE;
-  release.time_ms = time_ms;
-  release.added = TRUE;
-  g_array_append_val (subset->events, release);
-}
-
-Session *
-session_subset (const Session *session, const guint *keep, guint n_keep)
-{
-  Session *subset = session_new ();
-  g_autoptr (GArray) held = g_array_new (FALSE, FALSE, sizeof (guint));  /* event indices */
-  g_autofree gboolean *kept = g_new0 (gboolean, MAX (session->events->len, 1));
-  g_autofree guint *release_after = g_new0 (guint, MAX (session->events->len, 1));
-  guint last_kept_event;
-
-  subset->version = session->version;
-  subset->screen_width = session->screen_width;
-  subset->screen_height = session->screen_height;
-  subset->command = g_strdupv (session->command);
-  subset->keymap = g_strdup (session->keymap);
-
-  last_kept_event = subset_plan (session, keep, n_keep, kept, release_after, held);
-  for (guint i = 0; i < session->events->len; i++)
-    {
-      const SessionEvent *ev = session_get_event (session, i);
-
-      if (!session_event_is_action (ev) || kept[i])
-        session_append (subset, ev);
-      if (release_after[i] > 0)
-        append_release (subset, session_get_event (session, release_after[i] - 1),
-                        ev->time_ms);
-
-      /* Release what is still held right after the last kept action. */
-      if (i == last_kept_event && held->len > 0)
-        {
-          SessionEvent note = { .kind = SESSION_EVENT_COMMENT, .window = -1,
-                                .time_ms = ev->time_ms };
-
-          note.text = (char *) "# released here so that nothing stays held (not part of the recording)";
-          session_append (subset, &note);
-          for (guint h = held->len; h-- > 0;)
-            append_release (subset, session_get_event (session, g_array_index (held, guint, h)),
-                            ev->time_ms);
-        }
-    }
-  return subset;
 }

@@ -12,3 +12,4 @@
 #include "session-format.h"
 #include "session-steps.h"
 #include "session-export.h"
+#include "session-world.h"

@@ -30,6 +30,8 @@ typedef enum
   OPT_TIMEOUT,
   OPT_START_TIMEOUT,
   OPT_WINDOW_WAIT,
+  OPT_DOUBLE_CLICK_TIME,
+  OPT_REPEAT_DELAY,
   OPT_WM,
   OPT_MAX_SCREEN,
   OPT_MAX_SESSION_SIZE,
@@ -41,6 +43,7 @@ typedef enum
   OPT_SHARE_NET,
   OPT_KEEP_ENV,
   OPT_SETENV,
+  OPT_FILES,
   N_OPTIONS
 } OptionId;
 
@@ -70,6 +73,8 @@ static const Option options[N_OPTIONS] = {
   [OPT_TIMEOUT] = { "timeout", ARG_MS, 1, MS (timeout_ms), "An app that does not answer a ping within MS has hung (default " G_STRINGIFY (REPLAY_DEFAULT_TIMEOUT_MS) ")", "MS" },
   [OPT_START_TIMEOUT] = { "start-timeout", ARG_MS, 1, MS (start_timeout_ms), "Wait at most MS for the app's first window (default " G_STRINGIFY (REPLAY_DEFAULT_START_TIMEOUT_MS) "; xreduce raises it for an app it sees start slowly)", "MS" },
   [OPT_WINDOW_WAIT] = { "window-wait", ARG_MS, 0, MS (window_wait_ms), "Wait at most MS for the window an action aims at (default " G_STRINGIFY (REPLAY_DEFAULT_WINDOW_WAIT_MS) "; xreduce learns it from the full session's replays, at most " G_STRINGIFY (REPLAY_DEFAULT_WINDOW_WAIT_MS) ")", "MS" },
+  [OPT_DOUBLE_CLICK_TIME] = { "double-click-time", ARG_MS, 1, MS (double_click_ms), "The app's double-click time, when it cannot be read: presses recorded farther apart stay farther apart, ones within it stay within it (default: the app's toolkit's, GTK and Qt 400, Tk 500, Xt 250, or the display's XSETTINGS; else 500)", "MS" },
+  [OPT_REPEAT_DELAY] = { "repeat-delay", ARG_MS, 1, MS (repeat_delay_ms), "The key auto-repeat delay: a key released before it, as recorded, is released before it (default: the X server's)", "MS" },
   [OPT_WM] = { "wm", ARG_TEXT, 0, 0, "Run the window manager CMD on the private Xvfb before the app, for a bug that needs one (default: none; the replay gives the windows their recorded size and focus itself)", "CMD" },
   [OPT_MAX_SCREEN] = { "max-screen", ARG_TEXT, 0, 0, "Refuse sessions whose screen is larger than WxH (default " G_STRINGIFY (SESSION_DEFAULT_MAX_SCREEN) "x" G_STRINGIFY (SESSION_DEFAULT_MAX_SCREEN) "): a replay's Xvfb holds about 8 bytes a pixel (some 500 MB at 8192x8192)", "WxH" },
   [OPT_MAX_SESSION_SIZE] = { "max-session-size", ARG_TEXT, 0, 0, "Refuse session files larger than MIB mebibytes (default " G_STRINGIFY (SESSION_MAX_FILE_SIZE_MIB) ", at most 1024), before reading them", "MIB" },
@@ -81,6 +86,7 @@ static const Option options[N_OPTIONS] = {
   [OPT_SHARE_NET] = { "share-net", ARG_FLAG, 0, 0, "Isolated, but with the network", NULL },
   [OPT_KEEP_ENV] = { "keep-env", ARG_LIST, 0, 0, "The app also gets this variable of ours (repeatable)", "NAME" },
   [OPT_SETENV] = { "setenv", ARG_LIST, 0, 0, "The app gets NAME=VALUE (repeatable)", "NAME=VALUE" },
+  [OPT_FILES] = { "files", ARG_TEXT, 0, 0, "The copies of the files the app read (xrecord --with-files), put where the app found them (default: SESSION.files beside the session)", "DIR" },
 };
 
 /* What the command line said, by option. */
@@ -94,8 +100,11 @@ typedef union
 struct ReplayArgs
 {
   Given given[N_OPTIONS];
+  gboolean from_session[N_OPTIONS]; /* given by the session's `replay` line, not by the
+                              * command line (replay_args_take_session) */
   ReplaySettings settings;
   char *home;                /* --home, absolute */
+  char *files;               /* --files, absolute */
   char **wm_argv;            /* --wm, split */
 };
 
@@ -137,6 +146,7 @@ replay_args_free (ReplayArgs *args)
     else if (options[i].kind != ARG_FLAG)
       g_free (args->given[i].text);
   g_free (args->home);
+  g_free (args->files);
   g_strfreev (args->wm_argv);
   g_free (args);
 }
@@ -162,6 +172,7 @@ replay_args_get_group (ReplayArgs *args)
     }
   /* --home is a file name, not text in the locale's encoding. */
   entries[OPT_HOME].arg = G_OPTION_ARG_FILENAME;
+  entries[OPT_FILES].arg = G_OPTION_ARG_FILENAME;
   g_option_group_add_entries (group, entries);
   return group;
 }
@@ -210,7 +221,17 @@ check_ms (ReplayArgs *args, GError **error)
   args->settings.start_timeout_given = args->given[OPT_START_TIMEOUT].text != NULL;
   args->settings.window_wait_given = args->given[OPT_WINDOW_WAIT].text != NULL;
   args->settings.settle_given = args->given[OPT_SETTLE].text != NULL;
+  args->settings.max_gap_given = args->given[OPT_MAX_GAP].text != NULL;
   return TRUE;
+}
+
+static int
+option_by_name (const char *name)
+{
+  for (guint i = 0; i < N_OPTIONS; i++)
+    if (g_str_equal (options[i].name, name))
+      return (int) i;
+  return -1;
 }
 
 /* --pace, --speed. */
@@ -321,6 +342,22 @@ check_sandbox (ReplayArgs *args, GError **error)
       args->home = g_canonicalize_filename (home, NULL);
       settings->home_seed = args->home;
     }
+  if (args->given[OPT_FILES].text != NULL)
+    {
+      const char *files = args->given[OPT_FILES].text;
+
+      if (settings->share_home)
+        return bad_value (error, "--files and --share-home exclude each other: the files go "
+                          "into the sandbox");
+      if (!g_file_test (files, G_FILE_TEST_IS_DIR))
+        {
+          g_autofree char *shown = quote_terminal (files);
+          return bad_value (error, "--files: '%s' is not a folder", shown);
+        }
+      g_free (args->files);
+      args->files = g_canonicalize_filename (files, NULL);
+      settings->files_dir = args->files;
+    }
   if (wm != NULL)
     {
       g_strfreev (args->wm_argv);
@@ -377,10 +414,110 @@ replay_args_to_argv (const ReplayArgs *args)
             {
               g_strv_builder_add (builder, flag);
               g_strv_builder_add (builder, i == OPT_HOME && args->home != NULL ? args->home
-                                                                                : given->text);
+                                           : i == OPT_FILES && args->files != NULL ? args->files
+                                           : given->text);
             }
           break;
         }
+    }
+  return g_strv_builder_end (builder);
+}
+
+gboolean
+replay_args_take_session (ReplayArgs *args, const Session *session, GError **error)
+{
+  const char *const *words = session_get_replay_options (session);
+  gboolean any = FALSE;
+
+  for (const char *const *w = words; w != NULL && *w != NULL; w++)
+    {
+      const char *eq = strchr (*w, '=');
+      g_autofree char *name = eq != NULL ? g_strndup (*w, (gsize) (eq - *w)) : NULL;
+      int i = name != NULL ? option_by_name (name) : -1;
+
+      /* The session checked each word (session-options.c): a name of
+       * this table, a bounded value. The command line's wins. */
+      if (i < 0 || (options[i].kind != ARG_MS && options[i].kind != ARG_TEXT))
+        continue;
+      if (args->given[i].text != NULL && !args->from_session[i])
+        continue;
+      g_free (args->given[i].text);
+      args->given[i].text = g_strdup (eq + 1);
+      args->from_session[i] = TRUE;
+      any = TRUE;
+    }
+  if (!any)
+    return TRUE;
+  {
+    /* The checks again, with the session's values in: the sandbox's
+     * choices made since (isolation off where it cannot work) stay. */
+    SandboxIsolate isolate = args->settings.isolate;
+    gboolean ok = replay_args_check (args, error);
+
+    args->settings.isolate = isolate;
+    return ok;
+  }
+}
+
+gboolean
+replay_args_from_session (const ReplayArgs *args, const char *name)
+{
+  int i = option_by_name (name);
+
+  return i >= 0 && args->from_session[i];
+}
+
+/* The option @i as the `replay` line's word "name=value", or NULL if it
+ * was not given or is not for a session to carry. */
+static char *
+session_word (const ReplayArgs *args, guint i)
+{
+  const char *text = args->given[i].text;
+
+  if ((options[i].kind != ARG_MS && options[i].kind != ARG_TEXT) || text == NULL
+      || !session_replay_option_check (options[i].name, text, NULL))
+    return NULL;
+  return g_strdup_printf ("%s=%s", options[i].name, text);
+}
+
+char **
+replay_args_to_session_options (const ReplayArgs *args)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; i < N_OPTIONS; i++)
+    {
+      g_autofree char *word = session_word (args, i);
+
+      if (word != NULL)
+        g_strv_builder_add (builder, word);
+    }
+  return g_strv_builder_end (builder);
+}
+
+char **
+replay_args_to_argv_not_in_session (const ReplayArgs *args)
+{
+  g_auto (GStrv) all = replay_args_to_argv (args);
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  /* replay_args_to_argv's words: "--name" and its value, if it takes one. */
+  for (guint w = 0; all[w] != NULL; w++)
+    {
+      int i = option_by_name (all[w] + 2);
+      g_autofree char *word = NULL;
+
+      if (i < 0)
+        continue;
+      word = session_word (args, (guint) i);
+      if (word == NULL)
+        {
+          g_strv_builder_add (builder, all[w]);
+          if (options[i].kind != ARG_FLAG && all[w + 1] != NULL)
+            g_strv_builder_add (builder, all[w + 1]);
+        }
+      if (options[i].kind != ARG_FLAG)
+        w++;
     }
   return g_strv_builder_end (builder);
 }

@@ -14,6 +14,7 @@
 #include <glib.h>
 
 #include "sandbox.h"
+#include "session.h"
 
 G_BEGIN_DECLS
 
@@ -45,9 +46,13 @@ typedef struct
   guint timeout_ms;          /* for the app to answer a ping */
   guint start_timeout_ms;    /* for the app's first window */
   guint window_wait_ms;      /* for an action's window to appear */
+  guint double_click_ms;     /* the app's double-click time, or 0: its toolkit's, read
+                              * by the replay (replayer/apptiming.c) */
+  guint repeat_delay_ms;     /* the key auto-repeat delay, or 0: the X server's */
   /* Given on the command line, not the default: xreduce picks the pace
    * and learns the waits itself unless told. */
   gboolean pace_given, start_timeout_given, window_wait_given, settle_given;
+  gboolean max_gap_given;
   int max_screen_width, max_screen_height; /* sessions with a larger screen are refused */
   gsize max_session_size;    /* bytes: larger session files are refused unread */
   guint max_actions;         /* sessions with more user actions are refused */
@@ -61,6 +66,9 @@ typedef struct
   gboolean share_net;        /* isolated, with the network */
   const char *const *keep_env; /* or NULL: our variables the app gets beyond the allowlist */
   const char *const *set_env;  /* or NULL: NAME=VALUE the app gets */
+  const char *files_dir;     /* or NULL: the copies of the files the app read (xrecord
+                              * --with-files), an absolute path; xreplay's default is
+                              * SESSION.files beside the session */
 } ReplaySettings;
 
 /* The defaults: what a replay does when no option says otherwise. */
@@ -89,6 +97,22 @@ const ReplaySettings *replay_args_get_settings (const ReplayArgs *args);
  * fixed order, with the checked values (--home as an absolute path):
  * what xreduce passes on to every replay. Newly allocated. */
 char **replay_args_to_argv (const ReplayArgs *args);
+
+/* The options of @session's `replay` line (session_get_replay_options)
+ * that the command line did not give, taken as if given (the settings,
+ * replay_args_to_argv), and checked again: a session reduced with the
+ * recorded pace or a longer settle replays so with nothing added.
+ * FALSE with a G_OPTION_ERROR (a value out of the command line's bounds). */
+gboolean replay_args_take_session (ReplayArgs *args, const Session *session, GError **error);
+/* Was the option --@name given by the session, not the command line? */
+gboolean replay_args_from_session (const ReplayArgs *args, const char *name);
+/* The options given (by the command line or the session) that a session
+ * may carry, as its `replay` line's words ("settle=3000"), in a fixed
+ * order; and the others (a --wm, a --home, the sandbox's, a value past a
+ * session's bounds) as xreplay's words, for the command line that replays
+ * the session. Newly allocated. */
+char **replay_args_to_session_options (const ReplayArgs *args);
+char **replay_args_to_argv_not_in_session (const ReplayArgs *args);
 
 /* Every option of the group, "--name" (its long name), for a test that
  * checks that both programs take each. Newly allocated. */

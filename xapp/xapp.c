@@ -168,7 +168,9 @@ xapp_app_connected (XApp *xapp)
 XAppOwner
 xapp_client_owner (XApp *xapp, XID id)
 {
-  if (xapp_is_own_client (xapp, id))
+  /* The server's own resources (client 0: the root, Composite's overlay
+   * window that a compositing window manager maps) are nobody's app. */
+  if (xapp_is_own_client (xapp, id) || xapp_client_base (xapp, id) == 0)
     return XAPP_NOT_APP;
   if (xapp->app_pid <= 0)
     return XAPP_UNKNOWN;

@@ -85,8 +85,9 @@ XAppOwner xapp_pid_owner (XApp *xapp, pid_t pid);
 gboolean xapp_app_connected (XApp *xapp);
 /* Is the client that created @id the app's: on a private server, unless
  * it is the caller's; else by its pid (X-Resource, one round trip)?
- * NOT_APP for the caller's own clients; UNKNOWN before xapp_set_app and
- * when the server cannot tell. */
+ * NOT_APP for the caller's own clients and the server's own resources
+ * (client 0: Composite's overlay window); UNKNOWN before xapp_set_app
+ * and when the server cannot tell. */
 XAppOwner xapp_client_owner (XApp *xapp, XID id);
 /* The rule: is @window the app's? Its client's (xapp_client_owner), else
  * its _NET_WM_PID (@net_wm_pid if the caller knows it, > 0; else read from
@@ -147,5 +148,28 @@ char *xapp_text_from_property (XApp *xapp, Atom type, const char *value, gsize l
  * that has WM_CLASS before @top's own (a window manager's frame that has
  * a class, as i3's). */
 Window xapp_identity_window (XApp *xapp, Window top);
+
+/* ---- input timing (xsettings.c) ----
+ *
+ * What the desktop tells its apps a double click and a held key are: the
+ * recorder writes it in the session (its `desktop` line), the replayer
+ * reads it on its own display for the app it replays. */
+typedef struct
+{
+  gint double_click_ms;      /* XSETTINGS Net/DoubleClickTime, or -1 */
+  gint double_click_distance; /* XSETTINGS Net/DoubleClickDistance, or -1 */
+  gint xt_multi_click_ms;    /* the largest multiClickTime of RESOURCE_MANAGER, or -1 */
+  gint repeat_delay_ms;      /* XKB's auto-repeat delay and interval, or -1 */
+  gint repeat_interval_ms;
+} XAppInputTiming;
+
+void xapp_read_input_timing (Display *dpy, XAppInputTiming *timing);
+/* X-free, for the tests: the integer setting @name of an
+ * _XSETTINGS_SETTINGS value (@len bytes, checked); FALSE if it has none. */
+gboolean xapp_xsettings_get_int (const guint8 *data, gsize len, const char *name,
+                                 gint32 *value);
+/* X-free: the largest value of the resources named "...*@suffix" or
+ * "...@suffix" in RESOURCE_MANAGER's @text ("*multiClickTime: 300"). */
+gboolean xapp_resources_get_max (const char *text, const char *suffix, gint *value);
 
 G_END_DECLS

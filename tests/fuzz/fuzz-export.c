@@ -304,8 +304,17 @@ expected_commands (const Session *session)
   g_autoptr (GArray) actions = session_get_actions (session);
   g_autofree char *app_class = first_class (session, actions);
   GString *log = g_string_new (NULL);
-  guint64 last = 0;
+  guint64 last = 0, max_gap = 5000;
+  double speed = 1.0;
 
+  /* The script keeps the recorded gaps as the session's replay line says
+   * (docs/session-format.md): divided by its speed, at most its max-gap
+   * (else 5 s), at least 50 ms. */
+  for (const char *const *w = session_get_replay_options (session); w != NULL && *w != NULL; w++)
+    if (g_str_has_prefix (*w, "speed="))
+      speed = g_ascii_strtod (*w + 6, NULL);
+    else if (g_str_has_prefix (*w, "max-gap="))
+      max_gap = MAX (g_ascii_strtoull (*w + 8, NULL, 10), 50);
   for (guint i = 0; i < actions->len; i++)
     {
       const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, i));
@@ -313,7 +322,9 @@ expected_commands (const Session *session)
 
       if (i > 0)
         {
-          g_ascii_formatd (gap, sizeof gap, "%.2f", CLAMP (ev->time_ms - last, 50, 1000) / 1000.0);
+          guint64 scaled = (guint64) ((double) (ev->time_ms - last) / speed + 0.5);
+
+          g_ascii_formatd (gap, sizeof gap, "%.2f", CLAMP (scaled, 50, max_gap) / 1000.0);
           expect (log, "sleep", gap, NULL);
         }
       last = ev->time_ms;

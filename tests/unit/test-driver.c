@@ -280,15 +280,18 @@ test_verify_not_failing (Fixture *f, gconstpointer data)
 
   set (f, "FAKE_FAIL", "z");
   g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 4);
-  g_assert_nonnull (strstr (err, "the full session does not fail: in 6 replays (3 at the "
-                                 "app's pace, 3 at the recorded pace) the app passed"));
+  g_assert_nonnull (strstr (err, "the full session does not fail: in 9 replays (3 at the "
+                                 "app's pace, 3 at the recorded pace, 3 with gaps twice as "
+                                 "long) the app passed"));
   g_assert_false (g_file_test (f->out, G_FILE_TEST_EXISTS));
   /* Three at the app's pace (the search, started beside them, may ask
-   * for it too), then three at the recorded pace, and the empty one. */
+   * for it too), then three at the recorded pace and three with its gaps
+   * twice as long (issue #31: longer gaps when the recorded ones do not
+   * fail either), and the empty one. */
   log = fake_log (f);
   g_assert_cmpuint (count_runs (log, "keys=a,b,c,d,e,f,g,h,Return settle=- pace=app "), >=, 3);
   g_assert_cmpuint (count_runs (log, "keys=a,b,c,d,e,f,g,h,Return settle=- pace=recorded "),
-                    ==, 3);
+                    ==, 6);
   g_assert_cmpuint (count_runs (log, "keys= "), ==, 1);
   g_assert_true (all_from (log, first_run (log, "pace=recorded"), "pace=recorded"));
 }

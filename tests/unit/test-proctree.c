@@ -15,6 +15,10 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <sys/time.h>
+#include <time.h>
 #include <glib.h>
 
 #include "proctree.h"
@@ -242,6 +246,115 @@ test_glance (void)
   }
 }
 
+/* The timeout a system call waits, as /proc/PID/syscall says it: poll's
+ * and epoll_wait's in their arguments (-1: forever), ppoll's and
+ * select's behind a pointer, read from the process's memory; anything
+ * else, running, or garbage: none. */
+static void
+test_syscall_timeout (void)
+{
+  struct timespec ts = { 2, 500000000 };
+  struct timeval tv = { 1, 250000 };
+  g_autofree char *ppoll = g_strdup_printf ("%d 0x7ffc 0x3 0x%" G_GINT64_MODIFIER "x 0x0 0x8 0x0 "
+                                            "0x7ffc 0x7f00", SYS_ppoll,
+                                            (guint64) (gsize) &ts);
+  g_autofree char *select = g_strdup_printf ("%d 0x8 0x7ffc 0x0 0x0 0x%" G_GINT64_MODIFIER "x 0x0 "
+                                             "0x7ffc 0x7f00", SYS_select,
+                                             (guint64) (gsize) &tv);
+  g_autofree char *poll = g_strdup_printf ("%d 0x1f3ad0 0x3 0x320 0x0 0x0 0x0 0x7ffc 0x7f00",
+                                           SYS_poll);
+  g_autofree char *forever = g_strdup_printf ("%d 0x1f3ad0 0x3 0xffffffff 0x0 0x0 0x0 0x7ffc "
+                                              "0x7f00", SYS_poll);
+  g_autofree char *epoll = g_strdup_printf ("%d 0x3 0x7ffc 0x20 0x1f4 0x0 0x0 0x7ffc 0x7f00",
+                                            SYS_epoll_wait);
+  g_autofree char *null_ppoll = g_strdup_printf ("%d 0x7ffc 0x3 0x0 0x0 0x8 0x0 0x7ffc 0x7f00",
+                                                 SYS_ppoll);
+  g_autofree char *futex = g_strdup_printf ("%d 0x7f00 0x80 0x0 0x0 0x0 0x0 0x7ffc 0x7f00",
+                                            SYS_futex);
+
+  g_assert_cmpint (proctree_syscall_timeout (getpid (), poll), ==, 800);
+  g_assert_cmpint (proctree_syscall_timeout (getpid (), forever), ==, -1);
+  g_assert_cmpint (proctree_syscall_timeout (getpid (), epoll), ==, 500);
+  g_assert_cmpint (proctree_syscall_timeout (getpid (), futex), ==, -1);
+  g_assert_cmpint (proctree_syscall_timeout (getpid (), null_ppoll), ==, -1);
+  g_assert_cmpint (proctree_syscall_timeout (getpid (), "running"), ==, -1);
+  g_assert_cmpint (proctree_syscall_timeout (getpid (), ""), ==, -1);
+  g_assert_cmpint (proctree_syscall_timeout (getpid (), "7 zz"), ==, -1);
+  /* Through our own memory (/proc/self/mem is ours to read). */
+  g_assert_cmpint (proctree_syscall_timeout (getpid (), ppoll), ==, 2500);
+  g_assert_cmpint (proctree_syscall_timeout (getpid (), select), ==, 1250);
+}
+
+/* A child whose main thread waits in poll with a timeout: the glance says
+ * the timer, and the child is no process in the middle of work. */
+static void
+test_loop_timer (void)
+{
+  const char *argv[] = { "/usr/bin/python3", "-c",
+                         "import select, sys; print(flush=True); select.poll().poll(60000)",
+                         NULL };
+  g_autoptr (GError) error = NULL;
+  ProcTreeGlance glance;
+  GPid pid;
+  int out;
+  char c;
+
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("no /usr/bin/python3");
+      return;
+    }
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                           NULL, NULL, &pid, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (read (out, &c, 1), ==, 1);
+  /* Until it sleeps in its poll (it said it is there). */
+  for (int i = 0; i < 500; i++)
+    {
+      g_assert_true (proctree_glance (pid, 0, &glance));
+      if (glance.timer_ms >= 0)
+        break;
+      g_usleep (10000);
+    }
+  {
+    g_autofree char *path = g_strdup_printf ("/proc/%d/syscall", (int) pid);
+    g_autofree char *text = NULL;
+
+    if (!g_file_get_contents (path, &text, NULL, NULL))
+      g_test_skip ("/proc/PID/syscall is closed to us");
+    else
+      {
+        g_assert_cmpint (glance.timer_ms, >, 0);
+        g_assert_cmpint (glance.timer_ms, <=, 60000);
+        g_assert_cmpuint (glance.n_mid_work, ==, 0);
+      }
+  }
+  kill (pid, SIGKILL);
+  waitpid (pid, NULL, 0);
+  close (out);
+}
+
+/* An armed timerfd of the tree: its time left, from fdinfo; a disarmed
+ * one is none. */
+static void
+test_timerfd (void)
+{
+  struct itimerspec in_five = { { 0, 0 }, { 5, 0 } }, off = { { 0, 0 }, { 0, 0 } };
+  int fd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC);
+  gint64 left;
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (proctree_timerfd_ms (getpid ()), ==, -1);
+  g_assert_cmpint (timerfd_settime (fd, 0, &in_five, NULL), ==, 0);
+  left = proctree_timerfd_ms (getpid ());
+  g_assert_cmpint (left, >, 0);
+  g_assert_cmpint (left, <=, 5000);
+  g_assert_cmpint (timerfd_settime (fd, 0, &off, NULL), ==, 0);
+  g_assert_cmpint (proctree_timerfd_ms (getpid ()), ==, -1);
+  close (fd);
+  g_assert_cmpint (proctree_timerfd_ms (0), ==, -1);
+}
+
 /* A running process counts as active. */
 static void
 test_active (void)
@@ -261,5 +374,8 @@ main (int argc, char **argv)
   g_test_add_func ("/proctree/tree-cpu", test_tree_cpu);
   g_test_add_func ("/proctree/active", test_active);
   g_test_add_func ("/proctree/glance", test_glance);
+  g_test_add_func ("/proctree/syscall-timeout", test_syscall_timeout);
+  g_test_add_func ("/proctree/loop-timer", test_loop_timer);
+  g_test_add_func ("/proctree/timerfd", test_timerfd);
   return g_test_run ();
 }

@@ -605,9 +605,9 @@ typedef struct
 
 static const BadCase bad_cases[] = {
   { "empty", "", SESSION_ERROR_EMPTY, "t.log: empty file" },
-  { "only-comments", "# nothing\n\n", SESSION_ERROR_VERSION, "no 'xreduce-session 1' line" },
+  { "only-comments", "# nothing\n\n", SESSION_ERROR_VERSION, "no 'xreduce-session 2' line" },
   { "missing-version", "screen 1280x1024\n", SESSION_ERROR_VERSION, "t.log:1: not a session log" },
-  { "newer-version", "xreduce-session 2\n", SESSION_ERROR_VERSION, "t.log:1: format version 2 is newer" },
+  { "newer-version", "xreduce-session 3\n", SESSION_ERROR_VERSION, "t.log:1: format version 3 is newer" },
   { "bad-version", "xreduce-session x\n", SESSION_ERROR_PARSE, "t.log:1: bad format version" },
   { "unknown-event", HEAD "12 KeyPres keysym=a keycode=38 state=0\n", SESSION_ERROR_PARSE,
     "t.log:3: unknown event 'KeyPres'" },

@@ -271,6 +271,8 @@ test_args_bad (void)
     { { "--wm", "no-such-window-manager" }, "--wm: 'no-such-window-manager': no such program" },
     { { "--wm", "openbox 'unclosed" }, "--wm: not a command line" },
     { { "--speed", "\x1b]0;pwned\x07" }, "--speed: '\\x1b]0;pwned\\x07' is not a factor" },
+    { { "--files", "/nonexistent/files" }, "--files: '/nonexistent/files' is not a folder" },
+    { { "--files", ".", "--share-home" }, "--files and --share-home exclude each other" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -294,7 +296,9 @@ test_args_names (void)
   g_assert_true (g_strv_contains ((const char *const *) names, "--min-gap"));
   g_assert_true (g_strv_contains ((const char *const *) names, "--window-wait"));
   g_assert_true (g_strv_contains ((const char *const *) names, "--setenv"));
-  g_assert_cmpuint (g_strv_length (names), ==, 19);
+  g_assert_true (g_strv_contains ((const char *const *) names, "--files"));
+  g_assert_true (g_strv_contains ((const char *const *) names, "--double-click-time"));
+  g_assert_cmpuint (g_strv_length (names), ==, 22);
 }
 
 int

@@ -814,6 +814,25 @@ test_record_bad_input (Fixture *f, gconstpointer data)
     g_assert_cmpint (xrecord_run (argv, NULL, &err), ==, 2);
     g_clear_pointer (&err, g_free);
   }
+  {
+    /* A variable that loads code, one that looks secret, a bad name:
+     * never recorded, said before anything starts. */
+    static const char *const names[][2] = {
+      { "LD_PRELOAD", "LD_PRELOAD makes programs load code" },
+      { "GITHUB_TOKEN", "GITHUB_TOKEN looks like a secret" },
+      { "A\x1b[2J", "'A\\x1b[2J' is not a variable's name" },
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        const char *const argv[] = { env ("XRECORD"), "-o", f->log, "--display", f->display,
+                                     "--record-env", names[i][0], "--", env ("XDEMO"), NULL };
+        g_assert_cmpint (xrecord_run (argv, NULL, &err), ==, 2);
+        g_assert_nonnull (strstr (err, names[i][1]));
+        g_assert_null (strchr (err, '\x1b'));
+        g_clear_pointer (&err, g_free);
+      }
+  }
   /* Nothing was written where nothing could be. */
   g_assert_false (g_file_test (f->log, G_FILE_TEST_EXISTS));
 }

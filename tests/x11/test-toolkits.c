@@ -66,6 +66,7 @@ typedef struct
 {
   const Desktop *desktop;
   const Toolkit *toolkit;
+  const char *replay_wm;     /* /toolkits/wm/: each toolkit replayed with --wm this */
 } Case;
 
 typedef struct
@@ -679,12 +680,18 @@ test_toolkit (Fixture *f, gconstpointer data)
       g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
     }
 
-  /* xreduce keeps exactly the menu, the item and Apply. */
+  /* xreduce keeps exactly the menu, the item and Apply; on openbox's
+   * recordings with openbox under every replay (xreduce --wm: each
+   * replay's own Xvfb and window manager). */
   {
+    gboolean with_wm = f->wm_command != NULL
+                       && g_str_equal (((const Case *) data)->desktop->name, "openbox");
     const char *const args[] = { "--quiet", "--no-report", "-o", f->min, f->log, NULL };
+    const char *const wm_args[] = { "--quiet", "--no-report", "--wm", f->wm_command, "-o",
+                                    f->min, f->log, NULL };
     g_autofree char *out = NULL;
 
-    g_assert_cmpint (run_with_app (f, &out, env ("XREDUCE"), args), ==, 0);
+    g_assert_cmpint (run_with_app (f, &out, env ("XREDUCE"), with_wm ? wm_args : args), ==, 0);
   }
   words = test_actions_in_words (f->min);
   g_test_message ("%s: the minimal session:\n%s", tk->name, words);
@@ -918,6 +925,49 @@ static const Desktop desktops[] = {
   { "i3", "i3" },
 };
 
+/* --wm with every window manager (issue #31): fluxbox, which never
+ * answers _NET_REQUEST_FRAME_EXTENTS; icewm; xfwm4 with its compositor;
+ * metacity, with its own: each toolkit's recording (on the bare Xvfb)
+ * replays to its crash under it. */
+static void
+test_wm_replays (Fixture *f, gconstpointer data)
+{
+  const Case *c = data;
+  g_auto (GStrv) words = g_strsplit (c->replay_wm, " ", -1);
+  g_autofree char *wm = g_find_program_in_path (words[0]);
+  guint n_run = 0;
+
+  if (wm == NULL)
+    {
+      g_autofree char *why = g_strdup_printf ("%s is not installed", words[0]);
+      g_test_skip (why);
+      return;
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (toolkits); i++)
+    {
+      const Toolkit *tk = &toolkits[i];
+      const char *const args[] = { "--wm", c->replay_wm, f->log, NULL };
+      g_autofree char *why = NULL, *out = NULL;
+
+      g_ptr_array_set_size (f->app, 0);
+      if (!app_command (f, tk, &why))
+        {
+          g_test_message ("%s: skipped: %s", tk->name, why);
+          continue;
+        }
+      g_string_truncate (f->err, 0);
+      if (f->xrecord_err >= 0)
+        close (f->xrecord_err);
+      f->xrecord_err = -1;
+      record (f, tk);
+      g_assert_cmpint (run_with_app (f, &out, env ("XREPLAY"), args), ==, 1);
+      g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
+      n_run++;
+    }
+  if (n_run == 0)
+    g_test_skip ("no toolkit's runtime is installed");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -930,10 +980,24 @@ main (int argc, char **argv)
         g_autofree char *path = g_strdup_printf ("/toolkits/%s/%s", desktops[d].name,
                                                  toolkits[i].name);
 
-        cases[d][i] = (Case) { &desktops[d], &toolkits[i] };
+        cases[d][i] = (Case) { &desktops[d], &toolkits[i], NULL };
         g_test_add (path, Fixture, &cases[d][i], fixture_setup, test_toolkit,
                     fixture_teardown);
       }
+  {
+    static const char *const wms[] = { "fluxbox", "icewm", "xfwm4 --compositor=on", "metacity" };
+    static Case wm_cases[G_N_ELEMENTS (wms)];
+
+    for (guint i = 0; i < G_N_ELEMENTS (wms); i++)
+      {
+        g_autofree char *first = g_strndup (wms[i], strcspn (wms[i], " "));
+        g_autofree char *path = g_strdup_printf ("/toolkits/wm/%s", first);
+
+        wm_cases[i] = (Case) { &desktops[0], NULL, wms[i] };
+        g_test_add (path, Fixture, &wm_cases[i], fixture_setup, test_wm_replays,
+                    fixture_teardown);
+      }
+  }
   /* Athena's Form stretches its children: the size decides where they are. */
   g_test_add ("/toolkits/keyboards/gtk", Fixture, &cases[0][1], fixture_setup, test_keyboards,
               fixture_teardown);

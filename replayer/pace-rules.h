@@ -1,0 +1,86 @@
+/* pace-rules.h — the decisions of pacing that need no X server, from
+ * narrow inputs: the recorded times, the replay's own clock, and what the
+ * app counts as one gesture. pace.c asks them and acts; a unit test
+ * (tests/unit/test-pace-rules.c) feeds them numbers.
+ *
+ * Gaps keep their meaning. At the app's pace a gap between two actions
+ * shrinks to what the app needs, but never across a boundary that
+ * changes what the app sees:
+ *   - two presses of one button (or key) in a row, at nearly the same
+ *     place: recorded farther apart than the double-click time, they stay
+ *     farther apart than the app's (three slow clicks are no double
+ *     click); recorded within it, they stay within it (a double click
+ *     stays one, however slow the app is in between);
+ *   - a key released before its auto-repeat delay, as recorded, is
+ *     released before the replay's delay too.
+ * Whether two presses were a double click is judged with the recording
+ * desktop's figures (the session's `desktop` line, when xrecord could
+ * read them), what the replay must keep with the app's on the replay's
+ * display (replayer/apptiming.c).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "session.h"
+
+G_BEGIN_DECLS
+
+/* The distance of a toolkit that does not look at it (Xt): any. */
+#define PACE_ANY_DISTANCE G_MAXUINT
+/* ... and of one that does, or that is not known (GTK, Qt and Tk: 5). */
+#define PACE_DEFAULT_DISTANCE 5
+/* What the replay's bounds leave to the X server's own clock (its time
+ * stamps and ours differ by the time it takes to handle a request). */
+#define PACE_RULES_MARGIN_MS 25
+
+/* What an app counts as one gesture. */
+typedef struct
+{
+  guint double_click_ms;     /* presses of one button less than this apart are a double
+                              * click (GTK and Qt: strictly less) */
+  guint double_click_distance; /* ... when at most this many pixels apart each way, or
+                              * PACE_ANY_DISTANCE */
+  guint repeat_delay_ms;     /* a key held this long repeats */
+} PaceTiming;
+
+/* A press, as recorded and as replayed (the replay's clock, note_now_ms). */
+typedef struct
+{
+  const SessionEvent *ev;    /* the press in the session (borrowed) */
+  gint64 sent_ms;            /* just before it was injected */
+  gint64 done_ms;            /* once the server had done it (after a round trip) */
+} PacePress;
+
+/* When the next action may be injected, on the replay's clock. */
+typedef struct
+{
+  gint64 not_before_ms;      /* G_MININT64: any time */
+  gint64 not_after_ms;       /* G_MAXINT64: any time */
+  const char *why;           /* what bounds it, for the verbose log (static), or NULL */
+} PaceWindow;
+
+/* The window in which @next may be injected: @last is the press of the
+ * same kind (a button press other than the wheel's, or a key press that is
+ * no auto-repeat) that came before it in the replay, or NULL; @held the
+ * press of @next's key or button if it is held (its release, or an
+ * auto-repeat of it, which keeps its own rhythm), or NULL. @recorded: the recording desktop's
+ * figures (what the gaps meant), @app: the replayed app's (what it will
+ * see). The meaning is the recorded one at any --speed. */
+void pace_rules_window (const PaceTiming *recorded, const PaceTiming *app,
+                        const PacePress *last, const PacePress *held,
+                        const SessionEvent *next, PaceWindow *window);
+
+/* The time to wait before injecting, from @now_ms, for an action that
+ * would go after @wait_ms: within @window (the upper bound wins). */
+guint pace_rules_clamp (const PaceWindow *window, gint64 now_ms, guint wait_ms);
+
+/* Were @a and @b (presses) made at nearly the same place for an app that
+ * counts @distance (PACE_ANY_DISTANCE: any)? Keys have no place: TRUE. */
+gboolean pace_rules_same_place (const SessionEvent *a, const SessionEvent *b, guint distance);
+
+/* A press that may start a double click with the next one: a button's
+ * other than the wheel's (4 to 7), or a key's. */
+gboolean pace_rules_is_click (const SessionEvent *ev);
+
+G_END_DECLS

@@ -1,0 +1,180 @@
+/* test-pace-rules.c — pacing's decisions from narrow inputs
+ * (replayer/pace-rules.h), no display: when the next press may go so that
+ * a double click stays one and three slow clicks stay three, and when a
+ * key is released so that it does not repeat.
+ */
+#include <glib.h>
+
+#include "pace-rules.h"
+
+static const PaceTiming gtk = { 400, 5, 660 };
+
+static SessionEvent
+button (SessionEventKind kind, guint64 time_ms, guint button, int x, int y)
+{
+  return (SessionEvent) { .kind = kind, .time_ms = time_ms, .button = button, .has_pos = TRUE,
+                          .root_x = x, .root_y = y, .window = 0 };
+}
+
+static SessionEvent
+key (SessionEventKind kind, guint64 time_ms, const char *keysym, guint keycode)
+{
+  return (SessionEvent) { .kind = kind, .time_ms = time_ms, .keysym = (char *) keysym,
+                          .keycode = keycode, .window = 0 };
+}
+
+/* Three clicks 1.1 s apart: at the app's pace the second press may not
+ * come before the app's double-click time has passed since the server had
+ * the first (the replay took 10 ms: a double click, a false crash). */
+static void
+test_slow_clicks (void)
+{
+  SessionEvent first = button (SESSION_EVENT_BUTTON_PRESS, 1000, 1, 200, 150);
+  SessionEvent second = button (SESSION_EVENT_BUTTON_PRESS, 2100, 1, 200, 150);
+  PacePress last = { &first, 5000, 5003 };
+  PaceWindow window;
+
+  pace_rules_window (&gtk, &gtk, &last, NULL, &second, &window);
+  g_assert_cmpint (window.not_before_ms, ==, 5003 + 400 + PACE_RULES_MARGIN_MS);
+  g_assert_cmpint (window.not_after_ms, ==, G_MAXINT64);
+  g_assert_nonnull (window.why);
+  /* The app answered at once: the click waits. */
+  g_assert_cmpuint (pace_rules_clamp (&window, 5020, 0), ==, 5003 + 400 + PACE_RULES_MARGIN_MS - 5020);
+  /* Later than that anyway: no wait more. */
+  g_assert_cmpuint (pace_rules_clamp (&window, 6000, 0), ==, 0);
+}
+
+/* A double click 120 ms apart stays one, however slow the app between:
+ * the second press comes before the app's time is over. */
+static void
+test_double_click (void)
+{
+  SessionEvent first = button (SESSION_EVENT_BUTTON_PRESS, 1000, 1, 200, 150);
+  SessionEvent second = button (SESSION_EVENT_BUTTON_PRESS, 1120, 1, 202, 149);
+  PacePress last = { &first, 5000, 5003 };
+  PaceWindow window;
+
+  pace_rules_window (&gtk, &gtk, &last, NULL, &second, &window);
+  g_assert_cmpint (window.not_before_ms, ==, G_MININT64);
+  g_assert_cmpint (window.not_after_ms, ==, 5000 + 400 - PACE_RULES_MARGIN_MS);
+  /* The recorded gap is kept when it fits... */
+  g_assert_cmpuint (pace_rules_clamp (&window, 5003, 117), ==, 117);
+  /* ... and cut when the app made the replay late. */
+  g_assert_cmpuint (pace_rules_clamp (&window, 5300, 200), ==, 400 - PACE_RULES_MARGIN_MS - 300);
+  g_assert_cmpuint (pace_rules_clamp (&window, 5500, 0), ==, 0);
+}
+
+/* The boundary is the app's and the desktop's: strictly less is a double
+ * click (GTK's rule). A desktop whose double click was 250 ms: 300 ms
+ * apart was none for the user, and must be none for an app of 400. */
+static void
+test_boundaries (void)
+{
+  SessionEvent first = button (SESSION_EVENT_BUTTON_PRESS, 1000, 1, 10, 10);
+  SessionEvent at = button (SESSION_EVENT_BUTTON_PRESS, 1400, 1, 10, 10);
+  SessionEvent below = button (SESSION_EVENT_BUTTON_PRESS, 1399, 1, 10, 10);
+  SessionEvent three_hundred = button (SESSION_EVENT_BUTTON_PRESS, 1300, 1, 10, 10);
+  PaceTiming quick_desktop = { 250, 5, 660 };
+  PacePress last = { &first, 0, 0 };
+  PaceWindow window;
+
+  pace_rules_window (&gtk, &gtk, &last, NULL, &at, &window);
+  g_assert_cmpint (window.not_before_ms, !=, G_MININT64);
+  pace_rules_window (&gtk, &gtk, &last, NULL, &below, &window);
+  g_assert_cmpint (window.not_after_ms, !=, G_MAXINT64);
+  pace_rules_window (&quick_desktop, &gtk, &last, NULL, &three_hundred, &window);
+  g_assert_cmpint (window.not_before_ms, ==, 400 + PACE_RULES_MARGIN_MS);
+  /* A slower app than the desktop: 300 ms apart was a double click of a
+   * desktop of 400, and the app's 250 keeps it one. */
+  pace_rules_window (&gtk, &quick_desktop, &last, NULL, &three_hundred, &window);
+  g_assert_cmpint (window.not_after_ms, ==, 250 - PACE_RULES_MARGIN_MS);
+}
+
+/* Far apart, or another button, or the wheel: no double click to keep,
+ * none to avoid. Xt counts no distance. */
+static void
+test_no_bounds (void)
+{
+  SessionEvent first = button (SESSION_EVENT_BUTTON_PRESS, 1000, 1, 200, 150);
+  SessionEvent far = button (SESSION_EVENT_BUTTON_PRESS, 2100, 1, 260, 150);
+  SessionEvent right = button (SESSION_EVENT_BUTTON_PRESS, 2100, 3, 200, 150);
+  SessionEvent wheel = button (SESSION_EVENT_BUTTON_PRESS, 2100, 4, 200, 150);
+  SessionEvent motion = button (SESSION_EVENT_MOTION, 1050, 0, 200, 150);
+  PaceTiming xt = { 250, PACE_ANY_DISTANCE, 660 };
+  PacePress last = { &first, 5000, 5003 };
+  PaceWindow window;
+
+  pace_rules_window (&gtk, &gtk, &last, NULL, &far, &window);
+  g_assert_cmpint (window.not_before_ms, ==, G_MININT64);
+  g_assert_cmpint (window.not_after_ms, ==, G_MAXINT64);
+  pace_rules_window (&gtk, &gtk, &last, NULL, &right, &window);
+  g_assert_cmpint (window.not_before_ms, ==, G_MININT64);
+  pace_rules_window (&gtk, &gtk, &last, NULL, &wheel, &window);
+  g_assert_cmpint (window.not_before_ms, ==, G_MININT64);
+  pace_rules_window (&gtk, &gtk, &last, NULL, &motion, &window);
+  g_assert_cmpint (window.not_before_ms, ==, G_MININT64);
+  g_assert_cmpint (window.not_after_ms, ==, G_MAXINT64);
+  pace_rules_window (&gtk, &gtk, NULL, NULL, &far, &window);
+  g_assert_cmpint (window.not_before_ms, ==, G_MININT64);
+  /* An Xt app counts the far click too. */
+  pace_rules_window (&xt, &xt, &last, NULL, &far, &window);
+  g_assert_cmpint (window.not_before_ms, ==, 5003 + 250 + PACE_RULES_MARGIN_MS);
+  g_assert_false (pace_rules_same_place (&first, &far, 5));
+  g_assert_true (pace_rules_same_place (&first, &far, PACE_ANY_DISTANCE));
+  g_assert_true (pace_rules_is_click (&first));
+  g_assert_false (pace_rules_is_click (&wheel));
+}
+
+/* Keys: the same key twice, and a key's release before it repeats. An
+ * auto-repeat (a press of a key held) keeps its own rhythm. */
+static void
+test_keys (void)
+{
+  SessionEvent shift1 = key (SESSION_EVENT_KEY_PRESS, 1000, "Shift_L", 50);
+  SessionEvent shift2 = key (SESSION_EVENT_KEY_PRESS, 1150, "Shift_L", 50);
+  SessionEvent e1 = key (SESSION_EVENT_KEY_PRESS, 1000, "e", 26);
+  SessionEvent e2 = key (SESSION_EVENT_KEY_PRESS, 3000, "e", 26);
+  SessionEvent e_release = key (SESSION_EVENT_KEY_RELEASE, 1100, "e", 26);
+  SessionEvent e_held_release = key (SESSION_EVENT_KEY_RELEASE, 1900, "e", 26);
+  SessionEvent shift_release = key (SESSION_EVENT_KEY_RELEASE, 1100, "Shift_L", 50);
+  SessionEvent f = key (SESSION_EVENT_KEY_PRESS, 1150, "f", 41);
+  PacePress last_shift = { &shift1, 100, 102 }, last_e = { &e1, 100, 102 };
+  PaceWindow window;
+
+  /* A double tap of Shift stays one. */
+  pace_rules_window (&gtk, &gtk, &last_shift, NULL, &shift2, &window);
+  g_assert_cmpint (window.not_after_ms, ==, 100 + 400 - PACE_RULES_MARGIN_MS);
+  /* Two e typed two seconds apart are no double tap. */
+  pace_rules_window (&gtk, &gtk, &last_e, NULL, &e2, &window);
+  g_assert_cmpint (window.not_before_ms, ==, 102 + 400 + PACE_RULES_MARGIN_MS);
+  /* Another key: nothing. */
+  pace_rules_window (&gtk, &gtk, &last_e, NULL, &f, &window);
+  g_assert_cmpint (window.not_before_ms, ==, G_MININT64);
+  g_assert_cmpint (window.not_after_ms, ==, G_MAXINT64);
+  /* Released 100 ms after its press: before the replay's delay too. */
+  pace_rules_window (&gtk, &gtk, NULL, &last_e, &e_release, &window);
+  g_assert_cmpint (window.not_after_ms, ==, 100 + 660 - PACE_RULES_MARGIN_MS);
+  /* Held past the delay as recorded (its repeats are in the session):
+   * nothing here. */
+  pace_rules_window (&gtk, &gtk, NULL, &last_e, &e_held_release, &window);
+  g_assert_cmpint (window.not_after_ms, ==, G_MAXINT64);
+  /* A modifier does not repeat. */
+  pace_rules_window (&gtk, &gtk, NULL, &last_shift, &shift_release, &window);
+  g_assert_cmpint (window.not_after_ms, ==, G_MAXINT64);
+  /* An auto-repeat: a press of a key held. */
+  pace_rules_window (&gtk, &gtk, &last_e, &last_e, &e2, &window);
+  g_assert_cmpint (window.not_before_ms, ==, G_MININT64);
+  g_assert_cmpint (window.not_after_ms, ==, G_MAXINT64);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/pace-rules/slow-clicks", test_slow_clicks);
+  g_test_add_func ("/pace-rules/double-click", test_double_click);
+  g_test_add_func ("/pace-rules/boundaries", test_boundaries);
+  g_test_add_func ("/pace-rules/no-bounds", test_no_bounds);
+  g_test_add_func ("/pace-rules/keys", test_keys);
+  return g_test_run ();
+}

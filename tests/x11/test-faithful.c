@@ -1,0 +1,904 @@
+/* test-faithful.c — never a crash the user did not have (issue #31):
+ * real recordings, made with `xrecord --display` on the test's own Xvfb
+ * while xdotool acts as a person would, replayed and reduced.
+ *
+ *   /faithful/double-click   three slow clicks on an app that crashes on
+ *                            a double click pass 10 of 10 replays; a real
+ *                            double click crashes it 10 of 10;
+ *   /faithful/timer          a dialog that arms its OK two seconds after it
+ *                            opened, clicked after three: 5 of 5 with the
+ *                            defaults, and xreduce's result replays with the
+ *                            command it prints;
+ *   /faithful/chooser        a GTK file chooser: "cra", Return, Return once
+ *                            the folder shows, the file present: 5 of 5;
+ *   /faithful/fallback       a failure only with gaps longer than recorded:
+ *                            xreduce falls back to the recorded gaps, then
+ *                            twice as long, and the result says so;
+ *   /faithful/headerbar/WM   a GtkHeaderBar app recorded under a compositing
+ *                            window manager (xfwm4, metacity) replays 5 of 5
+ *                            on the bare Xvfb and 5 of 5 under --wm (the
+ *                            compositor's overlay is not the app's window),
+ *                            and reduces right;
+ *   /faithful/headerbar/bare recorded on the bare Xvfb, it replays 5 of 5
+ *                            under --wm metacity and --wm xfwm4 with its
+ *                            compositor;
+ *   /faithful/keymap         the keymap line says the layout the keys have,
+ *                            whatever the server's names say;
+ *   /faithful/slow-crash     an app whose crash comes 1 to 5 s of CPU after
+ *                            its click, reduced at -j 6 on a loaded machine,
+ *                            finds the minimal session -j 1 with --settle
+ *                            10000 finds.
+ *
+ * Synchronisation: xrecord says when it records; every window is awaited
+ * on the test's own X events (MapNotify on the root). A person's pauses
+ * (reading a dialog, the list of a folder showing) are the recording's
+ * subject, not waits for the program. Replays of one case run at once, a
+ * few at a time. Programs come from the environment (XRECORD, XREPLAY,
+ * XREDUCE, XSLOW, XREDUCE_SRCDIR). Start reading at record_start().
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+
+#include "session.h"
+#include "xvfb-fixture.h"
+
+#define WAIT_MS 60000
+/* Replays of one case at once. */
+#define AT_ONCE 5
+
+typedef struct
+{
+  TestXvfb xvfb;
+  Display *dpy;              /* the test's own connection: the X events */
+  char *dir, *log;
+  char **envp;               /* DISPLAY: the fixture's */
+  GPid wm;                   /* a window manager, or 0 */
+  GPid xrecord;
+  int xrecord_err;
+  GString *err;              /* what xrecord said */
+} Fixture;
+
+static int
+on_x_error (Display *dpy, XErrorEvent *ev)
+{
+  /* The app's windows go when it crashes. */
+  if (ev->error_code != BadWindow)
+    g_error ("X error %d (request %d)", ev->error_code, ev->request_code);
+  return 0;
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  test_xvfb_start (&f->xvfb, "1280x1024");
+  f->dpy = XOpenDisplay (f->xvfb.display);
+  g_assert_nonnull (f->dpy);
+  XSetErrorHandler (on_x_error);
+  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
+  f->dir = g_dir_make_tmp ("test-faithful-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->log = g_build_filename (f->dir, "session.log", NULL);
+  f->envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->xvfb.display, TRUE);
+  f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
+  f->err = g_string_new (NULL);
+  f->xrecord_err = -1;
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  if (f->xrecord > 0)
+    {
+      kill (f->xrecord, SIGKILL);
+      waitpid (f->xrecord, NULL, 0);
+    }
+  if (f->xrecord_err >= 0)
+    close (f->xrecord_err);
+  if (f->wm > 0)
+    {
+      kill (-f->wm, SIGKILL);
+      waitpid (f->wm, NULL, 0);
+    }
+  XCloseDisplay (f->dpy);
+  test_xvfb_stop (&f->xvfb);
+  test_remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->log);
+  g_strfreev (f->envp);
+  g_string_free (f->err, TRUE);
+}
+
+/* Does `/usr/bin/python3 -c CODE` succeed? */
+static gboolean
+have_gtk (Fixture *f)
+{
+  const char *const argv[] = { "/usr/bin/python3", "-c",
+                               "import gi; gi.require_version('Gtk', '3.0'); "
+                               "from gi.repository import Gtk", NULL };
+  int status = -1;
+
+  return g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE)
+         && g_spawn_sync (NULL, (char **) argv, f->envp,
+                          G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                          NULL, NULL, &status, NULL)
+         && WIFEXITED (status) && WEXITSTATUS (status) == 0;
+}
+
+static char *
+app_script (const char *name)
+{
+  return g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "apps", name, NULL);
+}
+
+/* ---- the X events ---- */
+
+static void
+next_event (Fixture *f, XEvent *ev, gint64 deadline, const char *what)
+{
+  while (XPending (f->dpy) == 0)
+    {
+      struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
+      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
+
+      if (left <= 0 || poll (&pfd, 1, left) <= 0)
+        g_error ("waited %d ms for %s in vain; xrecord said: %s", WAIT_MS, what, f->err->str);
+    }
+  XNextEvent (f->dpy, ev);
+}
+
+static gboolean
+named (Display *dpy, Window w, const char *title)
+{
+  char *name = NULL;
+  gboolean match;
+
+  if (!XFetchName (dpy, w, &name) || name == NULL)
+    return FALSE;
+  match = g_str_equal (name, title);
+  XFree (name);
+  return match;
+}
+
+/* @w if named @title, else a window inside it that is (a window
+ * manager's frame holds the app's window), or None. */
+static Window
+find_named (Display *dpy, Window w, const char *title, int depth)
+{
+  Window root, parent, *children = NULL, found = None;
+  unsigned int n = 0;
+
+  if (named (dpy, w, title))
+    return w;
+  if (depth == 0 || !XQueryTree (dpy, w, &root, &parent, &children, &n))
+    return None;
+  for (unsigned int i = 0; i < n && found == None; i++)
+    found = find_named (dpy, children[i], title, depth - 1);
+  if (children != NULL)
+    XFree (children);
+  return found;
+}
+
+/* The window named @title: mapped already, or the next one mapped. */
+static Window
+wait_window (Fixture *f, const char *title)
+{
+  Window root = DefaultRootWindow (f->dpy), parent, *children = NULL, found = None;
+  gint64 deadline = g_get_monotonic_time () + (gint64) WAIT_MS * 1000;
+  g_autofree char *what = g_strdup_printf ("a window \"%s\"", title);
+  unsigned int n = 0;
+
+  XSync (f->dpy, False);
+  if (XQueryTree (f->dpy, root, &root, &parent, &children, &n))
+    {
+      for (unsigned int i = 0; i < n && found == None; i++)
+        {
+          XWindowAttributes attrs;
+
+          if (XGetWindowAttributes (f->dpy, children[i], &attrs)
+              && attrs.map_state == IsViewable)
+            found = find_named (f->dpy, children[i], title, 3);
+        }
+      if (children != NULL)
+        XFree (children);
+    }
+  while (found == None)
+    {
+      XEvent ev;
+
+      next_event (f, &ev, deadline, what);
+      if (ev.type == MapNotify && ev.xmap.event == root)
+        found = find_named (f->dpy, ev.xmap.window, title, 3);
+    }
+  return found;
+}
+
+/* Forgets the X events so far. */
+static void
+drain (Fixture *f)
+{
+  XSync (f->dpy, False);
+  while (XPending (f->dpy) > 0)
+    {
+      XEvent ev;
+      XNextEvent (f->dpy, &ev);
+    }
+}
+
+static void G_GNUC_NULL_TERMINATED
+xdo (Fixture *f, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+  va_list ap;
+
+  g_ptr_array_add (argv, (char *) "xdotool");
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, f->envp,
+                               G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, &err, &status, &error));
+  g_assert_no_error (error);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    g_error ("xdotool failed: %s", err);
+}
+
+/* Moves the pointer to @x,@y in @w. */
+static void
+point_at (Fixture *f, Window w, int x, int y)
+{
+  g_autofree char *id = g_strdup_printf ("%lu", w);
+  g_autofree char *xs = g_strdup_printf ("%d", x);
+  g_autofree char *ys = g_strdup_printf ("%d", y);
+
+  xdo (f, "mousemove", "--window", id, xs, ys, NULL);
+}
+
+/* ---- xrecord ---- */
+
+/* xrecord --display (the fixture's) -o LOG -- @app..., until it records
+ * and the app has a window. @envp: the app's environment, or NULL. */
+static void G_GNUC_NULL_TERMINATED
+record_start (Fixture *f, char **envp, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  va_list ap;
+
+  g_ptr_array_add (argv, (char *) env ("XRECORD"));
+  g_ptr_array_add (argv, (char *) "--display");
+  g_ptr_array_add (argv, f->xvfb.display);
+  g_ptr_array_add (argv, (char *) "-o");
+  g_ptr_array_add (argv, f->log);
+  g_ptr_array_add (argv, (char *) "--");
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata,
+                                           envp != NULL ? envp : f->envp,
+                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                           NULL, NULL, &f->xrecord, NULL, NULL, &f->xrecord_err,
+                                           &error));
+  g_assert_no_error (error);
+  if (!test_read_until (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS))
+    g_error ("xrecord did not start recording; it said: %s", f->err->str);
+}
+
+/* Waits for xrecord's end (the app crashed, or SIGINT after the actions
+ * were done: every event the server had is written); the outcome. */
+static SessionOutcome
+record_end (Fixture *f, gboolean interrupt)
+{
+  g_autoptr (Session) session = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *words = NULL;
+  int status;
+
+  if (interrupt)
+    {
+      XSync (f->dpy, False);
+      kill (f->xrecord, SIGINT);
+    }
+  status = test_wait_said (&f->xrecord, f->xrecord_err, f->err, WAIT_MS);
+  close (f->xrecord_err);
+  f->xrecord_err = -1;
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, interrupt ? 130 : 0);
+  session = session_load (f->log, &error);
+  g_assert_no_error (error);
+  words = test_actions_in_words (f->log);
+  g_test_message ("recorded %u actions:\n%s", session_get_n_actions (session), words);
+  return session_get_outcome (session);
+}
+
+/* ---- replays ---- */
+
+/* Runs @argv (NULL-terminated) @n times, AT_ONCE at a time; counts the
+ * runs that exited @want_status with stdout starting @want_said. */
+static guint
+run_many (const char *const *argv, guint n, int want_status, const char *want_said)
+{
+  guint good = 0;
+
+  for (guint done = 0; done < n;)
+    {
+      GPid pids[AT_ONCE];
+      int outs[AT_ONCE];
+      guint batch = MIN (AT_ONCE, n - done);
+
+      for (guint i = 0; i < batch; i++)
+        {
+          g_autoptr (GError) error = NULL;
+
+          g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
+                                                   G_SPAWN_DO_NOT_REAP_CHILD
+                                                   | G_SPAWN_STDERR_TO_DEV_NULL,
+                                                   NULL, NULL, &pids[i], NULL, &outs[i], NULL,
+                                                   &error));
+          g_assert_no_error (error);
+        }
+      for (guint i = 0; i < batch; i++)
+        {
+          g_autoptr (GString) said = g_string_new (NULL);
+          int status = test_wait_said (&pids[i], outs[i], said, 10 * WAIT_MS);
+
+          close (outs[i]);
+          if (WIFEXITED (status) && WEXITSTATUS (status) == want_status
+              && g_str_has_prefix (said->str, want_said))
+            good++;
+        }
+      done += batch;
+    }
+  return good;
+}
+
+/* Runs PROGRAM ARGS... and returns its exit status; stdout in *@out,
+ * stderr in *@err (both logged). */
+static int
+run (char **out, char **err, const char *const *argv)
+{
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s said:\n%s%s", argv[0], *out, *err);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+/* ---- double click ---- */
+
+static void
+test_double_click (Fixture *f, gconstpointer data)
+{
+  g_autofree char *app = app_script ("gtk-double.py");
+  g_autofree char *slow = g_build_filename (f->dir, "slow.log", NULL);
+  const char *const slow_argv[] = { env ("XREPLAY"), slow, "--", "/usr/bin/python3", app, NULL };
+  const char *const real_argv[] = { env ("XREPLAY"), f->log, "--", "/usr/bin/python3", app, NULL };
+  SessionOutcome outcome;
+  Window main;
+  guint passed, crashed;
+
+  if (!have_gtk (f))
+    {
+      g_test_skip ("/usr/bin/python3 cannot import GTK 3 (Debian: python3-gi, gir1.2-gtk-3.0)");
+      return;
+    }
+  /* Three clicks 1.1 s apart: no double click, for the person or GTK. */
+  record_start (f, NULL, "/usr/bin/python3", app, NULL);
+  main = wait_window (f, "GTK double test");
+  point_at (f, main, 200, 150);
+  xdo (f, "click", "--repeat", "3", "--delay", "1100", "1", NULL);
+  outcome = record_end (f, TRUE);
+  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_NONE);
+  g_assert_cmpint (g_rename (f->log, slow), ==, 0);
+  /* A click, then a double click. */
+  record_start (f, NULL, "/usr/bin/python3", app, NULL);
+  main = wait_window (f, "GTK double test");
+  point_at (f, main, 200, 150);
+  xdo (f, "click", "1", NULL);
+  g_usleep (1200 * 1000);   /* the person's pause: no double click with the first */
+  xdo (f, "click", "--repeat", "2", "--delay", "100", "1", NULL);
+  outcome = record_end (f, FALSE);
+  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
+
+  passed = run_many (slow_argv, 10, 0, "passed");
+  g_test_message ("three slow clicks: passed %u of 10", passed);
+  g_assert_cmpuint (passed, ==, 10);
+  crashed = run_many (real_argv, 10, 1, "crashed with SIGSEGV");
+  g_test_message ("a double click: crashed %u of 10", crashed);
+  g_assert_cmpuint (crashed, ==, 10);
+}
+
+/* ---- a timer ---- */
+
+static void
+test_timer (Fixture *f, gconstpointer data)
+{
+  g_autofree char *app = app_script ("gtk-timer.py");
+  g_autofree char *min = g_build_filename (f->dir, "timer.min", NULL);
+  const char *const replay_argv[] = { env ("XREPLAY"), f->log, "--", "/usr/bin/python3", app,
+                                      NULL };
+  const char *const reduce_argv[] = { env ("XREDUCE"), "--no-report", "-o", min, f->log, "--",
+                                      "/usr/bin/python3", app, NULL };
+  g_autofree char *out = NULL, *err = NULL, *printed = NULL, *replayed = NULL;
+  g_autofree char *replay_err = NULL;
+  SessionOutcome outcome;
+  Window main, dialog;
+  const char *line;
+  guint crashed;
+
+  if (!have_gtk (f))
+    {
+      g_test_skip ("/usr/bin/python3 cannot import GTK 3 (Debian: python3-gi, gir1.2-gtk-3.0)");
+      return;
+    }
+  record_start (f, NULL, "/usr/bin/python3", app, NULL);
+  main = wait_window (f, "GTK timer test");
+  drain (f);
+  point_at (f, main, 200, 150);
+  xdo (f, "click", "1", NULL);
+  dialog = wait_window (f, "Confirm");
+  /* The person reads the dialog: three seconds. */
+  g_usleep (3000 * 1000);
+  point_at (f, dialog, 150, 60);
+  xdo (f, "click", "1", NULL);
+  outcome = record_end (f, FALSE);
+  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
+
+  crashed = run_many (replay_argv, 5, 1, "crashed with SIGSEGV");
+  g_test_message ("the timer dialog: crashed %u of 5", crashed);
+  g_assert_cmpuint (crashed, ==, 5);
+
+  /* Reduced, and replayed with the command xreduce prints, as it is. */
+  g_assert_cmpint (run (&out, &err, reduce_argv), ==, 0);
+  line = strstr (out, "replay it: ");
+  g_assert_nonnull (line);
+  printed = g_strndup (line + strlen ("replay it: "), strcspn (line + strlen ("replay it: "), "\n"));
+  {
+    /* xreplay as installed: in PATH. */
+    g_autofree char *bin = g_path_get_dirname (env ("XREPLAY"));
+    g_autofree char *path = g_strconcat (bin, ":", g_getenv ("PATH"), NULL);
+    g_autofree char *quoted = g_shell_quote (path);
+    g_autofree char *command = g_strdup_printf ("PATH=%s; %s", quoted, printed);
+    const char *const sh[] = { "/bin/sh", "-c", command, NULL };
+
+    g_assert_cmpint (run (&replayed, &replay_err, sh), ==, 1);
+    g_assert_true (g_str_has_prefix (replayed, "crashed with SIGSEGV"));
+  }
+}
+
+/* The recorded pace's fallback: a dialog armed 6 s after it opened,
+ * clicked 3.5 s after (so the recording did not crash: the failure is
+ * asked for). At the app's pace the click goes before the timer (due
+ * after the recorded gap), at the recorded pace 3.5 s after: no crash
+ * either way; with the gaps twice as long, 7 s after: a crash. xreduce
+ * finds that, and the minimal session carries it: xreplay replays it with
+ * nothing added. */
+static void
+test_fallback (Fixture *f, gconstpointer data)
+{
+  g_autofree char *app = app_script ("gtk-timer.py");
+  g_autofree char *min = g_build_filename (f->dir, "fallback.min", NULL);
+  const char *const reduce_argv[] = { env ("XREDUCE"), "--no-report", "--signal", "SIGSEGV",
+                                      "-o", min, f->log, "--", "/usr/bin/python3", app, "6000",
+                                      NULL };
+  const char *const replay_argv[] = { env ("XREPLAY"), min, "--", "/usr/bin/python3", app,
+                                      "6000", NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *text = NULL;
+  SessionOutcome outcome;
+  Window main, dialog;
+
+  if (!have_gtk (f))
+    {
+      g_test_skip ("/usr/bin/python3 cannot import GTK 3 (Debian: python3-gi, gir1.2-gtk-3.0)");
+      return;
+    }
+  record_start (f, NULL, "/usr/bin/python3", app, "6000", NULL);
+  main = wait_window (f, "GTK timer test");
+  drain (f);
+  point_at (f, main, 200, 150);
+  xdo (f, "click", "1", NULL);
+  dialog = wait_window (f, "Confirm");
+  g_usleep (3500 * 1000);
+  point_at (f, dialog, 150, 60);
+  xdo (f, "click", "1", NULL);
+  /* The dialog closes; the recording ends. */
+  outcome = record_end (f, TRUE);
+  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_NONE);
+
+  g_assert_cmpint (run (&out, &err, reduce_argv), ==, 0);
+  g_assert_nonnull (strstr (err, "trying the recorded pace"));
+  g_assert_nonnull (strstr (err, "trying gaps twice as long"));
+  g_assert_true (g_file_get_contents (min, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\nreplay pace=recorded speed=0.5 max-gap="));
+  g_assert_cmpint (run (&out2, &err2, replay_argv), ==, 1);
+  g_assert_true (g_str_has_prefix (out2, "crashed with SIGSEGV"));
+}
+
+/* ---- a file chooser ---- */
+
+static void
+test_chooser (Fixture *f, gconstpointer data)
+{
+  g_autofree char *app = app_script ("gtk-chooser.py");
+  g_autofree char *home = g_build_filename (f->dir, "home", NULL);
+  g_auto (GStrv) envp = g_environ_setenv (g_strdupv (f->envp), "HOME", home, TRUE);
+  const char *const replay_argv[] = { env ("XREPLAY"), "--home", home, f->log, "--",
+                                      "/usr/bin/python3", app, NULL };
+  SessionOutcome outcome;
+  Window main;
+  guint crashed;
+
+  if (!have_gtk (f))
+    {
+      g_test_skip ("/usr/bin/python3 cannot import GTK 3 (Debian: python3-gi, gir1.2-gtk-3.0)");
+      return;
+    }
+  /* A folder of many files, crash.txt among them: the chooser's HOME. */
+  g_assert_cmpint (g_mkdir (home, 0700), ==, 0);
+  for (int i = 0; i < 400; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s/file%03d.dat", home, i);
+      g_assert_true (g_file_set_contents (name, "x\n", -1, NULL));
+    }
+  {
+    g_autofree char *crash = g_build_filename (home, "crash.txt", NULL);
+    g_autofree char *cream = g_build_filename (home, "cream.txt", NULL);
+
+    g_assert_true (g_file_set_contents (crash, "crash\n", -1, NULL));
+    g_assert_true (g_file_set_contents (cream, "cream\n", -1, NULL));
+  }
+  record_start (f, envp, "/usr/bin/python3", app, NULL);
+  main = wait_window (f, "GTK chooser test");
+  drain (f);
+  point_at (f, main, 200, 150);
+  xdo (f, "click", "1", NULL);
+  wait_window (f, "Open File");
+  /* The person waits for the list, types "cra" (the list selects
+   * crash.txt), Return (the search closes), Return (it opens). */
+  g_usleep (1500 * 1000);
+  xdo (f, "type", "--delay", "150", "cra", NULL);
+  g_usleep (700 * 1000);
+  xdo (f, "key", "Return", NULL);
+  g_usleep (700 * 1000);
+  xdo (f, "key", "Return", NULL);
+  outcome = record_end (f, FALSE);
+  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
+
+  crashed = run_many (replay_argv, 5, 1, "crashed with SIGSEGV");
+  g_test_message ("the file chooser: crashed %u of 5", crashed);
+  g_assert_cmpuint (crashed, ==, 5);
+}
+
+/* ---- client-side decorations ---- */
+
+/* In a process group of its own: the window manager and its bus go
+ * together (fixture_teardown). */
+static void
+own_group (gpointer data)
+{
+  setpgid (0, 0);
+}
+
+/* Starts @wm (a compositing one) on the fixture's display, with a D-Bus
+ * session of its own (xfwm4 reads its settings on it), and waits until
+ * it manages the display and its compositor runs. */
+static void
+start_wm (Fixture *f, const char *const *wm)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  Atom cm = XInternAtom (f->dpy, "_NET_WM_CM_S0", False);
+  gint64 deadline = g_get_monotonic_time () + (gint64) WAIT_MS * 1000;
+
+  g_ptr_array_add (argv, (char *) "dbus-run-session");
+  g_ptr_array_add (argv, (char *) "--");
+  for (const char *const *a = wm; *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_async (f->dir, (char **) argv->pdata, f->envp,
+                      G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
+                      | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                      own_group, NULL, &f->wm, &error))
+    g_error ("cannot start %s: %s", wm[0], error->message);
+  /* The compositor's selection: owned once it runs (after the window
+   * manager's start: the property change of its owner window). */
+  while (XGetSelectionOwner (f->dpy, cm) == None)
+    {
+      struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
+
+      if (g_get_monotonic_time () > deadline)
+        g_error ("%s started no compositor within %d ms", wm[0], WAIT_MS);
+      drain (f);
+      poll (&pfd, 1, 50);
+    }
+}
+
+static void
+test_headerbar (Fixture *f, gconstpointer data)
+{
+  const char *const *wm = data;
+  g_autofree char *app = app_script ("gtk-headerbar.py");
+  g_autofree char *wm_command = g_strjoinv (" ", (char **) wm);
+  g_autofree char *min = g_build_filename (f->dir, "headerbar.min", NULL);
+  const char *const bare_argv[] = { env ("XREPLAY"), f->log, "--", "/usr/bin/python3", app, NULL };
+  const char *const wm_argv[] = { env ("XREPLAY"), "--wm", wm_command, f->log, "--",
+                                  "/usr/bin/python3", app, NULL };
+  const char *const verbose_argv[] = { env ("XREPLAY"), "-v", "--wm", wm_command, f->log, "--",
+                                       "/usr/bin/python3", app, NULL };
+  const char *const reduce_argv[] = { env ("XREDUCE"), "--no-report", "-o", min, f->log, "--",
+                                      "/usr/bin/python3", app, NULL };
+  g_autofree char *wm_path = g_find_program_in_path (wm[0]);
+  g_autofree char *dbus_path = g_find_program_in_path ("dbus-run-session");
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *words = NULL;
+  g_autofree char *expected = NULL;
+  XWindowAttributes attrs;
+  SessionOutcome outcome;
+  Window main;
+  long *extents = NULL;
+  Atom type;
+  int format, header, x, y;
+  unsigned long n = 0, after;
+  guint crashed;
+
+  if (!have_gtk (f) || wm_path == NULL || dbus_path == NULL)
+    {
+      g_test_skip ("GTK 3 for /usr/bin/python3, dbus-run-session or the window manager is missing");
+      return;
+    }
+  start_wm (f, wm);
+  record_start (f, NULL, "/usr/bin/python3", app, NULL);
+  main = wait_window (f, "GTK headerbar test");
+  /* The visible window: the X window without the shadows' margins. */
+  g_assert_true (XGetWindowProperty (f->dpy, main, XInternAtom (f->dpy, "_GTK_FRAME_EXTENTS", False),
+                                     0, 4, False, XA_CARDINAL, &type, &format, &n, &after,
+                                     (unsigned char **) &extents) == Success);
+  g_assert_cmpuint (n, ==, 4);
+  g_test_message ("_GTK_FRAME_EXTENTS %ld %ld %ld %ld", extents[0], extents[1], extents[2],
+                  extents[3]);
+  g_assert_cmpint (extents[0], >, 10);
+  g_assert_true (XGetWindowAttributes (f->dpy, main, &attrs));
+  /* Under the header bar, the content (400x300): Crash at 100,100. */
+  header = attrs.height - (int) (extents[2] + extents[3]) - 300;
+  x = (int) extents[0] + 100 + 20;
+  y = (int) extents[2] + header + 100 + 15;
+  XFree (extents);
+  point_at (f, main, x, y);
+  xdo (f, "click", "1", NULL);
+  outcome = record_end (f, FALSE);
+  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
+
+  crashed = run_many (bare_argv, 5, 1, "crashed with SIGSEGV");
+  g_test_message ("recorded under %s, on the bare Xvfb: crashed %u of 5", wm[0], crashed);
+  g_assert_cmpuint (crashed, ==, 5);
+  crashed = run_many (wm_argv, 5, 1, "crashed with SIGSEGV");
+  g_test_message ("... and under --wm %s: crashed %u of 5", wm[0], crashed);
+  g_assert_cmpuint (crashed, ==, 5);
+  /* The compositor's overlay window is no window of the app's. */
+  g_assert_cmpint (run (&out, &err, verbose_argv), ==, 1);
+  g_assert_nonnull (strstr (err, "first window 0x"));
+  g_assert_nonnull (strstr (err, "\"GTK headerbar test\" (Gtk-headerbar.py) at"));
+  g_assert_null (strstr (err, "first window 0x3f "));
+  g_assert_nonnull (strstr (err, "a compositor runs"));
+
+  /* xreduce keeps the click on Crash, at its place in the visible window. */
+  g_assert_cmpint (run (&out2, &err2, reduce_argv), ==, 0);
+  words = test_actions_in_words (min);
+  expected = g_strdup_printf ("press button 1 at %d,%d in \"GTK headerbar test\"\n"
+                              "release button 1 at %d,%d in \"GTK headerbar test\"\n",
+                              100 + 20, header + 100 + 15, 100 + 20, header + 100 + 15);
+  g_assert_cmpstr (words, ==, expected);
+}
+
+/* The reverse: recorded on the bare Xvfb (no shadows, no margins or
+ * small ones), replayed under a compositing window manager (shadows in
+ * margins of 20 px and more): 5 of 5 under each. */
+static void
+test_headerbar_bare (Fixture *f, gconstpointer data)
+{
+  static const char *const wms[] = { "metacity", "xfwm4 --compositor=on" };
+  g_autofree char *app = app_script ("gtk-headerbar.py");
+  g_autofree char *dbus_path = g_find_program_in_path ("dbus-run-session");
+  XWindowAttributes attrs;
+  SessionOutcome outcome;
+  Window main;
+  long *extents = NULL;
+  long left = 0, top = 0, bottom = 0;
+  Atom type = None;
+  int format = 0, header;
+  unsigned long n = 0, after = 0;
+
+  if (!have_gtk (f) || dbus_path == NULL)
+    {
+      g_test_skip ("GTK 3 for /usr/bin/python3 or dbus-run-session is missing");
+      return;
+    }
+  record_start (f, NULL, "/usr/bin/python3", app, NULL);
+  main = wait_window (f, "GTK headerbar test");
+  if (XGetWindowProperty (f->dpy, main, XInternAtom (f->dpy, "_GTK_FRAME_EXTENTS", False), 0, 4,
+                          False, XA_CARDINAL, &type, &format, &n, &after,
+                          (unsigned char **) &extents) == Success
+      && n == 4)
+    {
+      left = extents[0];
+      top = extents[2];
+      bottom = extents[3];
+    }
+  if (extents != NULL)
+    XFree (extents);
+  g_test_message ("bare: _GTK_FRAME_EXTENTS left %ld top %ld bottom %ld", left, top, bottom);
+  g_assert_true (XGetWindowAttributes (f->dpy, main, &attrs));
+  header = attrs.height - (int) (top + bottom) - 300;
+  point_at (f, main, (int) left + 100 + 20, (int) top + header + 100 + 15);
+  xdo (f, "click", "1", NULL);
+  outcome = record_end (f, FALSE);
+  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (wms); i++)
+    {
+      g_autofree char *wm_path = g_strndup (wms[i], strcspn (wms[i], " "));
+      g_autofree char *found = g_find_program_in_path (wm_path);
+      const char *const argv[] = { env ("XREPLAY"), "--wm", wms[i], f->log, "--",
+                                   "/usr/bin/python3", app, NULL };
+      guint crashed;
+
+      if (found == NULL)
+        {
+          g_test_message ("%s is not installed: not replayed under it", wm_path);
+          continue;
+        }
+      crashed = run_many (argv, 5, 1, "crashed with SIGSEGV");
+      g_test_message ("recorded bare, under --wm %s: crashed %u of 5", wms[i], crashed);
+      g_assert_cmpuint (crashed, ==, 5);
+    }
+}
+
+/* ---- the keymap ---- */
+
+/* A server with German keys whose names say "us" (a nested server's
+ * host's keys under its own names): the keymap line says "de". */
+static void
+test_keymap (Fixture *f, gconstpointer data)
+{
+  const char *const setxkbmap[] = { "setxkbmap", "-display", f->xvfb.display, "de", NULL };
+  char names[] = "evdev\0pc105\0us\0\0";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) session = NULL;
+  int status = -1;
+
+  if (!g_find_program_in_path ("setxkbmap"))
+    {
+      g_test_skip ("no setxkbmap (Debian: x11-xkb-utils)");
+      return;
+    }
+  g_assert_true (g_spawn_sync (NULL, (char **) setxkbmap, f->envp, G_SPAWN_SEARCH_PATH, NULL,
+                               NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  XChangeProperty (f->dpy, DefaultRootWindow (f->dpy),
+                   XInternAtom (f->dpy, "_XKB_RULES_NAMES", False), XA_STRING, 8,
+                   PropModeReplace, (unsigned char *) names, sizeof names - 1);
+  XSync (f->dpy, False);
+  record_start (f, NULL, env ("XDEMO"), NULL);
+  record_end (f, TRUE);
+  session = session_load (f->log, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (session_get_keymap (session), ==, "de");
+  /* And the repeat delay of the server, as every session records it. */
+  g_assert_cmpuint (session_get_desktop (session)->repeat_delay_ms, >, 0);
+}
+
+/* ---- a slow crash ---- */
+
+/* xslow: a, x, b, y, c, d typed, a click: the crash comes 5 s of CPU after
+ * the click; without a, b, c, d sooner (1 s and one more each). */
+static char *
+slow_session (Fixture *f)
+{
+  static const char *const keys[][2] = { { "a", "38" }, { "x", "53" }, { "b", "56" },
+                                         { "y", "29" }, { "c", "54" }, { "d", "40" } };
+  g_autofree char *path = g_build_filename (f->dir, "slow.session", NULL);
+  const char *where = "root=150,150 pos=50,50 window=0 class=\"XSlow\" title=\"Slow\"";
+  GString *s = g_string_new ("xreduce-session 1\nscreen 1280x1024\ncommand \"xslow\"\n");
+  guint t = 1000;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_string_append_printf (s, "%u KeyPress keysym=%s keycode=%s state=0x0 %s\n", t += 150,
+                              keys[i][0], keys[i][1], where);
+      g_string_append_printf (s, "%u KeyRelease keysym=%s keycode=%s state=0x0 %s\n", t += 100,
+                              keys[i][0], keys[i][1], where);
+    }
+  g_string_append_printf (s, "%u MotionNotify state=0x0 %s\n", t += 200, where);
+  g_string_append_printf (s, "%u ButtonPress button=1 state=0x0 %s\n", t += 200, where);
+  g_string_append_printf (s, "%u ButtonRelease button=1 state=0x100 %s\n", t += 100, where);
+  g_string_append (s, "outcome crashed SIGSEGV\n");
+  g_assert_true (g_file_set_contents (path, s->str, -1, NULL));
+  g_string_free (s, TRUE);
+  return g_steal_pointer (&path);
+}
+
+static void
+test_slow_crash (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = slow_session (f);
+  g_autofree char *loaded = g_build_filename (f->dir, "loaded.min", NULL);
+  g_autofree char *truth = g_build_filename (f->dir, "truth.min", NULL);
+  const char *const loaded_argv[] = { env ("XREDUCE"), "-j", "6", "--no-report", "-o", loaded,
+                                      session, "--", env ("XSLOW"), NULL };
+  const char *const truth_argv[] = { env ("XREDUCE"), "-j", "1", "--settle", "10000",
+                                     "--no-report", "-o", truth, session, "--", env ("XSLOW"),
+                                     NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+  g_autofree char *loaded_words = NULL, *truth_words = NULL;
+  guint n_hogs = g_get_num_processors ();
+  g_autofree GPid *hogs = g_new0 (GPid, n_hogs);
+
+  /* A loaded machine: a busy loop a core, beside the reduction. */
+  for (guint i = 0; i < n_hogs; i++)
+    {
+      const char *const argv[] = { "/bin/sh", "-c", "while :; do :; done", NULL };
+
+      g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
+                                    NULL, &hogs[i], NULL));
+    }
+  {
+    int status = run (&out, &err, loaded_argv);
+
+    for (guint i = 0; i < n_hogs; i++)
+      {
+        kill (hogs[i], SIGKILL);
+        waitpid (hogs[i], NULL, 0);
+      }
+    g_assert_cmpint (status, ==, 0);
+  }
+  g_assert_cmpint (run (&out2, &err2, truth_argv), ==, 0);
+  loaded_words = test_actions_in_words (loaded);
+  truth_words = test_actions_in_words (truth);
+  g_assert_cmpstr (loaded_words, ==, truth_words);
+  /* x, y and the click: nothing else. */
+  g_assert_nonnull (strstr (truth_words, "press x"));
+  g_assert_nonnull (strstr (truth_words, "press y"));
+  g_assert_null (strstr (truth_words, "press a"));
+  g_assert_null (strstr (truth_words, "press d"));
+}
+
+static const char *const xfwm4[] = { "xfwm4", "--compositor=on", NULL };
+static const char *const metacity[] = { "metacity", NULL };
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#define ADD(path, data, fn) g_test_add (path, Fixture, data, fixture_setup, fn, fixture_teardown)
+  ADD ("/faithful/double-click", NULL, test_double_click);
+  ADD ("/faithful/timer", NULL, test_timer);
+  ADD ("/faithful/chooser", NULL, test_chooser);
+  ADD ("/faithful/fallback", NULL, test_fallback);
+  ADD ("/faithful/headerbar/xfwm4", xfwm4, test_headerbar);
+  ADD ("/faithful/headerbar/metacity", metacity, test_headerbar);
+  ADD ("/faithful/headerbar/bare", NULL, test_headerbar_bare);
+  ADD ("/faithful/keymap", NULL, test_keymap);
+  ADD ("/faithful/slow-crash", NULL, test_slow_crash);
+  return g_test_run ();
+}
