@@ -21,7 +21,10 @@
  * hidden (only the sandbox's folder and the replay's X socket are bound
  * in), no network, its own PID namespace (its whole tree, daemons and
  * new sessions included, dies with the replay) and an environment made
- * from an allowlist (sandbox_environ()). Where bubblewrap cannot make
+ * from an allowlist (sandbox_environ()). Of the caller's files it sees
+ * only those named on its command line, each file alone, never the
+ * folder it is in (sandbox.c: sandbox_bind_named(), the one rule), and
+ * no socket through them. Where bubblewrap cannot make
  * one (no user namespaces), SANDBOX_ISOLATE_AUTO goes on without it.
  */
 #pragma once
@@ -106,6 +109,11 @@ char **sandbox_without_crash_reporters (char **envp);
  * would). */
 char **sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *display,
                         GError **error);
+/* What the last sandbox_command() did not show the app of the files
+ * named on its command line, and why, in one line ("not shown to the
+ * app: the folder /tmp holds /tmp"; paths as they are: quote it for
+ * where it goes), or NULL. */
+char *sandbox_take_notes (Sandbox *sandbox);
 /* The app's wait status from the command's: bubblewrap exits 128+N for
  * an app killed by signal N, which this turns back into the signal. */
 int sandbox_app_wait_status (const Sandbox *sandbox, int wait_status);

@@ -411,7 +411,7 @@ refused (int status, gboolean json)
       g_autofree char *text = summary_json_error (status == EXIT_STATUS_USAGE ? "usage_error"
                                                                               : "infra_error",
                                                   *message != '\0' ? message : "bad options",
-                                                  status, NULL);
+                                                  status, NULL, NULL);
       g_print ("%s\n", text);
     }
   return status;
@@ -496,6 +496,7 @@ main (int argc, char **argv)
       if (a.json)
         {
           g_autofree char *json = summary_json_error (verdict, error->message, status,
+                                                      options.session_path,
                                                       summary.saved ? summary.output_path
                                                                     : NULL);
           g_print ("%s\n", json);

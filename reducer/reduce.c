@@ -84,7 +84,8 @@ typedef struct
   guint *best;               /* best failing action set so far */
   guint n_best;
   guint n_saved;             /* the actions of the session in the output file, if saved */
-  guint n_best_steps;        /* its phrases */
+  guint n_best_steps;        /* its phrases, once counted (steps_known) */
+  gboolean steps_known;      /* counting them copies the session: only when said */
   gboolean saved;            /* the output file holds a failing session */
   gboolean files_saved;      /* OUT.files holds the copies of the files the app read */
   DdStats last_stats;
@@ -152,6 +153,24 @@ say (Reducer *reducer, const char *format, ...)
 
 /* ---- progress and the best result ---- */
 
+static Session *best_session (Reducer *reducer);
+
+/* The best set's steps: counted when first said (a copy of a session of
+ * a million actions is seconds of work). */
+static guint
+best_n_steps (Reducer *reducer)
+{
+  if (!reducer->steps_known)
+    {
+      g_autoptr (Session) best = best_session (reducer);
+      g_autoptr (GPtrArray) phrases = session_get_phrases (best);
+
+      reducer->n_best_steps = phrases->len;
+      reducer->steps_known = TRUE;
+    }
+  return reducer->n_best_steps;
+}
+
 static void
 progress_line (Reducer *reducer, gboolean final)
 {
@@ -161,6 +180,7 @@ progress_line (Reducer *reducer, gboolean final)
 
   if (reducer->options->quiet || !reducer->tty)
     return;
+  best_n_steps (reducer);
   fprintf (stderr, "\r\033[Kxreduce: %" G_GUINT64_FORMAT " tests (%" G_GUINT64_FORMAT
            " cached), %u -> %u actions in %u step%s, %u worker%s, %d:%02d%s",
            stats->tests, stats->cache_hits, reducer->n_before, reducer->n_best,
@@ -337,15 +357,10 @@ save_best (Reducer *reducer, GError **error)
 static void
 set_best (Reducer *reducer, const guint *elems, guint n)
 {
-  g_autoptr (Session) best = NULL;
-  g_autoptr (GPtrArray) phrases = NULL;
-
   g_free (reducer->best);
   reducer->best = g_memdup2 (elems, MAX (n, 1) * sizeof (guint));
   reducer->n_best = n;
-  best = best_session (reducer);
-  phrases = session_get_phrases (best);
-  reducer->n_best_steps = phrases->len;
+  reducer->steps_known = FALSE;
 }
 
 /* The best set's steps (phrases): how many, and in words when they are
@@ -380,7 +395,8 @@ on_improved (const guint *elems, guint n, gpointer data)
   set_best (reducer, elems, n);
   if (!save_best (reducer, &error))
     say (reducer, "cannot save the best session so far: %s", error->message);
-  steps = best_steps (reducer, &reducer->n_best_steps);   /* the same count */
+  steps = best_steps (reducer, &reducer->n_best_steps);
+  reducer->steps_known = TRUE;
   if (!reducer->tty)
     say (reducer, "%u -> %u action%s in %u step%s%s%s after %" G_GUINT64_FORMAT " tests, %.0f s",
          reducer->n_before, n, n == 1 ? "" : "s", reducer->n_best_steps,
@@ -939,6 +955,25 @@ spare_slots (guint n_own, guint room, gpointer data)
   return fit > n_own ? MIN (idle, fit - n_own) : 0;
 }
 
+/* DdOptions.stop: between candidates, the search asks whether a signal
+ * came or --limit-time passed. The main context, which tells us both
+ * (on_signal, on_deadline), does not run while the search works out its
+ * next candidates: the signal's latch and the clock are read here. */
+static gboolean
+search_should_stop (gpointer data)
+{
+  Reducer *reducer = data;
+
+  if (proc_interrupt_get_signal () != 0)
+    reducer->interrupted = TRUE;
+  else if (reducer->options->limit_time > 0 && elapsed_s (reducer) > reducer->options->limit_time)
+    reducer->timed_out = TRUE;
+  if (!reducer->interrupted && !reducer->timed_out)
+    return FALSE;
+  runner_cancel (reducer->runner);
+  return TRUE;
+}
+
 /* DdOptions.normalize: what a candidate really replays. */
 static void
 normalize_candidate (const guint *elems, guint n, GArray *out, gpointer data)
@@ -955,8 +990,7 @@ static gboolean
 search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
 {
   const ReduceOptions *options = reducer->options;
-  g_autoptr (SearchLevels) levels = search_levels_new (reducer->session, reducer->best,
-                                                       reducer->n_best, TRUE);
+  g_autoptr (SearchLevels) levels = NULL;
   g_autofree guint *result = NULL;
   const DdLevel *level;
   DdOptions dd_options;
@@ -964,6 +998,12 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
   guint n_result = 0, n_levels;
   gboolean ok;
 
+  /* Nothing to search before a replay has seen the full session fail: a
+   * session that does not fail (or a long one, still replaying at
+   * --limit-time) costs no candidate. */
+  if (!reducer->judged && !verification_wait_failure (reducer->verification, error))
+    return FALSE;
+  levels = search_levels_new (reducer->session, reducer->best, reducer->n_best, TRUE);
   dd_options_init (&dd_options);
   dd_options.algorithm = options->algorithm;
   dd_options.parallel = options->algorithm == DD_ALGORITHM_DDMIN
@@ -978,10 +1018,17 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
   dd_options.spare_slots = spare_slots;
   dd_options.progress = on_progress;
   dd_options.improved = on_improved;
+  dd_options.stop = search_should_stop;
   dd_options.user_data = reducer;
   level = search_levels_get (levels, &n_levels);
   ok = dd_reduce_hierarchy (level, n_levels, test_candidates, reducer, &dd_options, &result,
                             &n_result, &stats, error);
+  if (!ok && error != NULL && g_error_matches (*error, DD_ERROR, DD_ERROR_STOPPED))
+    {
+      g_clear_error (error);
+      g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                           reducer->timed_out ? "time limit reached" : "interrupted");
+    }
   reducer->earlier_tests += stats.tests;
   reducer->earlier_speculative += stats.speculative;
   reducer->earlier_cache_hits += stats.cache_hits;
@@ -1154,6 +1201,7 @@ on_deadline (gpointer data)
 
   reducer->deadline = 0;
   reducer->timed_out = TRUE;
+  g_debug ("the time limit, %.1f s into the run", elapsed_s (reducer));
   if (reducer->runner != NULL)
     runner_cancel (reducer->runner);
   return G_SOURCE_REMOVE;
@@ -1180,8 +1228,21 @@ check_input (Reducer *reducer, GError **error)
   g_autoptr (GError) local = NULL;
   gboolean recorded;
 
-  reducer->session = session_load_bounded (options->session_path, options->replay.max_session_size,
-                                           options->replay.max_actions, &local);
+  reducer->session = session_load_cancellable (options->session_path,
+                                               options->replay.max_session_size,
+                                               options->replay.max_actions,
+                                               proc_interrupt_get_cancellable (), &local);
+  if (reducer->session == NULL && g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      /* A signal, or --limit-time, while a large session was read. */
+      reducer->timed_out = proc_interrupt_get_signal () == 0;
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                   reducer->timed_out ? "time limit of %.0f s reached while reading the session: "
+                                        "nothing written"
+                                      : "interrupted while reading the session: nothing written",
+                   options->limit_time);
+      return FALSE;
+    }
   if (reducer->session == NULL)
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);
@@ -1377,8 +1438,11 @@ reduce_setup (Reducer *reducer, GError **error)
   else if (options->algorithm == DD_ALGORITHM_HDD && options->test_argv == NULL)
     runner_set_active (reducer->runner, pool_fit (&reducer->pool, NULL));
   runner_set_observer (reducer->runner, on_observe, reducer);
+  /* From the start of the run, not from here: the workers' X servers
+   * took their time already. */
   if (options->limit_time > 0)
-    reducer->deadline = g_timeout_add ((guint) MIN (options->limit_time * 1000, G_MAXUINT),
+    reducer->deadline = g_timeout_add ((guint) CLAMP ((options->limit_time - elapsed_s (reducer))
+                                                      * 1000, 0, G_MAXUINT),
                                        on_deadline, reducer);
 
   n_actions = session_get_n_actions (reducer->session);
@@ -1551,9 +1615,11 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
     /* Said even with --quiet: the figures of a run that fought its
      * infrastructure are not those of a quiet one. */
     if (n_infra > 0)
-      g_printerr ("xreduce: %u test%s ran again after an infrastructure failure (an X server "
+      g_printerr ("xreduce: %u test%s ran again after an infrastructure failure (an X server%s "
                   "or xreplay that died, stopped or passed its time limit); the last: %s\n",
-                  n_infra, n_infra == 1 ? "" : "s", last != NULL ? last : "?");
+                  n_infra, n_infra == 1 ? "" : "s",
+                  reducer->options->launcher_argv != NULL ? ", the launcher" : "",
+                  last != NULL ? last : "?");
   }
   if (!ok && reducer->wrong_app != NULL)
     {
@@ -1677,12 +1743,17 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
   reducer.phase = "verifying that the session fails";
   reducer.ticker = g_timeout_add_seconds (1, progress_tick, &reducer);
   proc_interrupt_watch (on_signal, &reducer);
+  /* The time limit also holds while the main context is busy (reading
+   * a large session): proc_interrupt_get_cancellable(). */
+  if (options->limit_time > 0)
+    proc_interrupt_set_deadline (reducer.start_us + (gint64) (options->limit_time * G_USEC_PER_SEC));
   if (!reduce_setup (&reducer, &local))
     {
       ok = FALSE;
       /* A signal while a worker's Xvfb started, before the verification
        * was done: nothing to keep. */
-      if (proc_interrupt_get_signal () != 0 && reducer.runner == NULL)
+      if (proc_interrupt_get_signal () != 0 && reducer.runner == NULL
+          && !g_error_matches (local, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED))
         {
           g_clear_error (&local);
           g_set_error (&local, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,

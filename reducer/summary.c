@@ -451,7 +451,7 @@ summary_json (const Reduction *r, const Session *best, const char *report_md,
 
 char *
 summary_json_error (const char *verdict, const char *message, int exit_status,
-                    const char *output_path)
+                    const char *session_path, const char *output_path)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
 
@@ -461,6 +461,7 @@ summary_json_error (const char *verdict, const char *message, int exit_status,
   jsonio_add_int (b, "exit_status", exit_status, TRUE);
   json_builder_set_member_name (b, "files");
   json_builder_begin_object (b);
+  jsonio_add_string (b, "session", session_path);
   jsonio_add_string (b, "minimal_session", output_path);
   json_builder_end_object (b);
   json_builder_end_object (b);

@@ -91,8 +91,9 @@ char *summary_json (const Reduction *reduction, const Session *best, const char 
 
 /* xreduce --json when there is no result: {"verdict" ("nothing_to_reduce",
  * "usage_error", "infra_error", "interrupted"), "error", "exit_status",
- * "files": {"minimal_session"}} (null unless a best session was kept). */
+ * "files": {"session" (the session reduced, or null), "minimal_session"
+ * (null unless a best session was kept)}}. */
 char *summary_json_error (const char *verdict, const char *message, int exit_status,
-                          const char *output_path);
+                          const char *session_path, const char *output_path);
 
 G_END_DECLS

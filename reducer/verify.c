@@ -46,6 +46,7 @@ struct Verification
   GError *verdict_error;     /* FAILED: why */
   VerificationState state;
   guint confirm, crash_point;
+  Session *full;             /* the full session as it replays, made once; owned */
   const char *files_dir;     /* borrowed, or NULL */
   gboolean wm_used;
 };
@@ -130,10 +131,17 @@ static void
 queue (Verification *v, gboolean with_empty, guint n_full)
 {
   guint n_actions = session_get_n_actions (v->session);
-  g_autofree guint *all = g_new (guint, MAX (n_actions, 1));
 
-  for (guint i = 0; i < n_actions; i++)
-    all[i] = i;
+  /* One copy of the full session (and one candidate file) for all its
+   * replays: a million actions are seconds to copy and write. */
+  if (v->full == NULL && n_full > 0)
+    {
+      g_autofree guint *all = g_new (guint, MAX (n_actions, 1));
+
+      for (guint i = 0; i < n_actions; i++)
+        all[i] = i;
+      v->full = session_subset (v->session, all, n_actions);
+    }
   if (with_empty)
     {
       v->pending++;
@@ -144,8 +152,8 @@ queue (Verification *v, gboolean with_empty, guint n_full)
     {
       v->pending++;
       v->runs++;
-      runner_start_background (v->runner, session_subset (v->session, all, n_actions),
-                               target_still_fails, v->target, on_full_done, v);
+      runner_start_background_shared (v->runner, v->full, target_still_fails, v->target,
+                                      on_full_done, v);
     }
 }
 
@@ -223,6 +231,7 @@ verification_free (Verification *v)
 {
   if (v == NULL)
     return;
+  g_clear_pointer (&v->full, session_free);
   g_free (v->empty_seen);
   g_free (v->full_seen);
   g_free (v->full_tail);
@@ -382,6 +391,33 @@ verification_wait (Verification *v, GError **error)
           break;
         }
       if (!runner_wait_background (v->runner, &local))
+        {
+          g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+          return FALSE;
+        }
+    }
+}
+
+gboolean
+verification_wait_failure (Verification *v, GError **error)
+{
+  for (;;)
+    {
+      g_autoptr (GError) local = NULL;
+
+      switch (verification_poll (v, error))
+        {
+        case VERIFICATION_DONE:
+          return TRUE;
+        case VERIFICATION_FAILED:
+          return FALSE;
+        case VERIFICATION_PENDING:
+        default:
+          break;
+        }
+      if (v->fails > 0)
+        return TRUE;
+      if (!runner_step_background (v->runner, &local))
         {
           g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
           return FALSE;

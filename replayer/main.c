@@ -171,7 +171,8 @@ load_stdin (gsize max_session, guint max_actions, gboolean *framed, GError **err
   if (data == NULL)
     return NULL;
   text = g_bytes_get_data (data, &len);
-  return session_parse_bounded (text, len, "stdin", max_actions, error);
+  return session_parse_cancellable (text, len, "stdin", max_actions,
+                                    proc_interrupt_get_cancellable (), error);
 }
 
 /* The steps as a person would name them (phrases), with their actions. */
@@ -593,8 +594,12 @@ main (int argc, char **argv)
     session = load_stdin (opts.settings.max_session_size, opts.settings.max_actions, &framed,
                           &error);
   else
-    session = session_load_bounded (a.rest[1], opts.settings.max_session_size,
-                                    opts.settings.max_actions, &error);
+    session = session_load_cancellable (a.rest[1], opts.settings.max_session_size,
+                                        opts.settings.max_actions,
+                                        proc_interrupt_get_cancellable (), &error);
+  /* A signal while a long session was read (xreduce stops a test so). */
+  if (session == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return interrupted (&interrupt, a.quiet);
   if (session == NULL)
     {
       g_printerr ("xreplay: %s\n", error->message);

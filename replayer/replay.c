@@ -848,10 +848,18 @@ replay_spawn_app (Replay *r, const char *const *argv, GError **error)
   /* In the sandbox: bwrap's command line. */
   if (r->sandbox != NULL)
     {
+      g_autofree char *notes = NULL;
+
       command = sandbox_command (r->sandbox, argv, DisplayString (r->dpy), error);
       if (command == NULL)
         return NULL;
       argv = (const char *const *) command;
+      if ((notes = sandbox_take_notes (r->sandbox)) != NULL)
+        {
+          g_autofree char *shown = quote_terminal (notes);
+
+          g_printerr ("xreplay: warning: %s\n", shown);
+        }
     }
   proc_spawn_options_init (&spawn);
   spawn.argv = argv;

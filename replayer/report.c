@@ -62,6 +62,8 @@ struct Report
   GPtrArray *captions;   /* of char*, one a picture */
   Snapshot *alive_screen; /* the screen at the end, the app still there, or NULL */
   char *picture_error;   /* first failure to take a picture */
+  char *write_error;     /* first picture that could not be written (a full disk): the
+                            report fails (report_finish), as it does for report.md */
   char *x_server;        /* "The X.Org Foundation 21.1.7", from the first step's display */
   char *wm;              /* the window manager that ran at the first step, or NULL: none */
   ReportHow how;
@@ -262,6 +264,7 @@ report_free (Report *report)
     g_ptr_array_unref (report->captions);
   g_clear_pointer (&report->alive_screen, snapshot_free);
   g_free (report->picture_error);
+  g_free (report->write_error);
   g_free (report->x_server);
   g_free (report->wm);
   g_free (report->how.wm);
@@ -284,6 +287,17 @@ caption_text (const char *words)
   return quote_terminal (words);
 }
 
+/* A picture taken but not written: the disk (a full one, most often).
+ * The report fails, as it does for report.md: never a report without a
+ * file it should have (the console said nothing while replay.gif was
+ * missing). Takes @error. */
+static void
+note_write_error (Report *report, GError **error)
+{
+  if (*error != NULL && report->write_error == NULL)
+    report->write_error = g_strdup ((*error)->message);
+  g_clear_error (error);
+}
 static void
 remember_picture_error (Report *report, const GError *error)
 {
@@ -340,6 +354,8 @@ take_picture (Report *report, Display *dpy, guint index, const ReplayStep *step,
           g_ptr_array_add (report->pictures, g_steal_pointer (&marked));
           g_ptr_array_add (report->captions, g_steal_pointer (&caption));
         }
+      else
+        note_write_error (report, &error);
     }
   g_clear_pointer (&marked, snapshot_free);
   remember_picture_error (report, error);
@@ -706,19 +722,29 @@ write_pictures (Report *report, const ReplayResult *result, const char *outcome)
         }
     }
   if (error == NULL && frames->len > 0)
-    report->have_gif = snapshot_save_gif (frames, delays, path, &error);
+    {
+      report->have_gif = snapshot_save_gif (frames, delays, path, &error);
+      if (!report->have_gif)
+        note_write_error (report, &error);
+    }
   if (error == NULL && sheet->len > 0)
     {
       g_ptr_array_add (captions, NULL);
       report->have_sheet = snapshot_save_contact_sheet (sheet, (const char *const *) captions->pdata,
                                                         sheet_path, &error);
+      if (!report->have_sheet)
+        note_write_error (report, &error);
     }
   /* The screen at the end: what the app shows, if it is still there;
    * else the last picture, the failure marked. */
   if (error == NULL && (report->alive_screen != NULL || end != NULL))
-    report->have_last = snapshot_save_png (report->alive_screen != NULL ? report->alive_screen
-                                                                        : end,
-                                           last_path, &error);
+    {
+      report->have_last = snapshot_save_png (report->alive_screen != NULL ? report->alive_screen
+                                                                          : end,
+                                             last_path, &error);
+      if (!report->have_last)
+        note_write_error (report, &error);
+    }
   remember_picture_error (report, error);
 }
 
@@ -893,6 +919,11 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
       g_string_append_printf (md, "\n(Some pictures could not be taken: %s)\n", why);
     }
 
+  if (report->write_error != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", report->write_error);
+      return FALSE;
+    }
   plain = plaintext_from_markdown (md->str);
   if (!write_session_copy (report, error)
       || !output_file_write (md_path, md->str, (gssize) md->len, OUTPUT_FILE_MODE, error)

@@ -71,6 +71,9 @@ gboolean session_replay_line_parse (Session *session, const char *rest, GError *
 void session_write_options (const Session *session, GString *out);
 /* @text as a quoted string of the format ("...", with escapes). */
 void session_append_quoted (GString *out, const char *text);
+/* @text as it is, but for the characters a terminal acts on, escaped
+ * (\xHH); newlines too unless @lines (a run of comment lines). */
+void session_append_unquoted (GString *out, const char *text, gboolean lines);
 /* The records' names, by SessionEventKind (the actions' only). */
 extern const char *const session_action_names[6];
 

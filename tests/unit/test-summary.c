@@ -112,6 +112,33 @@ test_crash_groups (void)
   }
 }
 
+/* A result not reduced is named by its session, as the reduced are (a
+ * job array's results are task-N.json: issue #34 found the summary
+ * naming them so); without a session, by the result's file. */
+static void
+test_not_reduced_named (void)
+{
+  static const char named[] =
+    "{\"verdict\": \"nothing_to_reduce\", \"error\": \"the full session does not fail\","
+    " \"exit_status\": 4, \"files\": {\"session\": \"crashes/s4.session\","
+    " \"minimal_session\": null}}";
+  static const char anonymous[] =
+    "{\"verdict\": \"usage_error\", \"error\": \"bad option\", \"exit_status\": 2}";
+  g_autoptr (CrashGroups) groups = crash_groups_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *md = NULL;
+
+  g_assert_true (crash_groups_add_json (groups, named, strlen (named), "task-4.json", &error));
+  g_assert_no_error (error);
+  g_assert_true (crash_groups_add_json (groups, anonymous, strlen (anonymous), "task-5.json",
+                                        &error));
+  g_assert_no_error (error);
+  md = crash_groups_to_markdown (groups);
+  g_test_message ("%s", md);
+  g_assert_nonnull (strstr (md, "\n- crashes/s4.session (task-4.json): nothing_to_reduce"));
+  g_assert_nonnull (strstr (md, "\n- task-5.json: usage_error"));
+}
+
 /* What is no result is said, not counted. */
 static void
 test_crash_groups_bad (void)
@@ -201,5 +228,6 @@ main (int argc, char **argv)
   g_test_add_func ("/summary/crash-groups-bad", test_crash_groups_bad);
   g_test_add_func ("/summary/dropped-releases", test_dropped_releases);
   g_test_add_func ("/summary/app-classes", test_app_classes);
+  g_test_add_func ("/summary/not-reduced-named", test_not_reduced_named);
   return g_test_run ();
 }
