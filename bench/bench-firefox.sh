@@ -17,7 +17,8 @@
 # Usage: bench/bench-firefox.sh [BUILD_DIR] [-- extra xreduce options]
 # BENCH_FIREFOX_COMMAND="firefox-esr" reduces with that command line.
 # The recording is kept as BUILD_DIR/firefox.session; FIREFOX_SESSION=FILE
-# reduces FILE instead of recording anew. BENCH_WM="openbox --sm-disable"
+# reduces FILE instead of recording anew; the report is kept as
+# BUILD_DIR/firefox.min.report and its first 20 lines printed. BENCH_WM="openbox --sm-disable"
 # (or "i3 -c FILE") records under that window manager, as users record on
 # their desktop; the reduction runs as always, on bare Xvfbs.
 set -eu
@@ -91,7 +92,7 @@ xdotool mousemove 640 300 click 1
 sleep 0.5
 visit about:crashparent
 # The crash ends the recording.
-xrecord_wait 20 || { cat "$tmp/xrecord.err" >&2; exit 3; }
+xrecord_wait 60 || { cat "$tmp/xrecord.err" >&2; exit 3; }
 xvfb_stop
 cp "$tmp/firefox.session" "$build/firefox.session"
 fi
@@ -123,3 +124,7 @@ echo "pool: $(grep -E '^xreduce: [0-9]+ workers?' "$tmp/xreduce.err" | tail -n 1
 echo "report: $(grep -- '- Algorithm' "$report" | sed 's/^- //')"
 echo "wall time: $wall s on $(nproc) cores"
 sed -n '2,40p' "$tmp/xreduce.out" | grep -E '^ +[0-9]+\.' | head -n 30
+rm -rf "$build/firefox.min.report"
+cp -r "$tmp/firefox.min.report" "$build/firefox.min.report"
+echo "report ($build/firefox.min.report/report.md), its first 20 lines:"
+head -n 20 "$report"

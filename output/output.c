@@ -252,3 +252,26 @@ output_dir_install (const char *fresh, const char *path, GError **error)
     output_remove_tree (old);
   return TRUE;
 }
+
+char *
+output_relative_path (const char *from_dir, const char *path)
+{
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *dir = g_canonicalize_filename (from_dir, cwd);
+  g_autofree char *target = g_canonicalize_filename (path, cwd);
+  g_auto (GStrv) a = g_strsplit (dir, "/", -1);
+  g_auto (GStrv) b = g_strsplit (target, "/", -1);
+  g_autoptr (GString) out = g_string_new (NULL);
+  guint common = 0;
+
+  while (a[common] != NULL && b[common] != NULL && g_str_equal (a[common], b[common]))
+    common++;
+  for (guint i = common; a[i] != NULL; i++)
+    if (*a[i] != '\0')
+      g_string_append (out, "../");
+  for (guint i = common; b[i] != NULL; i++)
+    g_string_append_printf (out, "%s%s", b[i], b[i + 1] != NULL ? "/" : "");
+  if (out->len == 0)
+    g_string_append_c (out, '.');
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}

@@ -55,4 +55,9 @@ gboolean output_dir_install (const char *fresh, const char *path, GError **error
 /* Removes a folder we wrote, with what is in it, without following links. */
 void output_remove_tree (const char *path);
 
+/* @path as seen from the folder @from_dir ("../demo.session"); both may
+ * be relative to the current directory. What a report says of a file:
+ * never an absolute path of this machine. */
+char *output_relative_path (const char *from_dir, const char *path);
+
 G_END_DECLS

@@ -158,6 +158,29 @@ quote_markdown_text (const char *text)
 }
 
 char *
+quote_markdown_title (const char *text)
+{
+  g_autofree char *line = quote_terminal (text);
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = line; *p != '\0'; p++)
+    {
+      gboolean intraword = *p == '_' && p > line && g_ascii_isalnum (p[-1])
+                           && g_ascii_isalnum (p[1]);
+      /* A link needs "scheme://", an address "a@b", GFM's bare link
+       * "www.": ':' in "xdemo.c:209" or "std::vector" is no markup. */
+      gboolean scheme = *p == ':' && p[1] == '/' && p[2] == '/';
+      gboolean at = *p == '@' && p > line && g_ascii_isalnum (p[-1]) && g_ascii_isalnum (p[1]);
+      gboolean www = *p == '.' && p - line >= 3 && g_ascii_strncasecmp (p - 3, "www", 3) == 0;
+
+      if ((strchr ("\\`*_[]<>#|~", *p) != NULL && !intraword) || scheme || at || www)
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
 quote_command_line (const char *const *argv)
 {
   g_autoptr (GString) words = g_string_new (NULL);

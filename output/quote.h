@@ -12,6 +12,9 @@
  *   - quote_markdown_text(): running Markdown text on one line, with every
  *     character that could start markup (links, HTML, code, emphasis,
  *     tables) escaped by a backslash;
+ *   - quote_markdown_title(): a title line of Markdown that also reads
+ *     as plain text (a bug tracker that does not render Markdown shows it
+ *     as it is): only what would be markup there is escaped;
  *   - quote_command_line(): a command line shown on a terminal;
  *   - quote_message(): a message for the terminal whose parts were
  *     quoted already: hidden characters escaped, backslashes kept (the
@@ -33,6 +36,7 @@ char *quote_shell (const char *text);
 char *quote_terminal (const char *text);
 char *quote_markdown_code (const char *text);
 char *quote_markdown_text (const char *text);
+char *quote_markdown_title (const char *text);
 /* A command line to show: each word quote_shell()'d, joined by spaces,
  * the whole quote_terminal()'d (one line, no escape reaches a terminal). */
 char *quote_command_line (const char *const *argv);

@@ -24,6 +24,8 @@ typedef struct
   int notify_fd;             /* eventfd: one count per signal, read in the main context */
   guint notify_source;       /* in the default context */
   int last;                  /* atomic: the last signal taken */
+  GCancellable *cancellable; /* cancelled at the first signal or the deadline */
+  GSource *deadline;         /* in the thread's context, or NULL */
 } Watch;
 
 static Watch *watch;         /* one per process, as signals */
@@ -46,7 +48,10 @@ on_signal (gpointer data)
   int signum = GPOINTER_TO_INT (data);
 
   if (g_atomic_int_compare_and_exchange (&first_signal, 0, signum))
-    write_one (watch->latch_fd);
+    {
+      write_one (watch->latch_fd);
+      g_cancellable_cancel (watch->cancellable);
+    }
   g_atomic_int_set (&watch->last, signum);
   write_one (watch->notify_fd);
   return G_SOURCE_CONTINUE;
@@ -90,6 +95,7 @@ proc_interrupt_watch (ProcInterruptFunc func, gpointer user_data)
   if (watch->latch_fd < 0 || watch->notify_fd < 0)
     g_error ("eventfd: %s", g_strerror (errno));
   g_atomic_int_set (&first_signal, 0);
+  watch->cancellable = g_cancellable_new ();
   watch->context = g_main_context_new ();
   watch->loop = g_main_loop_new (watch->context, FALSE);
   for (gsize i = 0; i < G_N_ELEMENTS (signals); i++)
@@ -118,12 +124,18 @@ proc_interrupt_unwatch (void)
     return;
   g_main_context_invoke (watch->context, quit_loop, watch->loop);
   g_thread_join (watch->thread);
+  if (watch->deadline != NULL)
+    {
+      g_source_destroy (watch->deadline);
+      g_source_unref (watch->deadline);
+    }
   g_source_remove (watch->notify_source);
   g_main_loop_unref (watch->loop);
   /* Its signal sources go with it: the default actions are back. */
   g_main_context_unref (watch->context);
   close (watch->latch_fd);
   close (watch->notify_fd);
+  g_clear_object (&watch->cancellable);
   g_clear_pointer (&watch, g_free);
   /* Gone with the watch: a later wait is not cut short by it. */
   g_atomic_int_set (&first_signal, 0);
@@ -139,4 +151,32 @@ int
 proc_interrupt_get_fd (void)
 {
   return watch != NULL ? watch->latch_fd : -1;
+}
+
+GCancellable *
+proc_interrupt_get_cancellable (void)
+{
+  return watch != NULL ? watch->cancellable : NULL;
+}
+
+/* In the watch's thread. */
+static gboolean
+on_deadline (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return G_SOURCE_REMOVE;
+}
+
+void
+proc_interrupt_set_deadline (gint64 monotonic_us)
+{
+  gint64 left_ms;
+
+  g_return_if_fail (watch != NULL);
+  left_ms = MAX (monotonic_us - g_get_monotonic_time (), 0) / 1000;
+  /* Once: a program has one time limit. */
+  g_return_if_fail (watch->deadline == NULL);
+  watch->deadline = g_timeout_source_new ((guint) MIN (left_ms, G_MAXUINT));
+  g_source_set_callback (watch->deadline, on_deadline, watch->cancellable, NULL);
+  g_source_attach (watch->deadline, watch->context);
 }

@@ -18,7 +18,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -34,5 +34,13 @@ void proc_interrupt_unwatch (void);
 int proc_interrupt_get_signal (void);
 /* Readable once a signal was taken (never read it); -1 without a watch. */
 int proc_interrupt_get_fd (void);
+/* Cancelled at the first signal (by the watch's thread, while the main
+ * context may be busy), or at the deadline proc_interrupt_set_deadline()
+ * sets: what long loops of the main thread (parsing a large session)
+ * check. NULL without a watch. */
+GCancellable *proc_interrupt_get_cancellable (void);
+/* The cancellable is also cancelled at @monotonic_us (g_get_monotonic_time):
+ * a time limit that holds while the main context is busy. */
+void proc_interrupt_set_deadline (gint64 monotonic_us);
 
 G_END_DECLS

@@ -943,9 +943,29 @@ struct ProcTempDir
   int pipe;                  /* the write end; closing it (or dying) starts the cleaning */
 };
 
-/* The cleaner for @path, a folder just made. */
+/* The cleaner's script: $1 the folder, $2 an environment entry
+ * (NAME=VALUE, or empty) that marks the processes working in it. Once
+ * its owner is done (its stdin ends), those processes are killed and
+ * waited for, then the folder goes; a file one of them was still writing
+ * (bash's history as its terminal closes) makes rm fail on the folder
+ * it lands in: the whole is done again, a few seconds at most. */
+static const char cleaner_script[] =
+  "read -r _; n=0\n"
+  "while [ $n -lt 100 ]; do\n"
+  "  n=$((n + 1))\n"
+  "  if [ -n \"$2\" ]; then\n"
+  "    left=$(grep -lzxF -- \"$2\" /proc/[0-9]*/environ 2>/dev/null | sed 's|^/proc/||; s|/environ$||')\n"
+  "    if [ -n \"$left\" ]; then kill -9 $left 2>/dev/null; sleep 0.05; continue; fi\n"
+  "  fi\n"
+  "  rm -rf -- \"$1\" 2>/dev/null\n"
+  "  [ -e \"$1\" ] || exit 0\n"
+  "  sleep 0.05\n"
+  "done\n"
+  "exec rm -rf -- \"$1\"\n";
+
+/* The cleaner for @path, a folder just made; @marker: see cleaner_script. */
 static ProcTempDir *
-tempdir_guard (char *path, GError **error)
+tempdir_guard (char *path, const char *marker, GError **error)
 {
   g_autoptr (ProcTempDir) dir = g_new0 (ProcTempDir, 1);
   ProcSpawnOptions spawn;
@@ -962,8 +982,8 @@ tempdir_guard (char *path, GError **error)
    * (a Ctrl-C to ours does not stop it first). The path is an argument,
    * never part of the script. */
   {
-    const char *argv[] = { "sh", "-c", "read -r _; exec rm -rf -- \"$1\"",
-                           "xreduce-cleaner", dir->path, NULL };
+    const char *argv[] = { "sh", "-c", cleaner_script, "xreduce-cleaner", dir->path,
+                           marker != NULL ? marker : "", NULL };
 
     proc_spawn_options_init (&spawn);
     spawn.argv = argv;
@@ -988,7 +1008,20 @@ proc_tempdir_new (const char *tmpl, GError **error)
 {
   char *path = g_dir_make_tmp (tmpl, error);
 
-  return path != NULL ? tempdir_guard (path, error) : NULL;
+  return path != NULL ? tempdir_guard (path, NULL, error) : NULL;
+}
+
+ProcTempDir *
+proc_tempdir_new_for_processes (const char *tmpl, const char *name, const char *suffix,
+                                GError **error)
+{
+  char *path = g_dir_make_tmp (tmpl, error);
+  g_autofree char *marker = NULL;
+
+  if (path == NULL)
+    return NULL;
+  marker = g_strconcat (name, "=", path, suffix, NULL);
+  return tempdir_guard (path, marker, error);
 }
 
 ProcTempDir *
@@ -1003,7 +1036,7 @@ proc_tempdir_new_at (const char *path_tmpl, GError **error)
                    "cannot create the folder %s: %s", path_tmpl, g_strerror (saved));
       return NULL;
     }
-  return tempdir_guard (g_steal_pointer (&path), error);
+  return tempdir_guard (g_steal_pointer (&path), NULL, error);
 }
 
 const char *

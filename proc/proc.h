@@ -162,6 +162,12 @@ GStrv proc_command_parse (const char *command, GError **error);
 typedef struct ProcTempDir ProcTempDir;
 
 ProcTempDir *proc_tempdir_new (const char *tmpl, GError **error);
+/* The same for a folder processes work in (an app's sandbox): those whose
+ * environment holds @name=PATH@suffix (PATH the folder's) are killed and
+ * gone before it is removed, and a file one of them wrote meanwhile goes
+ * too, however the owner ended. */
+ProcTempDir *proc_tempdir_new_for_processes (const char *tmpl, const char *name,
+                                             const char *suffix, GError **error);
 /* The same at @path_tmpl, a full path ending in XXXXXX: a folder written
  * beside its final place and renamed there when complete (the rename
  * leaves the cleaner nothing to remove). */

@@ -43,9 +43,20 @@ struct Sandbox
   gboolean share_net;
   char *xauthority;          /* the app's Xauthority file, or NULL */
   char **app_env, **keep_env, **set_env;
+  GPtrArray *notes;          /* of char*: what sandbox_command() did not show the app */
   GPtrArray *binds;          /* the recording's files bound in: copy, place, copy, place... */
   guint n_files;
 };
+
+static void G_GNUC_PRINTF (2, 3)
+sandbox_note (const Sandbox *sandbox, const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (sandbox->notes, g_strdup_vprintf (format, args));
+  va_end (args);
+}
 
 gboolean
 sandbox_check_home_seed (const char *dir, GError **error)
@@ -261,12 +272,18 @@ sandbox_new (const SandboxOptions *options, GError **error)
       g_clear_error (&local);
     }
   sandbox->share_net = options->share_net;
+  sandbox->notes = g_ptr_array_new_with_free_func (g_free);
   sandbox->keep_env = g_strdupv ((char **) options->keep_env);
   sandbox->app_env = g_strdupv ((char **) options->app_env);
   sandbox->binds = g_ptr_array_new_with_free_func (g_free);
   sandbox->set_env = g_strdupv ((char **) options->set_env);
 
-  sandbox->dir = proc_tempdir_new ("xreduce-sandbox-XXXXXX", &local);
+  /* Every process of the app's has the sandbox's runtime folder in its
+   * environment (sandbox_environ()): the folder goes once they are gone,
+   * however the replay ended (a bash whose terminal closed writes its
+   * history into HOME as it goes). */
+  sandbox->dir = proc_tempdir_new_for_processes ("xreduce-sandbox-XXXXXX", "XDG_RUNTIME_DIR",
+                                                 "/run", &local);
   if (sandbox->dir == NULL)
     {
       g_set_error (error, SANDBOX_ERROR, SANDBOX_ERROR_FAILED, "%s", local->message);
@@ -347,6 +364,7 @@ sandbox_free (Sandbox *sandbox)
   g_strfreev (sandbox->keep_env);
   g_strfreev (sandbox->app_env);
   g_strfreev (sandbox->set_env);
+  g_clear_pointer (&sandbox->notes, g_ptr_array_unref);
   if (sandbox->binds != NULL)
     g_ptr_array_unref (sandbox->binds);
   g_free (sandbox);
@@ -408,6 +426,13 @@ passes_env (const Sandbox *sandbox, const char *name)
 }
 
 char **
+sandbox_without_crash_reporters (char **envp)
+{
+  envp = g_environ_setenv (envp, "MOZ_CRASHREPORTER_DISABLE", "1", FALSE);
+  return g_environ_setenv (envp, "KDE_DEBUG", "1", FALSE);
+}
+
+char **
 sandbox_environ (const Sandbox *sandbox, const char *display)
 {
   g_auto (GStrv) ours = g_get_environ ();
@@ -436,6 +461,7 @@ sandbox_environ (const Sandbox *sandbox, const char *display)
       if (value != NULL)
         envp = g_environ_setenv (envp, *k, value, TRUE);
     }
+  envp = sandbox_without_crash_reporters (envp);
   envp = sandbox_apply (sandbox, envp);
   /* sandbox_apply keeps a caller's XAUTHORITY: here there is none but
    * the sandbox's own. */
@@ -499,6 +525,146 @@ is_hidden (GPtrArray *hidden, const char *path)
     if (path_is_below (path, g_ptr_array_index (hidden, i)))
       return TRUE;
   return FALSE;
+}
+
+/* ---- what of the caller's files the app sees ---- */
+
+/* Entries of a folder looked through for sockets before it is shown. */
+#define SANDBOX_SCAN_MAX 20000
+
+/* The folder @dir holds (is, or is above) one the app must never see
+ * whole: one of @hidden (HOME, /tmp, /home, /root, /run/user) or the
+ * runtime folder XDG_RUNTIME_DIR names. Which, or NULL. */
+static const char *
+holds_private (const char *dir, GPtrArray *hidden)
+{
+  static char *runtime;      /* XDG_RUNTIME_DIR's real path, once */
+  static gsize runtime_once;
+
+  if (g_once_init_enter (&runtime_once))
+    {
+      const char *env = g_getenv ("XDG_RUNTIME_DIR");
+
+      runtime = env != NULL && g_path_is_absolute (env) ? realpath (env, NULL) : NULL;
+      g_once_init_leave (&runtime_once, 1);
+    }
+  for (guint i = 0; i < hidden->len; i++)
+    if (path_is_below (g_ptr_array_index (hidden, i), dir))
+      return g_ptr_array_index (hidden, i);
+  if (runtime != NULL && path_is_below (runtime, dir))
+    return runtime;
+  return NULL;
+}
+
+/* Every socket below @dir (not through symbolic links), into @sockets:
+ * FALSE if @dir holds more than SANDBOX_SCAN_MAX entries (then nothing
+ * is known of the rest). */
+static gboolean
+find_sockets (const char *dir, GPtrArray *sockets)
+{
+  g_autoptr (GPtrArray) todo = g_ptr_array_new_with_free_func (g_free);
+  guint seen = 0;
+
+  g_ptr_array_add (todo, g_strdup (dir));
+  while (todo->len > 0)
+    {
+      g_autofree char *here = g_ptr_array_steal_index (todo, todo->len - 1);
+      g_autoptr (GDir) entries = g_dir_open (here, 0, NULL);
+      const char *name;
+
+      while (entries != NULL && (name = g_dir_read_name (entries)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (here, name, NULL);
+          struct stat st;
+
+          if (++seen > SANDBOX_SCAN_MAX)
+            return FALSE;
+          if (lstat (path, &st) != 0)
+            continue;
+          if (S_ISSOCK (st.st_mode))
+            g_ptr_array_add (sockets, g_steal_pointer (&path));
+          else if (S_ISDIR (st.st_mode))
+            g_ptr_array_add (todo, g_steal_pointer (&path));
+        }
+    }
+  return TRUE;
+}
+
+/* The one rule for what of the caller's files the isolated app is
+ * shown, read-only and at their own paths (sandbox_command() asks it for
+ * the program and every file named on its command line; whatever else
+ * a replay needs to show the app goes through it too). @real is a real
+ * path (realpath()) in one of the hidden folders (@hidden):
+ *  - a regular file: that file, never the folder it is in;
+ *  - a folder (@folder: the program's, for what it loads beside it, or
+ *    one named on the command line): only if it holds none of HOME,
+ *    /tmp, /home, /root and the runtime folders (/run/user,
+ *    XDG_RUNTIME_DIR), and with every socket in it covered by /dev/null
+ *    (a socket reaches its listener from any network namespace); a
+ *    folder too large to look through is not shown;
+ *  - anything else (a socket, a FIFO, a device): never.
+ * Adds the binds to @cmd: TRUE if @real is shown, else FALSE with why in
+ * *@why (for the caller to say). */
+static gboolean
+sandbox_bind_named (GStrvBuilder *cmd, GPtrArray *hidden, const char *real, gboolean folder,
+                    char **why)
+{
+  g_autoptr (GPtrArray) sockets = NULL;
+  const char *shown = real;   /* the caller quotes the note for where it goes */
+  const char *private;
+  struct stat st;
+
+  if (stat (real, &st) != 0)
+    {
+      *why = g_strdup_printf ("%s: %s", shown, g_strerror (errno));
+      return FALSE;
+    }
+  if (S_ISREG (st.st_mode) && !folder)
+    {
+      g_strv_builder_add_many (cmd, "--ro-bind", real, real, NULL);
+      return TRUE;
+    }
+  if (!S_ISDIR (st.st_mode) || !folder)
+    {
+      *why = g_strdup_printf ("%s is not a regular file or a folder", shown);
+      return FALSE;
+    }
+  if ((private = holds_private (real, hidden)) != NULL)
+    {
+      *why = g_strdup_printf ("the folder %s holds %s", shown, private);
+      return FALSE;
+    }
+  sockets = g_ptr_array_new_with_free_func (g_free);
+  if (!find_sockets (real, sockets))
+    {
+      *why = g_strdup_printf ("the folder %s holds more than %d files to look through for "
+                              "sockets", shown, SANDBOX_SCAN_MAX);
+      return FALSE;
+    }
+  g_strv_builder_add_many (cmd, "--ro-bind", real, real, NULL);
+  for (guint i = 0; i < sockets->len; i++)
+    g_strv_builder_add_many (cmd, "--ro-bind", "/dev/null", g_ptr_array_index (sockets, i),
+                             NULL);
+  return TRUE;
+}
+
+/* The program (or a wrapper's program) at @real, in a hidden folder: the
+ * file, and its folder if it may be shown (sandbox_bind_named()). */
+static void
+bind_program (const Sandbox *sandbox, GStrvBuilder *cmd, GPtrArray *hidden, const char *real)
+{
+  g_autofree char *dir = g_path_get_dirname (real);
+  g_autofree char *why = NULL;
+  g_autofree char *also = NULL;
+
+  if (sandbox_bind_named (cmd, hidden, dir, TRUE, &why))
+    return;
+  if (!sandbox_bind_named (cmd, hidden, real, FALSE, &also))
+    {
+      sandbox_note (sandbox, "%s", also);
+      return;
+    }
+  sandbox_note (sandbox, "only the program is shown to the app, not its folder: %s", why);
 }
 
 /* The X socket of @display (":N", ":N.S", "unix:N"), or NULL for a display
@@ -633,27 +799,28 @@ sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *di
     g_strv_builder_add_many (cmd, "--bind", g_ptr_array_index (sandbox->binds, i),
                              g_ptr_array_index (sandbox->binds, i + 1), NULL);
   /* The program itself, read-only, when it lives in a hidden folder (a
-   * build tree in the user's home): its folder, for what it loads beside
-   * it. It then runs by that path. */
+   * build tree in the user's home): the file, and its folder for what it
+   * loads beside it where that folder may be shown (sandbox_bind_named).
+   * It then runs by that path. */
   real = realpath (program, NULL);
   if (real != NULL && (is_hidden (hidden, real) || is_hidden (hidden, program)))
     {
-      g_autofree char *dir = g_path_get_dirname (real);
-
-      g_strv_builder_add_many (cmd, "--ro-bind", dir, dir, NULL);
+      bind_program (sandbox, cmd, hidden, real);
       run = real;
     }
   else if (strchr (argv[0], '/') != NULL)
     run = program;
   /* A file named on the command line that lives in a hidden folder (the
    * script python3 runs, the app after xreduce-crashtrace's "--", in a
-   * build tree under /tmp): its folder, read-only, and the file by its
-   * full path (the app may not start where we are). */
+   * build tree under /tmp, a document in HOME): that file, read-only,
+   * never its folder, and by its full path (the app may not start where
+   * we are); a folder named so, if it may be shown (sandbox_bind_named). */
   g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
   for (const char *const *a = argv + 1; *a != NULL; a++)
     {
       g_autofree char *path = NULL;
       g_autofree char *file = NULL;
+      g_autofree char *why = NULL;
 
       /* After a wrapper's "--" (xreduce-crashtrace -- xdemo): a program
        * found in PATH, which may be a hidden folder (a build tree under
@@ -662,9 +829,7 @@ sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *di
         path = g_find_program_in_path (*a);
       if (path != NULL && (file = realpath (path, NULL)) != NULL && is_hidden (hidden, file))
         {
-          g_autofree char *dir = g_path_get_dirname (file);
-
-          g_strv_builder_add_many (cmd, "--ro-bind", dir, dir, NULL);
+          bind_program (sandbox, cmd, hidden, file);
           g_ptr_array_add (args, g_steal_pointer (&file));
           continue;
         }
@@ -674,11 +839,14 @@ sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *di
           && g_file_test (path, G_FILE_TEST_EXISTS) && !path_is_below (path, sandbox->root)
           && (file = realpath (path, NULL)) != NULL && is_hidden (hidden, file))
         {
-          g_autofree char *dir = g_file_test (file, G_FILE_TEST_IS_DIR)
-                                   ? g_strdup (file) : g_path_get_dirname (file);
-
-          g_strv_builder_add_many (cmd, "--ro-bind", dir, dir, NULL);
-          g_ptr_array_add (args, g_steal_pointer (&file));
+          if (sandbox_bind_named (cmd, hidden, file, g_file_test (file, G_FILE_TEST_IS_DIR),
+                                  &why))
+            g_ptr_array_add (args, g_steal_pointer (&file));
+          else
+            {
+              sandbox_note (sandbox, "not shown to the app: %s", why);
+              g_ptr_array_add (args, g_strdup (*a));
+            }
         }
       else
         g_ptr_array_add (args, g_strdup (*a));
@@ -693,6 +861,21 @@ sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *di
   for (guint i = 0; i < args->len; i++)
     g_strv_builder_add (cmd, g_ptr_array_index (args, i));
   return g_strv_builder_end (cmd);
+}
+
+char *
+sandbox_take_notes (Sandbox *sandbox)
+{
+  g_autoptr (GString) said = NULL;
+
+  if (sandbox == NULL || sandbox->notes->len == 0)
+    return NULL;
+  said = g_string_new (NULL);
+  for (guint i = 0; i < sandbox->notes->len; i++)
+    g_string_append_printf (said, "%s%s", i > 0 ? "; " : "",
+                            (const char *) g_ptr_array_index (sandbox->notes, i));
+  g_ptr_array_set_size (sandbox->notes, 0);
+  return g_string_free (g_steal_pointer (&said), FALSE);
 }
 
 int

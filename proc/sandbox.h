@@ -21,7 +21,10 @@
  * hidden (only the sandbox's folder and the replay's X socket are bound
  * in), no network, its own PID namespace (its whole tree, daemons and
  * new sessions included, dies with the replay) and an environment made
- * from an allowlist (sandbox_environ()). Where bubblewrap cannot make
+ * from an allowlist (sandbox_environ()). Of the caller's files it sees
+ * only those named on its command line, each file alone, never the
+ * folder it is in (sandbox.c: sandbox_bind_named(), the one rule), and
+ * no socket through them. Where bubblewrap cannot make
  * one (no user namespaces), SANDBOX_ISOLATE_AUTO goes on without it.
  */
 #pragma once
@@ -92,12 +95,25 @@ gboolean sandbox_set_xauthority (Sandbox *sandbox, const guint8 *data, gsize len
  * DISPLAY=@display and XAUTHORITY (once set); then the variables of
  * keep_env, then set_env. Nothing else of ours. */
 char **sandbox_environ (const Sandbox *sandbox, const char *display);
+/* @envp (taken, returned) with apps' own crash reporters turned off, as
+ * xrecord and every replay run the app: Mozilla's (MOZ_CRASHREPORTER_DISABLE:
+ * else breakpad catches the SIGSEGV, writes a minidump and the app exits
+ * with a status of its own), KDE's DrKonqi (KDE_DEBUG). The crash is then
+ * the signal that ends the app, the same in the recording and in every
+ * replay, and the report's tracer sees it. A variable set already (the
+ * user's, --keep-env, --setenv) is left as it is. */
+char **sandbox_without_crash_reporters (char **envp);
 /* The command line that runs @argv in the sandbox for @display (":N"):
  * bwrap's, or a copy of @argv when not isolated. A program that is not
  * there is PROC_ERROR_NOT_FOUND (said before bwrap runs, as proc_spawn
  * would). */
 char **sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *display,
                         GError **error);
+/* What the last sandbox_command() did not show the app of the files
+ * named on its command line, and why, in one line ("not shown to the
+ * app: the folder /tmp holds /tmp"; paths as they are: quote it for
+ * where it goes), or NULL. */
+char *sandbox_take_notes (Sandbox *sandbox);
 /* The app's wait status from the command's: bubblewrap exits 128+N for
  * an app killed by signal N, which this turns back into the signal. */
 int sandbox_app_wait_status (const Sandbox *sandbox, int wait_status);

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/random.h>
@@ -338,9 +339,37 @@ xserver_is_alive (XServer *server)
   return !proc_child_has_exited (server->child);
 }
 
+gboolean
+xserver_is_stopped (const XServer *server)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *stat = NULL;
+  const char *after;
+  char state = 0;
+
+  if (server->child == NULL || xserver_get_pid (server) <= 0)
+    return FALSE;
+  path = g_strdup_printf ("/proc/%d/stat", (int) xserver_get_pid (server));
+  /* "pid (comm) state ...": comm may hold anything, state follows its
+   * last ')'. */
+  if (!g_file_get_contents (path, &stat, NULL, NULL) || (after = strrchr (stat, ')')) == NULL
+      || sscanf (after + 1, " %c", &state) != 1)
+    return FALSE;
+  return state == 'T' || state == 't';
+}
+
+/* A stopped server takes its SIGTERM only once it runs again. */
+static void
+xserver_continue (XServer *server)
+{
+  if (server->child != NULL && xserver_get_pid (server) > 0 && xserver_is_stopped (server))
+    kill (xserver_get_pid (server), SIGCONT);
+}
+
 void
 xserver_stop (XServer *server)
 {
+  xserver_continue (server);
   if (server->child != NULL)
     proc_child_kill (server->child, XSERVER_STOP_GRACE_MS);
 }
@@ -350,6 +379,7 @@ xserver_free (XServer *server)
 {
   if (server == NULL)
     return;
+  xserver_continue (server);
   if (server->child != NULL)
     proc_child_kill (server->child, XSERVER_STOP_GRACE_MS);
   g_clear_pointer (&server->child, proc_child_free);

@@ -71,6 +71,9 @@ gboolean xserver_write_xauthority (const XServer *server, const char *path, GErr
 
 /* FALSE once the server has exited (it is then reaped). */
 gboolean xserver_is_alive (XServer *server);
+/* TRUE while the server is stopped (SIGSTOP, SIGTSTP, a debugger): it
+ * answers no client, and a client waiting for a reply waits forever. */
+gboolean xserver_is_stopped (const XServer *server);
 
 /* SIGTERM to the server's process group, SIGKILL if it has not exited
  * after a bounded wait, and reap it. Idempotent. */

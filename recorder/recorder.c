@@ -15,6 +15,8 @@
 #define G_LOG_DOMAIN "xreduce-recorder"
 
 #include "recorder.h"
+#include "xapp.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -768,9 +770,17 @@ open_log (Recorder *recorder, GError **error)
   g_autofree char *keymap = keymap_describe (recorder->tracker,
                                              recorder->where == RECORDER_NESTED
                                                ? g_getenv ("DISPLAY") : NULL);
+  g_autofree char *wm = NULL;
+  g_autofree char *wm_comment = NULL;
   g_autoptr (GError) local_error = NULL;
 
+  /* The X errors of a window that goes away meanwhile are trapped. */
+  xconn_trap_push (recorder->tracker);
+  wm = xapp_window_manager_name (recorder->tracker);
+  xconn_trap_pop (recorder->tracker);
+  wm_comment = g_strdup_printf ("window manager: %s", wm != NULL ? wm : "none");
   session_add_header_comment (header, comment);
+  session_add_header_comment (header, wm_comment);
   session_set_screen (header, DisplayWidth (recorder->tracker, DefaultScreen (recorder->tracker)),
                       DisplayHeight (recorder->tracker, DefaultScreen (recorder->tracker)));
   session_set_command (header, (const char *const *) recorder->argv);
@@ -883,6 +893,8 @@ start_app (Recorder *recorder, GError **error)
   g_autoptr (GError) local_error = NULL;
   ProcSpawnOptions spawn;
 
+  /* As every replay runs it: its crash is the signal that ends it. */
+  env = sandbox_without_crash_reporters (env);
   proc_spawn_options_init (&spawn);
   spawn.argv = (const char *const *) recorder->argv;
   spawn.envp = (const char *const *) env;

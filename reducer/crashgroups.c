@@ -338,7 +338,17 @@ crash_groups_to_markdown (const CrashGroups *groups)
         {
           const Member *m = g_ptr_array_index (groups->not_reduced, i);
           g_string_append (out, "- ");
-          append_text (out, m->result);
+          /* By its session, as the reduced are (a job array names its
+           * results by task number: task-4.json says nothing). */
+          if (m->session != NULL)
+            {
+              append_text (out, m->session);
+              g_string_append (out, " (");
+              append_text (out, m->result);
+              g_string_append (out, ")");
+            }
+          else
+            append_text (out, m->result);
           g_string_append (out, ": ");
           append_text (out, m->verdict);
           if (m->error != NULL)

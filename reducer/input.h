@@ -29,4 +29,12 @@ gboolean input_check_output (const ReduceOptions *options, char **output_path,
 gboolean input_check_screen (const ReduceOptions *options, const Session *session,
                              GError **error);
 
+/* Whether the app's windows (the classes a replay saw, @app_classes) are
+ * those @session was recorded with: a class in common with those its
+ * actions aim at (case aside, or one the other's beginning: "firefox" and
+ * "firefox-esr"). Else an error that names both; TRUE too when the
+ * session names none. */
+gboolean input_check_app_classes (const Session *session, const char *session_path,
+                                  const char *const *app_classes, GError **error);
+
 G_END_DECLS

@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include <locale.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,7 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     { "algorithm", 0, 0, G_OPTION_ARG_STRING, &a->algorithm, "hdd (default: the steps a person would name, then gestures, then single actions; complement-first, parallel) or ddmin (the original sequential ddmin, a fresh Xvfb per test: the baseline)", "ALGO" },
     { "signal", 0, 0, G_OPTION_ARG_STRING, &a->signal_name, "The failure is a crash with this signal (default: the outcome recorded in the session)", "SIG" },
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "The failure requires the app's stderr to match REGEX", "REGEX" },
-    { "same-crash", 0, 0, G_OPTION_ARG_NONE, &a->same_crash, "The failure must be the same crash: same signal and same top backtrace frames (gdb)", NULL },
+    { "same-crash", 0, 0, G_OPTION_ARG_NONE, &a->same_crash, "The failure must be the same crash: same signal and same top frames of its backtrace", NULL },
     { "frames", 0, 0, G_OPTION_ARG_INT, &a->frames, "Frames compared by --same-crash (default " G_STRINGIFY (DEFAULT_FRAMES) ")", "N" },
     { "test", 0, 0, G_OPTION_ARG_STRING, &a->test_cmd, "Oracle command, given the candidate session path; exit 0 = still fails. DISPLAY is the worker's Xvfb", "CMD" },
     { "verify-runs", 0, 0, G_OPTION_ARG_INT, &a->verify_runs, "Replays of the full session to check it fails and how reliably (default " G_STRINGIFY (DEFAULT_VERIFY_RUNS) ")", "N" },
@@ -375,6 +376,47 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
   return check_replay_options (a, options, replay_args, status);
 }
 
+/* --json given before "--": the answer is JSON, whatever it is. */
+static gboolean
+wants_json (int argc, char **argv)
+{
+  for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++)
+    if (strcmp (argv[i], "--json") == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* What the option checks say on stderr, kept for --json's answer. */
+static GString *said_on_stderr;
+
+static void
+print_and_keep (const char *text)
+{
+  fputs (text, stderr);
+  if (said_on_stderr != NULL)
+    g_string_append (said_on_stderr, text);
+}
+
+/* A command line refused before anything started: with --json, stdout
+ * still holds one JSON object that says so (verdict usage_error, or
+ * infra_error for an --isolate=require that cannot be met). */
+static int
+refused (int status, gboolean json)
+{
+  if (json && status != EXIT_STATUS_OK && said_on_stderr != NULL)
+    {
+      g_autofree char *first = g_strndup (said_on_stderr->str,
+                                          strcspn (said_on_stderr->str, "\n"));
+      const char *message = g_str_has_prefix (first, "xreduce: ") ? first + 9 : first;
+      g_autofree char *text = summary_json_error (status == EXIT_STATUS_USAGE ? "usage_error"
+                                                                              : "infra_error",
+                                                  *message != '\0' ? message : "bad options",
+                                                  status, NULL, NULL);
+      g_print ("%s\n", text);
+    }
+  return status;
+}
+
 /* xreduce --summarize: the results grouped by crash, on stdout. */
 static int
 summarize (const Args *a, char **argv)
@@ -405,18 +447,24 @@ main (int argc, char **argv)
   g_auto (GStrv) replay_args = NULL;
   ReduceOptions options;
   ReduceSummary summary = { 0 };
+  gboolean json;
   int status;
 
   /* The terminal's character set, for GLib's conversion of what is
    * printed: titles in other scripts are shown, not '?'. LC_CTYPE only:
    * numbers in files and scripts stay "0.05" in every locale. */
   setlocale (LC_CTYPE, "");
+  json = wants_json (argc, argv);
+  said_on_stderr = g_string_new (NULL);
+  g_set_printerr_handler (print_and_keep);
   if (!parse_args (&argc, &argv, &a, &status))
-    return status;
+    return refused (status, json && !a.summarize);
   if (a.summarize)
     return summarize (&a, argv);
   if (!check_options (&a, argv, &options, &test_argv, &launcher_argv, &replay_args, &status))
-    return status;
+    return refused (status, json);
+  g_set_printerr_handler (NULL);
+  g_string_free (g_steal_pointer (&said_on_stderr), TRUE);
   if (!reduce_run (&options, &summary, &error))
     {
       const char *verdict = "infra_error";
@@ -448,6 +496,7 @@ main (int argc, char **argv)
       if (a.json)
         {
           g_autofree char *json = summary_json_error (verdict, error->message, status,
+                                                      options.session_path,
                                                       summary.saved ? summary.output_path
                                                                     : NULL);
           g_print ("%s\n", json);

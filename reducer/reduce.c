@@ -84,7 +84,8 @@ typedef struct
   guint *best;               /* best failing action set so far */
   guint n_best;
   guint n_saved;             /* the actions of the session in the output file, if saved */
-  guint n_best_steps;        /* its phrases */
+  guint n_best_steps;        /* its phrases, once counted (steps_known) */
+  gboolean steps_known;      /* counting them copies the session: only when said */
   gboolean saved;            /* the output file holds a failing session */
   gboolean files_saved;      /* OUT.files holds the copies of the files the app read */
   DdStats last_stats;
@@ -111,6 +112,14 @@ typedef struct
   char *pool_reason;         /* owned: the last word on the workers */
   guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
   guint deadline;            /* --limit-time's timer, or 0 */
+  const char *phase;         /* what it does now, for the progress line */
+  gint64 last_line_us;       /* when a line was last said (not a tty: progress_tick) */
+  guint ticker;              /* progress_tick's timer, or 0 */
+  char *wrong_app;           /* owned, or NULL: why the app is not the session's (the
+                              * classes of its windows and the session's differ) */
+  gboolean app_checked;      /* a replay's windows were compared with the session's */
+  guint n_put_back;          /* the user's releases put back after the search */
+  guint put_back_tests;      /* ... and the tests that cost */
 } Reducer;
 
 void
@@ -139,9 +148,28 @@ say (Reducer *reducer, const char *format, ...)
   text = g_strdup_vprintf (format, args);
   va_end (args);
   g_printerr ("%sxreduce: %s\n", reducer->tty ? "\r\033[K" : "", text);
+  reducer->last_line_us = g_get_monotonic_time ();
 }
 
 /* ---- progress and the best result ---- */
+
+static Session *best_session (Reducer *reducer);
+
+/* The best set's steps: counted when first said (a copy of a session of
+ * a million actions is seconds of work). */
+static guint
+best_n_steps (Reducer *reducer)
+{
+  if (!reducer->steps_known)
+    {
+      g_autoptr (Session) best = best_session (reducer);
+      g_autoptr (GPtrArray) phrases = session_get_phrases (best);
+
+      reducer->n_best_steps = phrases->len;
+      reducer->steps_known = TRUE;
+    }
+  return reducer->n_best_steps;
+}
 
 static void
 progress_line (Reducer *reducer, gboolean final)
@@ -152,12 +180,44 @@ progress_line (Reducer *reducer, gboolean final)
 
   if (reducer->options->quiet || !reducer->tty)
     return;
+  best_n_steps (reducer);
   fprintf (stderr, "\r\033[Kxreduce: %" G_GUINT64_FORMAT " tests (%" G_GUINT64_FORMAT
            " cached), %u -> %u actions in %u step%s, %u worker%s, %d:%02d%s",
            stats->tests, stats->cache_hits, reducer->n_before, reducer->n_best,
            reducer->n_best_steps, reducer->n_best_steps == 1 ? "" : "s",
            workers, workers == 1 ? "" : "s", (int) t / 60, (int) t % 60, final ? "\n" : "");
   fflush (stderr);
+}
+
+/* Not on a terminal (a CI log, a job's output), a line every
+ * REDUCE_PROGRESS_EVERY_S at least, so that a long reduction is never
+ * silent long: the phase, the tests, the actions, the best so far; on a
+ * terminal the progress line's clock goes on. */
+#define REDUCE_PROGRESS_EVERY_S 10
+
+static gboolean
+progress_tick (gpointer data)
+{
+  Reducer *reducer = data;
+  const DdStats *stats = &reducer->last_stats;
+  double t = elapsed_s (reducer);
+  guint workers = reducer->runner != NULL ? runner_get_active (reducer->runner) : 0;
+
+  if (reducer->options->quiet)
+    return G_SOURCE_CONTINUE;
+  if (reducer->tty)
+    {
+      progress_line (reducer, FALSE);
+      return G_SOURCE_CONTINUE;
+    }
+  if (g_get_monotonic_time () - reducer->last_line_us < REDUCE_PROGRESS_EVERY_S * G_USEC_PER_SEC)
+    return G_SOURCE_CONTINUE;
+  say (reducer, "%s: %" G_GUINT64_FORMAT " tests (%" G_GUINT64_FORMAT " cached), %u -> %u "
+       "actions in %u step%s so far, %u worker%s, %d:%02d", reducer->phase, stats->tests,
+       stats->cache_hits, reducer->n_before, reducer->n_best, reducer->n_best_steps,
+       reducer->n_best_steps == 1 ? "" : "s", workers, workers == 1 ? "" : "s", (int) t / 60,
+       (int) t % 60);
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -281,7 +341,7 @@ save_best (Reducer *reducer, GError **error)
     {
       /* --same-crash: the crash kept, for whoever reads the bug report. */
       g_autofree char *top = g_strjoinv (" < ", frames);
-      g_autofree char *crash = g_strdup_printf ("the crash kept: %s (top frames, gdb)", top);
+      g_autofree char *crash = g_strdup_printf ("the crash kept: %s (its top frames)", top);
       session_add_header_comment (best, crash);
     }
   if (!reducer->target.by_test && reducer->target.outcome.kind != SESSION_OUTCOME_NONE)
@@ -297,15 +357,10 @@ save_best (Reducer *reducer, GError **error)
 static void
 set_best (Reducer *reducer, const guint *elems, guint n)
 {
-  g_autoptr (Session) best = NULL;
-  g_autoptr (GPtrArray) phrases = NULL;
-
   g_free (reducer->best);
   reducer->best = g_memdup2 (elems, MAX (n, 1) * sizeof (guint));
   reducer->n_best = n;
-  best = best_session (reducer);
-  phrases = session_get_phrases (best);
-  reducer->n_best_steps = phrases->len;
+  reducer->steps_known = FALSE;
 }
 
 /* The best set's steps (phrases): how many, and in words when they are
@@ -340,7 +395,8 @@ on_improved (const guint *elems, guint n, gpointer data)
   set_best (reducer, elems, n);
   if (!save_best (reducer, &error))
     say (reducer, "cannot save the best session so far: %s", error->message);
-  steps = best_steps (reducer, &reducer->n_best_steps);   /* the same count */
+  steps = best_steps (reducer, &reducer->n_best_steps);
+  reducer->steps_known = TRUE;
   if (!reducer->tty)
     say (reducer, "%u -> %u action%s in %u step%s%s%s after %" G_GUINT64_FORMAT " tests, %.0f s",
          reducer->n_before, n, n == 1 ? "" : "s", reducer->n_best_steps,
@@ -482,6 +538,24 @@ recorded_window_latency (const Session *session)
   return latency;
 }
 
+/* The first replay that showed a window: a session for another app (the
+ * demo's, typed into a terminal) would only waste the reduction's time;
+ * the tests stop at once (input.h). */
+static void
+check_app (Reducer *reducer, const RunResult *result)
+{
+  g_autoptr (GError) error = NULL;
+  const char *const *app = (const char *const *) result->replay.app_classes;
+
+  if (reducer->app_checked || app == NULL || app[0] == NULL)
+    return;
+  reducer->app_checked = TRUE;
+  if (input_check_app_classes (reducer->session, reducer->options->session_path, app, &error))
+    return;
+  reducer->wrong_app = g_strdup (error->message);
+  runner_cancel (reducer->runner);
+}
+
 /* Every replay's result, as it comes. */
 static void
 on_observe (const RunResult *result, gpointer data)
@@ -495,6 +569,7 @@ on_observe (const RunResult *result, gpointer data)
   if (target_still_fails (result, &reducer->target)
       && result->replay.n_replayed >= result->replay.n_actions)
     reducer->latest_failure_ms = MAX (reducer->latest_failure_ms, result->replay.settle_ms);
+  check_app (reducer, result);
   if (reducer->learn_wait)
     learn_window_wait (reducer, result);
   if (reducer->learn_start)
@@ -543,6 +618,7 @@ adopt_verdict (Reducer *reducer, GError **error)
   gboolean cut = crash_point < reducer->n_best;
 
   reducer->judged = TRUE;
+  reducer->phase = "searching";
   if (cut)
     {
       g_autofree guint *upto = g_new (guint, MAX (crash_point, 1));
@@ -879,6 +955,25 @@ spare_slots (guint n_own, guint room, gpointer data)
   return fit > n_own ? MIN (idle, fit - n_own) : 0;
 }
 
+/* DdOptions.stop: between candidates, the search asks whether a signal
+ * came or --limit-time passed. The main context, which tells us both
+ * (on_signal, on_deadline), does not run while the search works out its
+ * next candidates: the signal's latch and the clock are read here. */
+static gboolean
+search_should_stop (gpointer data)
+{
+  Reducer *reducer = data;
+
+  if (proc_interrupt_get_signal () != 0)
+    reducer->interrupted = TRUE;
+  else if (reducer->options->limit_time > 0 && elapsed_s (reducer) > reducer->options->limit_time)
+    reducer->timed_out = TRUE;
+  if (!reducer->interrupted && !reducer->timed_out)
+    return FALSE;
+  runner_cancel (reducer->runner);
+  return TRUE;
+}
+
 /* DdOptions.normalize: what a candidate really replays. */
 static void
 normalize_candidate (const guint *elems, guint n, GArray *out, gpointer data)
@@ -895,8 +990,7 @@ static gboolean
 search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
 {
   const ReduceOptions *options = reducer->options;
-  g_autoptr (SearchLevels) levels = search_levels_new (reducer->session, reducer->best,
-                                                       reducer->n_best, TRUE);
+  g_autoptr (SearchLevels) levels = NULL;
   g_autofree guint *result = NULL;
   const DdLevel *level;
   DdOptions dd_options;
@@ -904,6 +998,12 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
   guint n_result = 0, n_levels;
   gboolean ok;
 
+  /* Nothing to search before a replay has seen the full session fail: a
+   * session that does not fail (or a long one, still replaying at
+   * --limit-time) costs no candidate. */
+  if (!reducer->judged && !verification_wait_failure (reducer->verification, error))
+    return FALSE;
+  levels = search_levels_new (reducer->session, reducer->best, reducer->n_best, TRUE);
   dd_options_init (&dd_options);
   dd_options.algorithm = options->algorithm;
   dd_options.parallel = options->algorithm == DD_ALGORITHM_DDMIN
@@ -918,10 +1018,17 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
   dd_options.spare_slots = spare_slots;
   dd_options.progress = on_progress;
   dd_options.improved = on_improved;
+  dd_options.stop = search_should_stop;
   dd_options.user_data = reducer;
   level = search_levels_get (levels, &n_levels);
   ok = dd_reduce_hierarchy (level, n_levels, test_candidates, reducer, &dd_options, &result,
                             &n_result, &stats, error);
+  if (!ok && error != NULL && g_error_matches (*error, DD_ERROR, DD_ERROR_STOPPED))
+    {
+      g_clear_error (error);
+      g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                           reducer->timed_out ? "time limit reached" : "interrupted");
+    }
   reducer->earlier_tests += stats.tests;
   reducer->earlier_speculative += stats.speculative;
   reducer->earlier_cache_hits += stats.cache_hits;
@@ -931,6 +1038,78 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
   if (ok)
     set_best (reducer, result, n_result);
   return ok;
+}
+
+/* ---- the user's own steps ---- */
+
+/* At most this many tests put back the user's releases one by one, when
+ * putting them all back at once loses the failure. */
+#define REDUCE_PUT_BACK_MAX_TESTS 8
+
+/* Does the best set with @extra (ascending action numbers) added still
+ * fail? One test. */
+static gboolean
+fails_with (Reducer *reducer, const guint *extra, guint n_extra, gboolean *fails, GError **error)
+{
+  g_autoptr (GArray) set = g_array_sized_new (FALSE, FALSE, sizeof (guint),
+                                              reducer->n_best + n_extra);
+  DdCandidate candidate = { 0 };
+  DdOutcome outcome = DD_CANCELLED;
+  guint i = 0, j = 0;
+
+  while (i < reducer->n_best || j < n_extra)
+    if (j >= n_extra || (i < reducer->n_best && reducer->best[i] < extra[j]))
+      g_array_append_val (set, reducer->best[i++]);
+    else
+      g_array_append_val (set, extra[j++]);
+  candidate.elems = (const guint *) set->data;
+  candidate.n_elems = set->len;
+  if (!test_candidates (&candidate, 1, &outcome, reducer, error))
+    return FALSE;
+  reducer->put_back_tests++;
+  *fails = outcome == DD_FAIL;
+  if (*fails)
+    set_best (reducer, (const guint *) set->data, set->len);
+  return TRUE;
+}
+
+/* After the search: the user's releases that the failure does without go
+ * back in, so that the steps read as the person did them ("Press Alt+P;
+ * click Print", not Alt+P held through the click). All at once first (one
+ * test); if the failure needs something held, one by one, as long as that
+ * is cheap. A test that cannot run leaves the result as it is. */
+static void
+put_back_releases (Reducer *reducer)
+{
+  g_autoptr (GArray) releases = search_dropped_releases (reducer->session, reducer->best,
+                                                         reducer->n_best);
+  g_autoptr (GError) error = NULL;
+  gboolean fails = FALSE;
+  guint before = reducer->n_best;
+
+  if (releases->len == 0)
+    return;
+  reducer->phase = "putting back the user's releases";
+  if (!fails_with (reducer, (const guint *) releases->data, releases->len, &fails, &error))
+    goto out;
+  for (guint i = 0; !fails && releases->len > 1 && i < releases->len
+                    && reducer->put_back_tests < REDUCE_PUT_BACK_MAX_TESTS; i++)
+    {
+      gboolean one = FALSE;
+
+      if (!fails_with (reducer, &g_array_index (releases, guint, i), 1, &one, &error))
+        goto out;
+    }
+out:
+  reducer->n_put_back = reducer->n_best - before;
+  if (reducer->n_put_back > 0)
+    say (reducer, "%u of the user's releases put back: the failure holds with them (%u test%s)",
+         reducer->n_put_back, reducer->put_back_tests, reducer->put_back_tests == 1 ? "" : "s");
+  else if (error == NULL)
+    say (reducer, "the user's releases stay out: with them the failure did not happen (%u "
+         "test%s)", reducer->put_back_tests, reducer->put_back_tests == 1 ? "" : "s");
+  else
+    say (reducer, "the user's releases stay out: %s", error->message);
 }
 
 /* The search, again from the best set each time the verdict changes the
@@ -958,7 +1137,11 @@ reduce_search (Reducer *reducer, GError **error)
           continue;
         }
       if (ok)
-        return save_best (reducer, error);
+        {
+          if (reducer->options->algorithm == DD_ALGORITHM_HDD)
+            put_back_releases (reducer);
+          return save_best (reducer, error);
+        }
       if (reducer->timed_out && !reducer->interrupted)
         {
           /* --limit-time: every test was stopped at the limit, the
@@ -1018,6 +1201,7 @@ on_deadline (gpointer data)
 
   reducer->deadline = 0;
   reducer->timed_out = TRUE;
+  g_debug ("the time limit, %.1f s into the run", elapsed_s (reducer));
   if (reducer->runner != NULL)
     runner_cancel (reducer->runner);
   return G_SOURCE_REMOVE;
@@ -1044,8 +1228,21 @@ check_input (Reducer *reducer, GError **error)
   g_autoptr (GError) local = NULL;
   gboolean recorded;
 
-  reducer->session = session_load_bounded (options->session_path, options->replay.max_session_size,
-                                           options->replay.max_actions, &local);
+  reducer->session = session_load_cancellable (options->session_path,
+                                               options->replay.max_session_size,
+                                               options->replay.max_actions,
+                                               proc_interrupt_get_cancellable (), &local);
+  if (reducer->session == NULL && g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      /* A signal, or --limit-time, while a large session was read. */
+      reducer->timed_out = proc_interrupt_get_signal () == 0;
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                   reducer->timed_out ? "time limit of %.0f s reached while reading the session: "
+                                        "nothing written"
+                                      : "interrupted while reading the session: nothing written",
+                   options->limit_time);
+      return FALSE;
+    }
   if (reducer->session == NULL)
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);
@@ -1241,8 +1438,11 @@ reduce_setup (Reducer *reducer, GError **error)
   else if (options->algorithm == DD_ALGORITHM_HDD && options->test_argv == NULL)
     runner_set_active (reducer->runner, pool_fit (&reducer->pool, NULL));
   runner_set_observer (reducer->runner, on_observe, reducer);
+  /* From the start of the run, not from here: the workers' X servers
+   * took their time already. */
   if (options->limit_time > 0)
-    reducer->deadline = g_timeout_add ((guint) MIN (options->limit_time * 1000, G_MAXUINT),
+    reducer->deadline = g_timeout_add ((guint) CLAMP ((options->limit_time - elapsed_s (reducer))
+                                                      * 1000, 0, G_MAXUINT),
                                        on_deadline, reducer);
 
   n_actions = session_get_n_actions (reducer->session);
@@ -1312,7 +1512,10 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
   reduction->n_before = reducer->n_before;
   reduction->n_after = reducer->n_best;
   /* What the journal answered was run by an earlier, interrupted run. */
-  reduction->tests = reducer->earlier_tests - MIN (reducer->journal_hits, reducer->earlier_tests);
+  reduction->tests = reducer->earlier_tests - MIN (reducer->journal_hits, reducer->earlier_tests)
+                     + reducer->put_back_tests;
+  reduction->put_back = reducer->n_put_back;
+  reduction->put_back_tests = reducer->put_back_tests;
   reduction->speculative = reducer->earlier_speculative
                            - MIN (reducer->journal_hits_speculative, reducer->earlier_speculative);
   reduction->cache_hits = reducer->earlier_cache_hits;
@@ -1362,11 +1565,14 @@ interrupted_report (Reducer *reducer, Reduction *reduction, const Session *best,
   reduction->interrupted = TRUE;
   if (reducer->options->report)
     {
+      RunResult replay = { 0 };
+
       runner_resume (reducer->runner);
       runner_set_window_wait (reducer->runner, 0);
       runner_set_settle (reducer->runner, 0);
-      if (!summary_write_report (reducer->runner, best, reduction, &report_md, &local))
+      if (!summary_write_report (reducer->runner, best, reduction, &report_md, &replay, &local))
         g_clear_pointer (&report_md, g_free);
+      run_result_clear (&replay);
     }
   summary->report_path = g_strdup (report_md);
   where = report_md != NULL ? g_strdup_printf (", its report in %s", report_md)
@@ -1374,8 +1580,8 @@ interrupted_report (Reducer *reducer, Reduction *reduction, const Session *best,
   g_clear_error (error);
   g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
                "interrupted after %" G_GUINT64_FORMAT " tests: the best session so far "
-               "(%u actions, not minimal) is in %s%s", reduction->tests, reducer->n_best,
-               reducer->output_path, where);
+               "(%u actions, not minimal) is in %s%s; run the same command again to resume",
+               reduction->tests, reducer->n_best, reducer->output_path, where);
 }
 
 /* After the search (@ok) or its failure: the report, the result, the
@@ -1387,6 +1593,7 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
   g_autoptr (GError) report_error = NULL;
   g_autofree char *report_md = NULL;
   g_autofree char *pool_reason = NULL;
+  RunResult report_replay = { 0 };
   Reduction reduction;
 
   progress_line (reducer, TRUE);
@@ -1410,10 +1617,21 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
     /* Said even with --quiet: the figures of a run that fought its
      * infrastructure are not those of a quiet one. */
     if (n_infra > 0)
-      g_printerr ("xreduce: %u test%s ran again after an infrastructure failure (an X server "
+      g_printerr ("xreduce: %u test%s ran again after an infrastructure failure (an X server%s "
                   "or xreplay that died, stopped or passed its time limit); the last: %s\n",
-                  n_infra, n_infra == 1 ? "" : "s", last != NULL ? last : "?");
+                  n_infra, n_infra == 1 ? "" : "s",
+                  reducer->options->launcher_argv != NULL ? ", the launcher" : "",
+                  last != NULL ? last : "?");
   }
+  if (!ok && reducer->wrong_app != NULL)
+    {
+      /* Nothing reduced: the journal and the output say nothing. */
+      if (reducer->journal != NULL)
+        journal_remove (reducer->journal);
+      g_clear_error (error);
+      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", reducer->wrong_app);
+      return FALSE;
+    }
   if (!ok)
     {
       summary->saved = reducer->saved;
@@ -1426,8 +1644,8 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
         {
           g_clear_error (error);
           g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
-                       "interrupted before the verification was over: nothing written to %s",
-                       reducer->output_path);
+                       "interrupted before the verification was over: nothing written to %s; "
+                       "run the same command again to resume", reducer->output_path);
         }
       else if (reducer->saved || reducer->n_saved > 0)
         g_printerr ("xreduce: stopped; %s holds an earlier result (%u actions), not the "
@@ -1438,22 +1656,26 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
     }
   if (reducer->journal != NULL && !reduction.stopped_early)
     journal_remove (reducer->journal);
-  if (reducer->options->report && reducer->timed_out)
-    say (reducer, "no report: the time limit is reached (xreplay --report writes one)");
-  else if (reducer->options->report)
+  summary->saved = TRUE;
+  if (reducer->options->report)
     {
-      /* The report's replay waits the full --window-wait and --settle. */
+      reducer->phase = "replaying the result for the report";
+      /* The report's replay waits the full --window-wait and --settle;
+       * at --limit-time too (the tests stopped: one replay more, for the
+       * best result). */
+      runner_resume (reducer->runner);
       runner_set_window_wait (reducer->runner, 0);
       runner_set_settle (reducer->runner, 0);
-      if (!summary_write_report (reducer->runner, best, &reduction, &report_md, &report_error)
+      if (!summary_write_report (reducer->runner, best, &reduction, &report_md, &report_replay,
+                                 &report_error)
           && g_error_matches (report_error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED))
         {
           g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
                        "interrupted while writing the report; the minimal session "
                        "(%u actions) is in %s", reducer->n_best, reducer->output_path);
-          summary->saved = TRUE;
           if (!reducer->options->json)
             summary_print (&reduction, best, reducer->app_argv, NULL);
+          run_result_clear (&report_replay);
           return FALSE;
         }
       /* Never exit 0 without the report asked for (a full disk): the
@@ -1464,19 +1686,22 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
                        "cannot write the report %s.report: %s; the minimal session (%u "
                        "actions) is in %s (--no-report: none)", reducer->output_path,
                        report_error->message, reducer->n_best, reducer->output_path);
-          summary_print (&reduction, best, reducer->app_argv, NULL);
+          if (!reducer->options->json)
+            summary_print (&reduction, best, reducer->app_argv, NULL);
+          run_result_clear (&report_replay);
           return FALSE;
         }
     }
   summary->report_path = g_strdup (report_md);
-  summary->saved = TRUE;
   if (reducer->options->json)
     {
-      g_autofree char *json = summary_json (&reduction, best, report_md);
+      g_autofree char *json = summary_json (&reduction, best, report_md,
+                                            report_md != NULL ? &report_replay : NULL);
       g_print ("%s\n", json);
     }
   else
     summary_print (&reduction, best, reducer->app_argv, report_md);
+  run_result_clear (&report_replay);
   return TRUE;
 }
 
@@ -1485,6 +1710,8 @@ reducer_clear (Reducer *reducer)
 {
   if (reducer->deadline != 0)
     g_source_remove (reducer->deadline);
+  if (reducer->ticker != 0)
+    g_source_remove (reducer->ticker);
   /* Stops every test, app and Xvfb before the files go. */
   g_clear_pointer (&reducer->runner, runner_free);
   g_clear_pointer (&reducer->workdir, proc_tempdir_free);
@@ -1500,6 +1727,7 @@ reducer_clear (Reducer *reducer)
   g_free (reducer->output_path);
   g_free (reducer->best);
   g_free (reducer->pool_reason);
+  g_free (reducer->wrong_app);
   /* Last: a second Ctrl-C while the tests stop does not cut that short. */
   proc_interrupt_unwatch ();
 }
@@ -1512,15 +1740,22 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
   gboolean ok;
 
   memset (summary, 0, sizeof *summary);
-  reducer.start_us = g_get_monotonic_time ();
+  reducer.start_us = reducer.last_line_us = g_get_monotonic_time ();
   reducer.tty = isatty (STDERR_FILENO);
+  reducer.phase = "verifying that the session fails";
+  reducer.ticker = g_timeout_add_seconds (1, progress_tick, &reducer);
   proc_interrupt_watch (on_signal, &reducer);
+  /* The time limit also holds while the main context is busy (reading
+   * a large session): proc_interrupt_get_cancellable(). */
+  if (options->limit_time > 0)
+    proc_interrupt_set_deadline (reducer.start_us + (gint64) (options->limit_time * G_USEC_PER_SEC));
   if (!reduce_setup (&reducer, &local))
     {
       ok = FALSE;
       /* A signal while a worker's Xvfb started, before the verification
        * was done: nothing to keep. */
-      if (proc_interrupt_get_signal () != 0 && reducer.runner == NULL)
+      if (proc_interrupt_get_signal () != 0 && reducer.runner == NULL
+          && !g_error_matches (local, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED))
         {
           g_clear_error (&local);
           g_set_error (&local, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,

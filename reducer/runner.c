@@ -34,6 +34,10 @@
  * minimum. */
 #define RUNNER_TEST_TIMEOUT_FIRST_MS 600000
 #define RUNNER_TEST_TIMEOUT_MIN_MS 60000
+/* How often the running tests' X servers are looked at; one seen stopped
+ * this many times in a row hangs its test (on_server_watch). */
+#define RUNNER_SERVER_WATCH_MS 500
+#define RUNNER_SERVER_STOPPED_LOOKS 2
 
 G_DEFINE_QUARK (xreduce-runner-error-quark, runner_error)
 
@@ -58,6 +62,8 @@ typedef struct
   gboolean by_test;          /* the running test is the --test command, not xreplay */
   gboolean restart;          /* its X server failed a test: a fresh one before the next */
   gboolean timed_out;        /* the running test passed the time limit: killed */
+  gboolean server_stopped;   /* its X server was stopped (SIGSTOP): the test was killed */
+  guint stopped_looks;       /* on_server_watch() saw the server stopped, in a row */
   guint timeout_id;          /* the running test's time limit, or 0 */
   /* Through a launcher (runner.h): */
   int stdin_fd;              /* owned: our end of the test's stdin, or -1 (closed) */
@@ -72,7 +78,8 @@ typedef struct
 /* A background test (runner_start_background). */
 typedef struct Background
 {
-  Session *session;          /* owned */
+  Session *session;          /* owned, unless shared */
+  gboolean shared;           /* runner_start_background_shared(): the caller's */
   char **extra_args;         /* owned, or NULL: more xreplay options */
   guint attempt;             /* tries so far */
   guint infra_attempt;       /* infrastructure failures so far */
@@ -85,7 +92,8 @@ typedef struct Background
 static void
 background_free (Background *bg)
 {
-  session_free (bg->session);
+  if (!bg->shared)
+    session_free (bg->session);
   g_strfreev (bg->extra_args);
   g_free (bg);
 }
@@ -117,8 +125,12 @@ struct Runner
   double ms_per_action;      /* the slowest finished test's ms per action (+1), or 0 */
   gboolean any_finished;     /* a test finished (ms_per_action is known) */
   guint test_timeout_ms;     /* runner_set_test_timeout(), or 0: derived */
+  guint server_watch;        /* on_server_watch()'s timer while tests run, or 0 */
   GQueue background;         /* of Background*: queued, not started yet */
   guint n_background;        /* queued or running */
+  const Session *shared;     /* runner_start_background_shared()'s session, or NULL */
+  char *shared_path;         /* ... written once, a link to it for each of its tests */
+  char *shared_text;         /* ... as text, once, for the launcher's frame */
   /* How busy the workers were (runner_get_usage). */
   gint64 created_us;
   gint64 busy_ms;            /* the tests' time on a worker, killed ones too */
@@ -300,6 +312,7 @@ runner_free (Runner *runner)
       if (worker->server != NULL && xserver_get_pid (worker->server) > 0)
         kill (xserver_get_pid (worker->server), SIGTERM);
     }
+  g_clear_handle_id (&runner->server_watch, g_source_remove);
   g_ptr_array_unref (runner->workers);
   g_queue_clear_full (&runner->retries, g_free);
   g_queue_clear_full (&runner->background, (GDestroyNotify) background_free);
@@ -310,6 +323,8 @@ runner_free (Runner *runner)
   g_strfreev (runner->launcher_argv);
   g_free (runner->workdir);
   g_free (runner->last_infra);
+  g_free (runner->shared_path);
+  g_free (runner->shared_text);
   g_free (runner->recorded_speed);
   g_clear_error (&runner->batch_error);
   g_free (runner);
@@ -500,11 +515,25 @@ runner_resume (Runner *runner)
   runner->cancelled = FALSE;
 }
 
+/* Who a test's status is of: xreplay, or the launcher that ran it
+ * ("the launcher srun"): a launcher killed by a signal is not xreplay. */
+static char *
+test_runner_name (Runner *runner, gboolean launched)
+{
+  g_autofree char *base = NULL;
+
+  if (!launched || runner->launcher_argv == NULL)
+    return g_strdup ("xreplay");
+  base = g_path_get_basename (runner->launcher_argv[0]);
+  return g_strdup_printf ("the launcher %s", base);
+}
+
 /* What a finished test said: FALSE with RUNNER_ERROR_INFRA if xreplay
- * broke or answered nonsense, RUNNER_ERROR_USAGE if it refused its input. */
+ * broke or answered nonsense, RUNNER_ERROR_USAGE if it refused its input.
+ * @launched: it ran through the launcher, whose status @status is. */
 static gboolean
-collect_result (Runner *runner, gboolean by_test, int status, const char *out, const char *err,
-                RunResult *result, GError **error)
+collect_result (Runner *runner, gboolean by_test, gboolean launched, int status, const char *out,
+                const char *err, RunResult *result, GError **error)
 {
   g_autoptr (GError) local = NULL;
   g_autofree char *said = g_strstrip (g_strdup (err));
@@ -540,7 +569,17 @@ collect_result (Runner *runner, gboolean by_test, int status, const char *out, c
   if (code == 3 || code < 0 || !replay_result_from_json (out, &result->replay, &local))
     {
       g_autofree char *how = proc_describe_wait_status (status);
-      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "xreplay %s%s%s%s%s", how,
+      g_autofree char *who = test_runner_name (runner, launched);
+
+      /* Through a launcher, a death by a signal is the launcher's
+       * (xreplay's own end comes back as an exit status, which the
+       * launcher passes on). */
+      if (launched && code >= 0)
+        {
+          g_autofree char *launcher = who;
+          who = g_strdup_printf ("xreplay through %s", launcher + strlen ("the launcher "));
+        }
+      g_set_error (error, RUNNER_ERROR, RUNNER_ERROR_INFRA, "%s %s%s%s%s%s", who, how,
                    *said ? ": " : "", said, local != NULL ? "; " : "",
                    local != NULL ? local->message : "");
       run_result_clear (result);
@@ -583,8 +622,9 @@ infra_may_retry (Runner *runner, Worker *worker, guint infra_attempt, GError **e
     return FALSE;
   if (infra_attempt >= RUNNER_INFRA_ATTEMPTS)
     {
-      g_prefix_error (error, "%u infrastructure failures in a row of one test, each on a fresh "
-                      "X server; the last: ", infra_attempt);
+      g_prefix_error (error, "%u infrastructure failures in a row of one test%s; the last: ",
+                      infra_attempt, runner->launcher_argv != NULL
+                                     ? ", each through the launcher" : ", each on a fresh X server");
       return FALSE;
     }
   g_clear_error (error);
@@ -634,7 +674,7 @@ static gboolean launch_test (Runner *runner, Worker *worker, Session *session, g
 
 static void
 on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean killed,
-                    int status, const char *out, const char *err)
+                    gboolean launched, int status, const char *out, const char *err)
 {
   g_autoptr (GError) error = NULL;
   RunResult result = { 0 };
@@ -644,7 +684,8 @@ on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean kil
   result.elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
   if (killed)
     g_set_error_literal (&error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED, "interrupted");
-  else if (!collect_result (runner, worker->by_test, status, out, err, &result, &error))
+  else if (!collect_result (runner, worker->by_test, launched, status, out, err, &result,
+                            &error))
     {
       if (g_error_matches (error, RUNNER_ERROR, RUNNER_ERROR_INFRA)
           && infra_may_retry (runner, worker, ++bg->infra_attempt, &error))
@@ -691,13 +732,13 @@ on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean kil
 
 static void
 on_batch_done (Runner *runner, Worker *worker, Session *session, gint index, guint attempt,
-               int status, const char *out, const char *err)
+               gboolean launched, int status, const char *out, const char *err)
 {
   g_autoptr (GError) error = NULL;
   RunResult result = { 0 };
 
   result.elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
-  if (!collect_result (runner, worker->by_test, status, out, err, &result, &error))
+  if (!collect_result (runner, worker->by_test, launched, status, out, err, &result, &error))
     {
       if (g_error_matches (error, RUNNER_ERROR, RUNNER_ERROR_INFRA)
           && infra_may_retry (runner, worker, worker->infra_attempt + 1, &error))
@@ -747,6 +788,7 @@ on_test_done (ProcChild *process, int status, gpointer data)
   Background *bg = g_steal_pointer (&worker->background);
   gint index = worker->index;
   gboolean killed = worker->killed;
+  gboolean launched = worker->launched;
   gsize out_len = 0, err_len = 0;
   const char *out_data = proc_child_get_stdout (process, &out_len);
   const char *err_data = proc_child_get_stderr (process, &err_len);
@@ -754,6 +796,7 @@ on_test_done (ProcChild *process, int status, gpointer data)
   g_autofree char *err = g_utf8_make_valid (err_data, (gssize) err_len);
 
   gboolean timed_out = worker->timed_out;
+  gboolean server_stopped = worker->server_stopped;
   gint64 elapsed_ms = (g_get_monotonic_time () - worker->started_us) / 1000;
   g_autofree char *said = NULL;
 
@@ -771,7 +814,21 @@ on_test_done (ProcChild *process, int status, gpointer data)
     }
   worker->index = -1;
   worker->timed_out = FALSE;
-  if (timed_out && !killed)
+  worker->server_stopped = FALSE;
+  worker->stopped_looks = 0;
+  if (server_stopped && !killed)
+    {
+      /* Its X server answered nothing: xreplay waited in Xlib for a reply
+       * that never comes. It says nothing of the candidate. */
+      said = g_strdup_printf ("%s\nits X server (%s) was stopped: the test was killed after "
+                              "%" G_GINT64_FORMAT " ms", err,
+                              worker->server != NULL ? xserver_get_display (worker->server) : "?",
+                              elapsed_ms);
+      status = W_EXITCODE (3, 0);
+      g_clear_pointer (&out, g_free);
+      killed = FALSE;
+    }
+  else if (timed_out && !killed)
     {
       /* Killed at its time limit: xreplay was stuck (an X server
        * stopped, a wait without end), which says nothing of the
@@ -791,10 +848,10 @@ on_test_done (ProcChild *process, int status, gpointer data)
     }
   worker->killed = FALSE;
   if (bg != NULL)
-    on_background_done (runner, worker, bg, killed, status, out != NULL ? out : "",
+    on_background_done (runner, worker, bg, killed, launched, status, out != NULL ? out : "",
                         said != NULL ? said : err);
   else if (!killed && index >= 0 && runner->results != NULL)
-    on_batch_done (runner, worker, worker->session, index, worker->attempt, status,
+    on_batch_done (runner, worker, worker->session, index, worker->attempt, launched, status,
                    out != NULL ? out : "", said != NULL ? said : err);
 }
 
@@ -840,6 +897,43 @@ on_test_timeout (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The running tests' X servers, every RUNNER_SERVER_WATCH_MS: one that
+ * is stopped (SIGSTOP: a debugger, a stray kill) answers no client, and
+ * its test's xreplay waits in Xlib for ever, past any bound of its own.
+ * Seen stopped RUNNER_SERVER_STOPPED_LOOKS times in a row, it costs its
+ * test a second, not the per-test limit: the test is killed and is an
+ * infrastructure failure (on_test_done), run again on a fresh server. */
+static gboolean
+on_server_watch (gpointer data)
+{
+  Runner *runner = data;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < runner->workers->len; i++)
+    {
+      Worker *worker = g_ptr_array_index (runner->workers, i);
+
+      if (worker->process == NULL || worker->server == NULL || worker->launched)
+        continue;
+      any = TRUE;
+      if (!xserver_is_stopped (worker->server))
+        {
+          worker->stopped_looks = 0;
+          continue;
+        }
+      if (++worker->stopped_looks < RUNNER_SERVER_STOPPED_LOOKS || worker->killed
+          || worker->server_stopped)
+        continue;
+      g_debug ("worker %u: its X server %s is stopped: the test is killed", worker->id,
+               xserver_get_display (worker->server));
+      worker->server_stopped = TRUE;
+      proc_child_signal (worker->process, SIGKILL);
+    }
+  if (!any)
+    runner->server_watch = 0;
+  return any ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
 /* Writes the frame to the launcher's stdin as it takes it; then the
  * socket stays open (closing it is the cancel). */
 static gboolean
@@ -872,7 +966,19 @@ on_stdin_writable (int fd, GIOCondition condition, gpointer data)
 static gboolean
 worker_open_stdin (Worker *worker, Session *session, int *child_end, GError **error)
 {
-  g_autofree char *text = session_to_string (session);
+  Runner *runner = worker->runner;
+  g_autofree char *own = NULL;
+  const char *text;
+
+  if (session == runner->shared && runner->shared != NULL)
+    {
+      /* The same session for several tests: as text once. */
+      if (runner->shared_text == NULL)
+        runner->shared_text = session_to_string (session);
+      text = runner->shared_text;
+    }
+  else
+    text = own = session_to_string (session);
   g_autofree char *header = frame_header (strlen (text));
   g_autofree char *frame = g_strconcat (header, text, NULL);
   gsize len = strlen (frame);
@@ -894,6 +1000,26 @@ worker_open_stdin (Worker *worker, Session *session, int *child_end, GError **er
   worker->stdin_source = g_unix_fd_add (worker->stdin_fd, G_IO_OUT | G_IO_ERR | G_IO_HUP,
                                         on_stdin_writable, worker);
   return TRUE;
+}
+
+/* The candidate file for a test of @session: a session shared by several
+ * tests (the verification's full session: a million actions are seconds
+ * to write) is written once, and each test gets a link to it. */
+static gboolean
+write_candidate (Runner *runner, const Session *session, const char *path, GError **error)
+{
+  if (session != runner->shared || runner->shared == NULL)
+    return session_save (session, path, error);
+  if (runner->shared_path == NULL)
+    {
+      g_autofree char *shared = g_strdup_printf ("%s/shared-%" G_GUINT64_FORMAT ".log",
+                                                 runner->workdir, runner->serial++);
+
+      if (!session_save (session, shared, error))
+        return FALSE;
+      runner->shared_path = g_steal_pointer (&shared);
+    }
+  return link (runner->shared_path, path) == 0 || session_save (session, path, error);
 }
 
 static gboolean
@@ -950,7 +1076,7 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   else if (!launched)
     path = g_strdup_printf ("%s/candidate-%u-%" G_GUINT64_FORMAT ".log",
                             runner->workdir, worker->id, runner->serial++);
-  if (path != NULL && !session_save (session, path, error))
+  if (path != NULL && !write_candidate (runner, session, path, error))
     return FALSE;
 
   if (by_test)
@@ -1077,6 +1203,8 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   if (!by_test)
     worker->timeout_id = g_timeout_add (runner_test_timeout (runner, worker->n_actions),
                                         on_test_timeout, worker);
+  if (worker->server != NULL && !launched && runner->server_watch == 0)
+    runner->server_watch = g_timeout_add (RUNNER_SERVER_WATCH_MS, on_server_watch, runner);
   g_debug ("worker %u: candidate %d (%u actions) started", worker->id, index,
            session_get_n_actions (session));
   return TRUE;
@@ -1107,13 +1235,14 @@ launch_background (Runner *runner)
 }
 
 static void
-queue_background (Runner *runner, Session *session, char **extra_args,
+queue_background (Runner *runner, Session *session, gboolean shared, char **extra_args,
                   RunnerPredicate predicate, gpointer predicate_data,
                   RunnerDoneFunc done, gpointer done_data)
 {
   Background *bg = g_new0 (Background, 1);
 
   bg->session = session;
+  bg->shared = shared;
   bg->extra_args = extra_args;
   bg->predicate = predicate;
   bg->predicate_data = predicate_data;
@@ -1129,13 +1258,46 @@ void
 runner_start_background (Runner *runner, Session *session, RunnerPredicate predicate,
                          gpointer predicate_data, RunnerDoneFunc done, gpointer done_data)
 {
-  queue_background (runner, session, NULL, predicate, predicate_data, done, done_data);
+  queue_background (runner, session, FALSE, NULL, predicate, predicate_data, done, done_data);
+}
+
+void
+runner_start_background_shared (Runner *runner, const Session *session,
+                                RunnerPredicate predicate, gpointer predicate_data,
+                                RunnerDoneFunc done, gpointer done_data)
+{
+  if (session != runner->shared)
+    {
+      if (runner->shared_path != NULL)
+        unlink (runner->shared_path);
+      g_clear_pointer (&runner->shared_path, g_free);
+      g_clear_pointer (&runner->shared_text, g_free);
+      runner->shared = session;
+    }
+  queue_background (runner, (Session *) session, TRUE, NULL, predicate, predicate_data, done,
+                    done_data);
 }
 
 guint
 runner_get_n_background (const Runner *runner)
 {
   return runner->n_background;
+}
+
+gboolean
+runner_step_background (Runner *runner, GError **error)
+{
+  if (runner->n_background > 0 && !runner->cancelled)
+    {
+      launch_background (runner);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  if (runner->cancelled)
+    {
+      g_set_error_literal (error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED, "interrupted");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -1188,7 +1350,7 @@ runner_run_once (Runner *runner, Session *session, const char *const *extra_args
   memset (result, 0, sizeof *result);
   for (guint i = 0; i < n; i++)
     all[i] = i;
-  queue_background (runner, session_subset (session, all, n), g_strdupv ((char **) extra_args),
+  queue_background (runner, session_subset (session, all, n), FALSE, g_strdupv ((char **) extra_args),
                     NULL, NULL, on_once_done, &once);
   /* Until it is over: on_once_done() writes to this frame. */
   while (!once.done)

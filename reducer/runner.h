@@ -146,11 +146,20 @@ typedef void (*RunnerDoneFunc) (RunResult *result, gboolean failed, const GError
 void runner_start_background (Runner *runner, Session *session,
                               RunnerPredicate predicate, gpointer predicate_data,
                               RunnerDoneFunc done, gpointer done_data);
+/* The same for a @session that the caller keeps until runner_free() and
+ * may queue several times (the verification's full session): its
+ * candidate file is written once. */
+void runner_start_background_shared (Runner *runner, const Session *session,
+                                     RunnerPredicate predicate, gpointer predicate_data,
+                                     RunnerDoneFunc done, gpointer done_data);
 /* Background tests queued or running. */
 guint runner_get_n_background (const Runner *runner);
 /* Runs the main context until no background test is left; FALSE with
  * RUNNER_ERROR_CANCELLED after runner_cancel(). */
 gboolean runner_wait_background (Runner *runner, GError **error);
+/* The same, for one main-context iteration (one background test may end):
+ * for a caller that waits for one of them. */
+gboolean runner_step_background (Runner *runner, GError **error);
 
 /* From a signal handler's main-loop callback: kills every running test and
  * makes runner_run_batch return RUNNER_ERROR_CANCELLED. */

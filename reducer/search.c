@@ -133,3 +133,33 @@ search_normalize (const Session *session, const guint *elems, guint n_elems, GAr
 
   g_array_append_vals (out, kept->data, kept->len);
 }
+
+GArray *
+search_dropped_releases (const Session *session, const guint *set, guint n_set)
+{
+  g_autoptr (GArray) actions = session_get_actions (session);
+  g_autoptr (GHashTable) open = g_hash_table_new (NULL, NULL);   /* input -> kept press */
+  g_autofree gboolean *in_set = g_new0 (gboolean, MAX (actions->len, 1));
+  GArray *releases = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < n_set; i++)
+    if (set[i] < actions->len)
+      in_set[set[i]] = TRUE;
+  for (guint a = 0; a < actions->len; a++)
+    {
+      const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, a));
+      gpointer input = GUINT_TO_POINTER (ev->kind == SESSION_EVENT_KEY_PRESS
+                                         || ev->kind == SESSION_EVENT_KEY_RELEASE
+                                           ? ev->keycode : 0x10000 + ev->button);
+
+      if (session_event_is_press (ev))
+        g_hash_table_insert (open, input, GINT_TO_POINTER (in_set[a]));
+      else if (session_event_is_release (ev))
+        {
+          if (GPOINTER_TO_INT (g_hash_table_lookup (open, input)) && !in_set[a])
+            g_array_append_val (releases, a);
+          g_hash_table_remove (open, input);
+        }
+    }
+  return releases;
+}

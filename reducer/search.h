@@ -35,4 +35,11 @@ const DdLevel *search_levels_get (const SearchLevels *levels, guint *n_levels);
  * @elems that session_subset() keeps. */
 void search_normalize (const Session *session, const guint *elems, guint n_elems, GArray *out);
 
+/* The user's releases of what @set (ascending action numbers) presses
+ * that @set does not keep (the search drops them: a key or button still
+ * held changes nothing for most bugs), as action numbers, ascending: what
+ * goes back in after the search, where the failure holds with it, so
+ * that the steps read as done. */
+GArray *search_dropped_releases (const Session *session, const guint *set, guint n_set);
+
 G_END_DECLS

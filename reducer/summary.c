@@ -7,6 +7,7 @@
 #include "summary.h"
 #include "jsonio.h"
 #include "output.h"
+#include "plaintext.h"
 #include "proc.h"
 #include "quote.h"
 #include "reduce-options.h"
@@ -18,24 +19,7 @@
 char *
 summary_relative_path (const char *from_dir, const char *path)
 {
-  g_autofree char *cwd = g_get_current_dir ();
-  g_autofree char *dir = g_canonicalize_filename (from_dir, cwd);
-  g_autofree char *target = g_canonicalize_filename (path, cwd);
-  g_auto (GStrv) a = g_strsplit (dir, "/", -1);
-  g_auto (GStrv) b = g_strsplit (target, "/", -1);
-  g_autoptr (GString) out = g_string_new (NULL);
-  guint common = 0;
-
-  while (a[common] != NULL && b[common] != NULL && g_str_equal (a[common], b[common]))
-    common++;
-  for (guint i = common; a[i] != NULL; i++)
-    if (*a[i] != '\0')
-      g_string_append (out, "../");
-  for (guint i = common; b[i] != NULL; i++)
-    g_string_append_printf (out, "%s%s", b[i], b[i + 1] != NULL ? "/" : "");
-  if (out->len == 0)
-    g_string_append_c (out, '.');
-  return g_string_free (g_steal_pointer (&out), FALSE);
+  return output_relative_path (from_dir, path);
 }
 
 char *
@@ -62,6 +46,15 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                             "stays pressed)", n_in_file - r->n_after,
                             n_in_file - r->n_after == 1 ? "" : "s");
   g_string_append_printf (md, "\n- Failure kept: %s\n", want);
+  if (r->put_back_tests > 0 && r->put_back > 0)
+    g_string_append_printf (md, "- The user's releases: %u put back after the search, as the "
+                            "failure holds with them, so that the steps read as done (%u "
+                            "test%s)\n", r->put_back, r->put_back_tests,
+                            r->put_back_tests == 1 ? "" : "s");
+  else if (r->put_back_tests > 0)
+    g_string_append_printf (md, "- The user's releases: none put back after the search: with "
+                            "them the failure did not happen (%u test%s)\n",
+                            r->put_back_tests, r->put_back_tests == 1 ? "" : "s");
   g_string_append_printf (md, "- Verification: the full session failed in %u of %u replays, "
                           "the empty session passed", r->verify_fails, r->verify_runs);
   if (r->confirm > 1)
@@ -124,7 +117,10 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                             "more with the whole --settle; %" G_GUINT64_FORMAT " failed then\n",
                             r->confirmed, r->confirmed == 1 ? "" : "s",
                             r->confirmed == 1 ? "was" : "were", r->overturned);
-  if (r->one_minimal)
+  if (r->one_minimal && r->put_back > 0)
+    g_string_append (md, "- 1-minimal: verified before the releases were put back (removing "
+                         "any one action but those makes the failure go away)\n");
+  else if (r->one_minimal)
     g_string_append (md, "- 1-minimal: verified (removing any one remaining action makes the "
                          "failure go away)\n");
   else
@@ -151,8 +147,10 @@ append_section (const char *dir, const char *title, const char *markdown, const 
                 GError **error)
 {
   g_autofree char *path = g_build_filename (dir, "report.md", NULL);
+  g_autofree char *txt_path = g_build_filename (dir, "report.txt", NULL);
   g_autofree char *old = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *plain = NULL;
   const char *body;
 
   if (!g_file_get_contents (path, &old, NULL, error))
@@ -161,45 +159,82 @@ append_section (const char *dir, const char *title, const char *markdown, const 
   body = body != NULL ? body + 1 : old + strlen (old);
   text = g_strdup_printf ("%.*s%s%s\n## %s\n\n%s", (int) (body - old), old,
                           notice != NULL ? notice : "", body, title, markdown);
-  return output_file_write (path, text, -1, OUTPUT_FILE_MODE, error);
+  plain = plaintext_from_markdown (text);
+  return output_file_write (path, text, -1, OUTPUT_FILE_MODE, error)
+         && output_file_write (txt_path, plain, -1, OUTPUT_FILE_MODE, error);
+}
+
+/* One replay of @best for the report, into a fresh folder beside @dir
+ * (written there, private, removed unless complete, even if xreduce is
+ * killed); with @traced the app runs under xreduce-crashtrace (xreplay's
+ * default for a report), else --no-backtrace. */
+static gboolean
+replay_for_report (Runner *runner, const Session *best, const char *dir, gboolean traced,
+                   ProcTempDir **fresh, RunResult *replay, GError **error)
+{
+  g_autofree char *tmpl = g_strconcat (dir, ".partial-XXXXXX", NULL);
+  const char *args[] = { "--report", NULL, traced ? NULL : "--no-backtrace", NULL };
+
+  *fresh = proc_tempdir_new_at (tmpl, error);
+  if (*fresh == NULL)
+    return FALSE;
+  args[1] = proc_tempdir_get_path (*fresh);
+  return runner_run_once (runner, (Session *) best, args, replay, error);
 }
 
 gboolean
 summary_write_report (Runner *runner, const Session *best, const Reduction *reduction,
-                      char **report_md, GError **error)
+                      char **report_md, RunResult *replay, GError **error)
 {
   g_autofree char *dir = g_strconcat (reduction->output_path, ".report", NULL);
-  g_autofree char *tmpl = g_strconcat (dir, ".partial-XXXXXX", NULL);
-  /* Written beside its place, private (0700), removed unless complete
-   * (even if xreduce is killed), renamed into place when it is. */
   g_autoptr (ProcTempDir) fresh = NULL;
   g_autofree char *section = NULL;
   g_autoptr (GError) local = NULL;
-  RunResult replay = { 0 };
   gboolean failed, ok = FALSE;
 
-  fresh = proc_tempdir_new_at (tmpl, &local);
-  if (fresh == NULL)
+  memset (replay, 0, sizeof *replay);
+  failed = replay_for_report (runner, best, dir, TRUE, &fresh, replay, &local)
+           && target_still_fails (replay, (gpointer) reduction->target);
+  /* The backtrace is never a reason to lose the report or change what
+   * it says: a replay under the tracer that could not run, or did not
+   * fail where the tests did, is made again without it. */
+  if (!failed && !g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED)
+      && !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NO_SPACE))
     {
-      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
-      return FALSE;
-    }
-  {
-    const char *args[] = { "--report", proc_tempdir_get_path (fresh), NULL };
+      g_autoptr (ProcTempDir) plain = NULL;
+      g_autoptr (GError) plain_error = NULL;
+      RunResult untraced = { 0 };
 
-    if (!runner_run_once (runner, (Session *) best, args, &replay, &local))
-      {
-        if (g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
-          g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
-        else
-          g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
-        goto out;
-      }
-  }
-  failed = target_still_fails (&replay, (gpointer) reduction->target);
+      g_debug ("the report's replay under the tracer %s; again without it",
+               local != NULL ? local->message : "did not fail");
+      if (replay_for_report (runner, best, dir, FALSE, &plain, &untraced, &plain_error)
+          && (local != NULL || target_still_fails (&untraced, (gpointer) reduction->target)))
+        {
+          g_clear_error (&local);
+          g_clear_pointer (&fresh, proc_tempdir_free);
+          fresh = g_steal_pointer (&plain);
+          run_result_clear (replay);
+          *replay = untraced;
+          failed = target_still_fails (replay, (gpointer) reduction->target);
+        }
+      else
+        {
+          run_result_clear (&untraced);
+          if (local != NULL && plain_error != NULL)
+            g_propagate_error (&local, g_steal_pointer (&plain_error));
+        }
+    }
+  if (local != NULL)
+    {
+      if (g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
+        g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+      else
+        g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
+      goto out;
+    }
   if (!failed)
     {
-      g_autofree char *said = target_describe_result (&replay);
+      g_autofree char *said = target_describe_result (replay);
       g_autofree char *what = quote_terminal (said);
       if (reduction->target->by_test)
         g_printerr ("xreduce: note: replayed by xreplay for the report, the app %s; "
@@ -209,13 +244,17 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
                     "failure (the app %s): it may be flaky; the report says what happened\n",
                     reduction->output_path, what);
     }
-  section = summary_markdown (reduction, dir, session_get_n_actions (best), &replay, failed);
+  section = summary_markdown (reduction, dir, session_get_n_actions (best), replay, failed);
   if (!append_section (proc_tempdir_get_path (fresh), "Reduction", section,
                        reduction->interrupted
                          ? "\n**Interrupted, not minimal:** xreduce was stopped (Ctrl-C) before "
                            "the end; these are the fewest actions found so far. Run the same "
                            "command again to go on.\n"
-                         : NULL, &local)
+                       : reduction->stopped_early
+                         ? "\n**Stopped early, maybe not minimal:** a limit (--limit-time, "
+                           "--limit-tests) ended the search; these are the fewest actions "
+                           "found by then.\n"
+                       : NULL, &local)
       || !output_dir_install (proc_tempdir_get_path (fresh), dir, &local))
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INFRA, "%s", local->message);
@@ -224,7 +263,6 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
   *report_md = g_build_filename (dir, "report.md", NULL);
   ok = TRUE;
 out:
-  run_result_clear (&replay);
   return ok;
 }
 
@@ -317,8 +355,11 @@ json_steps (JsonBuilder *b, const Session *best)
 }
 
 char *
-summary_json (const Reduction *r, const Session *best, const char *report_md)
+summary_json (const Reduction *r, const Session *best, const char *report_md,
+              const RunResult *replay)
 {
+  const CrashInfo *crash = replay != NULL && replay->replay.verdict.kind == VERDICT_CRASHED
+                           && replay->replay.crash.signal > 0 ? &replay->replay.crash : NULL;
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autofree char *want = target_describe (r->target);
   g_autofree char *report_dir = report_md != NULL ? g_path_get_dirname (report_md) : NULL;
@@ -332,6 +373,8 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
   jsonio_add_int (b, "actions_before", r->n_before, TRUE);
   jsonio_add_int (b, "actions_after", r->n_after, TRUE);
   jsonio_add_int (b, "releases_added", n_in_file > r->n_after ? n_in_file - r->n_after : 0, TRUE);
+  jsonio_add_int (b, "releases_put_back", r->put_back, TRUE);
+  jsonio_add_int (b, "put_back_tests", r->put_back_tests, TRUE);
   json_steps (b, best);
   jsonio_add_int (b, "tests", (gint64) r->tests, TRUE);
   jsonio_add_int (b, "speculative_tests", (gint64) r->speculative, TRUE);
@@ -369,6 +412,30 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
   for (char **f = r->target->reference_frames; f != NULL && *f != NULL; f++)
     json_builder_add_string_value (b, *f);
   json_builder_end_array (b);
+  /* What the report's replay saw of it (its tracer): in words, which
+   * process, sent by another one or not, where. */
+  {
+    g_autoptr (GArray) python = crash != NULL
+                                  ? crash_python_stack (replay->replay.stderr_text,
+                                                        replay->replay.stderr_len) : NULL;
+    g_autofree char *how = crash != NULL ? crash_info_outcome_python (crash, python) : NULL;
+    g_autofree char *site = crash != NULL && !crash_info_is_sent (crash)
+                              ? crash_info_site (crash) : NULL;
+
+    jsonio_add_string (b, "how", how);
+    jsonio_add_string (b, "process", crash != NULL ? crash->process : NULL);
+    jsonio_add_string (b, "site", site);
+    json_builder_set_member_name (b, "sent_by");
+    if (crash != NULL && crash_info_is_sent (crash))
+      {
+        json_builder_begin_object (b);
+        jsonio_add_int (b, "pid", crash->sender_pid, TRUE);
+        jsonio_add_string (b, "name", crash->sender);
+        json_builder_end_object (b);
+      }
+    else
+      json_builder_add_null_value (b);
+  }
   json_builder_end_object (b);
   json_builder_set_member_name (b, "files");
   json_builder_begin_object (b);
@@ -384,7 +451,7 @@ summary_json (const Reduction *r, const Session *best, const char *report_md)
 
 char *
 summary_json_error (const char *verdict, const char *message, int exit_status,
-                    const char *output_path)
+                    const char *session_path, const char *output_path)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
 
@@ -394,6 +461,7 @@ summary_json_error (const char *verdict, const char *message, int exit_status,
   jsonio_add_int (b, "exit_status", exit_status, TRUE);
   json_builder_set_member_name (b, "files");
   json_builder_begin_object (b);
+  jsonio_add_string (b, "session", session_path);
   jsonio_add_string (b, "minimal_session", output_path);
   json_builder_end_object (b);
   json_builder_end_object (b);

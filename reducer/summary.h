@@ -17,6 +17,9 @@ typedef struct
 {
   const char *session_path, *output_path;
   guint n_before, n_after;   /* actions (n_after: those kept, without added releases) */
+  guint put_back;            /* of n_after, the user's releases put back after the search
+                              * (the failure holds with them: the steps read as done) */
+  guint put_back_tests;      /* the tests that cost (counted in tests) */
   guint64 tests, cache_hits;
   guint64 speculative;       /* of the tests, those the search ran speculatively, on
                               * workers it left idle (dd.h) */
@@ -57,10 +60,13 @@ char *summary_relative_path (const char *from_dir, const char *path);
 /* Writes OUT.report/ for @best: replays it with --report into a fresh
  * folder beside, appends the section, then puts the folder in place of
  * any earlier one (renamed as a whole: an interrupted report never leaves
- * a folder without report.md). FALSE: no report, a warning for the
- * caller; or REDUCE_ERROR_INTERRUPTED. */
+ * a folder without report.md). A replay under the tracer that cannot run
+ * or does not fail is made again without it. @replay gets what the
+ * report's replay did (to be cleared with run_result_clear), also on
+ * failure. FALSE: no report, a warning for the caller; or
+ * REDUCE_ERROR_INTERRUPTED. */
 gboolean summary_write_report (Runner *runner, const Session *best, const Reduction *reduction,
-                               char **report_md, GError **error);
+                               char **report_md, RunResult *replay, GError **error);
 
 /* The result on stdout: the actions kept, in words (terminal-safe), the
  * minimal session and how to replay it. */
@@ -76,14 +82,18 @@ void summary_print (const Reduction *reduction, const Session *best,
  * batches, batches_with_idle_workers (speculative candidates count), verification {fails,
  * runs}, pace, replay_options (the minimal session's replay line's words),
  * crash {signal (or null), frames (--same-crash's top frames,
- * else [])}, files {session, minimal_session, report, replay_gif}
- * (null: not written). */
-char *summary_json (const Reduction *reduction, const Session *best, const char *report_md);
+ * else []), and what @report_replay (or NULL) saw: how ("killed by SIGSEGV
+ * sent by pid 4 (bash)", "crashed with SIGSEGV in f (a.c:3)"), process,
+ * site, sent_by ({pid, name} or null)}, files {session, minimal_session,
+ * report, replay_gif} (null: not written). */
+char *summary_json (const Reduction *reduction, const Session *best, const char *report_md,
+                    const RunResult *report_replay);
 
 /* xreduce --json when there is no result: {"verdict" ("nothing_to_reduce",
  * "usage_error", "infra_error", "interrupted"), "error", "exit_status",
- * "files": {"minimal_session"}} (null unless a best session was kept). */
+ * "files": {"session" (the session reduced, or null), "minimal_session"
+ * (null unless a best session was kept)}}. */
 char *summary_json_error (const char *verdict, const char *message, int exit_status,
-                          const char *output_path);
+                          const char *session_path, const char *output_path);
 
 G_END_DECLS

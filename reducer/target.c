@@ -116,7 +116,7 @@ target_still_fails (const RunResult *result, gpointer data)
       break;
     }
   if (target->same_crash && target->reference_frames != NULL
-      && !frames_match (result->replay.backtrace, target->reference_frames, target->same_crash_frames))
+      && !frames_match (result->replay.crash.frames, target->reference_frames, target->same_crash_frames))
     return FALSE;
   return TRUE;
 }

@@ -41,10 +41,12 @@ struct Verification
   char *empty_seen;          /* what the empty session did, if it failed */
   char *full_seen;           /* what the first full replay did */
   char *full_tail;           /* the end of its stderr */
+  char *no_frames;           /* --same-crash: why a failing replay had no frames */
   GError *error;             /* a replay broke, or was interrupted */
   GError *verdict_error;     /* FAILED: why */
   VerificationState state;
   guint confirm, crash_point;
+  Session *full;             /* the full session as it replays, made once; owned */
   const char *files_dir;     /* borrowed, or NULL */
   gboolean wm_used;
 };
@@ -130,8 +132,11 @@ on_full_done (RunResult *result, gboolean failed, const GError *error, gpointer 
     {
       v->fails++;
       v->max_replayed = MAX (v->max_replayed, result->replay.n_replayed);
-      if (v->target->same_crash && v->target->reference_frames == NULL)
-        v->target->reference_frames = g_steal_pointer (&result->replay.backtrace);
+      if (v->target->same_crash && v->target->reference_frames == NULL
+          && result->replay.crash.frames != NULL)
+        v->target->reference_frames = g_steal_pointer (&result->replay.crash.frames);
+      else if (v->target->same_crash && v->no_frames == NULL)
+        v->no_frames = g_strdup (result->replay.crash.no_frames);
     }
   if (result->replay.verdict.kind != VERDICT_COULD_NOT_START)
     v->n_started++;
@@ -141,10 +146,17 @@ static void
 queue (Verification *v, gboolean with_empty, guint n_full)
 {
   guint n_actions = session_get_n_actions (v->session);
-  g_autofree guint *all = g_new (guint, MAX (n_actions, 1));
 
-  for (guint i = 0; i < n_actions; i++)
-    all[i] = i;
+  /* One copy of the full session (and one candidate file) for all its
+   * replays: a million actions are seconds to copy and write. */
+  if (v->full == NULL && n_full > 0)
+    {
+      g_autofree guint *all = g_new (guint, MAX (n_actions, 1));
+
+      for (guint i = 0; i < n_actions; i++)
+        all[i] = i;
+      v->full = session_subset (v->session, all, n_actions);
+    }
   if (with_empty)
     {
       v->pending++;
@@ -155,8 +167,8 @@ queue (Verification *v, gboolean with_empty, guint n_full)
     {
       v->pending++;
       v->runs++;
-      runner_start_background (v->runner, session_subset (v->session, all, n_actions),
-                               target_still_fails, v->target, on_full_done, v);
+      runner_start_background_shared (v->runner, v->full, target_still_fails, v->target,
+                                      on_full_done, v);
     }
 }
 
@@ -234,9 +246,11 @@ verification_free (Verification *v)
 {
   if (v == NULL)
     return;
+  g_clear_pointer (&v->full, session_free);
   g_free (v->empty_seen);
   g_free (v->full_seen);
   g_free (v->full_tail);
+  g_free (v->no_frames);
   g_clear_error (&v->error);
   g_clear_error (&v->verdict_error);
   g_free (v);
@@ -347,7 +361,8 @@ judge (Verification *v, GError **error)
   if (target->same_crash && target->reference_frames == NULL)
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY,
-                   "--same-crash: no backtrace could be taken of the crash (is gdb installed?)");
+                   "--same-crash: no backtrace could be taken of the crash: %s",
+                   v->no_frames != NULL ? v->no_frames : "the app's tracer said nothing of it");
       return VERIFICATION_FAILED;
     }
   if (target->same_crash && !v->quiet)
@@ -391,6 +406,33 @@ verification_wait (Verification *v, GError **error)
           break;
         }
       if (!runner_wait_background (v->runner, &local))
+        {
+          g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
+          return FALSE;
+        }
+    }
+}
+
+gboolean
+verification_wait_failure (Verification *v, GError **error)
+{
+  for (;;)
+    {
+      g_autoptr (GError) local = NULL;
+
+      switch (verification_poll (v, error))
+        {
+        case VERIFICATION_DONE:
+          return TRUE;
+        case VERIFICATION_FAILED:
+          return FALSE;
+        case VERIFICATION_PENDING:
+        default:
+          break;
+        }
+      if (v->fails > 0)
+        return TRUE;
+      if (!runner_step_background (v->runner, &local))
         {
           g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
           return FALSE;

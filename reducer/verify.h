@@ -27,7 +27,8 @@ typedef enum
 
 typedef struct Verification Verification;
 
-/* Queues the replays at once. @target's reference frames are filled from
+/* Queues the replays at once (keep the verification until the runner is
+ * freed: its replays share its copy of the full session). @target's reference frames are filled from
  * the first failing full replay (--same-crash). Borrowed: everything.
  * With @pick_pace, a full session that never fails at the app's pace is
  * replayed at the recorded pace too (its gaps as they were, not capped by
@@ -49,6 +50,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Verification, verification_free)
 VerificationState verification_poll (Verification *verification, GError **error);
 /* Runs the main context until the verdict is in: TRUE once DONE. */
 gboolean verification_wait (Verification *verification, GError **error);
+/* Runs the main context until a replay of the full session has failed
+ * (the search has something to reduce) or the verdict is in: TRUE then,
+ * unless the verdict is FAILED. */
+gboolean verification_wait_failure (Verification *verification, GError **error);
 
 /* Once DONE: */
 guint verification_get_runs (const Verification *verification);

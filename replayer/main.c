@@ -171,7 +171,8 @@ load_stdin (gsize max_session, guint max_actions, gboolean *framed, GError **err
   if (data == NULL)
     return NULL;
   text = g_bytes_get_data (data, &len);
-  return session_parse_bounded (text, len, "stdin", max_actions, error);
+  return session_parse_cancellable (text, len, "stdin", max_actions,
+                                    proc_interrupt_get_cancellable (), error);
 }
 
 /* The steps as a person would name them (phrases), with their actions. */
@@ -292,6 +293,12 @@ on_report_end (Display *dpy, const ReplayResult *result, gpointer data)
   report_take_last_pictures (data, dpy, result->verdict.kind == VERDICT_PASSED);
 }
 
+static gboolean
+on_report_wait_before (guint number, gpointer data)
+{
+  return report_wants_wait (data, number);
+}
+
 /* The command line, as given. */
 typedef struct
 {
@@ -349,8 +356,8 @@ parse_args (int argc, char **argv, Args *a, int *status)
   GOptionEntry entries[] = {
     { "display", 'd', 0, G_OPTION_ARG_STRING, &a->display, "Replay on this existing display instead of a private Xvfb (e.g. a Xephyr to watch)", "DPY" },
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "A failure counts only if the app's stderr matches REGEX", "REGEX" },
-    { "backtrace", 0, 0, G_OPTION_ARG_NONE, &a->backtrace, "Run the app under gdb and report the crash's top frames", NULL },
-    { "no-backtrace", 0, 0, G_OPTION_ARG_NONE, &a->no_backtrace, "With --report: no gdb (by default the report's replay runs under gdb when it is installed)", NULL },
+    { "backtrace", 0, 0, G_OPTION_ARG_NONE, &a->backtrace, "Trace the app's processes (ptrace): say which one died of which signal, sent by whom, and its top frames", NULL },
+    { "no-backtrace", 0, 0, G_OPTION_ARG_NONE, &a->no_backtrace, "With --report: do not trace the app (by default the report's replay does, as --backtrace)", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object", NULL },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &a->report_dir, "Write a bug-report folder: report.md, a picture before each step, steps.png, an xdotool script (private: 0700, files 0600; put in place of an earlier report when complete)", "DIR" },
     { "list", 0, 0, G_OPTION_ARG_NONE, &a->list, "Print the session's steps in words (typing, keys, clicks, drags), numbered, with their actions, and exit", NULL },
@@ -480,23 +487,16 @@ choose_app (const Args *a, const Session *session, const char *const **app_argv,
   return TRUE;
 }
 
-/* --backtrace: the wrapper and gdb, or an infrastructure error. A step of
+/* --backtrace: the app's tracer, or an infrastructure error. A step of
  * main() (exit-status.h). */
 static gboolean
 check_backtrace (char **crashtrace, int *status)
 {
-  g_autofree char *gdb = g_find_program_in_path ("gdb");
-
   *crashtrace = find_crashtrace ();
   if (*crashtrace == NULL)
     {
       g_printerr ("xreplay: --backtrace: xreduce-crashtrace not found beside xreplay, in "
                   XREDUCE_LIBEXECDIR " or in PATH\n");
-      return exit_status_stop (status, EXIT_STATUS_INFRA);
-    }
-  if (gdb == NULL)
-    {
-      g_printerr ("xreplay: --backtrace: gdb is not installed\n");
       return exit_status_stop (status, EXIT_STATUS_INFRA);
     }
   return TRUE;
@@ -594,8 +594,12 @@ main (int argc, char **argv)
     session = load_stdin (opts.settings.max_session_size, opts.settings.max_actions, &framed,
                           &error);
   else
-    session = session_load_bounded (a.rest[1], opts.settings.max_session_size,
-                                    opts.settings.max_actions, &error);
+    session = session_load_cancellable (a.rest[1], opts.settings.max_session_size,
+                                        opts.settings.max_actions,
+                                        proc_interrupt_get_cancellable (), &error);
+  /* A signal while a long session was read (xreduce stops a test so). */
+  if (session == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return interrupted (&interrupt, a.quiet);
   if (session == NULL)
     {
       g_printerr ("xreplay: %s\n", error->message);
@@ -640,14 +644,10 @@ main (int argc, char **argv)
     }
   if (a.backtrace && !check_backtrace (&crashtrace, &status))
     return status;
-  /* A report has the crash's backtrace when gdb is there: one replay
-   * under gdb (xreduce's tests run without it, its report's replay with). */
+  /* A report says which process died and where: its replay traces the
+   * app (xreduce's tests run without, its report's replay with). */
   if (!a.backtrace && a.report_dir != NULL && !a.no_backtrace)
-    {
-      g_autofree char *gdb = g_find_program_in_path ("gdb");
-      if (gdb != NULL)
-        crashtrace = find_crashtrace ();
-    }
+    crashtrace = find_crashtrace ();
   opts.crashtrace = crashtrace;
   if (a.report_dir != NULL)
     {
@@ -664,6 +664,7 @@ main (int argc, char **argv)
       }
       opts.on_action = on_report_action;
       opts.on_end = on_report_end;
+      opts.wait_before = on_report_wait_before;
       opts.hook_data = report;
     }
   opts.display = a.display;
@@ -671,6 +672,8 @@ main (int argc, char **argv)
     return status;
   opts.stderr_match = regex;
   opts.verbose = a.verbose;
+  if (report != NULL)
+    report_set_replay (report, &opts);
   opts.cancellable = cancellable;
   if (framed)
     interrupt.stdin_watch = g_unix_fd_add (STDIN_FILENO, G_IO_IN | G_IO_HUP | G_IO_ERR, on_stdin,

@@ -723,7 +723,8 @@ pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
     return inject_within (r, gap);
   if (prev != NULL && after_paste (r, next, &gap))
     return inject_within (r, gap);
-  if (in_typing_run (r, prev, next))
+  if (in_typing_run (r, prev, next)
+      && (r->opts->wait_before == NULL || !r->opts->wait_before (r->next, r->opts->hook_data)))
     return inject_within (r, 0);
   if (r->pace_by_quiet)
     return wait_for_quiet (r, r->opts->settings.timeout_ms);

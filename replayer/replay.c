@@ -518,7 +518,11 @@ replay_step (Replay *r)
 
   if (r->phase != PHASE_ACTING || replay_wait_paste (r, number))
     return;
-  if (ev->window >= 0)
+  /* A release xreduce added (so that nothing stays held) goes where the
+   * X server sends it, to the window that holds the grab or the focus:
+   * its press's window may be gone (a dialog the click closed), and no
+   * release of ours is a reason to wait, or to stop unresolved. */
+  if (ev->window >= 0 && !ev->added)
     {
       switch (replay_find_window (r, number, ev, &match))
         {
@@ -610,7 +614,7 @@ replay_step (Replay *r)
         }
       if (matched)
         injector_motion (r->injector, match.x + ev->x, match.y + ev->y);
-      else if (ev->has_pos)
+      else if (ev->has_pos && !ev->added)
         injector_motion (r->injector, ev->root_x, ev->root_y);
       if (ev->kind != SESSION_EVENT_MOTION)
         injector_button (r->injector, ev->button, ev->kind == SESSION_EVENT_BUTTON_PRESS);
@@ -822,6 +826,7 @@ replay_app_environ (Replay *r)
         envp = g_environ_setenv (envp, name, eq + 1, TRUE);
       }
   }
+  envp = sandbox_without_crash_reporters (envp);
   if (r->xauth_dir != NULL)
     {
       g_autofree char *xauthority = g_build_filename (proc_tempdir_get_path (r->xauth_dir),
@@ -843,10 +848,18 @@ replay_spawn_app (Replay *r, const char *const *argv, GError **error)
   /* In the sandbox: bwrap's command line. */
   if (r->sandbox != NULL)
     {
+      g_autofree char *notes = NULL;
+
       command = sandbox_command (r->sandbox, argv, DisplayString (r->dpy), error);
       if (command == NULL)
         return NULL;
       argv = (const char *const *) command;
+      if ((notes = sandbox_take_notes (r->sandbox)) != NULL)
+        {
+          g_autofree char *shown = quote_terminal (notes);
+
+          g_printerr ("xreplay: warning: %s\n", shown);
+        }
     }
   proc_spawn_options_init (&spawn);
   spawn.argv = argv;
@@ -1316,13 +1329,14 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
 }
 
 /* --backtrace: `xreduce-crashtrace --frames-file F -- APP...` instead of
- * APP: gdb runs the app, the wrapper dies like it and leaves the top
- * frames in F. *@wrapped holds the new command line. */
+ * APP: the wrapper traces the app's processes, dies like the app and
+ * leaves what it knew of a crash in F (crash.h). *@wrapped holds the new
+ * command line. */
 static gboolean
 replay_wrap_crashtrace (Replay *r, const char *const **argv, GPtrArray **wrapped,
                         char **frames_path, GError **error)
 {
-  /* In the sandbox's TMPDIR, which the isolated app and gdb see too and
+  /* In the sandbox's TMPDIR, which the isolated app and its tracer see too and
    * which goes with the sandbox; else in a temporary folder of its own,
    * not a bare file in TMPDIR: the folder's cleaner removes it when
    * xreplay dies, however (a SIGKILL left xreplay-frames-* behind every
@@ -1351,32 +1365,20 @@ replay_wrap_crashtrace (Replay *r, const char *const **argv, GPtrArray **wrapped
   return TRUE;
 }
 
-/* The crash's top frames, from the file crashtrace wrote, which goes. */
+/* What crashtrace knew of the crash (crash.h), from the file it wrote,
+ * which goes. A crash it could not say anything of says so. */
 static void
 replay_take_frames (ReplayResult *result, const char *frames_path)
 {
-  g_autofree char *frames = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (result->verdict.kind == VERDICT_CRASHED
-      && g_file_get_contents (frames_path, &frames, NULL, NULL) && *frames != '\0')
+      && !crash_info_load (frames_path, &result->crash, &error))
     {
-      g_auto (GStrv) lines = NULL;
-      guint n;
-
-      g_strchomp (frames);
-      lines = g_strsplit (frames, "\n", -1);
-      n = g_strv_length (lines);
-      /* Each line: the function, a tab, where it is (crashtrace.c). */
-      result->backtrace = g_new0 (char *, n + 1);
-      result->backtrace_at = g_new0 (char *, n + 1);
-      for (guint i = 0; i < n; i++)
-        {
-          const char *tab = strchr (lines[i], '\t');
-
-          result->backtrace[i] = tab != NULL ? g_strndup (lines[i], (gsize) (tab - lines[i]))
-                                             : g_strdup (lines[i]);
-          result->backtrace_at[i] = g_strdup (tab != NULL ? tab + 1 : "");
-        }
+      crash_info_clear (&result->crash);
+      result->crash.signal = result->verdict.signal;
+      result->crash.no_frames = g_strdup ("the app's tracer (xreduce-crashtrace) said "
+                                          "nothing of it");
     }
   g_unlink (frames_path);
 }
@@ -1466,6 +1468,8 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
     }
 
   ok = replay_drive (r, display, argv);
+  if (r->windows != NULL)
+    result->app_classes = windows_get_classes (r->windows);
   if (opts->on_end != NULL && r->conn != NULL && !xconn_is_dead (r->conn))
     opts->on_end (r->dpy, result, opts->hook_data);
   if (r->t_first_window != 0)

@@ -54,13 +54,17 @@ typedef struct
   GRegex *stderr_match;      /* or NULL; not owned */
   gboolean verbose;          /* notes on stderr; the app's output passed through */
   GCancellable *cancellable; /* or NULL; cancelling aborts the replay (and cleans up) */
-  const char *crashtrace;    /* or NULL: path of xreduce-crashtrace, to run the app
-                              * under gdb and fill ReplayResult.backtrace */
+  const char *crashtrace;    /* or NULL: path of xreduce-crashtrace, to trace the app's
+                              * processes and fill ReplayResult.crash */
   /* Hooks for pictures (or NULL): on_action before each action is injected
    * (see ReplayStep); on_end once the verdict is known, while the display
    * is still up (the app may be gone). */
   void (*on_action) (Display *dpy, const ReplayStep *step, gpointer data);
   void (*on_end) (Display *dpy, const ReplayResult *result, gpointer data);
+  /* Or NULL: TRUE if the replay must wait for the app to take the actions
+   * before action @number (0-based) before it injects it, even within a
+   * typed run (a picture of the text typed is taken then). */
+  gboolean (*wait_before) (guint number, gpointer data);
   gpointer hook_data;
 } ReplayOptions;
 

@@ -1,26 +1,35 @@
 /* report.c — the bug-report folder of a replay (see report.h).
  *
- * Pictures are taken during the replay (report_step); everything is
- * written at the end (report_finish): report.md, steps.png, step-NN.png,
- * last-screen.png, replay-xdotool.sh and the session itself. All of it
- * goes into a private folder beside the report's path (0700, files 0600:
- * they show what the user typed), renamed into place once complete: an
- * interrupted replay leaves no half report, a killed one no folder.
+ * Pictures are taken during the replay (report_step): one before each
+ * step, one of the text a typing step typed (before the Return that ends
+ * it, for which the replay waits until the app shows the text); the
+ * screen at the end if the app is still there (report_take_last_pictures).
+ * Everything is written at the end (report_finish): report.md and its
+ * plain-text twin report.txt, replay.gif (the frames and an end frame
+ * with the failure marked), steps.png, step-NN.png, last-screen.png,
+ * replay-xdotool.sh and the session itself. What happened is said by
+ * report-crash.c, the environment by report-env.c. All of it goes into a
+ * private folder beside the report's path (0700, files 0600: they show
+ * what the user typed), renamed into place once complete: an interrupted
+ * replay leaves no half report, a killed one no folder.
  */
 #define _GNU_SOURCE   /* memmem */
 #define G_LOG_DOMAIN "xreduce-replayer"
 
 #include "report.h"
+#include "report-private.h"
 #include "output.h"
+#include "plaintext.h"
 #include "proc.h"
 #include "interrupt.h"
 #include "quote.h"
 #include "snapshot.h"
+#include "xapp.h"
+#include "xconn.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -30,6 +39,7 @@ typedef struct
   guint phrase;       /* index in Report.phrases */
   char *words;        /* Markdown, one line */
   char *picture;      /* file name in the folder, or NULL */
+  char *typed;        /* a typing step: the picture of its text typed, or NULL */
 } Step;
 
 struct Report
@@ -44,11 +54,21 @@ struct Report
   GPtrArray *phrases; /* of SessionPhrase: the steps */
   guint *phrase_of;   /* action number -> its phrase */
   guint *picture_of;  /* phrase -> the action its picture is taken before */
+  guint *typed_of;    /* action number -> 1 + the typing phrase whose text is shown
+                       * before it (the key that ends it, or what follows), or 0 */
+  guint n_actions;
   GArray *steps;      /* of Step, the phrases reached */
-  GPtrArray *pictures;   /* of Snapshot* (marked, no caption band), for the contact sheet */
-  GPtrArray *captions;   /* of char*, NULL-terminated at the end */
+  GPtrArray *pictures;   /* of Snapshot* (marked, no caption band): the frames, in order */
+  GPtrArray *captions;   /* of char*, one a picture */
+  Snapshot *alive_screen; /* the screen at the end, the app still there, or NULL */
   char *picture_error;   /* first failure to take a picture */
+  char *write_error;     /* first picture that could not be written (a full disk): the
+                            report fails (report_finish), as it does for report.md */
   char *x_server;        /* "The X.Org Foundation 21.1.7", from the first step's display */
+  char *wm;              /* the window manager that ran at the first step, or NULL: none */
+  ReportHow how;
+  gboolean how_known;    /* report_set_replay() was called */
+  gboolean traced;       /* the app ran under xreduce-crashtrace */
   gboolean have_last, have_sheet, have_gif;   /* last-screen.png, steps.png, replay.gif */
 };
 
@@ -57,6 +77,7 @@ step_clear (Step *step)
 {
   g_free (step->words);
   g_free (step->picture);
+  g_free (step->typed);
 }
 
 char *
@@ -87,6 +108,28 @@ picture_action (const Session *session, GArray *actions, const SessionPhrase *ph
         return a;
     }
   return first;
+}
+
+/* A typing phrase's text is shown before the key that ends it (Return,
+ * Tab, Escape: what it does may close the window), else before the next
+ * phrase's first action; G_MAXUINT: after the last action, not at all. */
+static guint
+typed_action (const Session *session, GArray *actions, const GPtrArray *phrases, guint p)
+{
+  const SessionPhrase *phrase = g_ptr_array_index (phrases, p);
+
+  for (guint i = 0; i < phrase->actions->len; i++)
+    {
+      guint a = g_array_index (phrase->actions, guint, i);
+      const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, a));
+
+      if (ev->kind == SESSION_EVENT_KEY_PRESS && session_keysym_is_terminator (ev->keysym))
+        return i > 0 ? a : G_MAXUINT;
+    }
+  if (p + 1 < phrases->len)
+    return g_array_index (((SessionPhrase *) g_ptr_array_index (phrases, p + 1))->actions,
+                          guint, 0);
+  return G_MAXUINT;
 }
 
 static gboolean
@@ -146,7 +189,9 @@ report_new (const char *dir, const Session *session, const char *session_path,
   {
     g_autoptr (GArray) actions = session_get_actions (report->session);
 
+    report->n_actions = actions->len;
     report->phrase_of = g_new0 (guint, MAX (actions->len, 1));
+    report->typed_of = g_new0 (guint, MAX (actions->len, 1));
     report->picture_of = g_new0 (guint, MAX (report->phrases->len, 1));
     for (guint p = 0; p < report->phrases->len; p++)
       {
@@ -155,6 +200,13 @@ report_new (const char *dir, const Session *session, const char *session_path,
         for (guint i = 0; i < phrase->actions->len; i++)
           report->phrase_of[g_array_index (phrase->actions, guint, i)] = p;
         report->picture_of[p] = picture_action (report->session, actions, phrase);
+        if (phrase->kind == SESSION_PHRASE_TYPE)
+          {
+            guint at = typed_action (report->session, actions, report->phrases, p);
+
+            if (at < actions->len)
+              report->typed_of[at] = p + 1;
+          }
       }
   }
   return g_steal_pointer (&report);
@@ -165,6 +217,30 @@ report_set_replay_options (Report *report, const char *const *argv)
 {
   g_strfreev (report->replay_argv);
   report->replay_argv = g_strdupv ((char **) argv);
+}
+
+void
+report_set_replay (Report *report, const ReplayOptions *opts)
+{
+  const ReplaySettings *settings = &opts->settings;
+
+  g_free (report->how.wm);
+  g_free (report->how.home_seed);
+  report->how.wm = settings->wm_argv != NULL
+                     ? quote_command_line ((const char *const *) settings->wm_argv) : NULL;
+  report->how.share_home = settings->share_home;
+  report->how.isolated = !settings->share_home && settings->isolate != SANDBOX_ISOLATE_OFF;
+  report->how.share_net = settings->share_net;
+  report->how.home_seed = g_strdup (settings->home_seed);
+  report->how.on_display = opts->display != NULL;
+  report->how_known = TRUE;
+  report->traced = opts->crashtrace != NULL;
+}
+
+gboolean
+report_wants_wait (Report *report, guint number)
+{
+  return number < report->n_actions && report->typed_of[number] > 0;
 }
 
 void
@@ -186,12 +262,18 @@ report_free (Report *report)
     g_ptr_array_unref (report->pictures);
   if (report->captions != NULL)
     g_ptr_array_unref (report->captions);
+  g_clear_pointer (&report->alive_screen, snapshot_free);
   g_free (report->picture_error);
+  g_free (report->write_error);
   g_free (report->x_server);
+  g_free (report->wm);
+  g_free (report->how.wm);
+  g_free (report->how.home_seed);
   if (report->phrases != NULL)
     g_ptr_array_unref (report->phrases);
   g_free (report->phrase_of);
   g_free (report->picture_of);
+  g_free (report->typed_of);
   g_free (report);
   /* The report was the only one to draw text. */
   snapshot_release_fonts ();
@@ -205,16 +287,36 @@ caption_text (const char *words)
   return quote_terminal (words);
 }
 
-/* The picture of step @index (0-based), before its action @step. */
+/* A picture taken but not written: the disk (a full one, most often).
+ * The report fails, as it does for report.md: never a report without a
+ * file it should have (the console said nothing while replay.gif was
+ * missing). Takes @error. */
 static void
-take_picture (Report *report, Display *dpy, guint index, const ReplayStep *step)
+note_write_error (Report *report, GError **error)
+{
+  if (*error != NULL && report->write_error == NULL)
+    report->write_error = g_strdup ((*error)->message);
+  g_clear_error (error);
+}
+static void
+remember_picture_error (Report *report, const GError *error)
+{
+  if (error != NULL && report->picture_error == NULL)
+    report->picture_error = g_strdup (error->message);
+}
+
+/* The picture of step @index (0-based), before its action @step; with
+ * @typed, the picture of the text the step typed. */
+static void
+take_picture (Report *report, Display *dpy, guint index, const ReplayStep *step, gboolean typed)
 {
   Step *s = &g_array_index (report->steps, Step, index);
   const SessionPhrase *phrase = g_ptr_array_index (report->phrases, s->phrase);
   g_autofree char *said = session_phrase_describe (report->session, phrase,
                                                    SESSION_WORDS_TERMINAL);
   g_autofree char *plain = caption_text (said);
-  g_autofree char *caption = g_strdup_printf ("%u. %s", index + 1, plain);
+  g_autofree char *caption = typed ? g_strdup_printf ("%u. %s: the text typed", index + 1, plain)
+                                   : g_strdup_printf ("%u. %s", index + 1, plain);
   g_autoptr (GError) error = NULL;
   g_autoptr (Snapshot) screen = snapshot_take (dpy, &error);
   g_autoptr (Snapshot) picture = NULL;
@@ -226,6 +328,12 @@ take_picture (Report *report, Display *dpy, guint index, const ReplayStep *step)
   int wx, wy;
   unsigned int mask;
 
+  /* The text typed: the windows as they are, no action's target. */
+  if (typed)
+    {
+      marks.target_x = marks.target_y = -1;
+      marks.target = (XRectangle) { 0 };
+    }
   if (XQueryPointer (dpy, DefaultRootWindow (dpy), &root, &child, &marks.pointer_x,
                      &marks.pointer_y, &wx, &wy, &mask) == False)
     marks.pointer_x = marks.pointer_y = -1;
@@ -233,19 +341,34 @@ take_picture (Report *report, Display *dpy, guint index, const ReplayStep *step)
     picture = snapshot_step_picture (screen, dpy, &marks, caption, &marked, &error);
   if (picture != NULL)
     {
-      g_autofree char *name = g_strdup_printf ("step-%02u.png", index + 1);
+      g_autofree char *name = g_strdup_printf (typed ? "step-%02u-typed.png" : "step-%02u.png",
+                                               index + 1);
       g_autofree char *path = g_build_filename (report->fresh_path, name, NULL);
 
       if (snapshot_save_png (picture, path, &error))
         {
-          s->picture = g_steal_pointer (&name);
+          if (typed)
+            s->typed = g_steal_pointer (&name);
+          else
+            s->picture = g_steal_pointer (&name);
           g_ptr_array_add (report->pictures, g_steal_pointer (&marked));
           g_ptr_array_add (report->captions, g_steal_pointer (&caption));
         }
+      else
+        note_write_error (report, &error);
     }
   g_clear_pointer (&marked, snapshot_free);
-  if (error != NULL && report->picture_error == NULL)
-    report->picture_error = g_strdup (error->message);
+  remember_picture_error (report, error);
+}
+
+/* The step (0-based) of phrase @p, or -1 if it was not reached. */
+static int
+step_of_phrase (Report *report, guint p)
+{
+  for (guint i = report->steps->len; i-- > 0;)
+    if (g_array_index (report->steps, Step, i).phrase == p)
+      return (int) i;
+  return -1;
 }
 
 void
@@ -255,7 +378,21 @@ report_step (Report *report, Display *dpy, const ReplayStep *step)
   const SessionPhrase *phrase = g_ptr_array_index (report->phrases, p);
 
   if (dpy != NULL && report->x_server == NULL)
-    report->x_server = report_describe_server (dpy);
+    {
+      report->x_server = report_describe_server (dpy);
+      xconn_trap_push (dpy);
+      report->wm = xapp_window_manager_name (dpy);
+      xconn_trap_pop (dpy);
+    }
+  /* A typing step's text, now that the app shows it (the replay waited:
+   * report_wants_wait()). */
+  if (report->typed_of[step->number] > 0 && dpy != NULL)
+    {
+      int s = step_of_phrase (report, report->typed_of[step->number] - 1);
+
+      if (s >= 0)
+        take_picture (report, dpy, (guint) s, step, TRUE);
+    }
   /* A phrase is a step of the report from its first action on. */
   if (step->number == g_array_index (phrase->actions, guint, 0))
     {
@@ -264,37 +401,19 @@ report_step (Report *report, Display *dpy, const ReplayStep *step)
     }
   if (step->number == report->picture_of[p] && dpy != NULL && report->steps->len > 0
       && g_array_index (report->steps, Step, report->steps->len - 1).phrase == p)
-    take_picture (report, dpy, report->steps->len - 1, step);
+    take_picture (report, dpy, report->steps->len - 1, step, FALSE);
 }
 
 void
 report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *last_path = g_build_filename (report->fresh_path, "last-screen.png", NULL);
 
-  /* The screen at the end: if the app is still there, what it shows now;
-   * after a crash, the last picture taken before it. */
+  /* The screen at the end, if the app is still there; after a failure
+   * the last picture taken before it stands for it (report_finish). */
   if (app_alive)
-    {
-      g_autoptr (Snapshot) last = snapshot_take (dpy, &error);
-      report->have_last = last != NULL && snapshot_save_png (last, last_path, &error);
-    }
-  else if (report->pictures->len > 0)
-    report->have_last = snapshot_save_png (g_ptr_array_index (report->pictures,
-                                                              report->pictures->len - 1),
-                                           last_path, &error);
-  if (report->pictures->len > 0 && error == NULL)
-    {
-      g_autofree char *sheet = g_build_filename (report->fresh_path, "steps.png", NULL);
-      g_ptr_array_add (report->captions, NULL);
-      report->have_sheet = snapshot_save_contact_sheet (report->pictures,
-                                                        (const char *const *) report->captions->pdata,
-                                                        sheet, &error);
-      g_ptr_array_remove_index (report->captions, report->captions->len - 1);
-    }
-  if (error != NULL && report->picture_error == NULL)
-    report->picture_error = g_strdup (error->message);
+    report->alive_screen = snapshot_take (dpy, &error);
+  remember_picture_error (report, error);
 }
 
 /* ---- the environment: which app, which system ---- */
@@ -478,18 +597,16 @@ app_title (const ReportAppInfo *info)
   return g_strdup (info->name);
 }
 
-/* Releases that xreduce added to the session are not the user's: say
- * which, and in which step. */
+/* Releases that xreduce added to the session are not the user's: what
+ * stays held, and from which step, in one line (the steps' words name
+ * the chords: "Alt+click"). */
 static void
-append_added_releases (Report *report, GString *md)
+append_held (Report *report, GString *md)
 {
   g_autoptr (GArray) actions = session_get_actions (report->session);
-  g_autoptr (GString) list = g_string_new (NULL);
   g_autoptr (GString) held = g_string_new (NULL);
-  guint n = 0, last_user = 0;
+  guint last_user = 0, n_held = 0;
 
-  /* The user's last action: a release added after it leaves its key or
-   * button held to the end, a thing to say in words. */
   for (guint a = 0; a < actions->len; a++)
     if (!session_get_event (report->session, g_array_index (actions, guint, a))->added)
       last_user = a;
@@ -497,56 +614,89 @@ append_added_releases (Report *report, GString *md)
     {
       const SessionEvent *ev = session_get_event (report->session,
                                                   g_array_index (actions, guint, a));
-      g_autofree char *said = NULL;
-      g_autofree char *quoted = NULL;
-      guint step = 0;
+      g_autofree char *what = NULL;
+      g_autofree char *what_md = NULL;
+      int step = -1;
 
       if (!ev->added)
         continue;
-      for (guint i = 0; i < report->steps->len; i++)
-        if (g_array_index (report->steps, Step, i).phrase == report->phrase_of[a])
-          step = i + 1;
-      said = ev->kind == SESSION_EVENT_KEY_RELEASE
-               ? g_strdup_printf ("release %s", ev->keysym)
-               : g_strdup_printf ("release button %u", ev->button);
-      quoted = quote_markdown_text (said);
-      if (step > 0)
-        g_string_append_printf (list, "%s%s (step %u)", n > 0 ? ", " : "", quoted, step);
-      else
-        g_string_append_printf (list, "%s%s", n > 0 ? ", " : "", quoted);
-      if (step > 0)
+      /* The step of the press it releases. */
+      for (guint b = a; b-- > 0;)
         {
-          g_autofree char *what = ev->kind == SESSION_EVENT_KEY_RELEASE
-                                    ? g_strdup_printf ("%s", ev->keysym)
-                                    : g_strdup_printf ("button %u", ev->button);
-          g_autofree char *what_md = quote_markdown_code (what);
+          const SessionEvent *press = session_get_event (report->session,
+                                                         g_array_index (actions, guint, b));
 
-          g_string_append_printf (held, "%s%s from step %u %s", held->len > 0 ? ", " : "",
-                                  what_md, step,
-                                  a > last_user ? "to the end" : "until it is pressed again");
+          if ((ev->kind == SESSION_EVENT_KEY_RELEASE && press->kind == SESSION_EVENT_KEY_PRESS
+               && press->keycode == ev->keycode)
+              || (ev->kind == SESSION_EVENT_BUTTON_RELEASE
+                  && press->kind == SESSION_EVENT_BUTTON_PRESS && press->button == ev->button))
+            {
+              step = step_of_phrase (report, report->phrase_of[b]);
+              break;
+            }
         }
-      n++;
+      if (step < 0)
+        continue;
+      /* A long list says nothing more than its count and first few. */
+      if (n_held++ >= 6)
+        continue;
+      what = ev->kind == SESSION_EVENT_KEY_RELEASE ? g_strdup (ev->keysym)
+                                                   : g_strdup_printf ("button %u", ev->button);
+      what_md = quote_markdown_code (what);
+      g_string_append_printf (held, "%s%s from step %d%s", held->len > 0 ? ", " : "", what_md,
+                              step + 1, a > last_user ? "" : " until it is pressed again");
     }
-  if (n > 0)
-    g_string_append_printf (md, "\nxreduce added %u release%s to this session, so that nothing "
-                            "stays pressed; they are not the user's: %s.\n", n,
-                            n == 1 ? "" : "s", list->str);
-  /* The user's own releases went: what they released stays held. */
+  if (n_held > 6)
+    g_string_append_printf (held, " and %u more", n_held - 6);
   if (held->len > 0)
-    g_string_append_printf (md, "The user's releases were not needed for the failure, so in "
-                            "these steps the key or button is held down: %s.\n", held->str);
+    g_string_append_printf (md, "\nHeld down in these steps, as the failure needs (xreduce "
+                            "releases each when it is pressed again, or after the last step): "
+                            "%s.\n", held->str);
 }
 
-/* replay.gif: each step's picture with its caption, 1.5 s each; when the
- * app failed, the last picture again under what became of it, 4 s. */
+/* The end of a replay that failed: the last picture, the failure marked
+ * on it and said in its caption; NULL if there is none. */
+static Snapshot *
+end_picture (Report *report, const ReplayResult *result, const char *outcome, char **caption,
+             GError **error)
+{
+  const char *name = session_signal_name (result->verdict.signal);
+  g_autofree char *badge = NULL;
+  g_autofree char *said = NULL;
+
+  if (result->verdict.kind == VERDICT_PASSED || report->pictures->len == 0)
+    return NULL;
+  badge = result->verdict.kind == VERDICT_CRASHED && name != NULL
+            ? g_strdup_printf ("%s %s", crash_info_is_sent (&result->crash) ? "killed by"
+                                                                           : "crashed:", name)
+          : result->verdict.kind == VERDICT_HUNG ? g_strdup ("hung")
+          : result->verdict.kind == VERDICT_EXITED
+          ? g_strdup_printf ("exited %d", result->verdict.exit_status) : g_strdup ("the end");
+  said = quote_terminal (outcome);
+  *caption = g_strdup_printf ("The end: after step %u, the app %s", report->steps->len, said);
+  return snapshot_mark_end (g_ptr_array_index (report->pictures, report->pictures->len - 1),
+                            badge, error);
+}
+
+/* replay.gif, steps.png and last-screen.png: each picture with its
+ * caption, 1.5 s each; when the app failed, the last one again marked,
+ * under what became of it, 4 s. */
 static void
-write_animation (Report *report, const ReplayResult *result, const char *outcome)
+write_pictures (Report *report, const ReplayResult *result, const char *outcome)
 {
   g_autoptr (GPtrArray) frames = g_ptr_array_new_with_free_func ((GDestroyNotify) snapshot_free);
+  g_autoptr (GPtrArray) sheet = g_ptr_array_new ();
+  g_autoptr (GPtrArray) captions = g_ptr_array_new ();
   g_autofree guint *delays = g_new (guint, report->pictures->len + 1);
   g_autofree char *path = g_build_filename (report->fresh_path, "replay.gif", NULL);
+  g_autofree char *sheet_path = g_build_filename (report->fresh_path, "steps.png", NULL);
+  g_autofree char *last_path = g_build_filename (report->fresh_path, "last-screen.png", NULL);
+  g_autofree char *end_caption = NULL;
   g_autoptr (GError) error = NULL;
+  g_autoptr (Snapshot) end = end_picture (report, result, outcome, &end_caption, &error);
 
+  remember_picture_error (report, error);
+  g_clear_error (&error);
   for (guint i = 0; i < report->pictures->len && error == NULL
                   && proc_interrupt_get_signal () == 0; i++)
     {
@@ -556,120 +706,74 @@ write_animation (Report *report, const ReplayResult *result, const char *outcome
         {
           delays[frames->len] = 150;
           g_ptr_array_add (frames, frame);
+          g_ptr_array_add (sheet, g_ptr_array_index (report->pictures, i));
+          g_ptr_array_add (captions, g_ptr_array_index (report->captions, i));
         }
     }
-  if (error == NULL && frames->len > 0 && result->verdict.kind != VERDICT_PASSED)
+  if (error == NULL && end != NULL)
     {
-      g_autofree char *said = quote_terminal (outcome);
-      g_autofree char *caption = g_strdup_printf ("The end: after step %u, the app %s",
-                                                  report->steps->len, said);
-      Snapshot *frame = snapshot_add_caption (g_ptr_array_index (report->pictures,
-                                                                 report->pictures->len - 1),
-                                              caption, &error);
+      Snapshot *frame = snapshot_add_caption (end, end_caption, &error);
       if (frame != NULL)
         {
           delays[frames->len] = 400;
           g_ptr_array_add (frames, frame);
+          g_ptr_array_add (sheet, end);
+          g_ptr_array_add (captions, end_caption);
         }
     }
   if (error == NULL && frames->len > 0)
-    report->have_gif = snapshot_save_gif (frames, delays, path, &error);
-  if (error != NULL && report->picture_error == NULL)
-    report->picture_error = g_strdup (error->message);
-}
-
-/* The crash's frames, "#0 print_document at xdemo.c:88", for an
- * indented code block (gdb's words are the app's: one line each). */
-static void
-append_backtrace (GString *md, const ReplayResult *result)
-{
-  g_string_append (md, "\nBacktrace of the crash (gdb, the top frames):\n\n");
-  for (guint i = 0; result->backtrace[i] != NULL; i++)
     {
-      const char *at = result->backtrace_at != NULL && i < g_strv_length (result->backtrace_at)
-                         ? result->backtrace_at[i] : "";
-      g_autofree char *line = *at != '\0'
-                                ? g_strdup_printf ("#%u %s at %s", i, result->backtrace[i], at)
-                                : g_strdup_printf ("#%u %s", i, result->backtrace[i]);
-      g_autofree char *shown = quote_terminal (line);
-      g_string_append_printf (md, "    %s\n", shown);
+      report->have_gif = snapshot_save_gif (frames, delays, path, &error);
+      if (!report->have_gif)
+        note_write_error (report, &error);
     }
+  if (error == NULL && sheet->len > 0)
+    {
+      g_ptr_array_add (captions, NULL);
+      report->have_sheet = snapshot_save_contact_sheet (sheet, (const char *const *) captions->pdata,
+                                                        sheet_path, &error);
+      if (!report->have_sheet)
+        note_write_error (report, &error);
+    }
+  /* The screen at the end: what the app shows, if it is still there;
+   * else the last picture, the failure marked. */
+  if (error == NULL && (report->alive_screen != NULL || end != NULL))
+    {
+      report->have_last = snapshot_save_png (report->alive_screen != NULL ? report->alive_screen
+                                                                          : end,
+                                             last_path, &error);
+      if (!report->have_last)
+        note_write_error (report, &error);
+    }
+  remember_picture_error (report, error);
 }
 
-/* The first frame with a source line, as "print_document (xdemo.c:88)". */
+/* A word of the app's command line as report.md shows it: no absolute
+ * path of this machine's (the program found in PATH by its name; a file
+ * outside the system's folders as seen from the report). */
 static char *
-crash_site (const ReplayResult *result)
+shown_word (const char *word, gboolean program, const char *report_dir)
 {
-  if (result->backtrace == NULL || result->backtrace[0] == NULL)
-    return NULL;
-  for (guint i = 0; result->backtrace_at != NULL && result->backtrace[i] != NULL
-                    && result->backtrace_at[i] != NULL; i++)
-    if (strchr (result->backtrace_at[i], ':') != NULL
-        && !g_str_has_suffix (result->backtrace_at[i], ".so"))
-      return g_strdup_printf ("%s (%s)", result->backtrace[i], result->backtrace_at[i]);
-  return g_strdup (result->backtrace[0]);
-}
+  static const char *const system_dirs[] = { "/usr/", "/bin/", "/sbin/", "/lib", "/opt/",
+                                             "/etc/", "/snap/", "/nix/" };
+  g_autofree char *base = NULL;
+  g_autofree char *found = NULL;
+  g_autofree char *real_word = NULL;
+  g_autofree char *real_found = NULL;
 
-static void
-append_environment (Report *report, GString *md, const ReportAppInfo *app)
-{
-  g_autofree char *os = g_get_os_info (G_OS_INFO_KEY_PRETTY_NAME);
-  struct utsname uts;
-  int width, height;
-
-  session_get_screen (report->session, &width, &height);
-  g_string_append (md, "\n## Environment\n\n");
-  if (app->name != NULL)
-    {
-      g_autofree char *name = quote_markdown_code (app->name);
-      g_string_append_printf (md, "- App: %s", name);
-      if (app->version != NULL)
-        {
-          g_autofree char *v = quote_markdown_text (app->version);
-          g_string_append_printf (md, ", which says it is \"%s\"", v);
-        }
-      g_string_append_c (md, '\n');
-    }
-  if (app->package != NULL)
-    {
-      g_autofree char *p = quote_markdown_text (app->package);
-      g_string_append_printf (md, "- Debian package: %s\n", p);
-    }
-  if (app->toolkit != NULL)
-    g_string_append_printf (md, "- Toolkit: %s (the program links or imports it)\n",
-                            app->toolkit);
-  if (os != NULL)
-    {
-      g_autofree char *o = quote_markdown_text (os);
-      g_string_append_printf (md, "- OS: %s", o);
-      if (uname (&uts) == 0)
-        g_string_append_printf (md, ", Linux %s %s", uts.release, uts.machine);
-      g_string_append_c (md, '\n');
-    }
-  if (report->x_server != NULL)
-    {
-      g_autofree char *x = quote_markdown_text (report->x_server);
-      g_string_append_printf (md, "- X server of the replay: %s, screen %dx%d\n", x, width,
-                              height);
-    }
-  else
-    g_string_append_printf (md, "- X screen: %dx%d\n", width, height);
-  g_string_append_printf (md, "- Replayed by: xreplay %s\n", XREDUCE_VERSION);
-  /* The recording's variables, which the replay set (session-world.h). */
-  if (session_get_env (report->session)[0] != NULL)
-    {
-      g_string_append (md, "- Variables of the recording, set for the app:");
-      for (const char *const *e = session_get_env (report->session); *e != NULL; e++)
-        {
-          const char *eq = strchr (*e, '=');
-          g_autofree char *name = g_strndup (*e, (gsize) (eq - *e));
-          g_autofree char *value = quote_markdown_code (eq + 1);
-
-          g_string_append_printf (md, "%s %s=%s", e == session_get_env (report->session)
-                                  ? "" : ",", name, value);
-        }
-      g_string_append_c (md, '\n');
-    }
+  if (!g_path_is_absolute (word) || !g_file_test (word, G_FILE_TEST_EXISTS))
+    return g_strdup (word);
+  base = g_path_get_basename (word);
+  found = program ? g_find_program_in_path (base) : NULL;
+  real_word = realpath (word, NULL);
+  real_found = found != NULL ? realpath (found, NULL) : NULL;
+  if (real_found != NULL && real_word != NULL && g_str_equal (real_found, real_word))
+    return g_steal_pointer (&base);
+  /* The system's own folders are the same on the reader's machine. */
+  for (gsize i = 0; i < G_N_ELEMENTS (system_dirs); i++)
+    if (g_str_has_prefix (word, system_dirs[i]))
+      return g_strdup (word);
+  return output_relative_path (report_dir, word);
 }
 
 /* What the app got from outside (session-world.h): where it was
@@ -693,14 +797,16 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
   g_autoptr (GString) md = g_string_new (NULL);
   g_autoptr (GString) command = g_string_new (NULL);
   g_autofree char *md_path = g_build_filename (report->fresh_path, "report.md", NULL);
+  g_autofree char *txt_path = g_build_filename (report->fresh_path, "report.txt", NULL);
   g_autofree char *command_line = NULL;
-  g_autofree char *outcome = verdict_describe (&result->verdict);
-  /* What happened may quote the session (a window's title). */
-  g_autofree char *outcome_md = quote_markdown_text (outcome);
-  g_autofree char *site = crash_site (result);
-  g_autofree char *site_md = site != NULL ? quote_markdown_text (site) : NULL;
+  g_autofree char *plain = NULL;
+  g_autoptr (GArray) python = crash_python_stack (result->stderr_text, result->stderr_len);
+  g_autofree char *outcome = report_outcome_words (result, python);
+  g_autofree char *verdict_words = report_verdict_words (result);
+  g_autofree char *verdict_md = quote_markdown_text (verdict_words);
   g_autofree char *title = NULL;
   g_autofree char *title_md = NULL;
+  g_autofree char *app_name = NULL;
   g_auto (ReportAppInfo) app = { 0 };
   guint n_actions = session_get_n_actions (report->session), n_added = 0;
   guint n_steps = report->phrases->len;
@@ -710,11 +816,14 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
   report_app_info_probe (&app, (const char *const *) report->argv);
   if (!proc_check_interrupt (error))
     return FALSE;
-  write_animation (report, result, outcome);
+  write_pictures (report, result, outcome);
   if (!proc_check_interrupt (error))
     return FALSE;
-  title = app_title (&app);
-  title_md = quote_markdown_text (title);
+  app_name = app_title (&app);
+  /* One line of plain text that reads right rendered or not (a bug
+   * tracker's title, Debian's BTS). */
+  title = g_strdup_printf ("%s %s", app_name, outcome);
+  title_md = quote_markdown_title (title);
   {
     g_autoptr (GArray) actions = session_get_actions (report->session);
     for (guint a = 0; a < actions->len; a++)
@@ -723,14 +832,14 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
   }
   for (char **a = report->argv; a != NULL && *a != NULL; a++)
     {
-      g_autofree char *q = quote_shell (*a);
+      g_autofree char *word = shown_word (*a, a == report->argv, report->dir);
+      g_autofree char *q = quote_shell (word);
       g_string_append_printf (command, "%s%s", a == report->argv ? "" : " ", q);
     }
   /* An indented code block: one line, whatever the recorded command holds. */
   command_line = quote_terminal (command->str);
 
-  g_string_append_printf (md, "# %s %s%s%s\n\n", title_md, outcome_md,
-                          site_md != NULL ? " in " : "", site_md != NULL ? site_md : "");
+  g_string_append_printf (md, "# %s\n\n", title_md);
   /* One count: the steps below, and the actions they are made of. */
   g_string_append_printf (md, "%u step%s (%u user action%s", n_steps, n_steps == 1 ? "" : "s",
                           n_actions - n_added, n_actions - n_added == 1 ? "" : "s");
@@ -740,9 +849,9 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
   g_string_append (md, "), replayed from [session.log](session.log) against\n\n");
   g_string_append_printf (md, "    %s\n\n", command_line);
   if (result->verdict.kind == VERDICT_PASSED || report->steps->len == 0)
-    g_string_append_printf (md, "The app **%s**.\n\n", outcome_md);
+    g_string_append_printf (md, "The app **%s**.\n\n", verdict_md);
   else
-    g_string_append_printf (md, "The app **%s** after step %u of %u.\n\n", outcome_md,
+    g_string_append_printf (md, "The app **%s** after step %u of %u.\n\n", verdict_md,
                             report->steps->len, n_steps);
   if (report->have_gif)
     g_string_append (md, "![the replay](replay.gif)\n\n");
@@ -754,37 +863,26 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
     {
       Step *step = &g_array_index (report->steps, Step, i);
       g_string_append_printf (md, "%u. %s", i + 1, step->words);
-      if (step->picture != NULL)
+      if (step->picture != NULL && step->typed != NULL)
+        g_string_append_printf (md, " ([screen before](%s), [the text typed](%s))",
+                                step->picture, step->typed);
+      else if (step->picture != NULL)
         g_string_append_printf (md, " ([screen before](%s))", step->picture);
       g_string_append_c (md, '\n');
     }
   if (report->steps->len == 0)
     g_string_append (md, "(no action was replayed)\n");
-  append_added_releases (report, md);
+  append_held (report, md);
   append_given (report, md);
 
   g_string_append (md, "\n## What happened\n\n");
-  g_string_append_printf (md, "The app %s.\n", outcome_md);
-  if (result->backtrace != NULL && result->backtrace[0] != NULL)
-    append_backtrace (md, result);
-  if (result->stderr_text != NULL && *result->stderr_text != '\0')
-    {
-      g_autofree char *valid = g_utf8_make_valid (result->stderr_text,
-                                                  (gssize) result->stderr_len);
-      g_auto (GStrv) lines = g_strsplit (valid, "\n", -1);
-      guint n = g_strv_length (lines), from = n > 20 ? n - 20 : 0;
-
-      g_string_append (md, "\nThe end of its stderr:\n\n");
-      for (guint i = from; i < n; i++)
-        if (*lines[i] != '\0' || i + 1 < n)
-          {
-            g_autofree char *shown = quote_terminal (lines[i]);
-            g_string_append_printf (md, "    %s\n", shown);
-          }
-    }
+  report_append_what_happened (md, result, python, report->traced);
   if (report->have_last)
-    g_string_append (md, "\nThe last screen before the end: [last-screen.png](last-screen.png)\n");
-  append_environment (report, md, &app);
+    g_string_append_printf (md, "\nThe last screen%s: [last-screen.png](last-screen.png)\n",
+                            result->verdict.kind == VERDICT_PASSED ? ""
+                            : ", the failure marked in red");
+  report_append_environment (md, report->session, &app, report->x_server, report->wm,
+                             report->how_known ? &report->how : NULL, report->dir);
 
   g_string_append (md, "\n## Replay it\n\nWith xreduce's replayer (starts its own Xvfb):\n\n");
   {
@@ -821,8 +919,15 @@ report_finish (Report *report, const ReplayResult *result, GError **error)
       g_string_append_printf (md, "\n(Some pictures could not be taken: %s)\n", why);
     }
 
+  if (report->write_error != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", report->write_error);
+      return FALSE;
+    }
+  plain = plaintext_from_markdown (md->str);
   if (!write_session_copy (report, error)
-      || !output_file_write (md_path, md->str, (gssize) md->len, OUTPUT_FILE_MODE, error))
+      || !output_file_write (md_path, md->str, (gssize) md->len, OUTPUT_FILE_MODE, error)
+      || !output_file_write (txt_path, plain, -1, OUTPUT_FILE_MODE, error))
     return FALSE;
   /* Complete: in place of what was at the path. */
   return output_dir_install (report->fresh_path, report->dir, error);

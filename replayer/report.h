@@ -28,6 +28,16 @@ void report_set_replay_options (Report *report, const char *const *argv);
 void report_free (Report *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Report, report_free)
 
+/* How the replay runs (its window manager, sandbox, HOME, network; whether
+ * the app runs under xreduce-crashtrace), for the Environment section:
+ * before replay_run(). */
+void report_set_replay (Report *report, const ReplayOptions *opts);
+
+/* ReplayOptions.wait_before: before action @number the replay waits for
+ * the app to take the ones before, even in a typed run: a typing step's
+ * text is pictured then, before the key that ends it. */
+gboolean report_wants_wait (Report *report, guint number);
+
 /* Before each action is injected (ReplayOptions.on_action): a phrase's
  * first action makes it a step; its picture is taken before its click's
  * press (the pointer on the target), its last move, or its first action.
@@ -35,15 +45,19 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Report, report_free)
  * pictures. */
 void report_step (Report *report, Display *dpy, const ReplayStep *step);
 
-/* The verdict is known and the display still up: the last screen (what
- * the app shows now if @app_alive, else the last step's picture) and the
- * contact sheet of all steps. Failures are remembered, as in report_step. */
+/* The verdict is known and the display still up: the screen at the end,
+ * if @app_alive (after a failure, the last picture stands for it).
+ * Failures are remembered, as in report_step. */
 void report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive);
 
-/* The replay is over: writes report.md with the app and the environment,
- * the steps, what happened (@result's verdict in words, the end of its
- * stderr, the crash's backtrace with file:line when gdb took one), and
- * beside it the session and its xdotool script. */
+/* The replay is over: writes report.md (and its plain-text twin
+ * report.txt) with a title that names the app, what became of it and
+ * where ("xdemo 1.0 crashed with SIGSEGV in print_document (xdemo.c:209)",
+ * "xterm killed by SIGSEGV sent by pid 5 (bash)"), the steps, what
+ * happened (the process, how the signal came, the backtrace or why there
+ * is none, a Python app's stack, the end of stderr) and the environment;
+ * the pictures (replay.gif, steps.png, last-screen.png, the failure
+ * marked on its end frame); the session and its xdotool script. */
 gboolean report_finish (Report *report, const ReplayResult *result, GError **error);
 
 /* Which app: its name (the program's, or the script's an interpreter

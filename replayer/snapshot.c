@@ -415,6 +415,39 @@ snapshot_add_caption (const Snapshot *picture, const char *caption, GError **err
 }
 
 Snapshot *
+snapshot_mark_end (const Snapshot *picture, const char *badge, GError **error)
+{
+  cairo_surface_t *surface = to_surface (picture);
+  cairo_t *cr = cairo_create (surface);
+  Snapshot *result;
+
+  cairo_set_source_rgb (cr, 0xd0 / 255.0, 0x10 / 255.0, 0x10 / 255.0);
+  cairo_set_line_width (cr, SNAPSHOT_END_FRAME);
+  cairo_rectangle (cr, SNAPSHOT_END_FRAME / 2.0, SNAPSHOT_END_FRAME / 2.0,
+                   picture->width - SNAPSHOT_END_FRAME, picture->height - SNAPSHOT_END_FRAME);
+  cairo_stroke (cr);
+  if (badge != NULL && *badge != '\0')
+    {
+      g_autoptr (PangoLayout) layout = snapshot_caption_layout (cr, badge, picture->width / 2);
+      int w, h;
+
+      pango_layout_get_pixel_size (layout, &w, &h);
+      cairo_rectangle (cr, SNAPSHOT_END_FRAME, SNAPSHOT_END_FRAME,
+                       w + 2 * SNAPSHOT_CAPTION_PAD_X, h + 2 * SNAPSHOT_CAPTION_PAD_Y);
+      cairo_fill (cr);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_move_to (cr, SNAPSHOT_END_FRAME + SNAPSHOT_CAPTION_PAD_X,
+                     SNAPSHOT_END_FRAME + SNAPSHOT_CAPTION_PAD_Y);
+      pango_cairo_show_layout (cr, layout);
+    }
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  result = from_surface (surface, error);
+  cairo_surface_destroy (surface);
+  return result;
+}
+
+Snapshot *
 snapshot_step_picture (const Snapshot *screen, Display *dpy, const SnapshotMarks *marks,
                        const char *caption, Snapshot **marked, GError **error)
 {
@@ -576,11 +609,34 @@ snapshot_save_contact_sheet (GPtrArray *snapshots, const char *const *captions,
 /* @frames drawn one by one, top left, on a canvas as large as the largest
  * (scaled down to fit SNAPSHOT_GIF_MAX_*), each quantized to its own 256
  * colours (giflib's median cut): no dithering, which LZW compresses badly. */
+/* giflib says "Failed to write to given file" where the disk said why
+ * (errno, right after: ENOSPC). */
+static const char *
+gif_error_string (int gif_error, int saved_errno)
+{
+  if ((gif_error == E_GIF_ERR_WRITE_FAILED || gif_error == E_GIF_ERR_CLOSE_FAILED
+       || gif_error == E_GIF_ERR_DISK_IS_FULL)
+      && saved_errno != 0)
+    return g_strerror (saved_errno);
+  return GifErrorString (gif_error);
+}
+
+static int
+gif_io_error (int gif_error, int saved_errno)
+{
+  if ((gif_error == E_GIF_ERR_WRITE_FAILED || gif_error == E_GIF_ERR_CLOSE_FAILED
+       || gif_error == E_GIF_ERR_DISK_IS_FULL)
+      && saved_errno != 0)
+    return g_io_error_from_errno (saved_errno);
+  return G_IO_ERROR_FAILED;
+}
+
 static gboolean
 write_gif_frames (GifFileType *gif, GPtrArray *frames, const guint *delays_cs, int width,
                   int height, double scale, GError **error)
 {
   cairo_surface_t *canvas = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  int saved = 0;
   g_autofree GifByteType *r = g_malloc ((gsize) width * height);
   g_autofree GifByteType *g = g_malloc ((gsize) width * height);
   g_autofree GifByteType *b = g_malloc ((gsize) width * height);
@@ -630,12 +686,13 @@ write_gif_frames (GifFileType *gif, GPtrArray *frames, const guint *delays_cs, i
            && EGifPutImageDesc (gif, 0, 0, width, height, false, map) == GIF_OK;
       for (int y = 0; y < height && ok; y++)
         ok = EGifPutLine (gif, indexed + (gsize) y * width, width) == GIF_OK;
+      saved = errno;
       GifFreeMapObject (map);
     }
   cairo_surface_destroy (canvas);
   if (!ok)
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write the GIF: %s",
-                 GifErrorString (gif->Error));
+    g_set_error (error, G_IO_ERROR, gif_io_error (gif->Error, saved), "cannot write the GIF: %s",
+                 gif_error_string (gif->Error, saved));
   return ok;
 }
 
@@ -689,10 +746,13 @@ snapshot_save_gif (GPtrArray *frames, const guint *delays_cs, const char *path, 
                  GifErrorString (gif->Error));
   else
     ok = write_gif_frames (gif, frames, delays_cs, width, height, scale, error);
+  errno = 0;
   if (EGifCloseFile (gif, &gif_error) != GIF_OK && ok)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path,
-                   GifErrorString (gif_error));
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, gif_io_error (gif_error, saved), "%s: %s", path,
+                   gif_error_string (gif_error, saved));
       ok = FALSE;
     }
   if (!ok)

@@ -62,6 +62,12 @@ Snapshot *snapshot_add_caption (const Snapshot *picture, const char *caption, GE
  * ellipsized at @max_width pixels if > 0): for the tests to draw the same. */
 PangoLayout *snapshot_caption_layout (cairo_t *cr, const char *caption, int max_width);
 
+/* The end of a replay that failed: @picture (the last screen the app
+ * showed) in a red frame, @badge ("SIGSEGV") in white on red in its top
+ * left corner. */
+#define SNAPSHOT_END_FRAME 6
+Snapshot *snapshot_mark_end (const Snapshot *picture, const char *badge, GError **error);
+
 /* The pixel at @x, @y as 0xRRGGBB. */
 guint32 snapshot_get_pixel (const Snapshot *snapshot, int x, int y);
 

@@ -45,6 +45,7 @@ struct Windows
   GPtrArray *tops;           /* of TopWin*, the app's, in first-map order */
   guint64 n_maps;
   GPtrArray *aliases;        /* of Alias* */
+  GPtrArray *classes;        /* of char*: every class the app's windows said, once */
 };
 
 static void
@@ -81,6 +82,7 @@ windows_new (Display *dpy, gboolean private_server)
   windows->foreign = g_hash_table_new (NULL, NULL);
   windows->tops = g_ptr_array_new_with_free_func ((GDestroyNotify) topwin_free);
   windows->aliases = g_ptr_array_new_with_free_func ((GDestroyNotify) alias_free);
+  windows->classes = g_ptr_array_new_with_free_func (g_free);
 
   /* Select first, then list: a window created in between is seen as new
    * (and then judged by whose it is), never missed. StructureNotify too:
@@ -106,6 +108,7 @@ windows_free (Windows *windows)
   g_hash_table_unref (windows->foreign);
   g_ptr_array_unref (windows->tops);
   g_ptr_array_unref (windows->aliases);
+  g_ptr_array_unref (windows->classes);
   xapp_free (windows->xapp);
   g_free (windows);
 }
@@ -133,6 +136,11 @@ topwin_read_names (Windows *windows, TopWin *top)
 {
   xapp_identity_clear (&top->identity);
   xapp_identity_read (windows->xapp, top->client, &top->identity);
+  /* Kept when the window goes (the app's end destroys them all). */
+  if (top->identity.wm_class != NULL && *top->identity.wm_class != '\0'
+      && !g_ptr_array_find_with_equal_func (windows->classes, top->identity.wm_class,
+                                            g_str_equal, NULL))
+    g_ptr_array_add (windows->classes, g_strdup (top->identity.wm_class));
 }
 
 /* A client-side decorated window's invisible margins, which the recorder
@@ -621,4 +629,14 @@ windows_get_mapped_rects (Windows *windows)
         }
     }
   return rects;
+}
+
+char **
+windows_get_classes (Windows *windows)
+{
+  char **classes = g_new0 (char *, windows->classes->len + 1);
+
+  for (guint i = 0; i < windows->classes->len; i++)
+    classes[i] = g_strdup (g_ptr_array_index (windows->classes, i));
+  return classes;
 }

@@ -107,5 +107,8 @@ gboolean windows_app_connected (Windows *windows);
 
 /* "0x400003 "Editor" (XDemo) at +100+100 640x480", for verbose logs. */
 char *windows_describe (Windows *windows, Window window);
+/* The WM_CLASS classes of the app's windows, each once, in the order they
+ * were first mapped (NULL-terminated; empty if none said one). */
+char **windows_get_classes (Windows *windows);
 
 G_END_DECLS

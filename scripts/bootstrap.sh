@@ -32,7 +32,7 @@ done
 # Building xreduce and its man pages, and reducing the demo. One package a
 # line, with what needs it.
 build_packages="
-meson ninja-build pkg-config gcc libc6-dev
+meson ninja-build pkg-config gcc g++ libc6-dev
 libglib2.0-dev libjson-glib-dev
 libx11-dev libxtst-dev libxres-dev libxkbcommon-dev
 libpng-dev libcairo2-dev libpango1.0-dev libfontconfig-dev libgif-dev
@@ -42,12 +42,13 @@ bash-completion
 xvfb
 dbus-daemon
 bubblewrap
-gdb
+libdw-dev
 fonts-dejavu-core
 "
 # (libxaw7-dev: the toolkit tests' Athena app, built with the rest;
 # bash-completion: where the completions go; xvfb, dbus-daemon, bubblewrap:
-# every replay; gdb: the report's backtrace; fonts-dejavu-core: its
+# every replay; libdw-dev and g++ (its libstdc++.so, for
+# __cxa_demangle): the report's backtrace, unwound by xreduce-crashtrace; fonts-dejavu-core: its
 # captions.)
 
 # Only the tests. A test that needs a package: add it here, one a line.

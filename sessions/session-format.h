@@ -7,6 +7,7 @@
 #pragma once
 
 #include <glib.h>
+#include <gio/gio.h>
 
 #include "session-model.h"
 
@@ -23,6 +24,11 @@ Session *session_load_limited (const char *path, gsize max_bytes, GError **error
  * follow the actions, and no work starts on a session over the limit. */
 Session *session_load_bounded (const char *path, gsize max_bytes, guint max_actions,
                                GError **error);
+/* The same, stopping with G_IO_ERROR_CANCELLED once @cancellable is
+ * (checked every few thousand lines: a million-line file is seconds of
+ * parsing). */
+Session *session_load_cancellable (const char *path, gsize max_bytes, guint max_actions,
+                                   GCancellable *cancellable, GError **error);
 /* Parses a --max-session-size value: a whole number of MiB, 1 to 4096.
  * FALSE for anything else. */
 gboolean session_max_size_parse (const char *text, gsize *max_bytes);
@@ -30,6 +36,10 @@ Session *session_parse (const char *data, gsize len, const char *name,
                         GError **error);
 Session *session_parse_bounded (const char *data, gsize len, const char *name,
                                 guint max_actions, GError **error);
+/* The same, stopping with G_IO_ERROR_CANCELLED once @cancellable is. */
+Session *session_parse_cancellable (const char *data, gsize len, const char *name,
+                                    guint max_actions, GCancellable *cancellable,
+                                    GError **error);
 /* Parses a --max-actions value: 1 to SESSION_MAX_ACTIONS_CEILING. */
 gboolean session_max_actions_parse (const char *text, guint *max_actions);
 char *session_to_string (const Session *session);

@@ -38,8 +38,10 @@ typedef struct
   const char *name;           /* file name for messages, quote_terminal()'d */
   guint line;
   Session *session;
-  guint max_actions;
+  guint max_actions;           /* user actions, and as many server events */
   guint n_actions;
+  guint n_server;
+  GCancellable *cancellable;  /* or NULL */
   GString *comments;          /* the run of comment and blank lines not yet an event */
   gboolean comments_in_preamble;
   guint64 comments_time;
@@ -701,6 +703,17 @@ parse_record (Parser *parser, const char *line, GError **error)
                    parser->name, parser->line, parser->max_actions);
       return FALSE;
     }
+  /* The app's events cost as much memory and time as the actions (a
+   * recording has a few a user action): as many at most. */
+  if (ev.kind == SESSION_EVENT_SERVER && ++parser->n_server > parser->max_actions)
+    {
+      session_event_clear (&ev);
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_TOO_LARGE,
+                   "%s:%u: more than %u events of the app (such as MapNotify; "
+                   "--max-actions raises the limit)",
+                   parser->name, parser->line, parser->max_actions);
+      return FALSE;
+    }
   g_array_append_val (parser->session->events, ev);
   parser->last_record = parser->session->events->len;
   return TRUE;
@@ -802,25 +815,42 @@ line_is_comment (const char *line, gsize len)
 
 static Session *parse_all (Parser *parser, const char *data, gsize len, GError **error);
 
+/* Lines between two looks at the parser's cancellable. */
+#define PARSE_CANCEL_EVERY 4096
+
 Session *
 session_parse (const char *data, gsize len, const char *name, GError **error)
 {
   return session_parse_bounded (data, len, name, SESSION_MAX_ACTIONS, error);
 }
 
-Session *
-session_parse_bounded (const char *data, gsize len, const char *name, guint max_actions,
-                       GError **error)
+static Session *
+parse_cancellable (const char *data, gsize len, const char *name, guint max_actions,
+                   GCancellable *cancellable, GError **error)
 {
   /* The file name is the user's, but it may come from a stranger too (an
    * attachment's name): shown quoted, like all else. */
   g_autofree char *shown = quote_terminal (name);
-  Parser parser = { .name = shown, .max_actions = max_actions };
+  Parser parser = { .name = shown, .max_actions = max_actions, .cancellable = cancellable };
   Session *session = parse_all (&parser, data, len, error);
 
   if (parser.comments != NULL)
     g_string_free (parser.comments, TRUE);
   return session;
+}
+
+Session *
+session_parse_bounded (const char *data, gsize len, const char *name, guint max_actions,
+                       GError **error)
+{
+  return parse_cancellable (data, len, name, max_actions, NULL, error);
+}
+
+Session *
+session_parse_cancellable (const char *data, gsize len, const char *name, guint max_actions,
+                           GCancellable *cancellable, GError **error)
+{
+  return parse_cancellable (data, len, name, max_actions, cancellable, error);
 }
 
 static Session *
@@ -857,6 +887,9 @@ parse_all (Parser *parser, const char *data, gsize len, GError **error)
       g_autofree char *line = NULL;
 
       parser->line++;
+      if (parser->line % PARSE_CANCEL_EVERY == 0
+          && g_cancellable_set_error_if_cancelled (parser->cancellable, error))
+        return NULL;
       if (nul != NULL && nul < p + line_len + 1)
         {
           g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
@@ -970,6 +1003,13 @@ session_load_limited (const char *path, gsize max_bytes, GError **error)
 Session *
 session_load_bounded (const char *path, gsize max_bytes, guint max_actions, GError **error)
 {
+  return session_load_cancellable (path, max_bytes, max_actions, NULL, error);
+}
+
+Session *
+session_load_cancellable (const char *path, gsize max_bytes, guint max_actions,
+                          GCancellable *cancellable, GError **error)
+{
   g_autofree char *data = NULL;
   g_autofree char *shown = quote_terminal (path);
   struct stat st;
@@ -1032,7 +1072,7 @@ session_load_bounded (const char *path, gsize max_bytes, guint max_actions, GErr
     }
   close (fd);
   data[len] = '\0';
-  return session_parse_bounded (data, len, path, max_actions, error);
+  return parse_cancellable (data, len, path, max_actions, cancellable, error);
 }
 
 gboolean

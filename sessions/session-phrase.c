@@ -132,7 +132,16 @@ typedef struct
   guint8 button_down[256];
   Stroke *motion;            /* the run of motion going on, or NULL */
   Stroke *last;              /* the stroke of the last action, or NULL */
+  Stroke *notch[8];          /* buttons 4-7: a wheel notch whose release is to come */
 } Cutter;
+
+/* Buttons 4 to 7 are a wheel's notches: pressed and released at once,
+ * never held for what follows. */
+static gboolean
+is_wheel (guint button)
+{
+  return button >= 4 && button <= 7;
+}
 
 static guint
 mods_held (Cutter *c)
@@ -231,6 +240,14 @@ cut_action (Cutter *c, const SessionEvent *ev)
       return c->last != NULL ? c->last : stroke_new (c, STROKE_OTHER, ev);
 
     case SESSION_EVENT_BUTTON_PRESS:
+      /* A notch is a stroke of its own, even if its release was dropped
+       * (a reduced session): what follows it (a drag) is not part of it.
+       * During a drag it is the drag's. */
+      if (is_wheel (ev->button) && c->button == NULL)
+        {
+          c->notch[ev->button] = stroke_new (c, STROKE_SCROLL, ev);
+          return c->notch[ev->button];
+        }
       if (!c->button_down[ev->button & 0xff])
         {
           c->button_down[ev->button & 0xff] = 1;
@@ -242,6 +259,12 @@ cut_action (Cutter *c, const SessionEvent *ev)
       return c->button;
 
     case SESSION_EVENT_BUTTON_RELEASE:
+      if (is_wheel (ev->button) && c->notch[ev->button] != NULL)
+        {
+          stroke = c->notch[ev->button];
+          c->notch[ev->button] = NULL;
+          return stroke;
+        }
       if (!c->button_down[ev->button & 0xff] || c->button == NULL)
         return c->last != NULL ? c->last : stroke_new (c, STROKE_OTHER, ev);
       c->button_down[ev->button & 0xff] = 0;

@@ -8,6 +8,9 @@
 
 #include "session-private.h"
 #include "output.h"
+#include "quote.h"
+
+#include <string.h>
 
 #include <string.h>
 
@@ -20,12 +23,40 @@ const char *const session_action_names[] = {
   [SESSION_EVENT_DROP] = "Drop",
 };
 
+/* The character at @p (valid UTF-8 up to @end, or one byte) is one a
+ * terminal or a reader acts on beyond C0 and DEL (quote_is_hidden(): C1
+ * such as CSI U+009B, the bidi controls such as U+202E, the line
+ * separators): its bytes as \xHH, the format's one escape for them, so
+ * that no file written holds one raw. Returns the bytes it took, or 0. */
+static gsize
+append_hidden_bytes (GString *out, const char *p, const char *end)
+{
+  gunichar c = g_utf8_get_char_validated (p, end - p);
+  const char *next;
+
+  if ((guchar) *p < 0x80 || c == (gunichar) -1 || c == (gunichar) -2 || !quote_is_hidden (c))
+    return 0;
+  next = g_utf8_next_char (p);
+  for (const char *b = p; b < next; b++)
+    g_string_append_printf (out, "\\x%02x", (guchar) *b);
+  return next - p;
+}
+
 void
 session_append_quoted (GString *out, const char *text)
 {
+  const char *end = text + strlen (text);
+
   g_string_append_c (out, '"');
-  for (const char *p = text; *p != '\0'; p++)
+  for (const char *p = text; *p != '\0';)
     {
+      gsize taken = append_hidden_bytes (out, p, end);
+
+      if (taken > 0)
+        {
+          p += taken;
+          continue;
+        }
       switch (*p)
         {
         case '"': g_string_append (out, "\\\""); break;
@@ -39,8 +70,47 @@ session_append_quoted (GString *out, const char *text)
           else
             g_string_append_c (out, *p);
         }
+      p++;
     }
   g_string_append_c (out, '"');
+}
+
+/* Text written as it is (a comment, a server event's fields), but for
+ * what a terminal or a reader acts on: C0 but the tab (and the newlines
+ * between a run of comment lines, with @lines), DEL, and
+ * append_hidden_bytes()'s, as \xHH. A comment of a stranger's file, or
+ * one naming a file whose name holds ESC or a newline, stays one line
+ * and shows as it is. */
+void
+session_append_unquoted (GString *out, const char *text, gboolean lines)
+{
+  const char *end = text + strlen (text);
+
+  for (const char *p = text; *p != '\0';)
+    {
+      gsize taken = append_hidden_bytes (out, p, end);
+
+      if (taken > 0)
+        p += taken;
+      else if (((guchar) *p < 0x20 && *p != '\t' && !(lines && *p == '\n')) || *p == 0x7f)
+        g_string_append_printf (out, "\\x%02x", (guchar) *p++);
+      else
+        g_string_append_c (out, *p++);
+    }
+}
+
+/* In session.c it would call back into the printer (check-layers). */
+void
+session_add_header_comment (Session *session, const char *text)
+{
+  SessionEvent comment = { .kind = SESSION_EVENT_COMMENT, .window = -1 };
+  g_autoptr (GString) line = g_string_new (g_str_has_prefix (text, "#") ? NULL : "# ");
+
+  /* One line, whatever the text holds (a file name with a newline). */
+  session_append_unquoted (line, text, FALSE);
+  comment.text = g_string_free (g_steal_pointer (&line), FALSE);
+  g_array_insert_val (session->events, session->n_preamble, comment);
+  session->n_preamble++;
 }
 
 static void
@@ -165,7 +235,7 @@ append_event (GString *out, const SessionEvent *ev)
 
   if (ev->kind == SESSION_EVENT_COMMENT)
     {
-      g_string_append (out, ev->text != NULL ? ev->text : "");
+      session_append_unquoted (out, ev->text != NULL ? ev->text : "", TRUE);
       return;
     }
   g_string_append_printf (out, "%" G_GUINT64_FORMAT " ", ev->time_ms);
@@ -179,7 +249,10 @@ append_event (GString *out, const SessionEvent *ev)
     {
       g_string_append (out, ev->name);
       if (ev->args != NULL && *ev->args != '\0')
-        g_string_append_printf (out, " %s", ev->args);
+        {
+          g_string_append_c (out, ' ');
+          session_append_unquoted (out, ev->args, FALSE);
+        }
       return;
     }
   g_string_append (out, session_action_names[ev->kind]);

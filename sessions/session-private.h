@@ -70,6 +70,9 @@ gboolean session_replay_line_parse (Session *session, const char *rest, GError *
 void session_write_options (const Session *session, GString *out);
 /* @text as a quoted string of the format ("...", with escapes). */
 void session_append_quoted (GString *out, const char *text);
+/* @text as it is, but for the characters a terminal acts on, escaped
+ * (\xHH); newlines too unless @lines (a run of comment lines). */
+void session_append_unquoted (GString *out, const char *text, gboolean lines);
 /* The records' names, by SessionEventKind (the actions' only). */
 extern const char *const session_action_names[6];
 
@@ -120,4 +123,3 @@ char *stroke_mods_name (guint mods);
 /* The character @keysym types, as UTF-8 in @out; FALSE if none (or a
  * control character). */
 gboolean session_keysym_text (const char *keysym, char out[8]);
-gboolean session_keysym_is_terminator (const char *keysym);

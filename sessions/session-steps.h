@@ -67,6 +67,10 @@ typedef struct
 GPtrArray *session_get_phrases (const Session *session);
 const char *session_phrase_kind_to_string (SessionPhraseKind kind);
 
+/* Return, Tab or Escape (KP_Enter, ISO_Left_Tab): a key that ends a run
+ * of typing, and belongs to it. */
+gboolean session_keysym_is_terminator (const char *keysym);
+
 /* Where words go: each quotes the session's text (typed text, titles)
  * for its destination (quote.h). */
 typedef enum

@@ -332,17 +332,6 @@ session_append (Session *session, const SessionEvent *ev)
   g_array_append_val (session->events, copy);
 }
 
-void
-session_add_header_comment (Session *session, const char *text)
-{
-  SessionEvent comment = { .kind = SESSION_EVENT_COMMENT, .window = -1 };
-
-  comment.text = g_str_has_prefix (text, "#") ? g_strdup (text)
-                                               : g_strconcat ("# ", text, NULL);
-  g_array_insert_val (session->events, session->n_preamble, comment);
-  session->n_preamble++;
-}
-
 gboolean
 session_event_is_action (const SessionEvent *ev)
 {

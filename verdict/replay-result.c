@@ -16,8 +16,8 @@ replay_result_clear (ReplayResult *result)
 {
   g_clear_pointer (&result->stderr_text, g_free);
   g_clear_pointer (&result->verdict.detail, g_free);
-  g_clear_pointer (&result->backtrace, g_strfreev);
-  g_clear_pointer (&result->backtrace_at, g_strfreev);
+  crash_info_clear (&result->crash);
+  g_clear_pointer (&result->app_classes, g_strfreev);
   g_clear_pointer (&result->pace_detail, g_free);
   g_clear_pointer (&result->missing_class, g_free);
   g_clear_pointer (&result->missing_title, g_free);
@@ -51,6 +51,7 @@ replay_result_to_json (const ReplayResult *result)
 
   jsonio_add_string (builder, "pace", result->pace == REPLAY_PACE_APP ? "app" : "recorded");
   jsonio_add_bool (builder, "never_connected", result->never_connected);
+  jsonio_add_strings (builder, "app_classes", (const char *const *) result->app_classes);
   jsonio_add_string (builder, "pace_detail", result->pace_detail);
   jsonio_add_int (builder, "app_wait_ms", result->app_wait_ms, TRUE);
   jsonio_add_int (builder, "app_wait_max_ms", result->app_wait_max_ms, TRUE);
@@ -77,8 +78,17 @@ replay_result_to_json (const ReplayResult *result)
   if (strlen (valid) > 2048)
     tail = g_utf8_find_next_char (valid + strlen (valid) - 2049, NULL);
   jsonio_add_string (builder, "stderr_tail", tail);
-  jsonio_add_strings (builder, "backtrace", (const char *const *) result->backtrace);
-  jsonio_add_strings (builder, "backtrace_at", (const char *const *) result->backtrace_at);
+  jsonio_add_strings (builder, "backtrace", (const char *const *) result->crash.frames);
+  jsonio_add_strings (builder, "backtrace_at", (const char *const *) result->crash.frames_at);
+  json_builder_set_member_name (builder, "crash");
+  if (result->crash.signal > 0)
+    {
+      json_builder_begin_object (builder);
+      crash_info_to_json (&result->crash, builder);
+      json_builder_end_object (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
@@ -138,11 +148,18 @@ replay_result_from_json (const char *text, ReplayResult *result, GError **error)
       result->missing_title = g_strdup (jsonio_get_string (missing, "title"));
       result->missing_wait_ms = (guint) MAX (jsonio_get_int (missing, "waited_ms"), 0);
     }
+  result->app_classes = jsonio_dup_strings (object, "app_classes");
   result->stderr_text = g_strdup (jsonio_get_string (object, "stderr_tail"));
   if (result->stderr_text == NULL)
     result->stderr_text = g_strdup ("");
   result->stderr_len = strlen (result->stderr_text);
-  result->backtrace = jsonio_dup_strings (object, "backtrace");
-  result->backtrace_at = jsonio_dup_strings (object, "backtrace_at");
+  if (jsonio_get_object (object, "crash") == NULL
+      || !crash_info_from_json (jsonio_get_object (object, "crash"), &result->crash))
+    {
+      /* An older xreplay's: the frames alone. */
+      crash_info_clear (&result->crash);
+      result->crash.frames = jsonio_dup_strings (object, "backtrace");
+      result->crash.frames_at = jsonio_dup_strings (object, "backtrace_at");
+    }
   return TRUE;
 }

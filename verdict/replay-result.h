@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "replay-args.h"
+#include "crash.h"
 #include "verdict.h"
 
 G_BEGIN_DECLS
@@ -33,10 +34,10 @@ typedef struct
                               * action waiting for it), or -1 if none did */
   char *stderr_text;         /* owned: the app's last REPLAY_STDERR_KEEP bytes of stderr */
   gsize stderr_len;
-  char **backtrace;          /* owned, or NULL: the crash's top frames (opts->crashtrace),
-                              * function names */
-  char **backtrace_at;       /* owned, or NULL: where each of them is, "file.c:88", the
-                              * library ("libc.so.6") or "" (as many as backtrace) */
+  CrashInfo crash;           /* CRASHED, with opts->crashtrace: which process died, how
+                              * the signal came (a fault, or sent by whom) and its top
+                              * frames (crash.frames, or why none: crash.no_frames);
+                              * crash.signal 0: not known */
   ReplayPace pace;           /* the pace used */
   char *pace_detail;         /* owned, or NULL: why not the pace asked for */
   gint64 app_wait_ms;        /* app pace: time spent waiting for the app, in all */
@@ -53,6 +54,8 @@ typedef struct
   char *missing_class;
   char *missing_title;
   guint missing_wait_ms;
+  char **app_classes;        /* owned, or NULL: the WM_CLASS classes of the app's windows
+                              * (each once, in the order they appeared) */
   gboolean never_connected;  /* COULD_NOT_START: the app sat idle without connecting to
                               * the X server (REPLAY_START_IDLE_MS): not slow, not X11 */
 } ReplayResult;
@@ -67,10 +70,10 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReplayResult, replay_result_clear)
  * pace ("app" or "recorded"), pace_detail, app_wait_ms, app_wait_max_ms, app_waits,
  * missing_window (null, or for an unresolved replay {"action", "window",
  * "class", "title", "waited_ms"}: the action whose window never came),
- * never_connected,
+ * never_connected, app_classes (the WM_CLASS classes of the app's windows),
  * stderr_tail (the last 2 KiB), backtrace (an array of function names, or
  * null), backtrace_at (where each one is: "file.c:88", a library or "";
- * or null). */
+ * or null), crash (crash.h's members, or null). */
 char *replay_result_to_json (const ReplayResult *result);
 
 /* Reads what replay_result_to_json() wrote back into @result (zeroed

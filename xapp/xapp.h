@@ -171,5 +171,9 @@ gboolean xapp_xsettings_get_int (const guint8 *data, gsize len, const char *name
 /* X-free: the largest value of the resources named "...*@suffix" or
  * "...@suffix" in RESOURCE_MANAGER's @text ("*multiClickTime: 300"). */
 gboolean xapp_resources_get_max (const char *text, const char *suffix, gint *value);
+/* The window manager of @dpy: the name it says, "one that does not say
+ * its name", or NULL: none runs. A client's text: quoted where it goes.
+ * (Between xconn_trap_push() and _pop(): its window may go meanwhile.) */
+char *xapp_window_manager_name (Display *dpy);
 
 G_END_DECLS

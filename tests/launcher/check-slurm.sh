@@ -103,7 +103,7 @@ squeue_empty () {
   return 1
 }
 
-echo "1..15"
+echo "1..19"
 reduce_locally
 check test "local: $?" = "local: 0"
 
@@ -121,6 +121,7 @@ stopped=$(cat "$T/slurm.out" "$T/slurm.err" | grep -c 'stopping the test through
 check test "$stopped" -gt 0
 check squeue_empty
 check nothing_left
+reduce_writers salloc -n 4 --quiet
 
 # SIGINT of xreduce while a step runs: 130, and nothing left. (env
 # execs salloc: $! is salloc's pid, xreduce its child.)

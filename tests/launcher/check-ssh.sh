@@ -63,7 +63,7 @@ for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
   [ -z "$value" ] || launcher="$launcher $v=$value"
 done
 
-echo "1..8"
+echo "1..12"
 reduce_locally
 check test "local: $?" = "local: 0"
 
@@ -81,6 +81,7 @@ check cmp -s "$T/local.actions" "$T/ssh.actions"
 stopped=$(cat "$T/ssh.out" "$T/ssh.err" | grep -c 'stopping the test through the launcher')
 check test "$stopped" -gt 0
 check nothing_left
+reduce_writers
 
 # SIGINT while the remote replays run: 130, nothing left there.
 # (env execs xreduce: $! is its pid.)

@@ -53,6 +53,48 @@ nothing_left () {
   return 1
 }
 
+# $T/app/writes-at-exit APP: the app, and beside it, in a session of its
+# own as a terminal's shell is, a process that a moment after the app is
+# gone makes the folders it needs in HOME and writes there (as an app
+# saving its state does, or bash its history as its terminal closes).
+# Issue #34: such a write was left behind in a sandbox folder.
+make_writes_at_exit () {
+  cat > "$T/app/writes-at-exit" <<'APP'
+#!/bin/sh
+"$1" & app=$!
+setsid sh -c 'while kill -0 '"$app"' 2>/dev/null; do sleep 0.02; done; sleep 0.3
+  mkdir -p "$HOME/.local/state/app" && echo bye > "$HOME/.local/state/app/history"' \
+  < /dev/null > /dev/null 2>&1 &
+wait $app
+status=$?
+# It ends as the app did: a crash of the app is the wrapper's (else
+# xreduce sees "exited with status 139", not the recorded crash).
+[ $status -gt 128 ] && kill -$((status - 128)) $$
+exit $status
+APP
+  chmod +x "$T/app/writes-at-exit"
+}
+
+# Reductions through $launcher (and the words before xreduce's, as
+# salloc) of apps that write into HOME as their tests are stopped: the
+# recorded xterm session with bash's history on, and the demo with
+# writes-at-exit, without bubblewrap; each ends well and leaves nothing.
+reduce_writers () {
+  marked "$@" "$xreduce" -q --no-report -j 2 -o "$T/xterm.min" --launcher "$launcher" \
+    "$src/tests/data/xterm.session" -- xterm -geometry 80x24+10+10 -e bash -i \
+    > /dev/null 2> "$T/xterm.err"
+  status=$?
+  check test "xterm with bash's history: $status" = "xterm with bash's history: 0"
+  check nothing_left
+  make_writes_at_exit
+  marked "$@" "$xreduce" -q --no-report -j 2 --no-isolate -o "$T/writes.min" \
+    --launcher "$launcher" "$src/tests/data/demo.session" -- "$T/app/writes-at-exit" \
+    "$T/app/xdemo" > /dev/null 2> "$T/writes.err"
+  status=$?
+  check test "an app writing into HOME after it: $status" = "an app writing into HOME after it: 0"
+  check nothing_left
+}
+
 # The session in a file without its comments: what two results compare by.
 actions_of () { grep -v '^#' "$1"; }
 

@@ -794,6 +794,169 @@ test_typed (void)
   g_array_unref (without.result);
 }
 
+/* ---- long typed runs: time, memory and stopping -------------------- */
+
+/* A run of @keys typed keys as the reducer sees it: element 2i is key i's
+ * press, 2i + 1 its release; one phrase, the releases as one greedy
+ * guess, the keystrokes as gestures, all typed; a release without its
+ * press tests as nothing (normalize). */
+typedef struct {
+  guint keys;
+  GArray *all, *releases;
+  GPtrArray *phrases, *greedy, *gestures;
+  DdLevel levels[3];
+  guint64 built;          /* candidates normalized (made) so far */
+  guint64 built_first;    /* ... when the oracle was first called */
+  guint64 calls;
+  guint64 stop_asked;
+  guint64 stop_at;        /* the stop callback says TRUE from this question on (0: never) */
+  gboolean stopped;       /* it did */
+} Typing;
+
+static void
+typing_normalize (const guint *elems, guint n, GArray *out, gpointer data)
+{
+  Typing *t = data;
+
+  t->built++;
+  for (guint i = 0; i < n; i++)
+    if (elems[i] % 2 == 0 || (i > 0 && elems[i - 1] == elems[i] - 1))
+      g_array_append_val (out, elems[i]);
+}
+
+static gboolean
+typing_stop (gpointer data)
+{
+  Typing *t = data;
+
+  t->stop_asked++;
+  t->stopped = t->stop_at > 0 && t->stop_asked >= t->stop_at;
+  return t->stopped;
+}
+
+/* Every candidate passes: the failure needs the whole run. */
+static gboolean
+typing_test (const DdCandidate *cands, guint n, DdOutcome *outcomes, gpointer data,
+             GError **error)
+{
+  Typing *t = data;
+
+  g_assert_false (t->stopped);   /* nothing is asked once the search was told to stop */
+  if (t->calls++ == 0)
+    t->built_first = t->built;
+  for (guint i = 0; i < n; i++)
+    outcomes[i] = DD_PASS;
+  if (t->stop_at == 0)
+    {
+      g_set_error_literal (error, FAKE_ERROR, 7, "enough");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+typing_init (Typing *t, guint keys)
+{
+  memset (t, 0, sizeof *t);
+  t->keys = keys;
+  t->all = range_array (0, 2 * keys - 1);
+  t->releases = g_array_new (FALSE, FALSE, sizeof (guint));
+  t->phrases = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  t->greedy = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  t->gestures = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  for (guint i = 0; i < keys; i++)
+    {
+      guint release = 2 * i + 1;
+
+      g_array_append_val (t->releases, release);
+      g_ptr_array_add (t->gestures, range_array (2 * i, 2 * i + 1));
+    }
+  g_ptr_array_add (t->phrases, g_array_ref (t->all));
+  g_ptr_array_add (t->greedy, g_array_ref (t->releases));
+  t->levels[0] = (DdLevel) { (const GArray *const *) t->phrases->pdata, t->phrases->len };
+  t->levels[1] = (DdLevel) { (const GArray *const *) t->greedy->pdata, t->greedy->len,
+                             .greedy = TRUE };
+  t->levels[2] = (DdLevel) { (const GArray *const *) t->gestures->pdata, t->gestures->len,
+                             .typed = t->all };
+}
+
+static void
+typing_clear (Typing *t)
+{
+  g_array_unref (t->all);
+  g_array_unref (t->releases);
+  g_ptr_array_unref (t->phrases);
+  g_ptr_array_unref (t->greedy);
+  g_ptr_array_unref (t->gestures);
+}
+
+static gboolean
+typing_reduce (Typing *t, guint parallel, GError **error)
+{
+  DdOptions options = options_for (DD_ALGORITHM_HDD, parallel);
+  guint *result = NULL, n_result = 0;
+  gboolean ok;
+
+  options.normalize = typing_normalize;
+  options.stop = typing_stop;
+  options.user_data = t;
+  ok = dd_reduce_hierarchy (t->levels, 3, typing_test, t, &options, &result, &n_result, NULL,
+                            error);
+  g_free (result);
+  return ok;
+}
+
+/* A batch's candidates are made as the search gets to them: before the
+ * first oracle call of a run of 3,000 typed keys (every key's release at
+ * once, with what would follow in the idle slots: the 3,000 keystrokes
+ * one at a time), a few dozen candidates are made, not thousands of 6,000
+ * elements each (which took minutes, and gigabytes at 100,000 keys). */
+static void
+test_one_at_a_time (void)
+{
+  Typing t;
+  g_autoptr(GError) error = NULL;
+
+  typing_init (&t, 3000);
+  g_assert_false (typing_reduce (&t, 6, &error));
+  g_assert_error (error, FAKE_ERROR, 7);
+  g_test_message ("%" G_GUINT64_FORMAT " candidates made before the first oracle call",
+                  t.built_first);
+  g_assert_cmpuint (t.calls, ==, 1);
+  g_assert_cmpuint (t.built_first, >, 0);
+  /* A few lookaheads for the 5 idle slots, each up to a dozen candidates
+   * deep: bounded by the slots, not the keys. */
+  g_assert_cmpuint (t.built_first, <=, 100);
+  typing_clear (&t);
+}
+
+/* DdOptions.stop is asked between candidates and lookaheads: whenever it
+ * says so, the search ends at once with DD_ERROR_STOPPED, asking the
+ * oracle nothing more (typing_test checks), also in a run of 100,000
+ * keys. */
+static void
+test_stop (void)
+{
+  static const guint64 stop_at[] = { 1, 2, 5, 20, 100, 1000 };
+
+  for (guint s = 0; s < G_N_ELEMENTS (stop_at); s++)
+    {
+      Typing t;
+      g_autoptr(GError) error = NULL;
+
+      typing_init (&t, s == 0 ? 100000 : 400);
+      t.stop_at = stop_at[s];
+      g_assert_false (typing_reduce (&t, 6, &error));
+      g_assert_error (error, DD_ERROR, DD_ERROR_STOPPED);
+      g_assert_true (t.stopped);
+      g_assert_cmpuint (t.stop_asked, ==, stop_at[s]);
+      g_test_message ("stopped at question %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT
+                      " oracle calls, %" G_GUINT64_FORMAT " candidates made", stop_at[s],
+                      t.calls, t.built);
+      typing_clear (&t);
+    }
+}
+
 /* The seed paper's Mozilla case had 95 user actions and 3 relevant ones.
  * Ours: 95 elements in gestures of 2-5, the hidden 3 in 2 gestures. */
 static void
@@ -1262,6 +1425,8 @@ main (int argc, char **argv)
   g_test_add_func ("/dd/limit", test_limit);
   g_test_add_func ("/dd/oracle-error", test_oracle_error);
   g_test_add_func ("/dd/typed", test_typed);
+  g_test_add_func ("/dd/one-at-a-time", test_one_at_a_time);
+  g_test_add_func ("/dd/stop", test_stop);
 
   return g_test_run ();
 }

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 
 #include "quote.h"
 #include "output.h"
@@ -474,6 +475,89 @@ test_cost_max_actions (void)
   g_rmdir (dir);
 }
 
+/* The app's events (MapNotify, Expose...) cost as much as the actions:
+ * they count against --max-actions too, as many as the actions may be
+ * (F5 of issue #34: seven million Expose lines under the size limit made
+ * --list take 1.33 GB). Refused while parsing, exit 2, the limit named. */
+static void
+test_cost_server_events (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-hostile-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "expose.session", NULL);
+  g_autoptr (GString) text = g_string_new (HEAD);
+  g_autoptr (GError) error = NULL;
+  const char *over[] = { xreplay, "--max-actions", "199", "--list", path, NULL };
+  const char *at[] = { xreplay, "--max-actions", "300", "--list", path, NULL };
+  const char *export_over[] = { xreplay, "--max-actions", "199", "--export", "json", path, NULL };
+  const char *reduce_over[] = { xreduce, "--max-actions", "199", path, "--", "true", NULL };
+  g_autofree char *err = NULL;
+  int status = 0;
+
+  for (guint i = 0; i < 300; i++)
+    g_string_append (text, "1 Expose window=0x1 area=0,0,1,1 count=0\n");
+  g_string_append (text, KEY (""));
+  g_file_set_contents (path, text->str, text->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (run_checked (over), ==, 2);
+  g_assert_cmpint (run_checked (at), ==, 0);
+  g_assert_cmpint (run_checked (export_over), ==, 2);
+  g_assert_cmpint (run_checked (reduce_over), ==, 2);
+  g_spawn_sync (NULL, (char **) over, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                &status, NULL);
+  g_assert_nonnull (strstr (err, "more than 199 events of the app"));
+  g_assert_nonnull (strstr (err, "--max-actions"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* xreduce --json names the session in a result that is none (a job
+ * array's task-N.json), and --summarize says which session it was (issue
+ * #34: "task-4.json"). */
+static void
+test_json_error_names_session (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-hostile-XXXXXX", NULL);
+  g_autofree char *session = g_build_filename (dir, "no-actions.session", NULL);
+  g_autofree char *results = g_build_filename (dir, "results", NULL);
+  g_autofree char *result = g_build_filename (results, "task-4.json", NULL);
+  const char *reduce[] = { xreduce, "--json", "--no-report", session, "--", "true", NULL };
+  const char *summarize[] = { xreduce, "--summarize", results, NULL };
+  g_autofree char *out = NULL, *md = NULL, *want = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_file_set_contents (session, HEAD, -1, NULL));
+  g_assert_cmpint (g_mkdir (results, 0700), ==, 0);
+  g_spawn_sync (NULL, (char **) reduce, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out,
+                NULL, &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("xreduce --json: %s", out);
+  g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+  {
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    JsonObject *files;
+
+    g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+    g_assert_no_error (error);
+    files = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                           "files");
+    g_assert_cmpstr (json_object_get_string_member (files, "session"), ==, session);
+  }
+  g_assert_true (g_file_set_contents (result, out, -1, NULL));
+  g_spawn_sync (NULL, (char **) summarize, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &md,
+                NULL, &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("xreduce --summarize: %s", md);
+  want = g_strdup_printf ("- %s (", session);
+  g_assert_nonnull (strstr (md, want));
+  g_unlink (result);
+  g_unlink (g_build_filename (results, "crashes.md", NULL));
+  g_unlink (g_build_filename (results, "crashes.json", NULL));
+  g_rmdir (results);
+  g_unlink (session);
+  g_rmdir (dir);
+}
+
 /* ---- options that cannot work, refused before anything starts ---- */
 
 static void
@@ -575,6 +659,10 @@ main (int argc, char **argv)
     g_test_add_func ("/cost/blank-lines", test_cost_blank_lines);
   if (test_shard_mine ())
     g_test_add_func ("/cost/max-actions", test_cost_max_actions);
+  if (test_shard_mine ())
+    g_test_add_func ("/cost/server-events", test_cost_server_events);
+  if (test_shard_mine ())
+    g_test_add_func ("/outputs/json-error-names-session", test_json_error_names_session);
   if (test_shard_mine ())
     g_test_add_func ("/options/refused", test_options_refused);
   if (test_shard_mine ())

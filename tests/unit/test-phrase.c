@@ -411,6 +411,35 @@ test_reduced (void)
                    "     (and 3 releases that xreduce added, so that nothing stays pressed)\n");
 }
 
+/* A wheel notch whose release the reduction dropped holds nothing: the
+ * drag after it is a step of its own, in words (it was swallowed by the
+ * scroll). */
+static void
+test_wheel_then_drag (void)
+{
+  Script s;
+  g_autoptr (Session) session = NULL;
+  g_autoptr (Session) reduced = NULL;
+  g_autofree char *words = NULL;
+  const guint keep[] = { 0, 2, 3, 4, 5 };   /* the notch's press, the drag */
+
+  script_init (&s);
+  script_window (&s, 0, "Editor");
+  script_click (&s, 4, 50, 50);
+  script_wait (&s, 300);
+  script_pointer (&s, "ButtonPress", 1, 50, 50);
+  script_pointer (&s, "MotionNotify", 0, 80, 60);
+  script_pointer (&s, "MotionNotify", 0, 120, 90);
+  script_pointer (&s, "ButtonRelease", 1, 120, 90);
+  session = script_end (&s);
+  reduced = session_subset (session, keep, G_N_ELEMENTS (keep));
+  assert_partition (reduced);
+  words = phrases_in_words (reduced, SESSION_WORDS_TERMINAL);
+  g_assert_cmpstr (words, ==,
+                   "click[0-5]: Scroll up at 50,50 in \"Editor\"\n"
+                   "drag[1-4]: Drag from 50,50 to 120,90 in \"Editor\"\n");
+}
+
 /* Typed text and titles are the session's, that is a stranger's: quoted
  * for Markdown (a code span longer than any run of backquotes, markup
  * escaped) and for a terminal (control characters shown). */
@@ -497,6 +526,7 @@ main (int argc, char **argv)
   g_test_add_func ("/phrase/double-click-boundary", test_double_click_boundary);
   g_test_add_func ("/phrase/menus", test_menus);
   g_test_add_func ("/phrase/reduced", test_reduced);
+  g_test_add_func ("/phrase/wheel-then-drag", test_wheel_then_drag);
   g_test_add_func ("/phrase/quoting", test_quoting);
   g_test_add_func ("/phrase/action-ranges", test_action_ranges);
   g_test_add_func ("/phrase/partition-subsets", test_partition_subsets);

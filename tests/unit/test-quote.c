@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "quote.h"
+#include "plaintext.h"
 #include "session.h"
 
 /* ---- quoting for where text goes (quote.h) ---- */
@@ -98,6 +99,58 @@ test_quote_markdown_text (void)
 
       g_assert_cmpstr (q, ==, cases[i][1]);
       g_assert_null (strchr (q, '\n'));
+    }
+}
+
+/* A title reads the same rendered or not: only what would be markup is
+ * escaped. */
+static void
+test_quote_markdown_title (void)
+{
+  const char *cases[][2] = {
+    { "xdemo 1.0 crashed with SIGSEGV in print_document (xdemo.c:209)",
+      "xdemo 1.0 crashed with SIGSEGV in print_document (xdemo.c:209)" },
+    { "app killed by SIGSEGV sent by pid 5 (bash)", "app killed by SIGSEGV sent by pid 5 (bash)" },
+    { "nsAppShell::Run (libxul.so)", "nsAppShell::Run (libxul.so)" },
+    { "[click](http://evil)", "\\[click\\](http\\://evil)" },
+    { "mail a@evil.example or www.evil.example", "mail a\\@evil.example or www\\.evil.example" },
+    { "<b>x</b> *y* _z_ `c` # h", "\\<b\\>x\\</b\\> \\*y\\* \\_z\\_ \\`c\\` \\# h" },
+    { "a\n# fake", "a\\\\n\\# fake" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *q = quote_markdown_title (cases[i][0]);
+
+      g_assert_cmpstr (q, ==, cases[i][1]);
+      g_assert_null (strchr (q, '\n'));
+    }
+}
+
+/* report.txt from report.md: what a tracker without Markdown shows. */
+static void
+test_plaintext (void)
+{
+  const char *cases[][2] = {
+    { "# xdemo 1.0 crashed with SIGSEGV in print\\_document (xdemo.c:209)",
+      "xdemo 1.0 crashed with SIGSEGV in print_document (xdemo.c:209)\n"
+      "==============================================================" },
+    { "## Steps", "Steps\n-----" },
+    { "1. Type `ls /` and press Return in \"bash\".", "1. Type ls / and press Return in \"bash\"." },
+    { "Type ``a `b` c``", "Type a `b` c" },
+    { "![the replay](replay.gif)", "the replay (replay.gif)" },
+    { "from [session.log](session.log) and [steps](steps.png)",
+      "from session.log and steps (steps.png)" },
+    { "The app **crashed with SIGSEGV** \\[not a link\\](x)", "The app crashed with SIGSEGV [not a link](x)" },
+    { "    #0 print_document at xdemo.c:209", "    #0 print_document at xdemo.c:209" },
+    { "a `lone backquote", "a `lone backquote" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *plain = plaintext_from_markdown (cases[i][0]);
+
+      g_assert_cmpstr (plain, ==, cases[i][1]);
     }
 }
 
@@ -226,6 +279,8 @@ main (int argc, char **argv)
   g_test_add_func ("/quote/terminal", test_quote_terminal);
   g_test_add_func ("/quote/markdown", test_quote_markdown);
   g_test_add_func ("/quote/markdown-text", test_quote_markdown_text);
+  g_test_add_func ("/quote/markdown-title", test_quote_markdown_title);
+  g_test_add_func ("/quote/plaintext", test_plaintext);
   g_test_add_func ("/quote/export-injection", test_export_injection);
   g_test_add_func ("/quote/command-check", test_command_check);
   return g_test_run ();

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "quote.h"
 #include "session.h"
 #include "verdict.h"
 
@@ -243,6 +244,66 @@ test_header_outcome (void)
   again = parse_ok (text);
   g_assert_cmpint (session_get_outcome (again).status, ==, 3);
   g_assert_cmpstr (words, ==, "exited with status 3");
+}
+
+/* The first character of @text a terminal acts on but a newline
+ * (quote_is_hidden()), as an offset, or -1. */
+static gssize
+first_hidden_char (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    if (*p != '\n' && quote_is_hidden (g_utf8_get_char (p)))
+      return p - text;
+  return -1;
+}
+
+/* What a written session holds (a minimal session, a report's copy): no
+ * character a terminal acts on, raw (F3 of issue #34: C1 CSI U+009B and
+ * the bidi override U+202E stayed raw where C0 was escaped), whether in
+ * a quoted string, a comment or a server event's fields, and the same
+ * strings when read again; a header comment naming a file whose name
+ * holds ESC and a newline stays one line, and the file loads. */
+static void
+test_written_shown_safely (void)
+{
+  static const char hostile[] =
+    "# a comment with \302\233" "2J and \342\200\256txt.exe in it\n"
+    "xreduce-session 1\nscreen 800x600\n"
+    "command \"app\\x1b\" \"\302\233" "2J\" \"\342\200\256exe.txt\"\n"
+    "keymap \"us\342\200\250\"\n"
+    "1 MapNotify window=\342\200\256 override=0\n"
+    "2 KeyPress keysym=a keycode=38 state=0x0 window=0 class=\"C\302\233" "1m\" "
+    "title=\"evil\342\200\256txt.exe \\x1b]52;c;x\\x07 \342\200\251\"\n";
+  g_autoptr (Session) session = parse_ok (hostile);
+  g_autoptr (Session) again = NULL;
+  g_autofree char *text = NULL;
+  const SessionEvent *key = NULL;
+  const char *const *command;
+
+  session_add_header_comment (session, "reduced by xreduce from s\033]0;x\007\nname.session"
+                                       " \302\233" "2J: 1 -> 1 actions");
+  text = session_to_string (session);
+  g_test_message ("written:\n%s", text);
+  g_assert_cmpint (first_hidden_char (text), ==, -1);
+  g_assert_nonnull (strstr (text, "# reduced by xreduce from s\\x1b]0;x\\x07\\x0aname.session "
+                                  "\\xc2\\x9b2J: 1 -> 1 actions\n"));
+  again = parse_ok (text);
+  /* The strings are the same, read back. */
+  command = session_get_command (again);
+  g_assert_cmpstr (command[0], ==, "app\033");
+  g_assert_cmpstr (command[1], ==, "\302\233" "2J");
+  g_assert_cmpstr (command[2], ==, "\342\200\256exe.txt");
+  for (guint i = 0; i < session_get_n_events (again); i++)
+    if (session_event_is_action (session_get_event (again, i)))
+      key = session_get_event (again, i);
+  g_assert_nonnull (key);
+  g_assert_cmpstr (key->wm_class, ==, "C\302\233" "1m");
+  g_assert_cmpstr (key->wm_name, ==, "evil\342\200\256txt.exe \033]52;c;x\007 \342\200\251");
+  /* Written again: the same bytes (the canonical form). */
+  {
+    g_autofree char *twice = session_to_string (again);
+    g_assert_cmpstr (twice, ==, text);
+  }
 }
 
 static void
@@ -1083,6 +1144,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/outcome-words", test_outcome_words);
   g_test_add_func ("/session/header-outcome", test_header_outcome);
   g_test_add_func ("/session/outcome-lost", test_outcome_lost);
+  g_test_add_func ("/session/written-shown-safely", test_written_shown_safely);
   g_test_add_func ("/session/writer", test_writer);
   g_test_add_func ("/session/writer-unwritable", test_writer_unwritable);
   g_test_add_func ("/session/actions", test_actions);

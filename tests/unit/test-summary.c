@@ -7,6 +7,8 @@
 
 #include "summary.h"
 #include "crashgroups.h"
+#include "input.h"
+#include "search.h"
 
 static void
 test_relative_path (void)
@@ -110,6 +112,33 @@ test_crash_groups (void)
   }
 }
 
+/* A result not reduced is named by its session, as the reduced are (a
+ * job array's results are task-N.json: issue #34 found the summary
+ * naming them so); without a session, by the result's file. */
+static void
+test_not_reduced_named (void)
+{
+  static const char named[] =
+    "{\"verdict\": \"nothing_to_reduce\", \"error\": \"the full session does not fail\","
+    " \"exit_status\": 4, \"files\": {\"session\": \"crashes/s4.session\","
+    " \"minimal_session\": null}}";
+  static const char anonymous[] =
+    "{\"verdict\": \"usage_error\", \"error\": \"bad option\", \"exit_status\": 2}";
+  g_autoptr (CrashGroups) groups = crash_groups_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *md = NULL;
+
+  g_assert_true (crash_groups_add_json (groups, named, strlen (named), "task-4.json", &error));
+  g_assert_no_error (error);
+  g_assert_true (crash_groups_add_json (groups, anonymous, strlen (anonymous), "task-5.json",
+                                        &error));
+  g_assert_no_error (error);
+  md = crash_groups_to_markdown (groups);
+  g_test_message ("%s", md);
+  g_assert_nonnull (strstr (md, "\n- crashes/s4.session (task-4.json): nothing_to_reduce"));
+  g_assert_nonnull (strstr (md, "\n- task-5.json: usage_error"));
+}
+
 /* What is no result is said, not counted. */
 static void
 test_crash_groups_bad (void)
@@ -130,6 +159,66 @@ test_crash_groups_bad (void)
     }
 }
 
+static Session *
+parse (const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  Session *session = session_parse (text, strlen (text), "s.log", &error);
+
+  g_assert_no_error (error);
+  return session;
+}
+
+/* What goes back in after the search: the user's releases of what the
+ * result presses and does not release, not those of what it does not
+ * press; a wheel notch's too. */
+static void
+test_dropped_releases (void)
+{
+  g_autoptr (Session) session = parse (
+    "xreduce-session 1\nscreen 640x480\n"
+    "10 KeyPress keysym=Alt_L keycode=64 state=0x0\n"
+    "20 KeyPress keysym=p keycode=33 state=0x8\n"
+    "30 KeyRelease keysym=p keycode=33 state=0x8\n"
+    "40 KeyRelease keysym=Alt_L keycode=64 state=0x8\n"
+    "50 KeyPress keysym=a keycode=38 state=0x0\n"
+    "60 KeyRelease keysym=a keycode=38 state=0x0\n"
+    "70 ButtonPress button=1 state=0x0 root=5,5\n"
+    "80 ButtonRelease button=1 state=0x100 root=5,5\n");
+  const guint best[] = { 0, 1, 6 };   /* Alt, p, the button's press */
+  g_autoptr (GArray) releases = search_dropped_releases (session, best, G_N_ELEMENTS (best));
+
+  g_assert_cmpuint (releases->len, ==, 3);
+  g_assert_cmpuint (g_array_index (releases, guint, 0), ==, 2);
+  g_assert_cmpuint (g_array_index (releases, guint, 1), ==, 3);
+  g_assert_cmpuint (g_array_index (releases, guint, 2), ==, 7);
+}
+
+/* A session for another app: its classes and the app's, none in common. */
+static void
+test_app_classes (void)
+{
+  g_autoptr (Session) session = parse (
+    "xreduce-session 1\nscreen 640x480\n"
+    "10 ButtonPress button=1 state=0x0 root=5,5 pos=5,5 window=0 class=\"XDemo\" title=\"Editor\"\n"
+    "20 ButtonRelease button=1 state=0x100 root=5,5 pos=5,5 window=0 class=\"XDemo\" title=\"Editor\"\n");
+  g_autoptr (Session) firefox = parse (
+    "xreduce-session 1\nscreen 640x480\n"
+    "10 KeyPress keysym=a keycode=38 state=0x0 window=0 class=\"firefox\" title=\"x\"\n");
+  const char *xterm[] = { "XTerm", NULL };
+  const char *demo[] = { "xdemo", NULL };
+  const char *esr[] = { "firefox-esr", NULL };
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (input_check_app_classes (session, "s.log", xterm, &error));
+  g_assert_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE);
+  g_assert_nonnull (strstr (error->message, "\"XDemo\""));
+  g_assert_nonnull (strstr (error->message, "\"XTerm\""));
+  g_assert_true (input_check_app_classes (session, "s.log", demo, NULL));
+  g_assert_true (input_check_app_classes (firefox, "s.log", esr, NULL));
+  g_assert_true (input_check_app_classes (session, "s.log", (const char *[]) { NULL }, NULL));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -137,5 +226,8 @@ main (int argc, char **argv)
   g_test_add_func ("/summary/relative-path", test_relative_path);
   g_test_add_func ("/summary/crash-groups", test_crash_groups);
   g_test_add_func ("/summary/crash-groups-bad", test_crash_groups_bad);
+  g_test_add_func ("/summary/dropped-releases", test_dropped_releases);
+  g_test_add_func ("/summary/app-classes", test_app_classes);
+  g_test_add_func ("/summary/not-reduced-named", test_not_reduced_named);
   return g_test_run ();
 }

@@ -3,6 +3,7 @@
  * JSON object is refused; the replay options parse, check and pass on as
  * both programs use them. No display.
  */
+#include <signal.h>
 #include <string.h>
 #include <glib.h>
 
@@ -36,8 +37,19 @@ test_result_round_trip (void)
   in.window_latency_ms = 42;
   in.stderr_text = g_strdup ("Segmentation fault\n\"quoted\" \xc3\xa9");
   in.stderr_len = strlen (in.stderr_text);
-  in.backtrace = g_strdupv ((char **) frames);
-  in.backtrace_at = g_strdupv ((char **) where);
+  in.crash.signal = 11;
+  in.crash.code = 1;
+  in.crash.has_address = TRUE;
+  in.crash.address = 0x10;
+  in.crash.pid = 3;
+  in.crash.tid = 5;
+  in.crash.process = g_strdup ("app");
+  in.crash.child = TRUE;
+  in.crash.sent = TRUE;
+  in.crash.sender_pid = 4;
+  in.crash.sender = g_strdup ("ba\"sh");
+  in.crash.frames = g_strdupv ((char **) frames);
+  in.crash.frames_at = g_strdupv ((char **) where);
   in.pace = REPLAY_PACE_RECORDED;
   in.pace_detail = g_strdup ("the app does not answer pings");
   in.app_wait_ms = 900;
@@ -68,8 +80,20 @@ test_result_round_trip (void)
   g_assert_cmpint (out.window_latency_ms, ==, 42);
   g_assert_cmpstr (out.stderr_text, ==, in.stderr_text);
   g_assert_cmpuint (out.stderr_len, ==, in.stderr_len);
-  g_assert_true (g_strv_equal ((const char *const *) out.backtrace, frames));
-  g_assert_true (g_strv_equal ((const char *const *) out.backtrace_at, where));
+  g_assert_true (g_strv_equal ((const char *const *) out.crash.frames, frames));
+  g_assert_true (g_strv_equal ((const char *const *) out.crash.frames_at, where));
+  g_assert_cmpint (out.crash.signal, ==, 11);
+  g_assert_cmpint (out.crash.code, ==, 1);
+  g_assert_true (out.crash.has_address);
+  g_assert_cmpuint (out.crash.address, ==, 0x10);
+  g_assert_cmpint (out.crash.pid, ==, 3);
+  g_assert_cmpint (out.crash.tid, ==, 5);
+  g_assert_cmpstr (out.crash.process, ==, "app");
+  g_assert_true (out.crash.child);
+  g_assert_true (out.crash.sent);
+  g_assert_cmpint (out.crash.sender_pid, ==, 4);
+  g_assert_cmpstr (out.crash.sender, ==, "ba\"sh");
+  g_assert_null (out.crash.no_frames);
   g_assert_cmpint (out.pace, ==, REPLAY_PACE_RECORDED);
   g_assert_cmpstr (out.pace_detail, ==, in.pace_detail);
   g_assert_cmpint (out.app_wait_ms, ==, 900);
@@ -102,8 +126,9 @@ test_result_unknowns (void)
   g_assert_cmpint (out.window_latency_ms, ==, -1);
   g_assert_cmpint (out.app_cpu_ms, ==, -1);
   g_assert_cmpint (out.app_peak_rss_kb, ==, -1);
-  g_assert_null (out.backtrace);
-  g_assert_null (out.backtrace_at);
+  g_assert_null (out.crash.frames);
+  g_assert_null (out.crash.frames_at);
+  g_assert_cmpint (out.crash.signal, ==, 0);
   g_assert_null (out.pace_detail);
   g_assert_cmpuint (out.missing_action, ==, 0);
   g_assert_cmpuint (out.stderr_len, ==, 2048);
@@ -301,6 +326,70 @@ test_args_names (void)
   g_assert_cmpuint (g_strv_length (names), ==, 22);
 }
 
+/* A crash in words: a fault with its site (a source line first, a
+ * Python frame before a C frame without one, a library without symbols
+ * by its name), a signal another process sent, a child process. */
+static void
+test_crash_words (void)
+{
+  const char *frames[] = { "g_main_loop_run", "print_document", "main", NULL };
+  const char *at[] = { "libglib-2.0.so.0", "xdemo.c:209", "xdemo.c:1148", NULL };
+  const char *stripped[] = { "??", "g_closure_invoke", NULL };
+  const char *stripped_at[] = { "libxul.so", "libgobject-2.0.so.0", NULL };
+  g_auto (CrashInfo) crash = { .signal = 11, .code = 1, .has_address = TRUE, .pid = 3 };
+  g_autofree char *fault = NULL, *cause = NULL, *python = NULL, *sent = NULL;
+  g_autofree char *outside = NULL, *child = NULL, *library = NULL, *raised = NULL;
+
+  crash.frames = g_strdupv ((char **) frames);
+  crash.frames_at = g_strdupv ((char **) at);
+  fault = crash_info_outcome (&crash, "on_crash (app.py:3)");
+  g_assert_cmpstr (fault, ==, "crashed with SIGSEGV in print_document (xdemo.c:209)");
+  cause = crash_info_describe_cause (&crash);
+  g_assert_cmpstr (cause, ==, "a fault (SEGV_MAPERR at 0x0)");
+  /* No source line: the Python frame says more. */
+  g_strfreev (crash.frames_at);
+  crash.frames_at = g_strdupv ((char **) (const char *[]) { "a.so", "b.so", "c.so", NULL });
+  python = crash_info_outcome (&crash, "on_crash (app.py:3)");
+  g_assert_cmpstr (python, ==, "crashed with SIGSEGV in on_crash (app.py:3)");
+  g_strfreev (crash.frames);
+  g_strfreev (crash.frames_at);
+  crash.frames = g_strdupv ((char **) stripped);
+  crash.frames_at = g_strdupv ((char **) stripped_at);
+  library = crash_info_outcome (&crash, NULL);
+  g_assert_cmpstr (library, ==, "crashed with SIGSEGV in ?? (libxul.so)");
+  {
+    /* A source line below a frame without a name (the C library's start,
+     * with libc6-dbg) is no crash site. */
+    const char *ff[] = { "??", "??", "__libc_start_call_main", "_start", NULL };
+    const char *ff_at[] = { "libxul.so", "firefox-esr", "libc_start_call_main.h:58", "x", NULL };
+    g_auto (CrashInfo) firefox = { .signal = 11, .code = 1 };
+    g_autofree char *said = NULL;
+
+    firefox.frames = g_strdupv ((char **) ff);
+    firefox.frames_at = g_strdupv ((char **) ff_at);
+    said = crash_info_outcome (&firefox, NULL);
+    g_assert_cmpstr (said, ==, "crashed with SIGSEGV in ?? (libxul.so)");
+  }
+  crash.child = TRUE;
+  crash.process = g_strdup ("Isolated Web Co");
+  child = crash_info_outcome (&crash, NULL);
+  g_assert_cmpstr (child, ==, "crashed with SIGSEGV in ?? (libxul.so), in its process Isolated Web Co");
+  crash.code = SI_TKILL;
+  crash.has_address = FALSE;
+  crash.child = FALSE;
+  raised = crash_info_describe_cause (&crash);
+  g_assert_cmpstr (raised, ==, "raised by the process itself (SI_TKILL)");
+  crash.sent = TRUE;
+  crash.code = SI_USER;
+  crash.sender_pid = 5;
+  crash.sender = g_strdup ("bash");
+  sent = crash_info_outcome (&crash, "ignored (app.py:3)");
+  g_assert_cmpstr (sent, ==, "killed by SIGSEGV sent by pid 5 (bash)");
+  crash.sender_pid = 0;
+  outside = crash_info_outcome (&crash, NULL);
+  g_assert_cmpstr (outside, ==, "killed by SIGSEGV sent from outside the app's sandbox");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -308,6 +397,7 @@ main (int argc, char **argv)
   g_test_add_func ("/verdict/result/round-trip", test_result_round_trip);
   g_test_add_func ("/verdict/result/unknowns", test_result_unknowns);
   g_test_add_func ("/verdict/result/bad-json", test_result_bad_json);
+  g_test_add_func ("/verdict/crash-words", test_crash_words);
   g_test_add_func ("/verdict/replay-args/defaults", test_args_defaults);
   g_test_add_func ("/verdict/replay-args/values", test_args_values);
   g_test_add_func ("/verdict/replay-args/bad", test_args_bad);

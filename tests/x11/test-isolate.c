@@ -379,6 +379,134 @@ test_attack (Fixture *f, gconstpointer data)
   g_assert_cmpuint (worked_open, ==, N_ATTACKS);
 }
 
+/* Files named on the app's command line (F6 of issue #34): the app sees
+ * each file named, never the folder it is in, no folder that holds HOME
+ * or /tmp, and no socket through what it sees. Each case replays xterm
+ * (through @program if set) running `bash -i -s NAMED`, so that NAMED is
+ * on the command line, and types @attempt: xterm ends with SIGSEGV if the
+ * attempt worked (@shown: it must; else it must not, isolated, and must
+ * with --no-isolate). */
+typedef struct
+{
+  const char *what;
+  const char *named;           /* under f->home ("~/"), f->dir ("@/"), or as it is */
+  const char *attempt;         /* the same prefixes */
+  gboolean beside;             /* the program is a wrapper in @/bin, beside a socket */
+  gboolean shown;              /* the attempt reads what the app is shown */
+} NamedCase;
+
+static const NamedCase named_cases[] = {
+  { "the file named is shown", "~/notes.txt", "cat ~/notes.txt", FALSE, TRUE },
+  { "a file beside a file named in HOME is not", "~/notes.txt", "cat ~/secret", FALSE, FALSE },
+  { "/tmp is not shown for an argument in it", "/tmp/xreduce-isolate-arg-%d.txt",
+    "python3 -c 'import socket;socket.socket(1).connect(\"@/agent.sock\")'", FALSE, FALSE },
+  { "a folder that holds /tmp is not shown", "/tmp",
+    "python3 -c 'import socket;socket.socket(1).connect(\"@/agent.sock\")'", FALSE, FALSE },
+  { "a socket beside the app's program is not reachable", "~/notes.txt",
+    "python3 -c 'import socket;socket.socket(1).connect(\"@/bin/beside.sock\")'", TRUE, FALSE },
+};
+
+/* @text with "~/" as f->home, "@/" as f->dir and %d as our pid. */
+static char *
+named_expand (Fixture *f, const char *text)
+{
+  g_autofree char *pid = g_strdup_printf (text, (int) getpid ());
+  g_auto (GStrv) home = g_strsplit (pid, "~/", -1);
+  g_autofree char *home_slash = g_strconcat (f->home, "/", NULL);
+  g_autofree char *with_home = g_strjoinv (home_slash, home);
+  g_auto (GStrv) dir = g_strsplit (with_home, "@/", -1);
+  g_autofree char *dir_slash = g_strconcat (f->dir, "/", NULL);
+
+  return g_strjoinv (dir_slash, dir);
+}
+
+/* xreplay [--no-isolate] @session -- PROGRAM ... bash -i -s @named; the
+ * signal that ended xterm, and what xreplay said on stderr in *@err. */
+static char *
+replay_named (Fixture *f, const char *session, gboolean open, const char *program,
+              const char *named, char **err)
+{
+  const char *argv[] = { env ("XREPLAY"), "--json", "--settle", "5000", session, "--", program,
+                         "-geometry", "80x24+10+10", "-e", "bash", "--norc", "--noprofile",
+                         "-i", "-s", named, NULL, NULL };
+  g_auto (GStrv) envp = g_get_environ ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *out = NULL;
+  JsonObject *result;
+  int status = -1;
+
+  if (open)
+    {
+      memmove (argv + 5, argv + 4, sizeof argv - 5 * sizeof *argv);
+      argv[4] = "--no-isolate";
+    }
+  envp = g_environ_setenv (envp, "HOME", f->home, TRUE);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("xreplay%s said: %s%s", open ? " --no-isolate" : "", out, *err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  result = json_node_get_object (json_parser_get_root (parser));
+  if (json_object_get_null_member (result, "signal"))
+    return g_strdup (json_object_get_string_member (result, "outcome"));
+  return g_strdup (json_object_get_string_member (result, "signal"));
+}
+
+static void
+test_named_files (Fixture *f, gconstpointer data)
+{
+  g_autofree char *bin = g_build_filename (f->dir, "bin", NULL);
+  g_autofree char *wrapper = g_build_filename (bin, "xterm", NULL);
+  g_autofree char *beside = g_build_filename (bin, "beside.sock", NULL);
+  g_autofree char *notes = g_build_filename (f->home, "notes.txt", NULL);
+  g_autofree char *in_tmp = g_strdup_printf ("/tmp/xreduce-isolate-arg-%d.txt", (int) getpid ());
+  guint worked = 0;
+  int beside_fd;
+
+  if (!isolation_works ())
+    return;
+  g_assert_cmpint (g_mkdir (bin, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (wrapper, "#!/bin/sh\nexec xterm \"$@\"\n", -1, NULL));
+  g_assert_cmpint (g_chmod (wrapper, 0755), ==, 0);
+  beside_fd = listen_unix (beside);
+  g_assert_true (g_file_set_contents (notes, "the notes the app opens\n", -1, NULL));
+  g_assert_true (g_file_set_contents (in_tmp, "an argument in /tmp\n", -1, NULL));
+
+  for (gsize i = 0; i < G_N_ELEMENTS (named_cases); i++)
+    {
+      const NamedCase *c = &named_cases[i];
+      g_autofree char *name = g_strdup_printf ("named-%d.session", (int) i);
+      g_autofree char *named = named_expand (f, c->named);
+      g_autofree char *attempt = named_expand (f, c->attempt);
+      g_autofree char *command = g_strdup_printf ("%s >/dev/null 2>&1 && kill -11 $PPID; "
+                                                  "kill -6 $PPID", attempt);
+      g_autofree char *session = typing_session (f, name, command);
+      g_autofree char *isolated = NULL, *open = NULL, *err = NULL, *open_err = NULL;
+      const char *program = c->beside ? wrapper : "xterm";
+
+      g_test_message ("%s: xterm ... bash -i -s %s; %s", c->what, named, attempt);
+      isolated = replay_named (f, session, FALSE, program, named, &err);
+      g_assert_cmpstr (isolated, ==, c->shown ? "SIGSEGV" : "SIGABRT");
+      if (c->beside)
+        g_assert_false (took_connection (beside_fd));
+      if (strcmp (named, "/tmp") == 0)
+        g_assert_nonnull (strstr (err, "not shown to the app: the folder /tmp holds /tmp"));
+      worked += !c->shown && strcmp (isolated, "SIGSEGV") == 0;
+      if (c->shown)
+        continue;
+      /* The attempt itself works, without the sandbox. */
+      open = replay_named (f, session, TRUE, program, named, &open_err);
+      g_assert_cmpstr (open, ==, "SIGSEGV");
+      if (c->beside)
+        g_assert_true (took_connection (beside_fd));
+    }
+  g_test_message ("attempts through what the command line names that worked: %u", worked);
+  close (beside_fd);
+  g_unlink (in_tmp);
+}
+
 /* The environment the app gets, from the stderr_tail of a replay whose
  * app prints it and dies before any window. */
 static char **
@@ -431,6 +559,8 @@ test_environ (Fixture *f, gconstpointer data)
                             "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
                             "XDG_RUNTIME_DIR", "TMPDIR", "DBUS_SESSION_BUS_ADDRESS",
                             "NO_AT_BRIDGE", "DISPLAY", "XAUTHORITY",
+                            /* Apps' own crash reporters off (sandbox.c). */
+                            "MOZ_CRASHREPORTER_DISABLE", "KDE_DEBUG",
                             /* How a sanitizer build reports (sandbox.c): the suite
                              * under -Db_sanitize sets them. */
                             "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "MSAN_OPTIONS",
@@ -595,8 +725,10 @@ test_escaping_children (Fixture *f, gconstpointer data)
   g_autofree char *out_path = g_build_filename (f->dir, "min.session", NULL);
   const char *replay[] = { env ("XREPLAY"), "--max-gap", "100", session, "--", app,
                            env ("XDEMO"), NULL };
-  const char *open[] = { env ("XREPLAY"), "--no-isolate", "--max-gap", "100", session, "--",
+  const char *open[] = { env ("XREPLAY"), "--share-home", "--max-gap", "100", session, "--",
                          app, env ("XDEMO"), NULL };
+  const char *no_isolate[] = { env ("XREPLAY"), "--no-isolate", "--max-gap", "100", session,
+                               "--", app, env ("XDEMO"), NULL };
   const char *reduce_argv[] = { env ("XREDUCE"), "--no-report", "--max-gap", "100", "-o",
                                 out_path, session, "--", app, env ("XDEMO"), NULL };
   g_autoptr (GError) error = NULL;
@@ -615,13 +747,25 @@ test_escaping_children (Fixture *f, gconstpointer data)
   g_assert_cmpuint (kill_escaped (), ==, 0);
 
   /* The same without the sandbox: both get away (so the app does start
-   * them, and it is the sandbox that ends them). */
+   * them, and it is the sandbox that ends them: its PID namespace, and
+   * without bubblewrap its folder's end, which kills every process with
+   * the sandbox in its environment; --share-home has neither). */
   g_assert_true (g_spawn_sync (NULL, (char **) open, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
                                &error));
   g_assert_no_error (error);
   g_assert_cmpint (WEXITSTATUS (status), ==, 1);
   g_assert_cmpuint (kill_escaped (), ==, 2);
+
+  /* Without bubblewrap but with the sandbox (--no-isolate): they end
+   * with the replay too, before its folder goes (issue #34). */
+  g_assert_true (g_spawn_sync (NULL, (char **) no_isolate, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
+                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
+                               &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_cmpuint (test_orphans_alive (f->victim), ==, before);
+  g_assert_cmpuint (kill_escaped (), ==, 0);
 
   g_assert_true (g_spawn_sync (NULL, (char **) reduce_argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
@@ -673,6 +817,7 @@ main (int argc, char **argv)
   if (test_shard_mine ()) \
     g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/isolate/attack", test_attack);
+  ADD ("/isolate/named-files", test_named_files);
   ADD ("/isolate/environ", test_environ);
   ADD ("/isolate/cookie", test_cookie);
   ADD ("/isolate/escaping-children", test_escaping_children);
