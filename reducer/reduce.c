@@ -1589,7 +1589,10 @@ interrupted_report (Reducer *reducer, Reduction *reduction, const Session *best,
 static gboolean
 reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **error)
 {
-  g_autoptr (Session) best = best_session (reducer);
+  /* Made only where a result is written: a copy of a long session costs
+   * a second, which an interrupt before the verification is over must
+   * not wait for. */
+  g_autoptr (Session) best = NULL;
   g_autoptr (GError) report_error = NULL;
   g_autofree char *report_md = NULL;
   g_autofree char *pool_reason = NULL;
@@ -1639,7 +1642,10 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
       if (!reducer->interrupted && !reducer->timed_out && reducer->journal != NULL)
         journal_remove (reducer->journal);
       if (reducer->interrupted && reducer->saved)
-        interrupted_report (reducer, &reduction, best, summary, error);
+        {
+          best = best_session (reducer);
+          interrupted_report (reducer, &reduction, best, summary, error);
+        }
       else if (reducer->interrupted)
         {
           g_clear_error (error);
@@ -1654,6 +1660,7 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
         g_printerr ("xreduce: stopped; nothing written to %s\n", reducer->output_path);
       return FALSE;
     }
+  best = best_session (reducer);
   if (reducer->journal != NULL && !reduction.stopped_early)
     journal_remove (reducer->journal);
   summary->saved = TRUE;

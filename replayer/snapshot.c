@@ -509,10 +509,18 @@ snapshot_save_png (const Snapshot *snapshot, const char *path, GError **error)
   info = png != NULL ? png_create_info_struct (png) : NULL;
   if (png == NULL || info == NULL || setjmp (png_jmpbuf (png)))
     {
+      /* libpng's "Write Error" is a failed fwrite: say why (a full disk). */
+      int saved = errno;
+      gboolean io = ferror (file);
+
       png_destroy_write_struct (&png, &info);
       fclose (file);
       remove (tmp);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot write PNG", path);
+      if (io && saved != 0)
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
+                     g_strerror (saved));
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot write PNG", path);
       return FALSE;
     }
   png_init_io (png, file);

@@ -551,8 +551,13 @@ test_json_error_names_session (void)
   want = g_strdup_printf ("- %s (", session);
   g_assert_nonnull (strstr (md, want));
   g_unlink (result);
-  g_unlink (g_build_filename (results, "crashes.md", NULL));
-  g_unlink (g_build_filename (results, "crashes.json", NULL));
+  {
+    g_autofree char *crashes_md = g_build_filename (results, "crashes.md", NULL);
+    g_autofree char *crashes_json = g_build_filename (results, "crashes.json", NULL);
+
+    g_unlink (crashes_md);
+    g_unlink (crashes_json);
+  }
   g_rmdir (results);
   g_unlink (session);
   g_rmdir (dir);
