@@ -170,11 +170,15 @@ struct Replay
   gboolean pace_by_quiet;    /* no _NET_WM_PING: the app has taken an action
                               * when it and the X server are idle */
   pid_t server_pid;          /* our Xvfb, or 0 (--display) */
+  pid_t bus_pid;             /* the sandbox's session bus, or 0 */
   ProcTreeGlance pace_glance; /* pacing by quiet: the last glance */
   guint pace_bound_ms;       /* ... and the most it waits (the recorded gap) */
   guint pace_busy_runs;      /* waits in a row that ended at the bound */
   guint64 pace_next_time_ms; /* the recorded time of the action waited for */
   gint64 flight_deadline;    /* waiting for work in flight until then (pace_taken) */
+  gint64 flight_gap_ms;      /* ... the recorded gap it allows (within --timeout) */
+  guint64 flight_run_delay;  /* ... the app's run delay at the last look, */
+  gint64 flight_delay_at;    /*     and when that was */
   gboolean flight_noted;     /* ... and said so in the verbose log */
   /* Gaps that keep their meaning (pace-rules.h, apptiming.c). */
   PaceTiming app_timing;     /* what the app counts as a double click, a held key */

@@ -1290,6 +1290,7 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
       r->sandbox = sandbox_new (&sandbox_options, error);
       if (r->sandbox == NULL)
         return FALSE;
+      r->bus_pid = sandbox_get_bus_pid (r->sandbox);
       replay_place_files (r);
     }
   replay_note_here (r);
