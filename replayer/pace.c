@@ -447,6 +447,18 @@ bound_wait (Replay *r)
 
 static Act flight_check (Replay *r);
 
+/* Does the app show more of its windows than the recording had open
+ * before the next action (r->next)? */
+static gboolean
+window_still_open (Replay *r)
+{
+  if (r->windows_open == NULL)
+    r->windows_open = session_get_windows_open (r->session);
+  if (r->next >= r->windows_open->len)
+    return FALSE;
+  return windows_get_n_mapped (r->windows) > g_array_index (r->windows_open, guint, r->next);
+}
+
 /* The run delay of the app's threads, the X server's and the bus's: an
  * app waits for their work as for its own (flight_check). */
 static guint64
@@ -526,6 +538,16 @@ flight_check (Replay *r)
     {
       next_look = REPLAY_FLIGHT_GLANCE_MS;
       what = "its threads (or the X server) are at work";
+    }
+  else if (window_still_open (r))
+    {
+      /* Its answer to the last action is not all there: the recording
+       * had closed a window by the next action that the app still shows
+       * (a dialog its Return closes once the file is read; a click on
+       * the window under it would go to a modal dialog's owner). Within
+       * the recorded gap, as all work in flight. */
+      next_look = REPLAY_FLIGHT_GLANCE_MS * 4;
+      what = "a window the recording had closed by then is still open";
     }
   else if (glance.timer_ms >= 0 && now + glance.timer_ms < deadline)
     {

@@ -123,6 +123,8 @@ struct Replay
   guint64 last_time_ms;      /* recorded time of the previous action */
   GHashTable *last_pos;      /* owned: window identity -> last recorded pos (x | y << 32) */
   GHashTable *given_up;      /* owned: identities already waited for in vain */
+  GHashTable *seen;          /* owned: identities found as recorded in this replay */
+  GHashTable *skipped;       /* owned: presses skipped (their window gone), by input */
   gboolean is_wm;            /* no window manager runs: the replay is one */
   GHashTable *arranged;      /* owned: "window size" and "window +x+y" asked for */
 
@@ -180,6 +182,8 @@ struct Replay
   guint64 flight_run_delay;  /* ... the app's run delay at the last look, */
   gint64 flight_delay_at;    /*     and when that was */
   gboolean flight_noted;     /* ... and said so in the verbose log */
+  GArray *windows_open;      /* owned, or NULL until needed: the app's windows the
+                              * recording had open before each action */
   /* Gaps that keep their meaning (pace-rules.h, apptiming.c). */
   PaceTiming app_timing;     /* what the app counts as a double click, a held key */
   PaceTiming recorded_timing; /* ... and what the recording desktop did */
