@@ -462,33 +462,42 @@ window_still_open (Replay *r)
 /* The run delay of the app's threads, the X server's and the bus's: an
  * app waits for their work as for its own (flight_check). */
 static guint64
-flight_run_delay (Replay *r)
+replay_run_delay (Replay *r)
 {
   return proctree_run_delay_ms (proc_child_get_pid (r->child))
          + (r->server_pid > 0 ? proctree_run_delay_ms (r->server_pid) : 0)
          + (r->bus_pid > 0 ? proctree_run_delay_ms (r->bus_pid) : 0);
 }
 
+void
+pace_starvation_start (Replay *r, ReplayStarvation *s)
+{
+  s->run_delay = replay_run_delay (r);
+  s->at = note_now_ms ();
+}
+
+gint64
+pace_starvation_take (Replay *r, ReplayStarvation *s)
+{
+  guint64 delay = replay_run_delay (r);
+  gint64 now = note_now_ms ();
+  /* Several threads may wait at once: no more than the time passed. (A
+   * thread that ended took its run delay with it: none then.) */
+  gint64 starved = delay > s->run_delay ? MIN ((gint64) (delay - s->run_delay), now - s->at) : 0;
+
+  s->run_delay = delay;
+  s->at = now;
+  return starved;
+}
+
 /* At the deadline: TRUE if the app starved since the last look, and
  * r->flight_deadline is pushed back by as long. */
 static gboolean
-flight_starved (Replay *r, gint64 now)
+flight_starved (Replay *r)
 {
-  guint64 delay = flight_run_delay (r);
-  gint64 starved, most;
+  gint64 starved = pace_starvation_take (r, &r->flight_starvation);
+  gint64 most = r->t_last_action + r->flight_gap_ms * REPLAY_FLIGHT_STARVED_MAX;
 
-  if (delay <= r->flight_run_delay)
-    {
-      /* (A thread that ended took its run delay with it.) */
-      r->flight_run_delay = delay;
-      r->flight_delay_at = now;
-      return FALSE;
-    }
-  /* Several threads may wait at once: no more than the time passed. */
-  starved = MIN ((gint64) (delay - r->flight_run_delay), now - r->flight_delay_at);
-  r->flight_run_delay = delay;
-  r->flight_delay_at = now;
-  most = r->t_last_action + r->flight_gap_ms * REPLAY_FLIGHT_STARVED_MAX;
   if (starved <= 0 || r->flight_deadline >= most)
     return FALSE;
   r->flight_deadline = MIN (r->flight_deadline + starved, most);
@@ -516,7 +525,7 @@ flight_check (Replay *r)
   guint next_look;
   const char *what;
 
-  if (now >= deadline && r->flight_delay_at != 0 && flight_starved (r, now))
+  if (now >= deadline && r->flight_starvation.at != 0 && flight_starved (r))
     deadline = MIN (r->flight_deadline, r->window.not_after_ms);
   /* The X server too: an app blocked on its reply (a one-descriptor poll
    * of Xlib's, as idle as it looks) is at work while the server is. */
@@ -556,13 +565,10 @@ flight_check (Replay *r)
     }
   else
     return pace_done (r, r->flight_noted ? "its work in flight is done" : NULL);
-  if (r->flight_delay_at == 0)
-    {
-      /* Only an app that keeps the next action waiting pays for a look
-       * at its threads' run delay (a browser has hundreds). */
-      r->flight_run_delay = flight_run_delay (r);
-      r->flight_delay_at = now;
-    }
+  if (r->flight_starvation.at == 0)
+    /* Only an app that keeps the next action waiting pays for a look at
+     * its threads' run delay (a browser has hundreds). */
+    pace_starvation_start (r, &r->flight_starvation);
   if (!r->flight_noted)
     note_verbose (r, "action %u: the app has answered, but %s (%" G_GINT64_FORMAT " ms left "
                   "of the recorded gap)", r->next + 1, what, deadline - now);
@@ -586,7 +592,7 @@ pace_taken (Replay *r)
           ? recorded_gap (r, r->last_time_ms, r->pace_next_time_ms) : 0;
   r->flight_gap_ms = MIN (gap, r->opts->settings.timeout_ms);
   r->flight_deadline = r->t_last_action + r->flight_gap_ms;
-  r->flight_delay_at = 0;
+  r->flight_starvation.at = 0;
   r->flight_noted = FALSE;
   return flight_check (r);
 }

@@ -52,6 +52,15 @@ typedef enum
   ACT_FAIL_X,                /* the X connection broke (an infrastructure error) */
 } ActKind;
 
+/* What the app (its threads, the X server's, its bus's) waited for a
+ * core since a moment (pace_starvation_start): on a loaded machine, time
+ * it did not have. */
+typedef struct
+{
+  guint64 run_delay;         /* their run delay, summed, at the last look */
+  gint64 at;                 /* ... when that was, or 0 */
+} ReplayStarvation;
+
 typedef struct
 {
   ActKind kind;
@@ -136,6 +145,8 @@ struct Replay
   guint paste_given_up;      /* 1 + the action that waited in vain, or 0 */
   gboolean waiting;          /* the current action waits for its window */
   gboolean wait_over;        /* ... and gave up */
+  ReplayStarvation wait_starvation; /* ... the app waited for a core meanwhile */
+  gint64 wait_extended;      /* ... the wait made that much longer, in ms */
   long ping_stamp;
   Window ping_window;
 
@@ -179,8 +190,7 @@ struct Replay
   guint64 pace_next_time_ms; /* the recorded time of the action waited for */
   gint64 flight_deadline;    /* waiting for work in flight until then (pace_taken) */
   gint64 flight_gap_ms;      /* ... the recorded gap it allows (within --timeout) */
-  guint64 flight_run_delay;  /* ... the app's run delay at the last look, */
-  gint64 flight_delay_at;    /*     and when that was */
+  ReplayStarvation flight_starvation; /* ... how long the app waited for a core */
   gboolean flight_noted;     /* ... and said so in the verbose log */
   GArray *windows_open;      /* owned, or NULL until needed: the app's windows the
                               * recording had open before each action */
@@ -203,6 +213,9 @@ gint64 note_now_ms (void);
 
 /* pace.c */
 void pace_start (Replay *r);
+void pace_starvation_start (Replay *r, ReplayStarvation *s);
+/* What the app waited for a core since the last look, in ms. */
+gint64 pace_starvation_take (Replay *r, ReplayStarvation *s);
 /* After action r->next - 1 (@prev, or NULL before the first): when to
  * inject @next (@after follows it, or NULL). */
 Act pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,

@@ -235,12 +235,30 @@ replay_schedule_next (Replay *r)
   replay_act (r, pace_next (r, prev, next, after));
 }
 
+/* --window-wait is the app's own time: what the app (its threads, the X
+ * server's, the bus's) waited for a core meanwhile makes the wait as
+ * much longer, up to REPLAY_WAIT_STARVED_MAX times (the parallel
+ * replays of a reduction, a busy CI: a dialog that took 0.3 s for the
+ * user may take 3 s of the wall clock). */
+#define REPLAY_WAIT_STARVED_MAX 10
+
 static gboolean
 on_wait_timeout (gpointer user_data)
 {
   Replay *r = user_data;
+  gint64 starved = pace_starvation_take (r, &r->wait_starvation);
+  gint64 most = (gint64) r->opts->settings.window_wait_ms * (REPLAY_WAIT_STARVED_MAX - 1);
 
   r->wait_timer = 0;
+  if (starved > 0 && r->wait_extended < most)
+    {
+      starved = MIN (starved, most - r->wait_extended);
+      r->wait_extended += starved;
+      note_verbose (r, "action %u: the app waited %" G_GINT64_FORMAT " ms for a core: the "
+                    "window wait is as much longer", r->next + 1, starved);
+      r->wait_timer = g_timeout_add ((guint) starved, on_wait_timeout, r);
+      return G_SOURCE_REMOVE;
+    }
   r->wait_over = TRUE;
   replay_step (r);
   return G_SOURCE_REMOVE;
@@ -386,6 +404,8 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
         {
           r->waiting = TRUE;
           note_verbose (r, "action %u waits for window %d", number + 1, ev->window);
+          pace_starvation_start (r, &r->wait_starvation);
+          r->wait_extended = 0;
           r->wait_timer = g_timeout_add (r->opts->settings.window_wait_ms, on_wait_timeout, r);
         }
       return WINDOW_WAIT;
