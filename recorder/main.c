@@ -139,7 +139,7 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     { "record-env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->record_env,
       "Also record this variable of the app's environment (repeatable; never one that looks secret)", "NAME" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &a->all,
-      "Always recording: every app on the display given with -d, each app's last actions kept in memory and saved as a session in --save-dir when the app vanishes with its windows open (a crash), or on SIGUSR1 (every app's); no APP, no -o", NULL },
+      "Always recording: every app on the display given with -d (default $DISPLAY), each app's last actions kept in memory and saved as a session in --save-dir when the app vanishes with its windows open (a crash), or on SIGUSR1 (every app's); no APP, no -o", NULL },
     { "save-dir", 0, 0, G_OPTION_ARG_FILENAME, &a->save_dir,
       "--all: save sessions in DIR, 0600 files (default $XDG_STATE_HOME/xreduce/sessions, made 0700)", "DIR" },
     { "keep", 0, 0, G_OPTION_ARG_STRING, &a->keep,
@@ -272,15 +272,19 @@ static gboolean
 check_all_options (const Args *a, RecAllOptions *options, int *status)
 {
   guint64 keep = 0, keep_actions = 0;
+  const char *display;
 
   if (a->command != NULL && a->command[0] != NULL)
     {
       g_printerr ("xrecord: --all records the apps already on the display: no APP\n");
       return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
-  if (a->display == NULL)
+  /* The desktop's own, as the autostart entry starts it (data/). */
+  display = a->display != NULL ? a->display : g_getenv ("DISPLAY");
+  if (display == NULL || *display == '\0')
     {
-      g_printerr ("xrecord: --all needs the display to record (-d DPY, e.g. -d :0)\n");
+      g_printerr ("xrecord: --all needs the display to record (-d DPY, e.g. -d :0; "
+                  "DISPLAY is not set)\n");
       return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   if (a->output != NULL || a->headless || a->screen != NULL || a->stop_key != NULL
@@ -311,7 +315,7 @@ check_all_options (const Args *a, RecAllOptions *options, int *status)
         g_printerr ("xrecord: --exclude-class: an empty class\n");
         return exit_status_stop (status, EXIT_STATUS_USAGE);
       }
-  options->display = a->display;
+  options->display = display;
   options->save_dir = a->save_dir;
   options->keep_minutes = (guint) keep;
   options->keep_actions = (guint) keep_actions;

@@ -785,12 +785,13 @@ test_usage (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("test-record-all-XXXXXX", NULL);
   g_autofree char *file = g_build_filename (dir, "file", NULL);
+  g_auto (GStrv) envp = NULL;
   const struct
   {
     const char *args[8];
     const char *message;
   } cases[] = {
-    { { "--all", NULL }, "--all needs the display to record (-d DPY" },
+    { { "--all", NULL }, "--all needs the display to record (-d DPY, e.g. -d :0; DISPLAY is not set)" },
     { { "--all", "-d", ":99", "--", "xterm", NULL }, "no APP" },
     { { "--all", "-d", ":99", "-o", "x.log", NULL }, "--all takes none of -o" },
     { { "--all", "-d", ":99", "--keep", "0", NULL }, "--keep: '0' is not a number of minutes" },
@@ -803,6 +804,8 @@ test_usage (void)
       "--record-env: AWS_SECRET_ACCESS_KEY looks like a secret" },
   };
 
+  /* (No DISPLAY for --all to fall back on.) */
+  envp = g_environ_unsetenv (g_get_environ (), "DISPLAY");
   g_assert_true (g_file_set_contents (file, "", 0, NULL));
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -814,7 +817,7 @@ test_usage (void)
       for (const char *const *a = cases[i].args; *a != NULL; a++)
         g_ptr_array_add (argv, (char *) *a);
       g_ptr_array_add (argv, NULL);
-      g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+      g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, envp, G_SPAWN_STDOUT_TO_DEV_NULL,
                                    NULL, NULL, NULL, &err, &status, NULL));
       g_test_message ("case %zu said: %s", i, err);
       g_assert_true (WIFEXITED (status));
@@ -833,6 +836,21 @@ test_usage (void)
     g_assert_true (WIFEXITED (status));
     g_assert_cmpint (WEXITSTATUS (status), ==, 3);
     g_assert_nonnull (strstr (err, "cannot open display :4242"));
+  }
+  {
+    /* Without -d, --all records $DISPLAY (as the autostart entry starts
+     * it): here one with no server, 3. */
+    g_autofree char *save = g_build_filename (dir, "saved", NULL);
+    const char *argv[] = { env ("XRECORD"), "--all", "--save-dir", save, NULL };
+    g_auto (GStrv) with_display = g_environ_setenv (g_strdupv (envp), "DISPLAY", ":4243", TRUE);
+    g_autofree char *err = NULL;
+    int status = -1;
+
+    g_assert_true (g_spawn_sync (dir, (char **) argv, with_display, G_SPAWN_STDOUT_TO_DEV_NULL,
+                                 NULL, NULL, NULL, &err, &status, NULL));
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 3);
+    g_assert_nonnull (strstr (err, "cannot open display :4243"));
   }
   test_remove_tree (dir);
 }
