@@ -16,6 +16,13 @@
  * process ends (a pidfd, proc_watch_gone). Then its buffer is written as a
  * session, `outcome unknown`: xreduce learns the failure from its replays.
  *
+ * On demand: SIGUSR1, or --save-key's chord (nothing is grabbed: the
+ * chord is watched for in the recorded key events), saves every app's
+ * buffer. The chord's own keys are recorded in no buffer: a press of one
+ * of its modifiers is held back (with the motion after it) until the next
+ * event says whether the chord follows (then it is dropped, and its
+ * release too) or not (then it is recorded, in order, late).
+ *
  * Start reading at rec_all_run(), then on_captured().
  */
 #define G_LOG_DOMAIN "xreduce-recorder"
@@ -30,11 +37,13 @@
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 #include <X11/Xlib.h>
+#include <X11/XKBlib.h>
 #include <X11/Xproto.h>
 #include <X11/extensions/record.h>
 
 #include "buffer.h"
 #include "capture.h"
+#include "chord.h"
 #include "header.h"
 #include "keymap.h"
 #include "proc.h"
@@ -74,7 +83,19 @@ struct RecAll
   int signal;
   guint n_saved;
   guint signal_sources[4];
+
+  gboolean have_save_key;  /* --save-key: */
+  Chord save_key;
+  GArray *held;            /* Held: the device events held back (a modifier of the
+                            * chord pressed, and the motion since) */
+  guint8 swallowed[32];    /* keycodes (bits) whose release is the chord's */
 };
+
+typedef struct
+{
+  xEvent ev;
+  guint64 time_ms;
+} Held;
 
 struct App
 {
@@ -304,10 +325,11 @@ on_app_gone (gboolean gone, gpointer user_data)
   g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
 }
 
-static gboolean
-on_usr1 (gpointer user_data)
+/* Every app's buffer, on demand (@why: "SIGUSR1", "--save-key"). */
+static void
+save_all (RecAll *all, const char *why)
 {
-  RecAll *all = user_data;
+  g_autofree char *paren = g_strdup_printf ("(%s)", why);
   GHashTableIter iter;
   gpointer value;
   guint n = 0;
@@ -319,11 +341,22 @@ on_usr1 (gpointer user_data)
 
       if (rec_buffer_get_n_actions (app->events) == 0 || app->watch != NULL)
         continue;
-      app_save (app, "(SIGUSR1)");
+      app_save (app, paren);
       n++;
     }
   if (n == 0)
-    g_printerr ("xrecord: SIGUSR1: no app has actions to save\n");
+    g_printerr ("xrecord: %s: no app has actions to save\n", why);
+}
+
+static void held_flush (RecAll *all, gboolean chord);
+
+static gboolean
+on_usr1 (gpointer user_data)
+{
+  RecAll *all = user_data;
+
+  held_flush (all, FALSE);
+  save_all (all, "SIGUSR1");
   return G_SOURCE_CONTINUE;
 }
 
@@ -378,24 +411,115 @@ append_delivered (RecAll *all, pid_t pid, XID id_base, const xEvent *ev, guint64
     app_append (app, &out);
 }
 
+/* A user action, to the buffer of the app it was aimed at. */
+static void
+record_device (RecAll *all, const xEvent *ev, guint64 time_ms)
+{
+  SessionEvent out;
+  App *app;
+
+  if (translator_device (all->translator, ev, time_ms, &out) != TRANSLATE_EVENT)
+    return;
+  app = app_get (all, translator_get_app_pid (all->translator));
+  if (app != NULL && app->watch == NULL && !app_check_excluded (all, app))
+    app_append (app, &out);
+}
+
+/* ---- --save-key ---- */
+
+static gboolean
+is_swallowed (RecAll *all, guint keycode)
+{
+  return (all->swallowed[(keycode & 0xff) / 8] & (1u << (keycode % 8))) != 0;
+}
+
+static void
+set_swallowed (RecAll *all, guint keycode, gboolean swallowed)
+{
+  if (swallowed)
+    all->swallowed[(keycode & 0xff) / 8] |= 1u << (keycode % 8);
+  else
+    all->swallowed[(keycode & 0xff) / 8] &= ~(1u << (keycode % 8));
+}
+
+/* What was held back: the chord's modifiers dropped (@chord: it came;
+ * their releases will be too), else recorded; the motion recorded. At
+ * the stream's time now: server events may have been recorded since, and
+ * a session's time never goes back. */
+static void
+held_flush (RecAll *all, gboolean chord)
+{
+  for (guint i = 0; all->held != NULL && i < all->held->len; i++)
+    {
+      Held *held = &g_array_index (all->held, Held, i);
+
+      if (chord && (held->ev.u.u.type & 0x7f) == KeyPress)
+        set_swallowed (all, held->ev.u.u.detail, TRUE);
+      else
+        record_device (all, &held->ev, MAX (held->time_ms, all->now_ms));
+    }
+  if (all->held != NULL)
+    g_array_set_size (all->held, 0);
+}
+
+static gboolean
+key_is_chord (RecAll *all, guint keycode, guint state)
+{
+  KeySym base = XkbKeycodeToKeysym (all->tracker, (KeyCode) keycode, 0, 0), produced = NoSymbol;
+  unsigned int consumed;
+
+  if (chord_matches (&all->save_key, (guint32) base, state))
+    return TRUE;
+  return XkbLookupKeySym (all->tracker, (KeyCode) keycode, state, &consumed, &produced)
+         && produced != NoSymbol && chord_matches (&all->save_key, (guint32) produced, state);
+}
+
+/* A device event under --save-key: TRUE if it is the chord's (held back,
+ * or dropped), FALSE if it is to be recorded (after what was held). */
+static gboolean
+save_key_filter (RecAll *all, const xEvent *ev, guint64 time_ms)
+{
+  int type = ev->u.u.type & 0x7f;
+  guint keycode = ev->u.u.detail, state = ev->u.keyButtonPointer.state;
+  Held held = { .ev = *ev, .time_ms = time_ms };
+
+  if (type == KeyRelease && is_swallowed (all, keycode))
+    {
+      set_swallowed (all, keycode, FALSE);
+      return TRUE;
+    }
+  if (type == KeyPress && key_is_chord (all, keycode, state))
+    {
+      held_flush (all, TRUE);
+      set_swallowed (all, keycode, TRUE);
+      save_all (all, "--save-key");
+      return TRUE;
+    }
+  if ((type == KeyPress
+       && chord_is_own_modifier (&all->save_key,
+                                 (guint32) XkbKeycodeToKeysym (all->tracker, (KeyCode) keycode,
+                                                               0, 0)))
+      || (type == MotionNotify && all->held->len > 0))
+    {
+      g_array_append_val (all->held, held);
+      return TRUE;
+    }
+  held_flush (all, FALSE);
+  return FALSE;
+}
+
 static void
 on_captured (const xEvent *ev, XID id_base, guint64 time_ms, gpointer user_data)
 {
   RecAll *all = user_data;
   int type = ev->u.u.type & 0x7f;
-  SessionEvent out;
   pid_t pid;
 
   all_note_time (all, time_ms);
   if (type >= KeyPress && type <= MotionNotify)
     {
-      App *app;
-
-      if (translator_device (all->translator, ev, time_ms, &out) != TRANSLATE_EVENT)
-        return;
-      app = app_get (all, translator_get_app_pid (all->translator));
-      if (app != NULL && app->watch == NULL && !app_check_excluded (all, app))
-        app_append (app, &out);
+      if (!all->have_save_key || !save_key_filter (all, ev, time_ms))
+        record_device (all, ev, time_ms);
       return;
     }
   if (id_base == all->tracker_base)
@@ -531,6 +655,19 @@ rec_all_new (const RecAllOptions *options, GError **error)
   for (const char *const *n = options->record_env; n != NULL && *n != NULL; n++)
     if (!recorder_check_env_name (*n, error))
       return NULL;
+  if (options->save_key != NULL)
+    {
+      g_autoptr (GError) local = NULL;
+
+      if (!chord_parse (options->save_key, &all->save_key, &local))
+        {
+          g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_USAGE, "--save-key: %s",
+                       local->message);
+          return NULL;
+        }
+      all->have_save_key = TRUE;
+      all->held = g_array_new (FALSE, FALSE, sizeof (Held));
+    }
   all->display = g_strdup (options->display);
   all->save_dir = options->save_dir != NULL
                   ? g_strdup (options->save_dir)
@@ -576,6 +713,7 @@ rec_all_free (RecAll *all)
     if (all->signal_sources[i] != 0)
       g_source_remove (all->signal_sources[i]);
   g_clear_pointer (&all->apps, g_hash_table_unref);
+  g_clear_pointer (&all->held, g_array_unref);
   translator_free (all->translator);
   toplevels_free (all->tops);
   capture_free (all->capture);

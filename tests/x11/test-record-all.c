@@ -16,6 +16,11 @@
  *
  * /record-all/running: the demo, started before xrecord, crashes: saved.
  *
+ * /record-all/save-key: --save-key ctrl+alt+Pause, pressed with xdotool,
+ * saves both apps' buffers, each with its own actions and none of the
+ * chord's keys (its modifiers' releases neither, in the next save); a
+ * Control that is no chord's is recorded.
+ *
  * /record-all/openbox: the same under a window manager (frames, focus on
  * click): a GTK app closed normally saves nothing, the demo's crash its
  * actions only.
@@ -678,6 +683,106 @@ test_running (Fixture *f, gconstpointer data)
   assert_actions (crash, "XDemo", "Editor", "hi");
 }
 
+/* No key of @session's is one of @keysyms. */
+static void
+assert_no_keys (const Session *session, const char *const *keysyms)
+{
+  for (guint i = 0; i < session_get_n_events (session); i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+
+      if (ev->kind == SESSION_EVENT_KEY_PRESS || ev->kind == SESSION_EVENT_KEY_RELEASE)
+        g_assert_false (g_strv_contains (keysyms, ev->keysym));
+    }
+}
+
+/* Whether @session holds a press and a release of @keysym. */
+static gboolean
+has_key (const Session *session, const char *keysym)
+{
+  gboolean pressed = FALSE, released = FALSE;
+
+  for (guint i = 0; i < session_get_n_events (session); i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+
+      if (ev->kind == SESSION_EVENT_KEY_PRESS && g_strcmp0 (ev->keysym, keysym) == 0)
+        pressed = TRUE;
+      if (ev->kind == SESSION_EVENT_KEY_RELEASE && g_strcmp0 (ev->keysym, keysym) == 0)
+        released = pressed;
+    }
+  return pressed && released;
+}
+
+/* The session saved on the @nth line (from 1) that holds @who. */
+static Session *
+load_nth_saved (Fixture *f, const char *who, guint nth)
+{
+  g_auto (GStrv) lines = g_strsplit (f->err->str, "\n", -1);
+
+  for (char **l = lines; *l != NULL; l++)
+    if (strstr (*l, who) != NULL && strstr (*l, "saved to ") != NULL && --nth == 0)
+      return load_saved (strstr (*l, "saved to ") + strlen ("saved to "));
+  g_error ("no such line of xrecord's names %s: %s", who, f->err->str);
+}
+
+/* --save-key: the chord pressed (xdotool presses Control, Alt, Pause and
+ * releases them) saves every app's buffer, without the chord's keys. */
+static void
+test_save_key (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--save-dir", NULL, "--save-key", "ctrl+alt+Pause", NULL };
+  const char *demo_argv[] = { env ("XDEMO"), "--bug", "print", NULL };
+  const char *chord_keys[] = { "Control_L", "Control_R", "Alt_L", "Alt_R", "Meta_L", "Pause",
+                               "Break", NULL };
+  g_autofree char *dir = g_build_filename (f->dir, "saved", NULL);
+  Window notes, editor;
+
+  args[1] = dir;
+  g_free (f->save_dir);
+  f->save_dir = g_strdup (dir);
+  xrecord_all_start (f, args);
+  notes = notes_start (f, &f->apps[0], "Notes", 0, 620);
+  f->apps[2] = spawn (f, NULL, demo_argv);
+  editor = wait_window (f, "Editor");
+  type_in (f, notes, 200, 40, "abc");
+  demo_use (f, editor);
+
+  xdo (f, "key", "ctrl+alt+Pause", NULL);
+  wait_said (f, "(--save-key): its last", 2);
+  g_assert_cmpuint (n_saved_files (f), ==, 2);
+  {
+    g_autoptr (Session) s_demo = load_nth_saved (f, "xdemo (pid", 1);
+    g_autoptr (Session) s_notes = load_nth_saved (f, "gtk-notes.py (pid", 1);
+
+    assert_actions (s_demo, "XDemo", "Editor", "hi");
+    assert_no_keys (s_demo, chord_keys);
+    assert_actions (s_notes, NULL, "Notes", "abc");
+    assert_no_keys (s_notes, chord_keys);
+  }
+
+  /* Control with another key is no chord: recorded. The chord again:
+   * its modifiers' releases (after the first save) are in no session. */
+  click_in (f, notes, 200, 40);
+  xdo (f, "key", "ctrl+a", NULL);
+  xdo (f, "type", "--delay", "30", "de", NULL);
+  xdo (f, "key", "ctrl+alt+Pause", NULL);
+  wait_said (f, "(--save-key): its last", 4);
+  g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
+  g_assert_cmpuint (n_saved_files (f), ==, 4);
+  {
+    g_autoptr (Session) s_notes = load_nth_saved (f, "gtk-notes.py (pid", 2);
+    g_autoptr (Session) s_demo = load_nth_saved (f, "xdemo (pid", 2);
+    const char *no_alt_pause[] = { "Alt_L", "Alt_R", "Meta_L", "Pause", "Break", NULL };
+
+    assert_actions (s_notes, NULL, "Notes", "abcade");
+    assert_no_keys (s_notes, no_alt_pause);
+    g_assert_true (has_key (s_notes, "Control_L"));
+    assert_actions (s_demo, "XDemo", "Editor", "hi");
+    assert_no_keys (s_demo, chord_keys);
+  }
+}
+
 /* Under a window manager the root's children are its frames: the app's
  * window named @title, once it is viewable (xdotool search --sync waits
  * for that state). */
@@ -802,6 +907,13 @@ test_usage (void)
     { { "--keep", "5", "-o", "x.log", "--", "xterm", NULL }, "go with --all" },
     { { "--all", "-d", ":99", "--record-env", "AWS_SECRET_ACCESS_KEY", NULL },
       "--record-env: AWS_SECRET_ACCESS_KEY looks like a secret" },
+    { { "--all", "-d", ":99", "--save-key", "ctrl+alt+F99", NULL },
+      "--save-key: 'F99' is not a key name" },
+    { { "--all", "-d", ":99", "--save-key", "hyper+s", NULL },
+      "--save-key: 'hyper' is not a modifier" },
+    { { "--save-key", "ctrl+alt+Pause", "-o", "x.log", "--", "xterm", NULL }, "go with --all" },
+    { { "--all", "-d", ":99", "--save-key", "ctrl+alt+F12", NULL },
+      "--save-key: the X server takes 'ctrl+alt+F12' for itself" },
   };
 
   /* (No DISPLAY for --all to fall back on.) */
@@ -869,6 +981,9 @@ main (int argc, char **argv)
                 fixture_teardown);
   if (test_shard_mine ())
     g_test_add ("/record-all/running", Fixture, NULL, fixture_setup, test_running,
+                fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/record-all/save-key", Fixture, NULL, fixture_setup, test_save_key,
                 fixture_teardown);
   if (test_shard_mine ())
     g_test_add ("/record-all/openbox", Fixture, NULL, fixture_setup, test_openbox,
