@@ -15,6 +15,9 @@
  * them: an app that exits normally closes its windows first), and its
  * process ends (a pidfd, proc_watch_gone). Then its buffer is written as a
  * session, `outcome unknown`: xreduce learns the failure from its replays.
+ * Where systemd-coredump keeps the crashes (coredumpctl is there), its
+ * entry for the pid, awaited a few seconds, gives the signal: `outcome
+ * crashed SIGSEGV`.
  *
  * On demand: SIGUSR1, or --save-key's chord (nothing is grabbed: the
  * chord is watched for in the recorded key events), saves every app's
@@ -36,6 +39,8 @@
 #include <unistd.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <X11/Xlib.h>
 #include <X11/XKBlib.h>
 #include <X11/Xproto.h>
@@ -66,6 +71,7 @@ struct RecAll
   guint keep_actions;
   char **exclude;
   char **record_env;
+  char *coredumpctl;       /* its path, or NULL: no crash is known for sure */
 
   Display *tracker;        /* owned */
   GSource *tracker_source;
@@ -108,6 +114,12 @@ struct App
   GHashTable *bases;       /* its X clients' resource bases now connected */
   GHashTable *shown;       /* Window: its top-levels up and not taken down by itself */
   ProcGoneWatch *watch;    /* owned, while its end is awaited */
+  gint64 first_seen;       /* real time, us */
+  /* Gone with its windows open: systemd-coredump's entry awaited. */
+  gboolean crashed;
+  guint coredump_tries;
+  guint coredump_timer;
+  GCancellable *coredump_cancel;  /* owned, while coredumpctl runs */
 };
 
 /* ---- the buffers ---- */
@@ -117,6 +129,13 @@ app_free (App *app)
 {
   rec_buffer_free (app->events);
   g_clear_pointer (&app->watch, proc_gone_watch_free);
+  if (app->coredump_timer != 0)
+    g_source_remove (app->coredump_timer);
+  if (app->coredump_cancel != NULL)
+    {
+      g_cancellable_cancel (app->coredump_cancel);
+      g_object_unref (app->coredump_cancel);
+    }
   g_clear_pointer (&app->header, session_free);
   g_hash_table_unref (app->bases);
   g_hash_table_unref (app->shown);
@@ -199,6 +218,7 @@ app_get (RecAll *all, pid_t pid)
   app = g_new0 (App, 1);
   app->all = all;
   app->pid = pid;
+  app->first_seen = g_get_real_time ();
   app->events = rec_buffer_new (all->keep_actions, all->keep_ms);
   app->bases = g_hash_table_new (NULL, NULL);
   app->shown = g_hash_table_new (NULL, NULL);
@@ -268,10 +288,9 @@ app_session (App *app, SessionOutcome outcome)
 /* Writes the app's buffer to a new file in the save folder and says
  * where (@why: "was gone with its windows open"). */
 static void
-app_save (App *app, const char *why)
+app_save (App *app, const char *why, SessionOutcome outcome)
 {
   RecAll *all = app->all;
-  SessionOutcome outcome = { .kind = SESSION_OUTCOME_LOST };
   g_autoptr (Session) session = NULL;
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
@@ -311,18 +330,151 @@ app_save (App *app, const char *why)
               (int) app->pid, why, rec_buffer_get_n_actions (app->events), shown_path);
 }
 
+/* ---- systemd-coredump: the signal of a crash ---- */
+
+/* The signal of the newest entry of coredumpctl's `--json=short list`
+ * (@json) for the app's pid, dumped since it was first seen; 0 if none. */
+static int
+coredump_signal (App *app, const char *json)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+  JsonArray *entries;
+  int signal = 0;
+
+  if (json == NULL || !json_parser_load_from_data (parser, json, -1, NULL)
+      || (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+    return 0;
+  entries = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (entries); i++)
+    {
+      JsonNode *node = json_array_get_element (entries, i);
+      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+
+      if (entry == NULL || json_object_get_int_member_with_default (entry, "pid", 0) != app->pid
+          || json_object_get_int_member_with_default (entry, "time", 0)
+             < app->first_seen - G_USEC_PER_SEC)
+        continue;
+      /* (A number; a name such as "SIGSEGV" is taken too.) */
+      if (json_object_get_string_member_with_default (entry, "sig", NULL) != NULL)
+        signal = session_signal_from_name (json_object_get_string_member (entry, "sig"));
+      else
+        signal = (int) json_object_get_int_member_with_default (entry, "sig", 0);
+    }
+  return signal > 0 && signal < 128 ? signal : 0;
+}
+
+static void coredump_lookup (App *app);
+
+/* The crashed app's session: its signal, as systemd-coredump says, or
+ * `outcome unknown`; then the app is done with. */
+static void
+app_save_crash (App *app, int signal)
+{
+  RecAll *all = app->all;
+  SessionOutcome outcome = { .kind = SESSION_OUTCOME_LOST };
+  g_autofree char *why = NULL;
+
+  if (signal != 0)
+    {
+      outcome.kind = SESSION_OUTCOME_CRASHED;
+      outcome.signal = signal;
+      why = g_strdup_printf ("was gone with its windows open (%s, says systemd-coredump)",
+                             session_signal_name (signal));
+    }
+  app_save (app, why != NULL ? why : "was gone with its windows open", outcome);
+  g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
+}
+
+static gboolean
+on_coredump_retry (gpointer user_data)
+{
+  App *app = user_data;
+
+  app->coredump_timer = 0;
+  coredump_lookup (app);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_coredumpctl (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  App *app = user_data;
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  int signal;
+
+  if (!g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result, &out, NULL, &error)
+      && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;   /* (the app was freed) */
+  g_clear_object (&app->coredump_cancel);
+  signal = coredump_signal (app, out);
+  if (signal == 0 && ++app->coredump_tries < RECALL_COREDUMP_TRIES)
+    {
+      /* systemd-coredump writes its entry once the core is stored. */
+      app->coredump_timer = g_timeout_add (RECALL_COREDUMP_INTERVAL_MS, on_coredump_retry, app);
+      return;
+    }
+  app_save_crash (app, signal);
+}
+
+/* coredumpctl --json=short list COREDUMP_PID=PID, then on_coredumpctl. */
+static void
+coredump_lookup (App *app)
+{
+  g_autofree char *match = g_strdup_printf ("COREDUMP_PID=%d", (int) app->pid);
+  const char *argv[] = { app->all->coredumpctl, "--no-pager", "--quiet", "--json=short", "list",
+                         match, NULL };
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+
+  proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                  | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
+  if (proc == NULL)
+    {
+      g_debug ("coredumpctl: %s", error->message);
+      app_save_crash (app, 0);
+      return;
+    }
+  app->coredump_cancel = g_cancellable_new ();
+  g_subprocess_communicate_utf8_async (proc, NULL, app->coredump_cancel, on_coredumpctl, app);
+}
+
 static void
 on_app_gone (gboolean gone, gpointer user_data)
 {
   App *app = user_data;
   RecAll *all = app->all;
 
-  if (gone)
-    app_save (app, "was gone with its windows open");
+  if (!gone)
+    {
+      g_debug ("app %d closed its display but still runs: nothing saved", (int) app->pid);
+      /* (Frees the watch that called: it is done with.) */
+      g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
+      return;
+    }
+  app->crashed = TRUE;
+  if (all->coredumpctl == NULL)
+    app_save_crash (app, 0);
   else
-    g_debug ("app %d closed its display but still runs: nothing saved", (int) app->pid);
-  /* (Frees the watch that called: it is done with.) */
-  g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
+    coredump_lookup (app);
+}
+
+/* At the end: the crashes whose coredump entry is still awaited are
+ * saved as they are (`outcome unknown`). */
+static void
+save_awaited (RecAll *all)
+{
+  GHashTableIter iter;
+  gpointer value;
+  g_autoptr (GPtrArray) awaited = g_ptr_array_new ();
+
+  g_hash_table_iter_init (&iter, all->apps);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (((App *) value)->crashed)
+      g_ptr_array_add (awaited, value);
+  for (guint i = 0; i < awaited->len; i++)
+    app_save_crash (awaited->pdata[i], 0);
 }
 
 /* Every app's buffer, on demand (@why: "SIGUSR1", "--save-key"). */
@@ -341,7 +493,7 @@ save_all (RecAll *all, const char *why)
 
       if (rec_buffer_get_n_actions (app->events) == 0 || app->watch != NULL)
         continue;
-      app_save (app, paren);
+      app_save (app, paren, (SessionOutcome) { .kind = SESSION_OUTCOME_LOST });
       n++;
     }
   if (n == 0)
@@ -678,6 +830,7 @@ rec_all_new (const RecAllOptions *options, GError **error)
                       : RECALL_DEFAULT_KEEP_ACTIONS;
   all->exclude = g_strdupv ((char **) options->exclude_classes);
   all->record_env = g_strdupv ((char **) options->record_env);
+  all->coredumpctl = g_find_program_in_path ("coredumpctl");
   all->apps = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) app_free);
   all->loop = g_main_loop_new (NULL, FALSE);
   /* The folder now (0700: what the user typed is in it), not at the
@@ -728,6 +881,7 @@ rec_all_free (RecAll *all)
   g_free (all->keymap);
   g_strfreev (all->exclude);
   g_strfreev (all->record_env);
+  g_free (all->coredumpctl);
   g_free (all->save_dir);
   g_free (all->display);
   g_free (all);
@@ -832,5 +986,6 @@ rec_all_run (RecAll *all, GError **error)
     g_main_loop_run (all->loop);
   if (all->capture != NULL && !all->gone)
     capture_stop (all->capture);
+  save_awaited (all);
   return TRUE;
 }

@@ -29,6 +29,10 @@ typedef struct
 /* How long an app's process may take to end once its X connection has
  * closed with its windows open, to be taken for a crash. */
 #define RECALL_GONE_TIMEOUT_MS 5000
+/* systemd-coredump's entry for a crashed app is looked for (coredumpctl)
+ * this many times, this far apart: it comes once the core is stored. */
+#define RECALL_COREDUMP_TRIES 10
+#define RECALL_COREDUMP_INTERVAL_MS 500
 
 typedef struct RecAll RecAll;
 

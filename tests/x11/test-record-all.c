@@ -14,7 +14,13 @@
  * demo (SIGUSR1 saves the GTK app only; its crash saves nothing), and
  * --keep-actions 4 keeps the GTK app's last 4 actions.
  *
- * /record-all/running: the demo, started before xrecord, crashes: saved.
+ * /record-all/running: the demo, started before xrecord, crashes: saved
+ * (`outcome unknown` where there is no coredumpctl).
+ *
+ * /record-all/coredump: where systemd-coredump has an entry for the
+ * crashed pid (a stand-in coredumpctl that has one from its third query
+ * on), the session says `crashed SIGSEGV`. Every other case has a
+ * stand-in that never has one: the outcome stays unknown.
  *
  * /record-all/save-key: --save-key ctrl+alt+Pause, pressed with xdotool,
  * saves both apps' buffers, each with its own actions and none of the
@@ -40,6 +46,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -95,6 +102,31 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->envp = g_environ_setenv (f->envp, "XDG_STATE_HOME", state, TRUE);
   f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
   f->envp = g_environ_setenv (f->envp, "GSETTINGS_BACKEND", "memory", TRUE);
+  {
+    /* coredumpctl, a stand-in: `--json=short list COREDUMP_PID=N` finds
+     * an entry for N, killed by signal $FAKE_COREDUMP_SIG, from its third
+     * call on (systemd-coredump writes it once the core is stored); without
+     * FAKE_COREDUMP_SIG, never. Its calls are counted in bin/calls. */
+    static const char script[] =
+      "#!/bin/sh\n"
+      "dir=$(dirname \"$0\")\n"
+      "echo \"$*\" >>\"$dir/calls\"\n"
+      "pid=\n"
+      "for a; do case $a in COREDUMP_PID=*) pid=${a#COREDUMP_PID=} ;; esac; done\n"
+      "if [ -z \"${FAKE_COREDUMP_SIG:-}\" ] || [ -z \"$pid\" ] || [ \"$(wc -l <\"$dir/calls\")\" -lt 3 ]; then\n"
+      "  echo 'No coredumps found.' >&2; exit 1\n"
+      "fi\n"
+      "echo \"[{\\\"time\\\":$(date +%s%6N),\\\"pid\\\":$pid,\\\"uid\\\":0,\\\"gid\\\":0,"
+      "\\\"sig\\\":$FAKE_COREDUMP_SIG,\\\"corefile\\\":\\\"present\\\",\\\"exe\\\":\\\"/x\\\",\\\"size\\\":1}]\"\n";
+    g_autofree char *bin = g_build_filename (f->dir, "bin", NULL);
+    g_autofree char *fake = g_build_filename (bin, "coredumpctl", NULL);
+    g_autofree char *path = g_strdup_printf ("%s:%s", bin, g_getenv ("PATH"));
+
+    g_assert_cmpint (g_mkdir (bin, 0700), ==, 0);
+    g_assert_true (g_file_set_contents (fake, script, -1, NULL));
+    g_assert_cmpint (g_chmod (fake, 0700), ==, 0);
+    f->envp = g_environ_setenv (f->envp, "PATH", path, TRUE);
+  }
   f->err = g_string_new (NULL);
   f->xrecord_err = -1;
 }
@@ -666,6 +698,8 @@ test_running (Fixture *f, gconstpointer data)
   args[1] = dir;
   g_free (f->save_dir);
   f->save_dir = g_strdup (dir);
+  /* (The machine's coredumpctl, if any: not the stand-in.) */
+  f->envp = g_environ_setenv (f->envp, "PATH", g_getenv ("PATH"), TRUE);
   f->apps[2] = spawn (f, NULL, demo_argv);
   editor = wait_window (f, "Editor");
   xrecord_all_start (f, args);
@@ -681,6 +715,53 @@ test_running (Fixture *f, gconstpointer data)
   path = saved_path (f, "was gone with its windows open");
   crash = load_saved (path);
   assert_actions (crash, "XDemo", "Editor", "hi");
+  {
+    g_autofree char *coredumpctl = g_find_program_in_path ("coredumpctl");
+
+    if (coredumpctl == NULL)
+      g_assert_cmpint (session_get_outcome (crash).kind, ==, SESSION_OUTCOME_LOST);
+  }
+}
+
+/* systemd-coredump's entry for the crashed pid, which comes a moment
+ * after the app has gone: the session says how it crashed. */
+static void
+test_coredump (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--save-dir", NULL, NULL };
+  const char *demo_argv[] = { env ("XDEMO"), "--bug", "order", NULL };
+  g_autofree char *dir = g_build_filename (f->dir, "saved", NULL);
+  g_autofree char *calls_path = g_build_filename (f->dir, "bin", "calls", NULL);
+  g_autofree char *calls = NULL, *path = NULL, *expected = NULL;
+  g_autoptr (Session) crash = NULL;
+  Window editor;
+  int status;
+
+  args[1] = dir;
+  g_free (f->save_dir);
+  f->save_dir = g_strdup (dir);
+  f->envp = g_environ_setenv (f->envp, "FAKE_COREDUMP_SIG", "11", TRUE);
+  xrecord_all_start (f, args);
+  f->apps[2] = spawn (f, NULL, demo_argv);
+  editor = wait_window (f, "Editor");
+  demo_use (f, editor);
+  click_in (f, editor, 60, 99);
+  xdo (f, "key", "F5", NULL);
+  status = wait_exit (&f->apps[2]);
+  g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGSEGV);
+  wait_said (f, "was gone with its windows open (SIGSEGV, says systemd-coredump)", 1);
+  g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
+  path = saved_path (f, "was gone with its windows open");
+  crash = load_saved (path);
+  g_assert_cmpint (session_get_outcome (crash).kind, ==, SESSION_OUTCOME_CRASHED);
+  g_assert_cmpint (session_get_outcome (crash).signal, ==, SIGSEGV);
+  assert_actions (crash, "XDemo", "Editor", "hi");
+  /* Asked again until the entry came, about this pid only. */
+  g_assert_true (g_file_get_contents (calls_path, &calls, NULL, NULL));
+  g_assert_nonnull (strstr (f->err->str, "xdemo (pid "));
+  expected = g_strdup_printf ("--no-pager --quiet --json=short list COREDUMP_PID=%d\n",
+                              atoi (strstr (f->err->str, "xdemo (pid ") + strlen ("xdemo (pid ")));
+  g_assert_cmpuint (count_in (calls, expected), ==, 3);
 }
 
 /* No key of @session's is one of @keysyms. */
@@ -981,6 +1062,9 @@ main (int argc, char **argv)
                 fixture_teardown);
   if (test_shard_mine ())
     g_test_add ("/record-all/running", Fixture, NULL, fixture_setup, test_running,
+                fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/record-all/coredump", Fixture, NULL, fixture_setup, test_coredump,
                 fixture_teardown);
   if (test_shard_mine ())
     g_test_add ("/record-all/save-key", Fixture, NULL, fixture_setup, test_save_key,
