@@ -123,6 +123,8 @@ struct Replay
   guint64 last_time_ms;      /* recorded time of the previous action */
   GHashTable *last_pos;      /* owned: window identity -> last recorded pos (x | y << 32) */
   GHashTable *given_up;      /* owned: identities already waited for in vain */
+  GHashTable *seen;          /* owned: identities found as recorded in this replay */
+  GHashTable *skipped;       /* owned: presses skipped (their window gone), by input */
   gboolean is_wm;            /* no window manager runs: the replay is one */
   GHashTable *arranged;      /* owned: "window size" and "window +x+y" asked for */
 
@@ -170,12 +172,18 @@ struct Replay
   gboolean pace_by_quiet;    /* no _NET_WM_PING: the app has taken an action
                               * when it and the X server are idle */
   pid_t server_pid;          /* our Xvfb, or 0 (--display) */
+  pid_t bus_pid;             /* the sandbox's session bus, or 0 */
   ProcTreeGlance pace_glance; /* pacing by quiet: the last glance */
   guint pace_bound_ms;       /* ... and the most it waits (the recorded gap) */
   guint pace_busy_runs;      /* waits in a row that ended at the bound */
   guint64 pace_next_time_ms; /* the recorded time of the action waited for */
   gint64 flight_deadline;    /* waiting for work in flight until then (pace_taken) */
+  gint64 flight_gap_ms;      /* ... the recorded gap it allows (within --timeout) */
+  guint64 flight_run_delay;  /* ... the app's run delay at the last look, */
+  gint64 flight_delay_at;    /*     and when that was */
   gboolean flight_noted;     /* ... and said so in the verbose log */
+  GArray *windows_open;      /* owned, or NULL until needed: the app's windows the
+                              * recording had open before each action */
   /* Gaps that keep their meaning (pace-rules.h, apptiming.c). */
   PaceTiming app_timing;     /* what the app counts as a double click, a held key */
   PaceTiming recorded_timing; /* ... and what the recording desktop did */
