@@ -1,14 +1,17 @@
 /* test-record-all.c — xrecord --all: always recording, saved at a crash.
  *
  * /record-all/crash: on its own Xvfb, `xrecord --all` (its default save
- * folder, under the test's XDG_STATE_HOME) records three apps used in
+ * folder, under the test's XDG_STATE_HOME) records four apps used in
  * turn with xdotool: two GTK apps (tests/apps/gtk-notes.py, "Notes" and
- * "Scratch") and the demo (xdemo --bug print). SIGUSR1 saves all three,
- * each with its own actions only. Scratch is closed normally (Ctrl+Q: its
- * window goes first): nothing is saved. The demo crashes: exactly one
- * session is saved, for the demo, with its actions only, its command and
- * folder, `outcome unknown`. xreduce (no --signal) reduces it to the same
- * steps as a recording of the same use made with `xrecord -- xdemo`.
+ * "Scratch"), the demo (xdemo --bug print) and xterm running bash (class
+ * XTerm, title "bash": commands typed into it). SIGUSR1 saves all four,
+ * each with its own actions only; xterm's session lists its commands
+ * (`xreplay --list`) and replays to a pass. Scratch is closed normally
+ * (Ctrl+Q: its window goes first): nothing is saved. The demo crashes:
+ * exactly one session is saved, for the demo, with its actions only, its
+ * command and folder, `outcome unknown`; xterm, still running, saves
+ * nothing. xreduce (no --signal) reduces it to the same steps as a
+ * recording of the same use made with `xrecord -- xdemo`.
  *
  * /record-all/exclude-keep: --exclude-class XDemo records nothing of the
  * demo (SIGUSR1 saves the GTK app only; its crash saves nothing), and
@@ -37,7 +40,10 @@
  * session it saves), windows awaited on the test's own X connection
  * (MapNotify, UnmapNotify, DestroyNotify), the apps' exits (waitpid). The
  * RECORD stream is in server order: by the time xrecord says the demo's
- * session is saved, every action before the crash is in it. No sleeps.
+ * session is saved, every action before the crash is in it. xterm has no
+ * _NET_WM_PING: its window's MapNotify is the wait; with no window
+ * manager the focus follows the pointer, which xdotool moves into the
+ * window (a click) before it types. No sleeps.
  *
  * Programs come from the environment: XRECORD, XREDUCE, XDEMO,
  * XREDUCE_SRCDIR. Start reading at test_crash().
@@ -322,6 +328,33 @@ notes_start (Fixture *f, GPid *pid, const char *title, int x, int y)
   return wait_window (f, title);
 }
 
+/* xterm running bash (no rc files) at +840+320, 60x12 (beside the
+ * others: the demo's windows end at x 740 and 1080, the Notes ones start
+ * at y 620), until its window (title "bash") is mapped. Its argv in
+ * *@argv (free it). */
+static Window
+xterm_start (Fixture *f, GPid *pid, char ***argv)
+{
+  g_autofree char *xterm = g_find_program_in_path ("xterm");
+
+  if (xterm == NULL)
+    g_error ("xterm is not installed (scripts/bootstrap.sh installs it)");
+  *argv = g_strsplit ("XTERM -geometry 60x12+840+320 -e bash --norc --noprofile", " ", -1);
+  g_free ((*argv)[0]);
+  (*argv)[0] = g_steal_pointer (&xterm);
+  *pid = spawn (f, f->dir, (const char *const *) *argv);
+  return wait_window (f, "bash");
+}
+
+/* @command typed into xterm's bash (a click into its window first: the
+ * pointer in it, the focus follows), then Return. */
+static void
+xterm_type (Fixture *f, Window w, const char *command)
+{
+  type_in (f, w, 60, 40, command);
+  xdo (f, "key", "Return", NULL);
+}
+
 /* Waits for the app's end; its wait status. */
 static int
 wait_exit (GPid *pid)
@@ -522,7 +555,8 @@ test_crash (Fixture *f, gconstpointer data)
   g_autofree char *crash_path = NULL, *min = NULL, *normal = NULL, *normal_min = NULL;
   g_autofree char *steps = NULL, *normal_steps = NULL, *said = NULL, *normal_said = NULL;
   g_autoptr (Session) crash = NULL;
-  Window notes, scratch, editor;
+  g_auto (GStrv) xterm_argv = NULL;
+  Window notes, scratch, editor, term;
   GStatBuf st;
   int status;
 
@@ -535,22 +569,60 @@ test_crash (Fixture *f, gconstpointer data)
   scratch = notes_start (f, &f->apps[1], "Scratch", 450, 620);
   f->apps[2] = spawn (f, demo_dir, demo_argv);
   editor = wait_window (f, "Editor");
+  term = xterm_start (f, &f->apps[3], &xterm_argv);
 
-  /* The three in turn. */
+  /* The four in turn. */
   type_in (f, notes, 200, 40, "abc");
+  xterm_type (f, term, "echo uvw");
   demo_use (f, editor);
   type_in (f, scratch, 200, 40, "xyz");
+  xterm_type (f, term, "true");
   type_in (f, notes, 200, 40, "de");
 
   /* SIGUSR1: every app's buffer, each with its own actions. */
   kill (f->xrecord, SIGUSR1);
-  wait_said (f, "(SIGUSR1): its last", 3);
+  wait_said (f, "(SIGUSR1): its last", 4);
   {
     g_autofree char *p_demo = saved_path (f, "xdemo (pid");
     g_autoptr (Session) s_demo = load_saved (p_demo);
 
-    g_assert_cmpuint (n_saved_files (f), ==, 3);
+    g_assert_cmpuint (n_saved_files (f), ==, 4);
     assert_actions (s_demo, "XDemo", "Editor", "hi");
+  }
+  {
+    /* xterm's: the keys typed into its shell, its command and folder; it
+     * lists as the commands typed and replays to a pass (xterm does not
+     * crash). */
+    g_autofree char *p_term = saved_path (f, "xterm (pid");
+    g_autoptr (Session) s_term = load_saved (p_term);
+    g_autofree char *list = NULL, *replayed = NULL;
+    g_autoptr (GPtrArray) replay = g_ptr_array_new ();
+    const char *list_argv[] = { env ("XREPLAY"), "--list", p_term, NULL };
+    int list_status = -1, replay_status = -1;
+
+    g_assert_cmpuint (count_in (f->err->str, "xterm (pid"), ==, 1);
+    assert_actions (s_term, "XTerm", "bash", "echouvwtrue");
+    g_assert_cmpstrv (session_get_command (s_term), xterm_argv);
+    g_assert_cmpstr (session_get_cwd (s_term), ==, f->dir);
+    g_assert_true (g_spawn_sync (f->dir, (char **) list_argv, f->envp,
+                                 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &list, NULL,
+                                 &list_status, NULL));
+    g_test_message ("xreplay --list %s:\n%s", p_term, list);
+    g_assert_true (WIFEXITED (list_status) && WEXITSTATUS (list_status) == 0);
+    g_assert_nonnull (strstr (list, "Type \"echo uvw\" and press Return in \"bash\""));
+    g_assert_nonnull (strstr (list, "Type \"true\" and press Return in \"bash\""));
+    g_ptr_array_add (replay, (char *) env ("XREPLAY"));
+    g_ptr_array_add (replay, p_term);
+    g_ptr_array_add (replay, (char *) "--");
+    for (char **a = xterm_argv; *a != NULL; a++)
+      g_ptr_array_add (replay, *a);
+    g_ptr_array_add (replay, NULL);
+    g_assert_true (g_spawn_sync (f->dir, (char **) replay->pdata, f->envp,
+                                 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &replayed, NULL,
+                                 &replay_status, NULL));
+    g_test_message ("xreplay %s -- xterm ...: %s", p_term, replayed);
+    g_assert_true (WIFEXITED (replay_status) && WEXITSTATUS (replay_status) == 0);
+    g_assert_nonnull (strstr (replayed, "passed ("));
   }
   {
     /* Both GTK apps are gtk-notes.py: told apart by their windows. */
@@ -586,13 +658,15 @@ test_crash (Fixture *f, gconstpointer data)
   status = wait_exit (&f->apps[1]);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
 
-  /* The demo crashes: its session, and only its. */
+  /* The demo crashes: its session, and only its (xterm, still running,
+   * saves nothing). */
   demo_crash (f, editor, &f->apps[2]);
   wait_said (f, "was gone with its windows open", 1);
   type_in (f, notes, 200, 40, "f");
   g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
   g_assert_cmpuint (count_in (f->err->str, "was gone with its windows open"), ==, 1);
-  g_assert_cmpuint (n_saved_files (f), ==, 4);
+  g_assert_cmpuint (n_saved_files (f), ==, 5);
+  g_assert_cmpuint (count_in (f->err->str, "xterm (pid"), ==, 1);
   crash_path = saved_path (f, "was gone with its windows open");
   g_assert_nonnull (strstr (crash_path, "/xdemo-"));
   crash = load_saved (crash_path);
