@@ -447,16 +447,23 @@ bound_wait (Replay *r)
 
 static Act flight_check (Replay *r);
 
-/* Does the app show more of its windows than the recording had open
- * before the next action (r->next)? */
+/* Had the recording closed one of the app's windows since the last
+ * action (r->next - 1) that the replay still shows, before the next one?
+ * Only a close is waited for, not a count: a session may not say every
+ * window the app made (a version 1 session, an app xrecord --all found
+ * running), and its counts are then too low throughout. */
 static gboolean
 window_still_open (Replay *r)
 {
+  guint before, now;
+
   if (r->windows_open == NULL)
     r->windows_open = session_get_windows_open (r->session);
-  if (r->next >= r->windows_open->len)
+  if (r->next == 0 || r->next >= r->windows_open->len)
     return FALSE;
-  return windows_get_n_mapped (r->windows) > g_array_index (r->windows_open, guint, r->next);
+  before = g_array_index (r->windows_open, guint, r->next - 1);
+  now = g_array_index (r->windows_open, guint, r->next);
+  return now < before && windows_get_n_mapped (r->windows) > now;
 }
 
 /* At the deadline: TRUE if the app starved since the last look, and
