@@ -447,47 +447,23 @@ bound_wait (Replay *r)
 
 static Act flight_check (Replay *r);
 
-/* Does the app show more of its windows than the recording had open
- * before the next action (r->next)? */
+/* Had the recording closed one of the app's windows since the last
+ * action (r->next - 1) that the replay still shows, before the next one?
+ * Only a close is waited for, not a count: a session may not say every
+ * window the app made (a version 1 session, an app xrecord --all found
+ * running), and its counts are then too low throughout. */
 static gboolean
 window_still_open (Replay *r)
 {
+  guint before, now;
+
   if (r->windows_open == NULL)
     r->windows_open = session_get_windows_open (r->session);
-  if (r->next >= r->windows_open->len)
+  if (r->next == 0 || r->next >= r->windows_open->len)
     return FALSE;
-  return windows_get_n_mapped (r->windows) > g_array_index (r->windows_open, guint, r->next);
-}
-
-/* The run delay of the app's threads, the X server's and the bus's: an
- * app waits for their work as for its own (flight_check). */
-static guint64
-replay_run_delay (Replay *r)
-{
-  return proctree_run_delay_ms (proc_child_get_pid (r->child))
-         + (r->server_pid > 0 ? proctree_run_delay_ms (r->server_pid) : 0)
-         + (r->bus_pid > 0 ? proctree_run_delay_ms (r->bus_pid) : 0);
-}
-
-void
-pace_starvation_start (Replay *r, ReplayStarvation *s)
-{
-  s->run_delay = replay_run_delay (r);
-  s->at = note_now_ms ();
-}
-
-gint64
-pace_starvation_take (Replay *r, ReplayStarvation *s)
-{
-  guint64 delay = replay_run_delay (r);
-  gint64 now = note_now_ms ();
-  /* Several threads may wait at once: no more than the time passed. (A
-   * thread that ended took its run delay with it: none then.) */
-  gint64 starved = delay > s->run_delay ? MIN ((gint64) (delay - s->run_delay), now - s->at) : 0;
-
-  s->run_delay = delay;
-  s->at = now;
-  return starved;
+  before = g_array_index (r->windows_open, guint, r->next - 1);
+  now = g_array_index (r->windows_open, guint, r->next);
+  return now < before && windows_get_n_mapped (r->windows) > now;
 }
 
 /* At the deadline: TRUE if the app starved since the last look, and
@@ -495,7 +471,7 @@ pace_starvation_take (Replay *r, ReplayStarvation *s)
 static gboolean
 flight_starved (Replay *r)
 {
-  gint64 starved = pace_starvation_take (r, &r->flight_starvation);
+  gint64 starved = settle_starvation_take (r, &r->flight_starvation);
   gint64 most = r->t_last_action + r->flight_gap_ms * REPLAY_FLIGHT_STARVED_MAX;
 
   if (starved <= 0 || r->flight_deadline >= most)
@@ -568,7 +544,7 @@ flight_check (Replay *r)
   if (r->flight_starvation.at == 0)
     /* Only an app that keeps the next action waiting pays for a look at
      * its threads' run delay (a browser has hundreds). */
-    pace_starvation_start (r, &r->flight_starvation);
+    settle_starvation_start (r, &r->flight_starvation);
   if (!r->flight_noted)
     note_verbose (r, "action %u: the app has answered, but %s (%" G_GINT64_FORMAT " ms left "
                   "of the recorded gap)", r->next + 1, what, deadline - now);

@@ -53,7 +53,7 @@ typedef enum
 } ActKind;
 
 /* What the app (its threads, the X server's, its bus's) waited for a
- * core since a moment (pace_starvation_start): on a loaded machine, time
+ * core since a moment (settle_starvation_start): on a loaded machine, time
  * it did not have. */
 typedef struct
 {
@@ -213,9 +213,7 @@ gint64 note_now_ms (void);
 
 /* pace.c */
 void pace_start (Replay *r);
-void pace_starvation_start (Replay *r, ReplayStarvation *s);
-/* What the app waited for a core since the last look, in ms. */
-gint64 pace_starvation_take (Replay *r, ReplayStarvation *s);
+
 /* After action r->next - 1 (@prev, or NULL before the first): when to
  * inject @next (@after follows it, or NULL). */
 Act pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
@@ -237,6 +235,10 @@ Act settle_ping (Replay *r);
 /* _NET_WM_PING to @window with @stamp, synced; FALSE if the X connection
  * broke. */
 gboolean settle_send_ping (Replay *r, Window window, long stamp);
+/* What the app (its threads, the X server's, the bus's) waited for a
+ * core since settle_starvation_start() or the last take, in ms. */
+void settle_starvation_start (Replay *r, ReplayStarvation *s);
+gint64 settle_starvation_take (Replay *r, ReplayStarvation *s);
 /* The app answered the ping (or cannot be pinged): the verdict once quiet. */
 Act settle_answered (Replay *r);
 gboolean settle_on_usage_sample (gpointer user_data);

@@ -246,7 +246,7 @@ static gboolean
 on_wait_timeout (gpointer user_data)
 {
   Replay *r = user_data;
-  gint64 starved = pace_starvation_take (r, &r->wait_starvation);
+  gint64 starved = settle_starvation_take (r, &r->wait_starvation);
   gint64 most = (gint64) r->opts->settings.window_wait_ms * (REPLAY_WAIT_STARVED_MAX - 1);
 
   r->wait_timer = 0;
@@ -404,7 +404,7 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
         {
           r->waiting = TRUE;
           note_verbose (r, "action %u waits for window %d", number + 1, ev->window);
-          pace_starvation_start (r, &r->wait_starvation);
+          settle_starvation_start (r, &r->wait_starvation);
           r->wait_extended = 0;
           r->wait_timer = g_timeout_add (r->opts->settings.window_wait_ms, on_wait_timeout, r);
         }

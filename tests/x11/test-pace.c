@@ -171,6 +171,23 @@ test_late_focus (Fixture *f, gconstpointer data)
       /* The keys came before the focus: lost. */
       g_assert_cmpstr (outcome, ==, "passed");
     }
+  {
+    /* The session says nothing of the app's windows (no CreateNotify,
+     * no MapNotify): no action waits for a window to close (a count of
+     * none would keep every action waiting its whole recorded gap). */
+    const char *argv[] = { env ("XREPLAY"), "-v", session, "--", env ("XPACE"), "--busy", "300",
+                           NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    g_autoptr (GError) error = NULL;
+    int status;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                                 &err, &status, &error));
+    g_assert_no_error (error);
+    g_test_message ("%s", err);
+    g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+    g_assert_null (strstr (err, "a window the recording had closed"));
+  }
 }
 
 static void
