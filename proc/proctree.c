@@ -489,6 +489,17 @@ proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance)
   return TRUE;
 }
 
+void
+proctree_glance_add_helper (pid_t pid, ProcTreeGlance *glance)
+{
+  ProcTreeGlance helper;
+
+  /* The helper's tree as a tree of its own: only its threads at work
+   * count (its children's event loops wait on timers of their own). */
+  if (pid > 0 && proctree_glance (pid, 0, &helper))
+    glance->n_active += helper.n_active;
+}
+
 /* The armed timerfd of @pid's descriptor @fd: ms until it fires, or -1. */
 static gint64
 timerfd_left (pid_t pid, const char *fd)

@@ -64,6 +64,12 @@ typedef struct
 
 gboolean proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance);
 
+/* Adds to @glance's n_active the threads at work of @pid and of the
+ * processes it started (the app's session bus, and the services the bus
+ * started for the app: an app waiting for a reply is at work while they
+ * are). Their timers and processes are not the app's: not counted. */
+void proctree_glance_add_helper (pid_t pid, ProcTreeGlance *glance);
+
 /* The timeout in ms of the system call a /proc/PID/syscall line of @pid
  * says (poll, epoll_wait, epoll_pwait: its argument; ppoll, select,
  * pselect6: the struct it points to, read from @pid's memory), or -1:

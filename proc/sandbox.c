@@ -337,6 +337,12 @@ sandbox_apply (const Sandbox *sandbox, char **envp)
   return envp;
 }
 
+pid_t
+sandbox_get_bus_pid (const Sandbox *sandbox)
+{
+  return sandbox != NULL && sandbox->bus != NULL ? proc_child_get_pid (sandbox->bus) : 0;
+}
+
 const char *
 sandbox_get_home (const Sandbox *sandbox)
 {

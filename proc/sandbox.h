@@ -118,6 +118,9 @@ char *sandbox_take_notes (Sandbox *sandbox);
  * an app killed by signal N, which this turns back into the signal. */
 int sandbox_app_wait_status (const Sandbox *sandbox, int wait_status);
 const char *sandbox_get_home (const Sandbox *sandbox);
+/* The private session bus's dbus-daemon (the services it starts are its
+ * children), or 0. */
+pid_t sandbox_get_bus_pid (const Sandbox *sandbox);
 /* Its TMPDIR: a folder both we and the isolated app see. */
 const char *sandbox_get_tmpdir (const Sandbox *sandbox);
 /* Stops the bus and removes everything (whatever the app left in it). */

@@ -15,6 +15,16 @@
  * them: an app that exits normally closes its windows first), and its
  * process ends (a pidfd, proc_watch_gone). Then its buffer is written as a
  * session, `outcome unknown`: xreduce learns the failure from its replays.
+ * Where systemd-coredump keeps the crashes (coredumpctl is there), its
+ * entry for the pid, awaited a few seconds, gives the signal: `outcome
+ * crashed SIGSEGV`.
+ *
+ * On demand: SIGUSR1, or --save-key's chord (nothing is grabbed: the
+ * chord is watched for in the recorded key events), saves every app's
+ * buffer. The chord's own keys are recorded in no buffer: a press of one
+ * of its modifiers is held back (with the motion after it) until the next
+ * event says whether the chord follows (then it is dropped, and its
+ * release too) or not (then it is recorded, in order, late).
  *
  * Start reading at rec_all_run(), then on_captured().
  */
@@ -29,12 +39,16 @@
 #include <unistd.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <X11/Xlib.h>
+#include <X11/XKBlib.h>
 #include <X11/Xproto.h>
 #include <X11/extensions/record.h>
 
 #include "buffer.h"
 #include "capture.h"
+#include "chord.h"
 #include "header.h"
 #include "keymap.h"
 #include "proc.h"
@@ -57,6 +71,7 @@ struct RecAll
   guint keep_actions;
   char **exclude;
   char **record_env;
+  char *coredumpctl;       /* its path, or NULL: no crash is known for sure */
 
   Display *tracker;        /* owned */
   GSource *tracker_source;
@@ -74,7 +89,19 @@ struct RecAll
   int signal;
   guint n_saved;
   guint signal_sources[4];
+
+  gboolean have_save_key;  /* --save-key: */
+  Chord save_key;
+  GArray *held;            /* Held: the device events held back (a modifier of the
+                            * chord pressed, and the motion since) */
+  guint8 swallowed[32];    /* keycodes (bits) whose release is the chord's */
 };
+
+typedef struct
+{
+  xEvent ev;
+  guint64 time_ms;
+} Held;
 
 struct App
 {
@@ -87,6 +114,12 @@ struct App
   GHashTable *bases;       /* its X clients' resource bases now connected */
   GHashTable *shown;       /* Window: its top-levels up and not taken down by itself */
   ProcGoneWatch *watch;    /* owned, while its end is awaited */
+  gint64 first_seen;       /* real time, us */
+  /* Gone with its windows open: systemd-coredump's entry awaited. */
+  gboolean crashed;
+  guint coredump_tries;
+  guint coredump_timer;
+  GCancellable *coredump_cancel;  /* owned, while coredumpctl runs */
 };
 
 /* ---- the buffers ---- */
@@ -96,6 +129,13 @@ app_free (App *app)
 {
   rec_buffer_free (app->events);
   g_clear_pointer (&app->watch, proc_gone_watch_free);
+  if (app->coredump_timer != 0)
+    g_source_remove (app->coredump_timer);
+  if (app->coredump_cancel != NULL)
+    {
+      g_cancellable_cancel (app->coredump_cancel);
+      g_object_unref (app->coredump_cancel);
+    }
   g_clear_pointer (&app->header, session_free);
   g_hash_table_unref (app->bases);
   g_hash_table_unref (app->shown);
@@ -178,6 +218,7 @@ app_get (RecAll *all, pid_t pid)
   app = g_new0 (App, 1);
   app->all = all;
   app->pid = pid;
+  app->first_seen = g_get_real_time ();
   app->events = rec_buffer_new (all->keep_actions, all->keep_ms);
   app->bases = g_hash_table_new (NULL, NULL);
   app->shown = g_hash_table_new (NULL, NULL);
@@ -247,10 +288,9 @@ app_session (App *app, SessionOutcome outcome)
 /* Writes the app's buffer to a new file in the save folder and says
  * where (@why: "was gone with its windows open"). */
 static void
-app_save (App *app, const char *why)
+app_save (App *app, const char *why, SessionOutcome outcome)
 {
   RecAll *all = app->all;
-  SessionOutcome outcome = { .kind = SESSION_OUTCOME_LOST };
   g_autoptr (Session) session = NULL;
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
@@ -290,24 +330,158 @@ app_save (App *app, const char *why)
               (int) app->pid, why, rec_buffer_get_n_actions (app->events), shown_path);
 }
 
+/* ---- systemd-coredump: the signal of a crash ---- */
+
+/* The signal of the newest entry of coredumpctl's `--json=short list`
+ * (@json) for the app's pid, dumped since it was first seen; 0 if none. */
+static int
+coredump_signal (App *app, const char *json)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+  JsonArray *entries;
+  int signal = 0;
+
+  if (json == NULL || !json_parser_load_from_data (parser, json, -1, NULL)
+      || (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+    return 0;
+  entries = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (entries); i++)
+    {
+      JsonNode *node = json_array_get_element (entries, i);
+      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+
+      if (entry == NULL || json_object_get_int_member_with_default (entry, "pid", 0) != app->pid
+          || json_object_get_int_member_with_default (entry, "time", 0)
+             < app->first_seen - G_USEC_PER_SEC)
+        continue;
+      /* (A number; a name such as "SIGSEGV" is taken too.) */
+      if (json_object_get_string_member_with_default (entry, "sig", NULL) != NULL)
+        signal = session_signal_from_name (json_object_get_string_member (entry, "sig"));
+      else
+        signal = (int) json_object_get_int_member_with_default (entry, "sig", 0);
+    }
+  return signal > 0 && signal < 128 ? signal : 0;
+}
+
+static void coredump_lookup (App *app);
+
+/* The crashed app's session: its signal, as systemd-coredump says, or
+ * `outcome unknown`; then the app is done with. */
+static void
+app_save_crash (App *app, int signal)
+{
+  RecAll *all = app->all;
+  SessionOutcome outcome = { .kind = SESSION_OUTCOME_LOST };
+  g_autofree char *why = NULL;
+
+  if (signal != 0)
+    {
+      outcome.kind = SESSION_OUTCOME_CRASHED;
+      outcome.signal = signal;
+      why = g_strdup_printf ("was gone with its windows open (%s, says systemd-coredump)",
+                             session_signal_name (signal));
+    }
+  app_save (app, why != NULL ? why : "was gone with its windows open", outcome);
+  g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
+}
+
+static gboolean
+on_coredump_retry (gpointer user_data)
+{
+  App *app = user_data;
+
+  app->coredump_timer = 0;
+  coredump_lookup (app);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_coredumpctl (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  App *app = user_data;
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  int signal;
+
+  if (!g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result, &out, NULL, &error)
+      && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;   /* (the app was freed) */
+  g_clear_object (&app->coredump_cancel);
+  signal = coredump_signal (app, out);
+  if (signal == 0 && ++app->coredump_tries < RECALL_COREDUMP_TRIES)
+    {
+      /* systemd-coredump writes its entry once the core is stored. */
+      app->coredump_timer = g_timeout_add (RECALL_COREDUMP_INTERVAL_MS, on_coredump_retry, app);
+      return;
+    }
+  app_save_crash (app, signal);
+}
+
+/* coredumpctl --json=short list COREDUMP_PID=PID, then on_coredumpctl. */
+static void
+coredump_lookup (App *app)
+{
+  g_autofree char *match = g_strdup_printf ("COREDUMP_PID=%d", (int) app->pid);
+  const char *argv[] = { app->all->coredumpctl, "--no-pager", "--quiet", "--json=short", "list",
+                         match, NULL };
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+
+  proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                  | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
+  if (proc == NULL)
+    {
+      g_debug ("coredumpctl: %s", error->message);
+      app_save_crash (app, 0);
+      return;
+    }
+  app->coredump_cancel = g_cancellable_new ();
+  g_subprocess_communicate_utf8_async (proc, NULL, app->coredump_cancel, on_coredumpctl, app);
+}
+
 static void
 on_app_gone (gboolean gone, gpointer user_data)
 {
   App *app = user_data;
   RecAll *all = app->all;
 
-  if (gone)
-    app_save (app, "was gone with its windows open");
+  if (!gone)
+    {
+      g_debug ("app %d closed its display but still runs: nothing saved", (int) app->pid);
+      /* (Frees the watch that called: it is done with.) */
+      g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
+      return;
+    }
+  app->crashed = TRUE;
+  if (all->coredumpctl == NULL)
+    app_save_crash (app, 0);
   else
-    g_debug ("app %d closed its display but still runs: nothing saved", (int) app->pid);
-  /* (Frees the watch that called: it is done with.) */
-  g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
+    coredump_lookup (app);
 }
 
-static gboolean
-on_usr1 (gpointer user_data)
+/* At the end: the crashes whose coredump entry is still awaited are
+ * saved as they are (`outcome unknown`). */
+static void
+save_awaited (RecAll *all)
 {
-  RecAll *all = user_data;
+  GHashTableIter iter;
+  gpointer value;
+  g_autoptr (GPtrArray) awaited = g_ptr_array_new ();
+
+  g_hash_table_iter_init (&iter, all->apps);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (((App *) value)->crashed)
+      g_ptr_array_add (awaited, value);
+  for (guint i = 0; i < awaited->len; i++)
+    app_save_crash (awaited->pdata[i], 0);
+}
+
+/* Every app's buffer, on demand (@why: "SIGUSR1", "--save-key"). */
+static void
+save_all (RecAll *all, const char *why)
+{
+  g_autofree char *paren = g_strdup_printf ("(%s)", why);
   GHashTableIter iter;
   gpointer value;
   guint n = 0;
@@ -319,11 +493,22 @@ on_usr1 (gpointer user_data)
 
       if (rec_buffer_get_n_actions (app->events) == 0 || app->watch != NULL)
         continue;
-      app_save (app, "(SIGUSR1)");
+      app_save (app, paren, (SessionOutcome) { .kind = SESSION_OUTCOME_LOST });
       n++;
     }
   if (n == 0)
-    g_printerr ("xrecord: SIGUSR1: no app has actions to save\n");
+    g_printerr ("xrecord: %s: no app has actions to save\n", why);
+}
+
+static void held_flush (RecAll *all, gboolean chord);
+
+static gboolean
+on_usr1 (gpointer user_data)
+{
+  RecAll *all = user_data;
+
+  held_flush (all, FALSE);
+  save_all (all, "SIGUSR1");
   return G_SOURCE_CONTINUE;
 }
 
@@ -378,24 +563,115 @@ append_delivered (RecAll *all, pid_t pid, XID id_base, const xEvent *ev, guint64
     app_append (app, &out);
 }
 
+/* A user action, to the buffer of the app it was aimed at. */
+static void
+record_device (RecAll *all, const xEvent *ev, guint64 time_ms)
+{
+  SessionEvent out;
+  App *app;
+
+  if (translator_device (all->translator, ev, time_ms, &out) != TRANSLATE_EVENT)
+    return;
+  app = app_get (all, translator_get_app_pid (all->translator));
+  if (app != NULL && app->watch == NULL && !app_check_excluded (all, app))
+    app_append (app, &out);
+}
+
+/* ---- --save-key ---- */
+
+static gboolean
+is_swallowed (RecAll *all, guint keycode)
+{
+  return (all->swallowed[(keycode & 0xff) / 8] & (1u << (keycode % 8))) != 0;
+}
+
+static void
+set_swallowed (RecAll *all, guint keycode, gboolean swallowed)
+{
+  if (swallowed)
+    all->swallowed[(keycode & 0xff) / 8] |= 1u << (keycode % 8);
+  else
+    all->swallowed[(keycode & 0xff) / 8] &= ~(1u << (keycode % 8));
+}
+
+/* What was held back: the chord's modifiers dropped (@chord: it came;
+ * their releases will be too), else recorded; the motion recorded. At
+ * the stream's time now: server events may have been recorded since, and
+ * a session's time never goes back. */
+static void
+held_flush (RecAll *all, gboolean chord)
+{
+  for (guint i = 0; all->held != NULL && i < all->held->len; i++)
+    {
+      Held *held = &g_array_index (all->held, Held, i);
+
+      if (chord && (held->ev.u.u.type & 0x7f) == KeyPress)
+        set_swallowed (all, held->ev.u.u.detail, TRUE);
+      else
+        record_device (all, &held->ev, MAX (held->time_ms, all->now_ms));
+    }
+  if (all->held != NULL)
+    g_array_set_size (all->held, 0);
+}
+
+static gboolean
+key_is_chord (RecAll *all, guint keycode, guint state)
+{
+  KeySym base = XkbKeycodeToKeysym (all->tracker, (KeyCode) keycode, 0, 0), produced = NoSymbol;
+  unsigned int consumed;
+
+  if (chord_matches (&all->save_key, (guint32) base, state))
+    return TRUE;
+  return XkbLookupKeySym (all->tracker, (KeyCode) keycode, state, &consumed, &produced)
+         && produced != NoSymbol && chord_matches (&all->save_key, (guint32) produced, state);
+}
+
+/* A device event under --save-key: TRUE if it is the chord's (held back,
+ * or dropped), FALSE if it is to be recorded (after what was held). */
+static gboolean
+save_key_filter (RecAll *all, const xEvent *ev, guint64 time_ms)
+{
+  int type = ev->u.u.type & 0x7f;
+  guint keycode = ev->u.u.detail, state = ev->u.keyButtonPointer.state;
+  Held held = { .ev = *ev, .time_ms = time_ms };
+
+  if (type == KeyRelease && is_swallowed (all, keycode))
+    {
+      set_swallowed (all, keycode, FALSE);
+      return TRUE;
+    }
+  if (type == KeyPress && key_is_chord (all, keycode, state))
+    {
+      held_flush (all, TRUE);
+      set_swallowed (all, keycode, TRUE);
+      save_all (all, "--save-key");
+      return TRUE;
+    }
+  if ((type == KeyPress
+       && chord_is_own_modifier (&all->save_key,
+                                 (guint32) XkbKeycodeToKeysym (all->tracker, (KeyCode) keycode,
+                                                               0, 0)))
+      || (type == MotionNotify && all->held->len > 0))
+    {
+      g_array_append_val (all->held, held);
+      return TRUE;
+    }
+  held_flush (all, FALSE);
+  return FALSE;
+}
+
 static void
 on_captured (const xEvent *ev, XID id_base, guint64 time_ms, gpointer user_data)
 {
   RecAll *all = user_data;
   int type = ev->u.u.type & 0x7f;
-  SessionEvent out;
   pid_t pid;
 
   all_note_time (all, time_ms);
   if (type >= KeyPress && type <= MotionNotify)
     {
-      App *app;
-
-      if (translator_device (all->translator, ev, time_ms, &out) != TRANSLATE_EVENT)
-        return;
-      app = app_get (all, translator_get_app_pid (all->translator));
-      if (app != NULL && app->watch == NULL && !app_check_excluded (all, app))
-        app_append (app, &out);
+      if (!all->have_save_key || !save_key_filter (all, ev, time_ms))
+        record_device (all, ev, time_ms);
       return;
     }
   if (id_base == all->tracker_base)
@@ -531,6 +807,19 @@ rec_all_new (const RecAllOptions *options, GError **error)
   for (const char *const *n = options->record_env; n != NULL && *n != NULL; n++)
     if (!recorder_check_env_name (*n, error))
       return NULL;
+  if (options->save_key != NULL)
+    {
+      g_autoptr (GError) local = NULL;
+
+      if (!chord_parse (options->save_key, &all->save_key, &local))
+        {
+          g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_USAGE, "--save-key: %s",
+                       local->message);
+          return NULL;
+        }
+      all->have_save_key = TRUE;
+      all->held = g_array_new (FALSE, FALSE, sizeof (Held));
+    }
   all->display = g_strdup (options->display);
   all->save_dir = options->save_dir != NULL
                   ? g_strdup (options->save_dir)
@@ -541,6 +830,7 @@ rec_all_new (const RecAllOptions *options, GError **error)
                       : RECALL_DEFAULT_KEEP_ACTIONS;
   all->exclude = g_strdupv ((char **) options->exclude_classes);
   all->record_env = g_strdupv ((char **) options->record_env);
+  all->coredumpctl = g_find_program_in_path ("coredumpctl");
   all->apps = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) app_free);
   all->loop = g_main_loop_new (NULL, FALSE);
   /* The folder now (0700: what the user typed is in it), not at the
@@ -576,6 +866,7 @@ rec_all_free (RecAll *all)
     if (all->signal_sources[i] != 0)
       g_source_remove (all->signal_sources[i]);
   g_clear_pointer (&all->apps, g_hash_table_unref);
+  g_clear_pointer (&all->held, g_array_unref);
   translator_free (all->translator);
   toplevels_free (all->tops);
   capture_free (all->capture);
@@ -590,6 +881,7 @@ rec_all_free (RecAll *all)
   g_free (all->keymap);
   g_strfreev (all->exclude);
   g_strfreev (all->record_env);
+  g_free (all->coredumpctl);
   g_free (all->save_dir);
   g_free (all->display);
   g_free (all);
@@ -694,5 +986,6 @@ rec_all_run (RecAll *all, GError **error)
     g_main_loop_run (all->loop);
   if (all->capture != NULL && !all->gone)
     capture_stop (all->capture);
+  save_awaited (all);
   return TRUE;
 }

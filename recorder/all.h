@@ -3,7 +3,8 @@
  * identity, positions relative to the app's windows, keymap: recorder/'s
  * capture, toplevels and translator), each into a bounded buffer in
  * memory; an app's buffer is written as a session only when the app
- * vanishes with its windows open (a crash), or on SIGUSR1 (all of them).
+ * vanishes with its windows open (a crash), or on SIGUSR1 or the
+ * --save-key chord (all of them).
  * Nothing of a buffer touches the disk before.
  */
 #pragma once
@@ -20,6 +21,7 @@ typedef struct
   guint keep_actions;        /* 0: RECALL_DEFAULT_KEEP_ACTIONS */
   const char *const *exclude_classes;  /* NULL-terminated, or NULL */
   const char *const *record_env;       /* --record-env's names, or NULL */
+  const char *save_key;      /* a chord (chord.h: "ctrl+alt+F12"), or NULL */
 } RecAllOptions;
 
 #define RECALL_DEFAULT_KEEP_MINUTES 10
@@ -27,6 +29,10 @@ typedef struct
 /* How long an app's process may take to end once its X connection has
  * closed with its windows open, to be taken for a crash. */
 #define RECALL_GONE_TIMEOUT_MS 5000
+/* systemd-coredump's entry for a crashed app is looked for (coredumpctl)
+ * this many times, this far apart: it comes once the core is stored. */
+#define RECALL_COREDUMP_TRIES 10
+#define RECALL_COREDUMP_INTERVAL_MS 500
 
 typedef struct RecAll RecAll;
 

@@ -95,7 +95,7 @@ typedef struct
   gboolean headless, version, with_files, no_selections;
   char **record_env;
   gboolean all;              /* --all and its options */
-  char *save_dir, *keep, *keep_actions;
+  char *save_dir, *keep, *keep_actions, *save_key;
   char **exclude_class;
   char **command;            /* after "--" */
 } Args;
@@ -104,7 +104,7 @@ static void
 args_clear (Args *a)
 {
   char **strings[] = { &a->output, &a->display, &a->screen, &a->stop_key, &a->start_timeout,
-                       &a->save_dir, &a->keep, &a->keep_actions };
+                       &a->save_dir, &a->keep, &a->keep_actions, &a->save_key };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -139,7 +139,7 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     { "record-env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->record_env,
       "Also record this variable of the app's environment (repeatable; never one that looks secret)", "NAME" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &a->all,
-      "Always recording: every app on the display given with -d, each app's last actions kept in memory and saved as a session in --save-dir when the app vanishes with its windows open (a crash), or on SIGUSR1 (every app's); no APP, no -o", NULL },
+      "Always recording: every app on the display given with -d (default $DISPLAY), each app's last actions kept in memory and saved as a session in --save-dir when the app vanishes with its windows open (a crash), or on SIGUSR1 or --save-key (every app's); no APP, no -o", NULL },
     { "save-dir", 0, 0, G_OPTION_ARG_FILENAME, &a->save_dir,
       "--all: save sessions in DIR, 0600 files (default $XDG_STATE_HOME/xreduce/sessions, made 0700)", "DIR" },
     { "keep", 0, 0, G_OPTION_ARG_STRING, &a->keep,
@@ -148,6 +148,8 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
       "--all: keep each app's last N actions at most, whichever of --keep and this is smaller (default 2000; memory: with its share of server events, 4 an action, at most about 2 KiB an action per app, 4 MiB at the default)", "N" },
     { "exclude-class", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->exclude_class,
       "--all: record nothing of the apps with a window of this WM_CLASS class, e.g. KeePassXC (repeatable)", "CLASS" },
+    { "save-key", 0, 0, G_OPTION_ARG_STRING, &a->save_key,
+      "--all: save every app's buffer, as SIGUSR1 does, when this chord is pressed, e.g. ctrl+alt+Pause (modifiers ctrl, alt, shift, super; a keysym name); nothing is grabbed: the app with the focus gets the chord too; its keys are in no session", "KEY" },
     { "version", 0, 0, G_OPTION_ARG_NONE, &a->version, "Print the version and exit", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->command, NULL,
       "-- APP [ARGS...]" },
@@ -188,7 +190,8 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     "  xrecord -o crash.log -d :0 -- ./myapp      # on your desktop\n"
     "  xrecord -o crash.log -- gedit              # in a nested Xephyr\n"
     "  xrecord -o crash.log --headless -- ./myapp # scripted, on a private Xvfb\n"
-    "  xrecord --all -d :0 --exclude-class KeePassXC   # always recording your desktop");
+    "  xrecord --all --exclude-class KeePassXC  # always recording your desktop\n"
+    "  xrecord --all --save-key ctrl+alt+Pause  # ... and saving on demand");
   if (help_maybe_print (context, *argc, *argv))
     return exit_status_stop (status, EXIT_STATUS_OK);
   if (!g_option_context_parse (context, argc, argv, &error))
@@ -272,15 +275,19 @@ static gboolean
 check_all_options (const Args *a, RecAllOptions *options, int *status)
 {
   guint64 keep = 0, keep_actions = 0;
+  const char *display;
 
   if (a->command != NULL && a->command[0] != NULL)
     {
       g_printerr ("xrecord: --all records the apps already on the display: no APP\n");
       return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
-  if (a->display == NULL)
+  /* The desktop's own, as the autostart entry starts it (data/). */
+  display = a->display != NULL ? a->display : g_getenv ("DISPLAY");
+  if (display == NULL || *display == '\0')
     {
-      g_printerr ("xrecord: --all needs the display to record (-d DPY, e.g. -d :0)\n");
+      g_printerr ("xrecord: --all needs the display to record (-d DPY, e.g. -d :0; "
+                  "DISPLAY is not set)\n");
       return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   if (a->output != NULL || a->headless || a->screen != NULL || a->stop_key != NULL
@@ -311,11 +318,12 @@ check_all_options (const Args *a, RecAllOptions *options, int *status)
         g_printerr ("xrecord: --exclude-class: an empty class\n");
         return exit_status_stop (status, EXIT_STATUS_USAGE);
       }
-  options->display = a->display;
+  options->display = display;
   options->save_dir = a->save_dir;
   options->keep_minutes = (guint) keep;
   options->keep_actions = (guint) keep_actions;
   options->exclude_classes = (const char *const *) a->exclude_class;
+  options->save_key = a->save_key;
   options->record_env = (const char *const *) a->record_env;
   return TRUE;
 }
@@ -401,10 +409,11 @@ main (int argc, char **argv)
     return status;
   if (a.all)
     return run_all (&a);
-  if (a.save_dir != NULL || a.keep != NULL || a.keep_actions != NULL || a.exclude_class != NULL)
+  if (a.save_dir != NULL || a.keep != NULL || a.keep_actions != NULL || a.exclude_class != NULL
+      || a.save_key != NULL)
     {
-      g_printerr ("xrecord: --save-dir, --keep, --keep-actions and --exclude-class go with "
-                  "--all\n");
+      g_printerr ("xrecord: --save-dir, --keep, --keep-actions, --exclude-class and --save-key "
+                  "go with --all\n");
       return EXIT_STATUS_USAGE;
     }
   if (!check_options (&a, &options, &status))

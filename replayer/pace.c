@@ -437,7 +437,43 @@ bound_wait (Replay *r)
 /* A timer's callback runs a moment after it is due. */
 #define REPLAY_FLIGHT_SLACK_MS 15
 
+/* The gap is the app's own time: on a loaded machine (the parallel
+ * replays of a reduction, a busy CI) what its threads waited for a core
+ * (schedstat's run delay) is not time it had, and the recorded gap is
+ * over only once the app has had it (up to REPLAY_FLIGHT_STARVED_MAX
+ * times the gap). A folder that loaded in the user's 1.7 s may take 4 s
+ * of the wall clock beside four other replays. */
+#define REPLAY_FLIGHT_STARVED_MAX 10
+
 static Act flight_check (Replay *r);
+
+/* Does the app show more of its windows than the recording had open
+ * before the next action (r->next)? */
+static gboolean
+window_still_open (Replay *r)
+{
+  if (r->windows_open == NULL)
+    r->windows_open = session_get_windows_open (r->session);
+  if (r->next >= r->windows_open->len)
+    return FALSE;
+  return windows_get_n_mapped (r->windows) > g_array_index (r->windows_open, guint, r->next);
+}
+
+/* At the deadline: TRUE if the app starved since the last look, and
+ * r->flight_deadline is pushed back by as long. */
+static gboolean
+flight_starved (Replay *r)
+{
+  gint64 starved = settle_starvation_take (r, &r->flight_starvation);
+  gint64 most = r->t_last_action + r->flight_gap_ms * REPLAY_FLIGHT_STARVED_MAX;
+
+  if (starved <= 0 || r->flight_deadline >= most)
+    return FALSE;
+  r->flight_deadline = MIN (r->flight_deadline + starved, most);
+  note_verbose (r, "action %u: the app waited %" G_GINT64_FORMAT " ms for a core: the recorded "
+                "gap is as much longer", r->next + 1, starved);
+  return TRUE;
+}
 
 static gboolean
 on_flight_glance (gpointer user_data)
@@ -458,10 +494,16 @@ flight_check (Replay *r)
   guint next_look;
   const char *what;
 
+  if (now >= deadline && r->flight_starvation.at != 0 && flight_starved (r))
+    deadline = MIN (r->flight_deadline, r->window.not_after_ms);
   /* The X server too: an app blocked on its reply (a one-descriptor poll
    * of Xlib's, as idle as it looks) is at work while the server is. */
   if (now >= deadline || !proctree_glance (proc_child_get_pid (r->child), r->server_pid, &glance))
     return pace_done (r, r->flight_noted ? "the recorded gap is over" : NULL);
+  /* And the app's session bus: an app waiting for a reply (GTK's file
+   * chooser asks the bus before it searches) is at work while the bus and
+   * the services it started are. */
+  proctree_glance_add_helper (r->bus_pid, &glance);
   if (glance.n_active == 0 && glance.n_mid_work == 0)
     {
       /* An armed timerfd is a timer too (an event loop on epoll). */
@@ -475,6 +517,16 @@ flight_check (Replay *r)
       next_look = REPLAY_FLIGHT_GLANCE_MS;
       what = "its threads (or the X server) are at work";
     }
+  else if (window_still_open (r))
+    {
+      /* Its answer to the last action is not all there: the recording
+       * had closed a window by the next action that the app still shows
+       * (a dialog its Return closes once the file is read; a click on
+       * the window under it would go to a modal dialog's owner). Within
+       * the recorded gap, as all work in flight. */
+      next_look = REPLAY_FLIGHT_GLANCE_MS * 4;
+      what = "a window the recording had closed by then is still open";
+    }
   else if (glance.timer_ms >= 0 && now + glance.timer_ms < deadline)
     {
       next_look = (guint) glance.timer_ms + REPLAY_FLIGHT_SLACK_MS;
@@ -482,6 +534,10 @@ flight_check (Replay *r)
     }
   else
     return pace_done (r, r->flight_noted ? "its work in flight is done" : NULL);
+  if (r->flight_starvation.at == 0)
+    /* Only an app that keeps the next action waiting pays for a look at
+     * its threads' run delay (a browser has hundreds). */
+    settle_starvation_start (r, &r->flight_starvation);
   if (!r->flight_noted)
     note_verbose (r, "action %u: the app has answered, but %s (%" G_GINT64_FORMAT " ms left "
                   "of the recorded gap)", r->next + 1, what, deadline - now);
@@ -503,7 +559,9 @@ pace_taken (Replay *r)
   r->pace_timer = 0;
   gap = r->pace_next_time_ms > r->last_time_ms
           ? recorded_gap (r, r->last_time_ms, r->pace_next_time_ms) : 0;
-  r->flight_deadline = r->t_last_action + MIN (gap, r->opts->settings.timeout_ms);
+  r->flight_gap_ms = MIN (gap, r->opts->settings.timeout_ms);
+  r->flight_deadline = r->t_last_action + r->flight_gap_ms;
+  r->flight_starvation.at = 0;
   r->flight_noted = FALSE;
   return flight_check (r);
 }
@@ -530,6 +588,7 @@ glance_idle (Replay *r, gboolean first)
       glance.n_procs = sample.n_procs;
       glance.pid_sum = sample.pid_sum;
     }
+  proctree_glance_add_helper (r->bus_pid, &glance);
   same = first || (glance.n_procs == r->pace_glance.n_procs
                    && glance.pid_sum == r->pace_glance.pid_sum);
   r->pace_glance = glance;

@@ -52,6 +52,15 @@ typedef enum
   ACT_FAIL_X,                /* the X connection broke (an infrastructure error) */
 } ActKind;
 
+/* What the app (its threads, the X server's, its bus's) waited for a
+ * core since a moment (settle_starvation_start): on a loaded machine, time
+ * it did not have. */
+typedef struct
+{
+  guint64 run_delay;         /* their run delay, summed, at the last look */
+  gint64 at;                 /* ... when that was, or 0 */
+} ReplayStarvation;
+
 typedef struct
 {
   ActKind kind;
@@ -123,6 +132,8 @@ struct Replay
   guint64 last_time_ms;      /* recorded time of the previous action */
   GHashTable *last_pos;      /* owned: window identity -> last recorded pos (x | y << 32) */
   GHashTable *given_up;      /* owned: identities already waited for in vain */
+  GHashTable *seen;          /* owned: identities found as recorded in this replay */
+  GHashTable *skipped;       /* owned: presses skipped (their window gone), by input */
   gboolean is_wm;            /* no window manager runs: the replay is one */
   GHashTable *arranged;      /* owned: "window size" and "window +x+y" asked for */
 
@@ -134,6 +145,8 @@ struct Replay
   guint paste_given_up;      /* 1 + the action that waited in vain, or 0 */
   gboolean waiting;          /* the current action waits for its window */
   gboolean wait_over;        /* ... and gave up */
+  ReplayStarvation wait_starvation; /* ... the app waited for a core meanwhile */
+  gint64 wait_extended;      /* ... the wait made that much longer, in ms */
   long ping_stamp;
   Window ping_window;
 
@@ -170,12 +183,17 @@ struct Replay
   gboolean pace_by_quiet;    /* no _NET_WM_PING: the app has taken an action
                               * when it and the X server are idle */
   pid_t server_pid;          /* our Xvfb, or 0 (--display) */
+  pid_t bus_pid;             /* the sandbox's session bus, or 0 */
   ProcTreeGlance pace_glance; /* pacing by quiet: the last glance */
   guint pace_bound_ms;       /* ... and the most it waits (the recorded gap) */
   guint pace_busy_runs;      /* waits in a row that ended at the bound */
   guint64 pace_next_time_ms; /* the recorded time of the action waited for */
   gint64 flight_deadline;    /* waiting for work in flight until then (pace_taken) */
+  gint64 flight_gap_ms;      /* ... the recorded gap it allows (within --timeout) */
+  ReplayStarvation flight_starvation; /* ... how long the app waited for a core */
   gboolean flight_noted;     /* ... and said so in the verbose log */
+  GArray *windows_open;      /* owned, or NULL until needed: the app's windows the
+                              * recording had open before each action */
   /* Gaps that keep their meaning (pace-rules.h, apptiming.c). */
   PaceTiming app_timing;     /* what the app counts as a double click, a held key */
   PaceTiming recorded_timing; /* ... and what the recording desktop did */
@@ -195,6 +213,7 @@ gint64 note_now_ms (void);
 
 /* pace.c */
 void pace_start (Replay *r);
+
 /* After action r->next - 1 (@prev, or NULL before the first): when to
  * inject @next (@after follows it, or NULL). */
 Act pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
@@ -216,6 +235,10 @@ Act settle_ping (Replay *r);
 /* _NET_WM_PING to @window with @stamp, synced; FALSE if the X connection
  * broke. */
 gboolean settle_send_ping (Replay *r, Window window, long stamp);
+/* What the app (its threads, the X server's, the bus's) waited for a
+ * core since settle_starvation_start() or the last take, in ms. */
+void settle_starvation_start (Replay *r, ReplayStarvation *s);
+gint64 settle_starvation_take (Replay *r, ReplayStarvation *s);
 /* The app answered the ping (or cannot be pinged): the verdict once quiet. */
 Act settle_answered (Replay *r);
 gboolean settle_on_usage_sample (gpointer user_data);

@@ -235,12 +235,30 @@ replay_schedule_next (Replay *r)
   replay_act (r, pace_next (r, prev, next, after));
 }
 
+/* --window-wait is the app's own time: what the app (its threads, the X
+ * server's, the bus's) waited for a core meanwhile makes the wait as
+ * much longer, up to REPLAY_WAIT_STARVED_MAX times (the parallel
+ * replays of a reduction, a busy CI: a dialog that took 0.3 s for the
+ * user may take 3 s of the wall clock). */
+#define REPLAY_WAIT_STARVED_MAX 10
+
 static gboolean
 on_wait_timeout (gpointer user_data)
 {
   Replay *r = user_data;
+  gint64 starved = settle_starvation_take (r, &r->wait_starvation);
+  gint64 most = (gint64) r->opts->settings.window_wait_ms * (REPLAY_WAIT_STARVED_MAX - 1);
 
   r->wait_timer = 0;
+  if (starved > 0 && r->wait_extended < most)
+    {
+      starved = MIN (starved, most - r->wait_extended);
+      r->wait_extended += starved;
+      note_verbose (r, "action %u: the app waited %" G_GINT64_FORMAT " ms for a core: the "
+                    "window wait is as much longer", r->next + 1, starved);
+      r->wait_timer = g_timeout_add ((guint) starved, on_wait_timeout, r);
+      return G_SOURCE_REMOVE;
+    }
   r->wait_over = TRUE;
   replay_step (r);
   return G_SOURCE_REMOVE;
@@ -327,6 +345,8 @@ typedef enum
   WINDOW_READY,              /* inject now (into the match, or at root coordinates) */
   WINDOW_WAIT,               /* not there yet: wait for it */
   WINDOW_MISSING,            /* never came, and nothing may stand in for it */
+  WINDOW_GONE,               /* was there in this replay, and the app closed it
+                              * sooner than in the recording */
 } WindowState;
 
 /* The replay cannot do what the session says: action @number aims at a
@@ -384,6 +404,8 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
         {
           r->waiting = TRUE;
           note_verbose (r, "action %u waits for window %d", number + 1, ev->window);
+          settle_starvation_start (r, &r->wait_starvation);
+          r->wait_extended = 0;
           r->wait_timer = g_timeout_add (r->opts->settings.window_wait_ms, on_wait_timeout, r);
         }
       return WINDOW_WAIT;
@@ -394,7 +416,12 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
     g_source_remove (r->wait_timer);
   r->wait_timer = 0;
   if (exact)
-    return WINDOW_READY;
+    {
+      g_hash_table_add (r->seen, g_steal_pointer (&identity));
+      return WINDOW_READY;
+    }
+  if (r->wait_over && g_hash_table_contains (r->seen, identity))
+    return WINDOW_GONE;
   if (!stand_in)
     return WINDOW_MISSING;
   if (r->wait_over)
@@ -505,6 +532,47 @@ replay_wait_paste (Replay *r, guint number)
   return TRUE;
 }
 
+/* The input an action presses or releases: "k" and the keysym, "b" and
+ * the button; NULL for motion and drops. */
+static char *
+input_key (const SessionEvent *ev)
+{
+  if (ev->kind == SESSION_EVENT_KEY_PRESS || ev->kind == SESSION_EVENT_KEY_RELEASE)
+    return g_strconcat ("k", ev->keysym != NULL ? ev->keysym : "", NULL);
+  if (ev->kind == SESSION_EVENT_BUTTON_PRESS || ev->kind == SESSION_EVENT_BUTTON_RELEASE)
+    return g_strdup_printf ("b%u", ev->button);
+  return NULL;
+}
+
+/* Action @number aims at a window the app showed in this replay and has
+ * closed since, sooner than in the recording (the user's first Return
+ * came while the app still read a folder and did nothing; the replay's,
+ * later in the app's time, closed the dialog, and the user's second
+ * Return has nothing left to go to). The app is ahead of the recording,
+ * not off it: the action is skipped (@gone), and so is the release of a
+ * press skipped; the release of a press made goes where the server sends
+ * it. TRUE if skipped. */
+static gboolean
+replay_skip_gone (Replay *r, guint number, const SessionEvent *ev, gboolean gone)
+{
+  g_autofree char *input = input_key (ev);
+  gboolean release = ev->kind == SESSION_EVENT_KEY_RELEASE
+                     || ev->kind == SESSION_EVENT_BUTTON_RELEASE;
+
+  if (release ? input == NULL || !g_hash_table_remove (r->skipped, input) : !gone)
+    return FALSE;
+  if (!release && input != NULL)
+    g_hash_table_add (r->skipped, g_steal_pointer (&input));
+  note_verbose (r, "action %u: window %d was there and the app has closed it, sooner than "
+                "in the recording: skipped", number + 1, ev->window);
+  r->waiting = r->wait_over = FALSE;
+  r->next++;
+  r->result->n_replayed = r->next;
+  r->last_time_ms = ev->time_ms;
+  replay_schedule_next (r);
+  return TRUE;
+}
+
 /* Injects action r->next, or waits for its window. */
 static void
 replay_step (Replay *r)
@@ -522,6 +590,8 @@ replay_step (Replay *r)
    * X server sends it, to the window that holds the grab or the focus:
    * its press's window may be gone (a dialog the click closed), and no
    * release of ours is a reason to wait, or to stop unresolved. */
+  if (g_hash_table_size (r->skipped) > 0 && replay_skip_gone (r, number, ev, FALSE))
+    return;
   if (ev->window >= 0 && !ev->added)
     {
       switch (replay_find_window (r, number, ev, &match))
@@ -531,6 +601,10 @@ replay_step (Replay *r)
         case WINDOW_MISSING:
           replay_missing_window (r, number, ev);
           return;
+        case WINDOW_GONE:
+          if (replay_skip_gone (r, number, ev, TRUE))
+            return;
+          break;
         case WINDOW_READY:
         default:
           matched = match.kind != WINDOWS_MATCH_NONE;
@@ -1290,6 +1364,7 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
       r->sandbox = sandbox_new (&sandbox_options, error);
       if (r->sandbox == NULL)
         return FALSE;
+      r->bus_pid = sandbox_get_bus_pid (r->sandbox);
       replay_place_files (r);
     }
   replay_note_here (r);
@@ -1401,6 +1476,8 @@ replay_init (Replay *r, const Session *session, const ReplayOptions *opts,
   r->actions = session_get_actions (session);
   r->last_pos = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   r->given_up = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  r->seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  r->skipped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   r->arranged = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   r->held = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   result->pace = opts->settings.pace;
@@ -1422,8 +1499,11 @@ replay_clear (Replay *r)
   g_free ((char *) r->here.host);
   g_free ((char *) r->here.date);
   g_array_unref (r->actions);
+  g_clear_pointer (&r->windows_open, g_array_unref);
   g_hash_table_unref (r->last_pos);
   g_hash_table_unref (r->given_up);
+  g_hash_table_unref (r->seen);
+  g_hash_table_unref (r->skipped);
   g_hash_table_unref (r->arranged);
   g_hash_table_unref (r->held);
   g_main_loop_unref (r->loop);

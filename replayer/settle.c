@@ -38,6 +38,37 @@ app_time (Replay *r, gint64 since_ms, gint64 starved_then)
   return MAX (wall - starved, wall / REPLAY_STARVED_MAX);
 }
 
+/* The run delay of the app's threads, the X server's and the bus's: an
+ * app waits for their work as for its own (flight_check). */
+static guint64
+replay_run_delay (Replay *r)
+{
+  return proctree_run_delay_ms (proc_child_get_pid (r->child))
+         + (r->server_pid > 0 ? proctree_run_delay_ms (r->server_pid) : 0)
+         + (r->bus_pid > 0 ? proctree_run_delay_ms (r->bus_pid) : 0);
+}
+
+void
+settle_starvation_start (Replay *r, ReplayStarvation *s)
+{
+  s->run_delay = replay_run_delay (r);
+  s->at = note_now_ms ();
+}
+
+gint64
+settle_starvation_take (Replay *r, ReplayStarvation *s)
+{
+  guint64 delay = replay_run_delay (r);
+  gint64 now = note_now_ms ();
+  /* Several threads may wait at once: no more than the time passed. (A
+   * thread that ended took its run delay with it: none then.) */
+  gint64 starved = delay > s->run_delay ? MIN ((gint64) (delay - s->run_delay), now - s->at) : 0;
+
+  s->run_delay = delay;
+  s->at = now;
+  return starved;
+}
+
 /* Updates r->starved_ms from the tree's run delay. */
 static void
 count_starvation (Replay *r)

@@ -325,7 +325,11 @@ windows_get_n_mapped (Windows *windows)
   guint n = 0;
 
   for (guint i = 0; i < windows->tops->len; i++)
-    n += ((TopWin *) g_ptr_array_index (windows->tops, i))->mapped ? 1 : 0;
+    {
+      const TopWin *top = g_ptr_array_index (windows->tops, i);
+
+      n += top->mapped && !top->override ? 1 : 0;
+    }
   return n;
 }
 

@@ -65,7 +65,8 @@ gboolean windows_server_tells_pids (Windows *windows);
  * unmapped, moved, resized or renamed). */
 gboolean windows_handle_event (Windows *windows, const XEvent *ev);
 
-/* The number of the app's windows mapped now, and ever. */
+/* The number of the app's windows mapped now (not override-redirect:
+ * as session_get_windows_open() counts them), and ever (all). */
 guint windows_get_n_mapped (Windows *windows);
 guint windows_get_n_ever_mapped (Windows *windows);
 /* The app's main window: its first mapped top-level still mapped that is

@@ -67,6 +67,7 @@ python3-gi gir1.2-gtk-3.0
 python3-pyqt5
 xclip
 man-db
+desktop-file-utils
 munge slurmctld slurmd slurm-client
 openssh-server openssh-client
 "
@@ -77,7 +78,8 @@ openssh-server openssh-client
 # managers (xfwm4's and metacity's compositors); x11-xkb-utils: setxkbmap,
 # the keymap test's German layout; tk, python3-gi,
 # gir1.2-gtk-3.0, python3-pyqt5: their Tk, GTK 3 and Qt 5 apps; xclip:
-# pasting from another app; man-db: the man pages rendered; munge,
+# pasting from another app; man-db: the man pages rendered;
+# desktop-file-utils: the autostart entry validated (check-install); munge,
 # slurm*, openssh-*: the launcher tests' one-node Slurm and sshd.)
 
 packages=$build_packages

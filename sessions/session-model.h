@@ -253,6 +253,13 @@ gboolean session_event_is_release (const SessionEvent *ev);
 /* The user actions, as indices into the events, in order. */
 GArray *session_get_actions (const Session *session);  /* of guint */
 guint session_get_n_actions (const Session *session);
+/* For each user action (in session_get_actions' order), how many of the
+ * app's top-level windows the recording had mapped just before it, not
+ * counting override-redirect ones (menus, tooltips): from the recorded
+ * CreateNotify (xrecord writes one for each top-level the app creates),
+ * MapNotify, UnmapNotify and DestroyNotify. A session without them
+ * counts 0 throughout. */
+GArray *session_get_windows_open (const Session *session);  /* of guint */
 
 /* A copy of @session that keeps only the user actions whose action
  * numbers are in @keep (ascending), plus every server event and comment,

@@ -430,6 +430,9 @@ describe_where (const Session *session, SessionWords words, GPtrArray *lines)
   g_ptr_array_add (lines, g_string_free (out, FALSE));
 }
 
+/* The files a session's description names, at most. */
+#define DESCRIBED_FILES 10
+
 static void
 describe_files (const Session *session, SessionWords words, GPtrArray *lines)
 {
@@ -439,16 +442,28 @@ describe_files (const Session *session, SessionWords words, GPtrArray *lines)
   if (files->len == 0)
     return;
   out = g_string_new ("Files the app read: ");
-  for (guint i = 0; i < files->len; i++)
-    {
-      const SessionEvent *file = g_ptr_array_index (files, i);
+  /* The copied ones first (the replay gives the app those), then the
+   * listed ones, at most DESCRIBED_FILES in all: a file chooser that read
+   * the heads of 400 files of a folder is one line, not 400. */
+  for (int pass = 0, n = 0; pass < 2; pass++)
+    for (guint i = 0; i < files->len; i++)
+      {
+        const SessionEvent *file = g_ptr_array_index (files, i);
 
-      if (i > 0)
-        g_string_append (out, ", ");
-      append_data (out, file->path, words);
-      g_string_append_printf (out, " (%" G_GUINT64_FORMAT " bytes, %s)", file->size,
-                              file->copied ? "copied" : "listed only");
-    }
+        if (file->copied != (pass == 0))
+          continue;
+        if (n++ == DESCRIBED_FILES)
+          {
+            g_string_append_printf (out, ", and %u more", files->len - DESCRIBED_FILES);
+            pass = 2;
+            break;
+          }
+        if (n > 1)
+          g_string_append (out, ", ");
+        append_data (out, file->path, words);
+        g_string_append_printf (out, " (%" G_GUINT64_FORMAT " bytes, %s)", file->size,
+                                file->copied ? "copied" : "listed only");
+      }
   g_ptr_array_add (lines, g_string_free (out, FALSE));
 }
 

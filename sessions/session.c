@@ -409,6 +409,62 @@ session_get_actions (const Session *session)
   return actions;
 }
 
+/* The value of @key ("window=") in a server event's verbatim fields, as
+ * a number (an XID in hex, 0/1), or @fallback. */
+static guint64
+server_field (const SessionEvent *ev, const char *key, guint64 fallback)
+{
+  gsize len = strlen (key);
+
+  for (const char *at = ev->args; at != NULL && *at != '\0';)
+    {
+      if (strncmp (at, key, len) == 0)
+        {
+          char *end = NULL;
+          guint64 value = g_ascii_strtoull (at + len, &end, 0);
+
+          return end != at + len ? value : fallback;
+        }
+      at = strchr (at, ' ');
+      at = at != NULL ? at + 1 : NULL;
+    }
+  return fallback;
+}
+
+GArray *
+session_get_windows_open (const Session *session)
+{
+  GArray *open = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GHashTable) tops = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) mapped = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  for (guint i = 0; i < session->events->len; i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+      gint64 window;
+      guint n;
+
+      if (session_event_is_action (ev))
+        {
+          n = g_hash_table_size (mapped);
+          g_array_append_val (open, n);
+          continue;
+        }
+      if (ev->kind != SESSION_EVENT_SERVER || ev->name == NULL)
+        continue;
+      window = (gint64) server_field (ev, "window=", 0);
+      if (window == 0)
+        continue;
+      if (strcmp (ev->name, "CreateNotify") == 0 && server_field (ev, "override=", 0) == 0)
+        g_hash_table_add (tops, g_memdup2 (&window, sizeof window));
+      else if (strcmp (ev->name, "MapNotify") == 0 && g_hash_table_contains (tops, &window))
+        g_hash_table_add (mapped, g_memdup2 (&window, sizeof window));
+      else if (strcmp (ev->name, "UnmapNotify") == 0 || strcmp (ev->name, "DestroyNotify") == 0)
+        g_hash_table_remove (mapped, &window);
+    }
+  return open;
+}
+
 guint
 session_get_n_actions (const Session *session)
 {

@@ -3,7 +3,9 @@
 # temporary DESTDIR: the three programs and their --version, the helper and
 # the demo in libexecdir, a man page for each (man -l renders it), bash
 # completion that completes `xreduce --sa` to --same-crash, the LICENSE,
-# the README and the documents it links to.
+# the README and the documents it links to; xrecord --all's systemd user
+# unit and XDG autostart entry, valid (systemd-analyze verify,
+# desktop-file-validate), pointing at the installed xrecord, and off.
 # TAP, one line a check.
 set -eu
 build=$1
@@ -24,10 +26,12 @@ libexecdir=$(meson introspect "$build" --buildoptions \
 root=$dest$prefix
 man=$(meson introspect "$build" --buildoptions \
   | python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="man"][0])')
+sysconfdir=$(meson introspect "$build" --buildoptions \
+  | python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="sysconfdir"][0])')
 version=$(meson introspect "$build" --projectinfo \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')
 
-echo "1..18"
+echo "1..25"
 for p in xrecord xreplay xreduce; do
   check test "$("$root/bin/$p" --version)" = "$p $version"
 done
@@ -51,6 +55,36 @@ check test -f "$root/share/doc/xreduce/README.md"
 check test -f "$root/share/doc/xreduce/docs/guide.md"
 check test -f "$root/share/doc/xreduce/docs/design/search.md"
 check test -f "$root/share/doc/xreduce/docs/replay.gif"
+# xrecord --all with the desktop: installed, not enabled. The unit runs
+# the installed xrecord; the autostart entry is Hidden (off) until the
+# user turns it on. Both pass their validators: systemd-analyze verify
+# (on a copy whose ExecStart is the DESTDIR's xrecord, with the DESTDIR's
+# man pages; a user manager needs XDG_RUNTIME_DIR), desktop-file-validate
+# (desktop-file-utils: scripts/bootstrap.sh --tests). Any warning fails.
+unit=$dest$prefix/lib/systemd/user/xrecord-all.service
+case $sysconfdir in /*) autostart=$dest$sysconfdir ;; *) autostart=$root/$sysconfdir ;; esac
+autostart=$autostart/xdg/autostart/xrecord-all.desktop
+check test -f "$unit"
+check grep -qxF "ExecStart=$prefix/bin/xrecord --all -d \${DISPLAY}" "$unit"
+check test -f "$autostart"
+check grep -qx 'Hidden=true' "$autostart"
+check grep -qxF "Exec=$prefix/bin/xrecord --all" "$autostart"
+verify_unit () {
+  run=$(mktemp -d "${TMPDIR:-/tmp}/xreduce-verify-XXXXXX")
+  sed "s|^ExecStart=$prefix/bin/xrecord|ExecStart=$root/bin/xrecord|" "$unit" > "$run/xrecord-all.service"
+  out=$(XDG_RUNTIME_DIR=$run MANPATH=$root/share/man:$(manpath 2>/dev/null) \
+        systemd-analyze verify --user --man="$([ "$man" != disabled ] && echo yes || echo no)" \
+        "$run/xrecord-all.service" 2>&1)
+  status=$?
+  rm -rf "$run"
+  [ -z "$out" ] && [ "$status" -eq 0 ] || { echo "# $out"; return 1; }
+}
+check verify_unit
+validate_desktop () {
+  out=$(desktop-file-validate "$autostart" 2>&1)
+  [ $? -eq 0 ] && [ -z "$out" ] || { echo "# $out"; return 1; }
+}
+check validate_desktop
 # bash-completion is a build dependency (scripts/bootstrap.sh): where it is
 # missing, this fails rather than passes unseen.
 if check test -f /usr/share/bash-completion/bash_completion; then

@@ -1133,6 +1133,47 @@ test_grows_when_written (void)
   }
 }
 
+/* The app's top-levels the recording had mapped before each action:
+ * made (CreateNotify), mapped, unmapped, destroyed; an override-redirect
+ * menu and a window the app never said it made do not count. */
+static void
+test_windows_open (void)
+{
+  static const char text[] =
+    "xreduce-session 1\n"
+    "screen 1280x1024\n"
+    "command \"app\"\n"
+    "10 CreateNotify window=0xc00001 parent=0x50d area=10,10,10,10 border=0 override=0\n"
+    "11 CreateNotify window=0xc00003 parent=0x50d area=0,0,400,300 border=0 override=0\n"
+    "12 MapNotify window=0xc00003 override=0\n"
+    "100 KeyPress keysym=a keycode=38 state=0x0 window=0 class=\"A\" title=\"Main\"\n"
+    "110 CreateNotify window=0xc00050 parent=0x50d area=0,0,600,400 border=0 override=0\n"
+    "111 MapNotify window=0xc00050 override=0\n"
+    "112 CreateNotify window=0xc00060 parent=0x50d area=5,5,50,50 border=0 override=1\n"
+    "113 MapNotify window=0xc00060 override=1\n"
+    "114 MapNotify window=0xc00099 override=0\n"
+    "200 KeyRelease keysym=a keycode=38 state=0x0 window=1 class=\"A\" title=\"Open\"\n"
+    "300 UnmapNotify window=0xc00050 event=0xc00050 from_configure=0\n"
+    "301 DestroyNotify window=0xc00050 event=0xc00050\n"
+    "400 ButtonPress button=1 state=0x0 root=5,5 pos=5,5 window=0 class=\"A\" title=\"Main\"\n"
+    "410 UnmapNotify window=0xc00003 event=0xc00003 from_configure=0\n"
+    "500 ButtonRelease button=1 state=0x100 root=5,5 pos=5,5 window=0 class=\"A\" title=\"Main\"\n";
+  g_autoptr (Session) session = parse_ok (text);
+  g_autoptr (GArray) open = session_get_windows_open (session);
+  g_autoptr (Session) plain = parse_ok (sample);
+  g_autoptr (GArray) none = session_get_windows_open (plain);
+
+  g_assert_cmpuint (open->len, ==, 4);
+  g_assert_cmpuint (g_array_index (open, guint, 0), ==, 1);
+  g_assert_cmpuint (g_array_index (open, guint, 1), ==, 2);
+  g_assert_cmpuint (g_array_index (open, guint, 2), ==, 1);
+  g_assert_cmpuint (g_array_index (open, guint, 3), ==, 0);
+  /* No CreateNotify recorded: nothing known, 0 throughout. */
+  g_assert_cmpuint (none->len, ==, session_get_n_actions (plain));
+  for (guint i = 0; i < none->len; i++)
+    g_assert_cmpuint (g_array_index (none, guint, i), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1169,6 +1210,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/bad-input/not-regular", test_not_regular);
   g_test_add_func ("/verdict/json", test_verdict_json);
   g_test_add_func ("/session/cut-last-line", test_cut_last_line);
+  g_test_add_func ("/session/windows-open", test_windows_open);
   g_test_add_func ("/session/grows-when-written", test_grows_when_written);
   g_test_add_func ("/verdict/bad-json", test_verdict_bad_json);
   return g_test_run ();

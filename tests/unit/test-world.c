@@ -573,6 +573,34 @@ test_missing (void)
   g_rmdir (dir);
 }
 
+/* A folder's worth of files the app read is one line: the copied first,
+ * ten in all, then how many more. */
+static void
+test_many_files (void)
+{
+  GString *text = g_string_new (HEAD2);
+  g_autoptr (Session) session = NULL;
+  g_autoptr (GPtrArray) lines = NULL;
+  const char *line = NULL;
+
+  for (int i = 0; i < 400; i++)
+    g_string_append_printf (text, "%d File path=\"~/file%03d.dat\" size=2 sha256=" SHA "\n",
+                            i + 1, i);
+  g_string_append (text, "500 File path=\"~/crash.txt\" size=6 sha256=" SHA " copied=1\n");
+  session = parse_ok (text->str);
+  g_string_free (text, TRUE);
+  lines = session_describe_world (session, SESSION_WORDS_TERMINAL);
+  for (guint i = 0; i < lines->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (lines, i), "Files the app read: "))
+      line = g_ptr_array_index (lines, i);
+  g_assert_nonnull (line);
+  g_test_message ("%s", line);
+  g_assert_true (g_str_has_prefix (line, "Files the app read: \"~/crash.txt\" (6 bytes, copied), "
+                                         "\"~/file000.dat\" (2 bytes, listed only), "));
+  g_assert_nonnull (strstr (line, "\"~/file008.dat\" (2 bytes, listed only), and 391 more"));
+  g_assert_null (strstr (line, "file009"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -590,6 +618,7 @@ main (int argc, char **argv)
   g_test_add_func ("/world/pastes", test_pastes);
   g_test_add_func ("/world/subset-keeps-paste", test_subset_keeps_paste);
   g_test_add_func ("/world/words", test_words);
+  g_test_add_func ("/world/many-files", test_many_files);
   g_test_add_func ("/world/titles", test_titles);
   g_test_add_func ("/world/missing", test_missing);
   g_test_add_func ("/world/missing-later-notify", test_missing_later_notify);

@@ -116,17 +116,22 @@ noise_then_click (const char *class, const char *title, int x, int y, int quiet_
   return g_string_free (s, FALSE);
 }
 
-/* Runs @argv; its exit status, stdout and stderr (logged). */
+/* Runs @argv; its exit status, stdout and stderr (logged). Both are
+ * always captured: a line of the program's on our stdout would break
+ * the TAP stream. */
 static int
 run (const char *const *argv, char **out, char **err)
 {
   g_autoptr (GError) error = NULL;
+  g_autofree char *own_out = NULL, *own_err = NULL;
   int status = -1;
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err,
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               out != NULL ? out : &own_out, err != NULL ? err : &own_err,
                                &status, &error));
   g_assert_no_error (error);
-  g_test_message ("%s said:\n%s%s", argv[0], out != NULL ? *out : "", err != NULL ? *err : "");
+  g_test_message ("%s said:\n%s%s", argv[0], out != NULL ? *out : own_out,
+                  err != NULL ? *err : own_err);
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }
 

@@ -14,7 +14,18 @@
  * demo (SIGUSR1 saves the GTK app only; its crash saves nothing), and
  * --keep-actions 4 keeps the GTK app's last 4 actions.
  *
- * /record-all/running: the demo, started before xrecord, crashes: saved.
+ * /record-all/running: the demo, started before xrecord, crashes: saved
+ * (`outcome unknown` where there is no coredumpctl).
+ *
+ * /record-all/coredump: where systemd-coredump has an entry for the
+ * crashed pid (a stand-in coredumpctl that has one from its third query
+ * on), the session says `crashed SIGSEGV`. Every other case has a
+ * stand-in that never has one: the outcome stays unknown.
+ *
+ * /record-all/save-key: --save-key ctrl+alt+Pause, pressed with xdotool,
+ * saves both apps' buffers, each with its own actions and none of the
+ * chord's keys (its modifiers' releases neither, in the next save); a
+ * Control that is no chord's is recorded.
  *
  * /record-all/openbox: the same under a window manager (frames, focus on
  * click): a GTK app closed normally saves nothing, the demo's crash its
@@ -35,6 +46,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -90,6 +102,31 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->envp = g_environ_setenv (f->envp, "XDG_STATE_HOME", state, TRUE);
   f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
   f->envp = g_environ_setenv (f->envp, "GSETTINGS_BACKEND", "memory", TRUE);
+  {
+    /* coredumpctl, a stand-in: `--json=short list COREDUMP_PID=N` finds
+     * an entry for N, killed by signal $FAKE_COREDUMP_SIG, from its third
+     * call on (systemd-coredump writes it once the core is stored); without
+     * FAKE_COREDUMP_SIG, never. Its calls are counted in bin/calls. */
+    static const char script[] =
+      "#!/bin/sh\n"
+      "dir=$(dirname \"$0\")\n"
+      "echo \"$*\" >>\"$dir/calls\"\n"
+      "pid=\n"
+      "for a; do case $a in COREDUMP_PID=*) pid=${a#COREDUMP_PID=} ;; esac; done\n"
+      "if [ -z \"${FAKE_COREDUMP_SIG:-}\" ] || [ -z \"$pid\" ] || [ \"$(wc -l <\"$dir/calls\")\" -lt 3 ]; then\n"
+      "  echo 'No coredumps found.' >&2; exit 1\n"
+      "fi\n"
+      "echo \"[{\\\"time\\\":$(date +%s%6N),\\\"pid\\\":$pid,\\\"uid\\\":0,\\\"gid\\\":0,"
+      "\\\"sig\\\":$FAKE_COREDUMP_SIG,\\\"corefile\\\":\\\"present\\\",\\\"exe\\\":\\\"/x\\\",\\\"size\\\":1}]\"\n";
+    g_autofree char *bin = g_build_filename (f->dir, "bin", NULL);
+    g_autofree char *fake = g_build_filename (bin, "coredumpctl", NULL);
+    g_autofree char *path = g_strdup_printf ("%s:%s", bin, g_getenv ("PATH"));
+
+    g_assert_cmpint (g_mkdir (bin, 0700), ==, 0);
+    g_assert_true (g_file_set_contents (fake, script, -1, NULL));
+    g_assert_cmpint (g_chmod (fake, 0700), ==, 0);
+    f->envp = g_environ_setenv (f->envp, "PATH", path, TRUE);
+  }
   f->err = g_string_new (NULL);
   f->xrecord_err = -1;
 }
@@ -661,6 +698,8 @@ test_running (Fixture *f, gconstpointer data)
   args[1] = dir;
   g_free (f->save_dir);
   f->save_dir = g_strdup (dir);
+  /* (The machine's coredumpctl, if any: not the stand-in.) */
+  f->envp = g_environ_setenv (f->envp, "PATH", g_getenv ("PATH"), TRUE);
   f->apps[2] = spawn (f, NULL, demo_argv);
   editor = wait_window (f, "Editor");
   xrecord_all_start (f, args);
@@ -676,6 +715,153 @@ test_running (Fixture *f, gconstpointer data)
   path = saved_path (f, "was gone with its windows open");
   crash = load_saved (path);
   assert_actions (crash, "XDemo", "Editor", "hi");
+  {
+    g_autofree char *coredumpctl = g_find_program_in_path ("coredumpctl");
+
+    if (coredumpctl == NULL)
+      g_assert_cmpint (session_get_outcome (crash).kind, ==, SESSION_OUTCOME_LOST);
+  }
+}
+
+/* systemd-coredump's entry for the crashed pid, which comes a moment
+ * after the app has gone: the session says how it crashed. */
+static void
+test_coredump (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--save-dir", NULL, NULL };
+  const char *demo_argv[] = { env ("XDEMO"), "--bug", "order", NULL };
+  g_autofree char *dir = g_build_filename (f->dir, "saved", NULL);
+  g_autofree char *calls_path = g_build_filename (f->dir, "bin", "calls", NULL);
+  g_autofree char *calls = NULL, *path = NULL, *expected = NULL;
+  g_autoptr (Session) crash = NULL;
+  Window editor;
+  int status;
+
+  args[1] = dir;
+  g_free (f->save_dir);
+  f->save_dir = g_strdup (dir);
+  f->envp = g_environ_setenv (f->envp, "FAKE_COREDUMP_SIG", "11", TRUE);
+  xrecord_all_start (f, args);
+  f->apps[2] = spawn (f, NULL, demo_argv);
+  editor = wait_window (f, "Editor");
+  demo_use (f, editor);
+  click_in (f, editor, 60, 99);
+  xdo (f, "key", "F5", NULL);
+  status = wait_exit (&f->apps[2]);
+  g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGSEGV);
+  wait_said (f, "was gone with its windows open (SIGSEGV, says systemd-coredump)", 1);
+  g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
+  path = saved_path (f, "was gone with its windows open");
+  crash = load_saved (path);
+  g_assert_cmpint (session_get_outcome (crash).kind, ==, SESSION_OUTCOME_CRASHED);
+  g_assert_cmpint (session_get_outcome (crash).signal, ==, SIGSEGV);
+  assert_actions (crash, "XDemo", "Editor", "hi");
+  /* Asked again until the entry came, about this pid only. */
+  g_assert_true (g_file_get_contents (calls_path, &calls, NULL, NULL));
+  g_assert_nonnull (strstr (f->err->str, "xdemo (pid "));
+  expected = g_strdup_printf ("--no-pager --quiet --json=short list COREDUMP_PID=%d\n",
+                              atoi (strstr (f->err->str, "xdemo (pid ") + strlen ("xdemo (pid ")));
+  g_assert_cmpuint (count_in (calls, expected), ==, 3);
+}
+
+/* No key of @session's is one of @keysyms. */
+static void
+assert_no_keys (const Session *session, const char *const *keysyms)
+{
+  for (guint i = 0; i < session_get_n_events (session); i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+
+      if (ev->kind == SESSION_EVENT_KEY_PRESS || ev->kind == SESSION_EVENT_KEY_RELEASE)
+        g_assert_false (g_strv_contains (keysyms, ev->keysym));
+    }
+}
+
+/* Whether @session holds a press and a release of @keysym. */
+static gboolean
+has_key (const Session *session, const char *keysym)
+{
+  gboolean pressed = FALSE, released = FALSE;
+
+  for (guint i = 0; i < session_get_n_events (session); i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+
+      if (ev->kind == SESSION_EVENT_KEY_PRESS && g_strcmp0 (ev->keysym, keysym) == 0)
+        pressed = TRUE;
+      if (ev->kind == SESSION_EVENT_KEY_RELEASE && g_strcmp0 (ev->keysym, keysym) == 0)
+        released = pressed;
+    }
+  return pressed && released;
+}
+
+/* The session saved on the @nth line (from 1) that holds @who. */
+static Session *
+load_nth_saved (Fixture *f, const char *who, guint nth)
+{
+  g_auto (GStrv) lines = g_strsplit (f->err->str, "\n", -1);
+
+  for (char **l = lines; *l != NULL; l++)
+    if (strstr (*l, who) != NULL && strstr (*l, "saved to ") != NULL && --nth == 0)
+      return load_saved (strstr (*l, "saved to ") + strlen ("saved to "));
+  g_error ("no such line of xrecord's names %s: %s", who, f->err->str);
+}
+
+/* --save-key: the chord pressed (xdotool presses Control, Alt, Pause and
+ * releases them) saves every app's buffer, without the chord's keys. */
+static void
+test_save_key (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--save-dir", NULL, "--save-key", "ctrl+alt+Pause", NULL };
+  const char *demo_argv[] = { env ("XDEMO"), "--bug", "print", NULL };
+  const char *chord_keys[] = { "Control_L", "Control_R", "Alt_L", "Alt_R", "Meta_L", "Pause",
+                               "Break", NULL };
+  g_autofree char *dir = g_build_filename (f->dir, "saved", NULL);
+  Window notes, editor;
+
+  args[1] = dir;
+  g_free (f->save_dir);
+  f->save_dir = g_strdup (dir);
+  xrecord_all_start (f, args);
+  notes = notes_start (f, &f->apps[0], "Notes", 0, 620);
+  f->apps[2] = spawn (f, NULL, demo_argv);
+  editor = wait_window (f, "Editor");
+  type_in (f, notes, 200, 40, "abc");
+  demo_use (f, editor);
+
+  xdo (f, "key", "ctrl+alt+Pause", NULL);
+  wait_said (f, "(--save-key): its last", 2);
+  g_assert_cmpuint (n_saved_files (f), ==, 2);
+  {
+    g_autoptr (Session) s_demo = load_nth_saved (f, "xdemo (pid", 1);
+    g_autoptr (Session) s_notes = load_nth_saved (f, "gtk-notes.py (pid", 1);
+
+    assert_actions (s_demo, "XDemo", "Editor", "hi");
+    assert_no_keys (s_demo, chord_keys);
+    assert_actions (s_notes, NULL, "Notes", "abc");
+    assert_no_keys (s_notes, chord_keys);
+  }
+
+  /* Control with another key is no chord: recorded. The chord again:
+   * its modifiers' releases (after the first save) are in no session. */
+  click_in (f, notes, 200, 40);
+  xdo (f, "key", "ctrl+a", NULL);
+  xdo (f, "type", "--delay", "30", "de", NULL);
+  xdo (f, "key", "ctrl+alt+Pause", NULL);
+  wait_said (f, "(--save-key): its last", 4);
+  g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
+  g_assert_cmpuint (n_saved_files (f), ==, 4);
+  {
+    g_autoptr (Session) s_notes = load_nth_saved (f, "gtk-notes.py (pid", 2);
+    g_autoptr (Session) s_demo = load_nth_saved (f, "xdemo (pid", 2);
+    const char *no_alt_pause[] = { "Alt_L", "Alt_R", "Meta_L", "Pause", "Break", NULL };
+
+    assert_actions (s_notes, NULL, "Notes", "abcade");
+    assert_no_keys (s_notes, no_alt_pause);
+    g_assert_true (has_key (s_notes, "Control_L"));
+    assert_actions (s_demo, "XDemo", "Editor", "hi");
+    assert_no_keys (s_demo, chord_keys);
+  }
 }
 
 /* Under a window manager the root's children are its frames: the app's
@@ -785,12 +971,13 @@ test_usage (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("test-record-all-XXXXXX", NULL);
   g_autofree char *file = g_build_filename (dir, "file", NULL);
+  g_auto (GStrv) envp = NULL;
   const struct
   {
     const char *args[8];
     const char *message;
   } cases[] = {
-    { { "--all", NULL }, "--all needs the display to record (-d DPY" },
+    { { "--all", NULL }, "--all needs the display to record (-d DPY, e.g. -d :0; DISPLAY is not set)" },
     { { "--all", "-d", ":99", "--", "xterm", NULL }, "no APP" },
     { { "--all", "-d", ":99", "-o", "x.log", NULL }, "--all takes none of -o" },
     { { "--all", "-d", ":99", "--keep", "0", NULL }, "--keep: '0' is not a number of minutes" },
@@ -801,8 +988,17 @@ test_usage (void)
     { { "--keep", "5", "-o", "x.log", "--", "xterm", NULL }, "go with --all" },
     { { "--all", "-d", ":99", "--record-env", "AWS_SECRET_ACCESS_KEY", NULL },
       "--record-env: AWS_SECRET_ACCESS_KEY looks like a secret" },
+    { { "--all", "-d", ":99", "--save-key", "ctrl+alt+F99", NULL },
+      "--save-key: 'F99' is not a key name" },
+    { { "--all", "-d", ":99", "--save-key", "hyper+s", NULL },
+      "--save-key: 'hyper' is not a modifier" },
+    { { "--save-key", "ctrl+alt+Pause", "-o", "x.log", "--", "xterm", NULL }, "go with --all" },
+    { { "--all", "-d", ":99", "--save-key", "ctrl+alt+F12", NULL },
+      "--save-key: the X server takes 'ctrl+alt+F12' for itself" },
   };
 
+  /* (No DISPLAY for --all to fall back on.) */
+  envp = g_environ_unsetenv (g_get_environ (), "DISPLAY");
   g_assert_true (g_file_set_contents (file, "", 0, NULL));
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -814,7 +1010,7 @@ test_usage (void)
       for (const char *const *a = cases[i].args; *a != NULL; a++)
         g_ptr_array_add (argv, (char *) *a);
       g_ptr_array_add (argv, NULL);
-      g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+      g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, envp, G_SPAWN_STDOUT_TO_DEV_NULL,
                                    NULL, NULL, NULL, &err, &status, NULL));
       g_test_message ("case %zu said: %s", i, err);
       g_assert_true (WIFEXITED (status));
@@ -834,6 +1030,21 @@ test_usage (void)
     g_assert_cmpint (WEXITSTATUS (status), ==, 3);
     g_assert_nonnull (strstr (err, "cannot open display :4242"));
   }
+  {
+    /* Without -d, --all records $DISPLAY (as the autostart entry starts
+     * it): here one with no server, 3. */
+    g_autofree char *save = g_build_filename (dir, "saved", NULL);
+    const char *argv[] = { env ("XRECORD"), "--all", "--save-dir", save, NULL };
+    g_auto (GStrv) with_display = g_environ_setenv (g_strdupv (envp), "DISPLAY", ":4243", TRUE);
+    g_autofree char *err = NULL;
+    int status = -1;
+
+    g_assert_true (g_spawn_sync (dir, (char **) argv, with_display, G_SPAWN_STDOUT_TO_DEV_NULL,
+                                 NULL, NULL, NULL, &err, &status, NULL));
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 3);
+    g_assert_nonnull (strstr (err, "cannot open display :4243"));
+  }
   test_remove_tree (dir);
 }
 
@@ -851,6 +1062,12 @@ main (int argc, char **argv)
                 fixture_teardown);
   if (test_shard_mine ())
     g_test_add ("/record-all/running", Fixture, NULL, fixture_setup, test_running,
+                fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/record-all/coredump", Fixture, NULL, fixture_setup, test_coredump,
+                fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/record-all/save-key", Fixture, NULL, fixture_setup, test_save_key,
                 fixture_teardown);
   if (test_shard_mine ())
     g_test_add ("/record-all/openbox", Fixture, NULL, fixture_setup, test_openbox,
