@@ -58,11 +58,15 @@ nothing_left () {
 # gone makes the folders it needs in HOME and writes there (as an app
 # saving its state does, or bash its history as its terminal closes).
 # Issue #34: such a write was left behind in a sandbox folder.
+# The process waits for the app with `tail --pid` (a kill(2) every 20 ms),
+# not a loop of `sleep`: a process started every 20 ms keeps the app's
+# process tree busy, and xreplay then gives every replay that passes its
+# whole --timeout more (6 s a replay instead of 1).
 make_writes_at_exit () {
   cat > "$T/app/writes-at-exit" <<'APP'
 #!/bin/sh
 "$1" & app=$!
-setsid sh -c 'while kill -0 '"$app"' 2>/dev/null; do sleep 0.02; done; sleep 0.3
+setsid sh -c 'tail --pid='"$app"' -s 0.02 -f /dev/null; sleep 0.3
   mkdir -p "$HOME/.local/state/app" && echo bye > "$HOME/.local/state/app/history"' \
   < /dev/null > /dev/null 2>&1 &
 wait $app
