@@ -1,5 +1,6 @@
 /* note.c — what pacing, settling and the replay's state machine all use:
- * a note on stderr with --verbose, and the clock (replay-private.h).
+ * a note on stderr with --verbose, and the clock (replay-private.h); and
+ * each action said as it goes (the verbose log, the on_action hook).
  */
 #define G_LOG_DOMAIN "xreduce-replayer"
 
@@ -29,4 +30,35 @@ gint64
 note_now_ms (void)
 {
   return g_get_monotonic_time () / 1000;
+}
+
+/* Says action @number in the verbose log and to the on_action hook (the
+ * report's pictures), where it goes: in @match's window, or NULL. */
+void
+note_step (Replay *r, guint number, const SessionEvent *ev, const WindowsMatch *match)
+{
+  if (r->opts->verbose)
+    {
+      g_autofree char *where = match != NULL ? windows_describe (r->windows, match->window) : NULL;
+      g_autofree char *words = session_event_describe (ev);
+
+      note_verbose (r, "[%u/%u] %s%s%s", number + 1, r->actions->len, words,
+                    match != NULL ? " -> " : "", match != NULL ? where : "");
+    }
+  if (r->opts->on_action != NULL)
+    {
+      g_autoptr (GArray) rects = windows_get_mapped_rects (r->windows);
+      ReplayStep step = { .number = number, .ev = ev, .x = -1, .y = -1,
+                          .windows = (const XRectangle *) rects->data, .n_windows = rects->len };
+
+      if (ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_KEY_RELEASE)
+        {
+          step.x = match != NULL ? match->x + ev->x : ev->root_x;
+          step.y = match != NULL ? match->y + ev->y : ev->root_y;
+        }
+      if (match != NULL)
+        step.target = (XRectangle) { (short) match->x, (short) match->y,
+                                     (unsigned short) match->width, (unsigned short) match->height };
+      r->opts->on_action (r->dpy, &step, r->opts->hook_data);
+    }
 }

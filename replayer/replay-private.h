@@ -209,6 +209,9 @@ struct Replay
 
 /* note.c: a note on stderr with --verbose; the monotonic clock in ms. */
 void note_verbose (Replay *r, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Says action @number in the verbose log and to the on_action hook (the
+ * report's pictures), where it goes: in @match's window, or NULL. */
+void note_step (Replay *r, guint number, const SessionEvent *ev, const WindowsMatch *match);
 gint64 note_now_ms (void);
 
 /* pace.c */

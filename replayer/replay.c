@@ -580,8 +580,7 @@ replay_step (Replay *r)
   guint number = r->next;
   const SessionEvent *ev = session_get_event (r->session, g_array_index (r->actions, guint, number));
   WindowsMatch match = { 0 };
-  gboolean matched = FALSE;
-  g_autofree char *words = NULL;
+  gboolean matched = FALSE, came;
   gint64 sent_ms;
 
   if (r->phase != PHASE_ACTING || replay_wait_paste (r, number))
@@ -611,7 +610,17 @@ replay_step (Replay *r)
           break;
         }
     }
+  came = r->waiting && !r->wait_over && matched;
   r->waiting = r->wait_over = FALSE;
+  if (came && r->result->pace == REPLAY_PACE_APP)
+    {
+      /* The window the action waited for came (a dialog the last action
+       * opened): what the app has in flight now (the timer that arms the
+       * dialog's OK) is waited for as after any action, within the
+       * recorded gap. */
+      replay_act (r, pace_wait (r));
+      return;
+    }
   if (matched && replay_arrange (r, ev, &match))
     {
       if (!xconn_sync (r->conn))
@@ -621,32 +630,7 @@ replay_step (Replay *r)
       return;
     }
 
-  if (r->opts->verbose)
-    {
-      g_autofree char *where = matched ? windows_describe (r->windows, match.window) : NULL;
-
-      words = session_event_describe (ev);
-      note_verbose (r, "[%u/%u] %s%s%s", number + 1, r->actions->len, words,
-                    matched ? " -> " : "", matched ? where : "");
-    }
-
-  if (r->opts->on_action != NULL)
-    {
-      g_autoptr (GArray) rects = windows_get_mapped_rects (r->windows);
-      ReplayStep step = { .number = number, .ev = ev, .x = -1, .y = -1,
-                          .windows = (const XRectangle *) rects->data, .n_windows = rects->len };
-
-      if (ev->kind != SESSION_EVENT_KEY_PRESS && ev->kind != SESSION_EVENT_KEY_RELEASE)
-        {
-          step.x = matched ? match.x + ev->x : ev->root_x;
-          step.y = matched ? match.y + ev->y : ev->root_y;
-        }
-      if (matched)
-        step.target = (XRectangle) { (short) match.x, (short) match.y,
-                                     (unsigned short) match.width, (unsigned short) match.height };
-      r->opts->on_action (r->dpy, &step, r->opts->hook_data);
-    }
-
+  note_step (r, number, ev, matched ? &match : NULL);
   /* The other apps' selections, before the gesture that pastes. */
   outside_before_action (r->outside, number);
   sent_ms = note_now_ms ();
