@@ -447,15 +447,15 @@ bound_wait (Replay *r)
 
 static Act flight_check (Replay *r);
 
-/* Had the recording closed one of the app's windows since the last
- * action (r->next - 1) that the replay still shows, before the next one?
- * Only a close is waited for, not a count: a session may not say every
- * window the app made (a version 1 session, an app xrecord --all found
- * running), and its counts are then too low throughout. */
+/* Had the recording opened or closed one of the app's windows since the
+ * last action (r->next - 1), before the next one, that the replay has
+ * not yet? Only a change is waited for, not a count: a session may not
+ * say every window the app made (a version 1 session, an app xrecord
+ * --all found running), and its counts are then too low throughout. */
 static gboolean
-window_still_open (Replay *r)
+windows_not_as_recorded (Replay *r)
 {
-  guint before, now;
+  guint before, now, shown;
 
   if (r->windows_open == NULL)
     r->windows_open = session_get_windows_open (r->session);
@@ -463,7 +463,8 @@ window_still_open (Replay *r)
     return FALSE;
   before = g_array_index (r->windows_open, guint, r->next - 1);
   now = g_array_index (r->windows_open, guint, r->next);
-  return now < before && windows_get_n_mapped (r->windows) > now;
+  shown = windows_get_n_mapped (r->windows);
+  return (now < before && shown > now) || (now > before && shown < now);
 }
 
 /* At the deadline: TRUE if the app starved since the last look, and
@@ -524,15 +525,15 @@ flight_check (Replay *r)
       next_look = REPLAY_FLIGHT_GLANCE_MS;
       what = "its threads (or the X server) are at work";
     }
-  else if (window_still_open (r))
+  else if (windows_not_as_recorded (r))
     {
-      /* Its answer to the last action is not all there: the recording
-       * had closed a window by the next action that the app still shows
-       * (a dialog its Return closes once the file is read; a click on
-       * the window under it would go to a modal dialog's owner). Within
-       * the recorded gap, as all work in flight. */
+      /* Its answer is not all there: the recording had closed a window
+       * that the app still shows (a dialog its Return closes once the
+       * file is read: a click would go to its modal owner), or opened one
+       * it does not show yet (an app may answer the ping before it makes
+       * the dialog, and the timer that arms its OK). */
       next_look = REPLAY_FLIGHT_GLANCE_MS * 4;
-      what = "a window the recording had closed by then is still open";
+      what = "its windows are not yet as recorded before the next action";
     }
   else if (glance.timer_ms >= 0 && now + glance.timer_ms < deadline)
     {
