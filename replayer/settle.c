@@ -38,14 +38,16 @@ app_time (Replay *r, gint64 since_ms, gint64 starved_then)
   return MAX (wall - starved, wall / REPLAY_STARVED_MAX);
 }
 
-/* The run delay of the app's threads, the X server's and the bus's: an
- * app waits for their work as for its own (flight_check). */
+/* The run delay of the app's threads, the X server's, the bus's and the
+ * window manager's (--wm: it maps the app's windows): an app waits for
+ * their work as for its own. */
 static guint64
 replay_run_delay (Replay *r)
 {
   return proctree_run_delay_ms (proc_child_get_pid (r->child))
          + (r->server_pid > 0 ? proctree_run_delay_ms (r->server_pid) : 0)
-         + (r->bus_pid > 0 ? proctree_run_delay_ms (r->bus_pid) : 0);
+         + (r->bus_pid > 0 ? proctree_run_delay_ms (r->bus_pid) : 0)
+         + (r->wm != NULL ? proctree_run_delay_ms (proc_child_get_pid (r->wm)) : 0);
 }
 
 void
