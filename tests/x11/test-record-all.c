@@ -366,6 +366,16 @@ wait_exit (GPid *pid)
   return status;
 }
 
+/* xrecord --all saves into @dir: args[1] (after "--save-dir") says so,
+ * and the fixture looks there. */
+static void
+save_into (Fixture *f, const char **args, const char *dir)
+{
+  args[1] = dir;
+  g_free (f->save_dir);
+  f->save_dir = g_strdup (dir);
+}
+
 /* xrecord --all with @args, until it records. */
 static void
 xrecord_all_start (Fixture *f, const char *const *args)
@@ -724,9 +734,7 @@ test_exclude_keep (Fixture *f, gconstpointer data)
   g_autoptr (Session) notes_session = NULL;
   Window notes, editor;
 
-  args[1] = dir;
-  g_free (f->save_dir);
-  f->save_dir = g_strdup (dir);
+  save_into (f, args, dir);
   xrecord_all_start (f, args);
   notes = notes_start (f, &f->apps[0], "Notes", 0, 620);
   f->apps[2] = spawn (f, NULL, demo_argv);
@@ -769,9 +777,7 @@ test_running (Fixture *f, gconstpointer data)
   Window editor;
   int status;
 
-  args[1] = dir;
-  g_free (f->save_dir);
-  f->save_dir = g_strdup (dir);
+  save_into (f, args, dir);
   /* (The machine's coredumpctl, if any: not the stand-in.) */
   f->envp = g_environ_setenv (f->envp, "PATH", g_getenv ("PATH"), TRUE);
   f->apps[2] = spawn (f, NULL, demo_argv);
@@ -811,9 +817,7 @@ test_coredump (Fixture *f, gconstpointer data)
   Window editor;
   int status;
 
-  args[1] = dir;
-  g_free (f->save_dir);
-  f->save_dir = g_strdup (dir);
+  save_into (f, args, dir);
   f->envp = g_environ_setenv (f->envp, "FAKE_COREDUMP_SIG", "11", TRUE);
   xrecord_all_start (f, args);
   f->apps[2] = spawn (f, NULL, demo_argv);
@@ -893,9 +897,7 @@ test_save_key (Fixture *f, gconstpointer data)
   g_autofree char *dir = g_build_filename (f->dir, "saved", NULL);
   Window notes, editor;
 
-  args[1] = dir;
-  g_free (f->save_dir);
-  f->save_dir = g_strdup (dir);
+  save_into (f, args, dir);
   xrecord_all_start (f, args);
   notes = notes_start (f, &f->apps[0], "Notes", 0, 620);
   f->apps[2] = spawn (f, NULL, demo_argv);
@@ -1006,9 +1008,7 @@ test_openbox (Fixture *f, gconstpointer data)
   Window notes, editor, print;
   int status;
 
-  args[1] = dir;
-  g_free (f->save_dir);
-  f->save_dir = g_strdup (dir);
+  save_into (f, args, dir);
   openbox_start (f, &f->apps[3]);
   xrecord_all_start (f, args);
   f->apps[0] = spawn (f, NULL, notes_argv);
