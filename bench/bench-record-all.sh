@@ -52,6 +52,7 @@ for p in Xvfb xdotool xterm xclock xeyes xcalc xlogo xedit wish /usr/bin/python3
 done
 
 . "$top/scripts/xvfb.sh"
+. "$top/scripts/xrecord.sh"
 tmp=$(mktemp -d)
 pids=()
 xrecord_pid=
@@ -178,18 +179,8 @@ if [ "$baseline" = yes ]; then
 fi
 
 # ---- the same under xrecord --all ----
-mkfifo "$tmp/xrecord.fifo"
-"$xrecord" --all --save-dir "$tmp/saved" 2>"$tmp/xrecord.fifo" &
-xrecord_pid=$!
-exec 4<"$tmp/xrecord.fifo"
-while read -r line <&4; do
-  echo "$line" >>"$tmp/xrecord.err"
-  case $line in "xrecord: recording every app"*) break ;; esac
-done
-grep -q "^xrecord: recording every app" "$tmp/xrecord.err" \
-  || { echo "$0: xrecord --all did not start:" >&2; cat "$tmp/xrecord.err" >&2; exit 3; }
-cat <&4 >>"$tmp/xrecord.err" &
-drain=$!
+xrecord_start_argv "$tmp" "$xrecord" --all --save-dir "$tmp/saved"
+drain=$_xr_drain
 idle_rss=$(kib "$xrecord_pid" VmRSS)
 phase "with xrecord --all"
 with_steps=$phase_steps with_xvfb=$phase_xvfb with_xrecord=$phase_xrecord

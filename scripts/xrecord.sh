@@ -7,6 +7,8 @@
 #   xrecord_start DIR XRECORD OUT APP [ARGS...]
 #       ... "$xrecord_pid" is xrecord's; its stderr goes to DIR/xrecord.err,
 #       the app's stdout to DIR/app.out ...
+#   xrecord_start_argv DIR XRECORD ARGS...   # the same, xrecord's own
+#       arguments given whole (xrecord --all --save-dir D)
 #   xrecord_wait [SECONDS]   # the app ended the recording (SIGTERM after
 #                            # SECONDS, default 10: status 143); returns
 #                            # xrecord's status
@@ -30,9 +32,14 @@
 xrecord_start () {
   _xr_dir=$1 _xr_bin=$2 _xr_out=$3
   shift 3
+  xrecord_start_argv "$_xr_dir" "$_xr_bin" -o "$_xr_out" --display "$DISPLAY" -- "$@"
+}
+
+xrecord_start_argv () {
+  _xr_dir=$1 _xr_bin=$2
+  shift 2
   mkfifo "$_xr_dir/xrecord.fifo"
-  "$_xr_bin" -o "$_xr_out" --display "$DISPLAY" -- "$@" \
-    >"$_xr_dir/app.out" 2>"$_xr_dir/xrecord.fifo" &
+  "$_xr_bin" "$@" >"$_xr_dir/app.out" 2>"$_xr_dir/xrecord.fifo" &
   xrecord_pid=$!
   exec 4<"$_xr_dir/xrecord.fifo"
   while read -r _xr_line <&4; do
