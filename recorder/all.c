@@ -51,6 +51,7 @@
 #include "chord.h"
 #include "header.h"
 #include "keymap.h"
+#include "pastes.h"
 #include "proc.h"
 #include "quote.h"
 #include "recorder.h"
@@ -72,6 +73,7 @@ struct RecAll
   char **exclude;
   char **record_env;
   char *coredumpctl;       /* its path, or NULL: no crash is known for sure */
+  gboolean no_selections;
 
   Display *tracker;        /* owned */
   GSource *tracker_source;
@@ -79,6 +81,8 @@ struct RecAll
   Capture *capture;
   Toplevels *tops;
   Translator *translator;
+  RecPastes *pastes;       /* owned: the selections apps paste from, drops */
+  App *pasting;            /* the app whose request or message pastes is given now */
   GMainLoop *loop;
   char *keymap;
 
@@ -574,7 +578,43 @@ record_device (RecAll *all, const xEvent *ev, guint64 time_ms)
     return;
   app = app_get (all, translator_get_app_pid (all->translator));
   if (app != NULL && app->watch == NULL && !app_check_excluded (all, app))
-    app_append (app, &out);
+    {
+      app_append (app, &out);
+      /* What an app asks for from now on is this action's paste. */
+      if (all->pastes != NULL)
+        rec_pastes_action (all->pastes);
+    }
+}
+
+/* ---- pastes and drops from other apps ---- */
+
+/* A Selection line or a Drop (pastes.h), for the app whose request or
+ * message it answers. */
+static void
+on_given (const SessionEvent *ev, gpointer user_data)
+{
+  RecAll *all = user_data;
+
+  if (all->pasting != NULL)
+    app_append (all->pasting, ev);
+}
+
+/* @pid's ConvertSelection (@data) or ClientMessage (@ev) to pastes. */
+static void
+give (RecAll *all, pid_t pid, const guint8 *data, gsize len, const xEvent *ev, guint64 time_ms)
+{
+  App *app = all->pastes != NULL ? app_get (all, pid) : NULL;
+
+  if (app == NULL || app->watch != NULL || app_check_excluded (all, app))
+    return;
+  all->pasting = app;
+  rec_pastes_set_app (all->pastes, pid);
+  if (ev != NULL)
+    rec_pastes_client_message (all->pastes, ev, time_ms);
+  else
+    rec_pastes_request (all->pastes, data, len, time_ms);
+  rec_pastes_set_app (all->pastes, 0);
+  all->pasting = NULL;
 }
 
 /* ---- --save-key ---- */
@@ -688,7 +728,12 @@ on_captured (const xEvent *ev, XID id_base, guint64 time_ms, gpointer user_data)
       return;
     }
   if ((pid = toplevels_client_pid (all->tops, id_base)) > 0)
-    append_delivered (all, pid, id_base, ev, time_ms);
+    {
+      append_delivered (all, pid, id_base, ev, time_ms);
+      /* A drop from another app (XDND), after its message. */
+      if (type == ClientMessage)
+        give (all, pid, NULL, 0, ev, time_ms);
+    }
 }
 
 static void
@@ -696,9 +741,15 @@ on_request (const guint8 *data, gsize len, XID id_base, guint64 time_ms, gpointe
 {
   RecAll *all = user_data;
 
+  pid_t pid;
+
   all_note_time (all, time_ms);
   toplevels_handle_request (all->tops, data, len);
   note_taken_down (all, data, len, id_base);
+  /* An app pastes: what it gets is fetched now, into its buffer. */
+  if (len > 0 && data[0] == X_ConvertSelection
+      && (pid = toplevels_client_pid (all->tops, id_base)) > 0)
+    give (all, pid, data, len, NULL, time_ms);
 }
 
 /* A client has left (after the server took its windows down). */
@@ -831,6 +882,7 @@ rec_all_new (const RecAllOptions *options, GError **error)
   all->exclude = g_strdupv ((char **) options->exclude_classes);
   all->record_env = g_strdupv ((char **) options->record_env);
   all->coredumpctl = g_find_program_in_path ("coredumpctl");
+  all->no_selections = options->no_selections;
   all->apps = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) app_free);
   all->loop = g_main_loop_new (NULL, FALSE);
   /* The folder now (0700: what the user typed is in it), not at the
@@ -867,6 +919,7 @@ rec_all_free (RecAll *all)
       g_source_remove (all->signal_sources[i]);
   g_clear_pointer (&all->apps, g_hash_table_unref);
   g_clear_pointer (&all->held, g_array_unref);
+  rec_pastes_free (all->pastes);
   translator_free (all->translator);
   toplevels_free (all->tops);
   capture_free (all->capture);
@@ -935,6 +988,15 @@ start (RecAll *all, GError **error)
   toplevels_set_all (all->tops, (const char *const *) all->exclude);
   toplevels_add_own_client (all->tops, all->tracker_base);
   all->translator = translator_new (all->tracker, all->tops, NoSymbol);
+  /* Before the context: its connection is nobody's app. */
+  all->pastes = rec_pastes_new (all->display, all->tops, !all->no_selections, on_given, all,
+                                &local);
+  if (all->pastes == NULL)
+    {
+      g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_INFRA, "%s", local->message);
+      return FALSE;
+    }
+  toplevels_add_own_client (all->tops, rec_pastes_get_base (all->pastes));
   all->tracker_source = xconn_source_new (all->tracker, on_tracker, NULL, all, NULL);
   g_source_attach (all->tracker_source, NULL);
   if (!toplevels_server_tells_pids (all->tops))

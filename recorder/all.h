@@ -1,7 +1,8 @@
 /* all.h — xrecord --all: always recording. Every app on an existing
  * display is recorded as xrecord records one (the same filter, window
- * identity, positions relative to the app's windows, keymap: recorder/'s
- * capture, toplevels and translator), each into a bounded buffer in
+ * identity, positions relative to the app's windows, keymap, the
+ * selections it pasted and drops: recorder/'s capture, toplevels,
+ * translator and pastes), each into a bounded buffer in
  * memory; an app's buffer is written as a session only when the app
  * vanishes with its windows open (a crash), or on SIGUSR1 or the
  * --save-key chord (all of them).
@@ -22,6 +23,7 @@ typedef struct
   const char *const *exclude_classes;  /* NULL-terminated, or NULL */
   const char *const *record_env;       /* --record-env's names, or NULL */
   const char *save_key;      /* a chord (chord.h: "ctrl+alt+F12"), or NULL */
+  gboolean no_selections;    /* pastes noted, their data not kept (pastes.h) */
 } RecAllOptions;
 
 #define RECALL_DEFAULT_KEEP_MINUTES 10

@@ -9,8 +9,17 @@ struct RecBuffer
   guint64 keep_ms;
   GQueue events;             /* SessionEvent* (owned), oldest first */
   guint n_actions, n_server;
+  gsize given_bytes;         /* the other events' cost (given_cost) */
   guint n_dropped;
 };
+
+/* What a line that is neither an action nor a server event (a Selection
+ * line, a File) costs the buffer. */
+static gsize
+given_cost (const SessionEvent *ev)
+{
+  return RECBUF_GIVEN_LINE_BYTES + ev->data_len;
+}
 
 static void
 event_free (SessionEvent *ev)
@@ -56,6 +65,8 @@ drop_head (RecBuffer *buffer)
     }
   else if (ev->kind == SESSION_EVENT_SERVER)
     buffer->n_server--;
+  else
+    buffer->given_bytes -= given_cost (ev);
   event_free (ev);
 }
 
@@ -64,7 +75,8 @@ rec_buffer_trim (RecBuffer *buffer, guint64 now_ms)
 {
   guint max_server = RECBUF_SERVER_PER_ACTION * buffer->keep_actions;
 
-  while (buffer->n_actions > buffer->keep_actions || buffer->n_server > max_server)
+  while (buffer->n_actions > buffer->keep_actions || buffer->n_server > max_server
+         || buffer->given_bytes > RECBUF_GIVEN_BYTES)
     drop_head (buffer);
   while (!g_queue_is_empty (&buffer->events)
          && ((SessionEvent *) g_queue_peek_head (&buffer->events))->time_ms + buffer->keep_ms
@@ -76,13 +88,18 @@ void
 rec_buffer_append (RecBuffer *buffer, const SessionEvent *ev, guint64 now_ms)
 {
   SessionEvent *copy = g_new0 (SessionEvent, 1);
+  const SessionEvent *last = g_queue_peek_tail (&buffer->events);
 
   session_event_copy (copy, ev);
+  if (last != NULL)
+    copy->time_ms = MAX (copy->time_ms, last->time_ms);
   g_queue_push_tail (&buffer->events, copy);
   if (session_event_is_action (ev))
     buffer->n_actions++;
   else if (ev->kind == SESSION_EVENT_SERVER)
     buffer->n_server++;
+  else
+    buffer->given_bytes += given_cost (ev);
   rec_buffer_trim (buffer, now_ms);
 }
 

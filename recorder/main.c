@@ -135,7 +135,7 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     { "with-files", 0, 0, G_OPTION_ARG_NONE, &a->with_files,
       "Copy the files the app reads (outside system folders; no secrets) into FILE.files/ beside the log, 0600, at most 256 MiB; without it they are only listed", NULL },
     { "no-selections", 0, 0, G_OPTION_ARG_NONE, &a->no_selections,
-      "Do not write what the app pastes from other apps (the clipboard, the primary selection, drops): only that it did", NULL },
+      "Do not write what the app pastes from other apps (the clipboard, the primary selection, drops): only that it did (also with --all)", NULL },
     { "record-env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->record_env,
       "Also record this variable of the app's environment (repeatable; never one that looks secret)", "NAME" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &a->all,
@@ -145,7 +145,7 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     { "keep", 0, 0, G_OPTION_ARG_STRING, &a->keep,
       "--all: keep each app's actions of the last MINUTES (default 10)", "MINUTES" },
     { "keep-actions", 0, 0, G_OPTION_ARG_STRING, &a->keep_actions,
-      "--all: keep each app's last N actions at most, whichever of --keep and this is smaller (default 2000; memory: with its share of server events, 4 an action, at most about 2 KiB an action per app, 4 MiB at the default)", "N" },
+      "--all: keep each app's last N actions at most, whichever of --keep and this is smaller (default 2000; memory: with its share of server events, 4 an action, at most about 2 KiB an action per app, 4 MiB at the default; and at most 4 MiB of what the app pasted from others)", "N" },
     { "exclude-class", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->exclude_class,
       "--all: record nothing of the apps with a window of this WM_CLASS class, e.g. KeePassXC (repeatable)", "CLASS" },
     { "save-key", 0, 0, G_OPTION_ARG_STRING, &a->save_key,
@@ -291,11 +291,10 @@ check_all_options (const Args *a, RecAllOptions *options, int *status)
       return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   if (a->output != NULL || a->headless || a->screen != NULL || a->stop_key != NULL
-      || a->start_timeout != NULL || a->with_files || a->no_selections)
+      || a->start_timeout != NULL || a->with_files)
     {
       g_printerr ("xrecord: --all takes none of -o, --headless, --screen, --stop-key, "
-                  "--start-timeout, --with-files, --no-selections (sessions go to "
-                  "--save-dir)\n");
+                  "--start-timeout, --with-files (sessions go to --save-dir)\n");
       return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   if (a->keep != NULL && !g_ascii_string_to_unsigned (a->keep, 10, 1, 24 * 60, &keep, NULL))
@@ -325,6 +324,7 @@ check_all_options (const Args *a, RecAllOptions *options, int *status)
   options->exclude_classes = (const char *const *) a->exclude_class;
   options->save_key = a->save_key;
   options->record_env = (const char *const *) a->record_env;
+  options->no_selections = a->no_selections;
   return TRUE;
 }
 

@@ -26,6 +26,7 @@ struct RecPastes
   Atom xdnd_enter, xdnd_position, xdnd_drop, xdnd_leave, xdnd_type_list;
   XID mask;                  /* the resource-id mask: a window's client is id & ~mask */
   Toplevels *tops;           /* not owned */
+  pid_t app_pid;             /* xrecord --all: the app whose requests come now (0: one app) */
   gboolean with_data;
   RecPastesFunc func;
   gpointer user_data;
@@ -125,6 +126,23 @@ void
 rec_pastes_action (RecPastes *pastes)
 {
   g_hash_table_remove_all (pastes->asked);
+}
+
+void
+rec_pastes_set_app (RecPastes *pastes, pid_t app_pid)
+{
+  pastes->app_pid = app_pid;
+}
+
+/* Whether the client of resource base @base is the app's own: one app's
+ * (toplevels.h), or under xrecord --all the one whose request or message
+ * this is (every client there is some app's). */
+static gboolean
+is_apps_own (RecPastes *pastes, XID base)
+{
+  if (pastes->app_pid > 0)
+    return toplevels_client_pid (pastes->tops, base) == pastes->app_pid;
+  return toplevels_is_app_client (pastes->tops, base);
 }
 
 /* An atom's name as a session holds it, or NULL. */
@@ -338,13 +356,13 @@ rec_pastes_request (RecPastes *pastes, const guint8 *data, gsize len, guint64 ti
   if (!session_selection_name_check (selection) || target == NULL || !target_is_plain (target))
     return;
   /* Once a paste: the app asks TARGETS again and again. */
-  key = g_strconcat (selection, " ", target, NULL);
+  key = g_strdup_printf ("%d %s %s", (int) pastes->app_pid, selection, target);
   if (!g_hash_table_add (pastes->asked, g_steal_pointer (&key)))
     return;
   owner = XGetSelectionOwner (pastes->dpy, req->selection);
   /* Nobody's (the app gets nothing, and so will a replay), or the app's
    * own (a replay's app owns it as well). */
-  if (owner == None || toplevels_is_app_client (pastes->tops, owner & pastes->mask))
+  if (owner == None || is_apps_own (pastes, owner & pastes->mask))
     return;
   if (!pastes->with_data)
     {
@@ -476,7 +494,7 @@ rec_pastes_client_message (RecPastes *pastes, const xEvent *ev, guint64 time_ms)
     {
       xdnd_clear (pastes);
       /* A drag of the app's own is replayed by its pointer actions. */
-      if (toplevels_is_app_client (pastes->tops, source & pastes->mask))
+      if (is_apps_own (pastes, source & pastes->mask))
         return;
       pastes->source = source;
       pastes->target = ev->u.clientMessage.window;

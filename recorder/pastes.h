@@ -60,6 +60,11 @@ void rec_pastes_client_message (RecPastes *pastes, const xEvent *ev, guint64 tim
  * paste's. */
 void rec_pastes_action (RecPastes *pastes);
 
+/* xrecord --all: the requests and messages given from now on are those
+ * of the app of process @app_pid, whose own selections and drags are not
+ * another's (0: one app's recording, toplevels_is_app_client()). */
+void rec_pastes_set_app (RecPastes *pastes, pid_t app_pid);
+
 /* Conversions fetched, and omitted (--no-selections, too large, or the
  * owner did not answer in time). */
 void rec_pastes_get_counts (RecPastes *pastes, guint *n_fetched, guint *n_omitted,

@@ -1,7 +1,8 @@
 /* test-buffer.c — an app's buffer under xrecord --all (recorder/buffer.h):
  * bounded by actions, by time and by server events, the oldest dropped
- * first; a release whose press was dropped is no part of the session it
- * makes. No display.
+ * first, and by what the app pasted; a release whose press was dropped
+ * is no part of the session it makes; a paste's lines come no earlier
+ * than the event before them. No display.
  */
 #include "buffer.h"
 
@@ -101,6 +102,47 @@ test_server_bound (void)
   g_assert_cmpstr (text, ==, "S992 S993 S994 S995 S996 S997 S998 S999");
 }
 
+/* A Selection line of @len bytes of data at @time_ms. */
+static void
+pasted (RecBuffer *buffer, gsize len, guint64 time_ms)
+{
+  g_autofree char *data = g_malloc0 (len + 1);
+  SessionEvent ev = { .kind = SESSION_EVENT_SELECTION, .time_ms = time_ms, .window = -1,
+                      .selection = "CLIPBOARD", .target = "UTF8_STRING",
+                      .type = "UTF8_STRING", .format = 8, .data = data, .data_len = len };
+
+  memset (data, 'x', len);
+  rec_buffer_append (buffer, &ev, time_ms);
+}
+
+/* An app that pastes a megabyte again and again: what it was given is
+ * bounded by RECBUF_GIVEN_BYTES, with the actions before it; a paste's
+ * line answered after a later event keeps the session's time in order. */
+static void
+test_given_bound (void)
+{
+  g_autoptr (RecBuffer) buffer = rec_buffer_new (2000, 600000);
+  g_autofree char *text = NULL;
+  gsize mib = 1024 * 1024;
+
+  for (guint64 t = 0; t < 40; t += 2)
+    {
+      key (buffer, SESSION_EVENT_KEY_PRESS, 38, t * 10);
+      pasted (buffer, mib - RECBUF_GIVEN_LINE_BYTES, t * 10 + 1);
+      key (buffer, SESSION_EVENT_KEY_RELEASE, 38, t * 10 + 10);
+    }
+  g_assert_cmpuint (RECBUF_GIVEN_BYTES / mib, ==, 4);
+  text = contents (buffer);
+  /* The last 4 pastes; R310, whose press went, is left out. */
+  g_assert_cmpstr (text, ==, "P320 S321 R330 P340 S341 R350 P360 S361 R370 P380 S381 R390");
+  g_clear_pointer (&text, g_free);
+
+  key (buffer, SESSION_EVENT_KEY_PRESS, 38, 500);
+  pasted (buffer, 10, 450);
+  text = contents (buffer);
+  g_assert_true (g_str_has_suffix (text, "R390 P500 S500"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -108,5 +150,6 @@ main (int argc, char **argv)
   g_test_add_func ("/buffer/keep-actions", test_keep_actions);
   g_test_add_func ("/buffer/keep-time", test_keep_time);
   g_test_add_func ("/buffer/server-bound", test_server_bound);
+  g_test_add_func ("/buffer/given-bound", test_given_bound);
   return g_test_run ();
 }

@@ -37,6 +37,7 @@
 #include <X11/Xlib.h>
 
 #include "session.h"
+#include "selection-fixture.h"
 #include "xvfb-fixture.h"
 
 #define WAIT_MS 30000
@@ -270,17 +271,7 @@ gone_within (Fixture *f, Window w, int ms)
 static void
 wait_owner (Fixture *f, const char *selection, Window not)
 {
-  Atom atom = XInternAtom (f->dpy, selection, False);
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-  Window owner;
-
-  while ((owner = XGetSelectionOwner (f->dpy, atom)) == None || owner == not)
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("%s got no owner within %d ms", selection, WAIT_MS);
-      /* The owner is the state asked for: a round trip each look. */
-      g_usleep (10000);
-    }
+  test_wait_selection_owner (f->dpy, selection, not, WAIT_MS);
 }
 
 /* ---- the programs ---- */

@@ -61,6 +61,7 @@
 #include <glib/gstdio.h>
 #include <X11/Xlib.h>
 
+#include "selection-fixture.h"
 #include "session.h"
 #include "shard.h"
 #include "xvfb-fixture.h"
@@ -508,19 +509,26 @@ assert_actions (const Session *session, const char *wm_class, const char *title,
   g_assert_cmpstr (typed->str, ==, letters);
 }
 
-/* xreduce @log (no --signal) -o @min -- xdemo --bug print: the minimal
- * session's steps; what xreduce said in *@said. */
+/* xreduce @log (no --signal) -o @min -- @app: the minimal session's
+ * steps; what xreduce said in *@said. */
 static char *
-reduce (Fixture *f, const char *log, const char *min, char **said)
+reduce_app (Fixture *f, const char *log, const char *min, const char *const *app, char **said)
 {
-  const char *argv[] = { env ("XREDUCE"), log, "-o", min, "-j", "2", "--", env ("XDEMO"),
-                         "--bug", "print", NULL };
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
   g_autoptr (Session) reduced = NULL;
   int status = -1;
 
-  g_assert_true (g_spawn_sync (f->dir, (char **) argv, f->envp, G_SPAWN_STDOUT_TO_DEV_NULL,
-                               NULL, NULL, NULL, said, &status, &error));
+  for (const char *const *a = (const char *const[]) { env ("XREDUCE"), log, "-o", min, "-j",
+                                                      "2", "--", NULL };
+       *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  for (const char *const *a = app; *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (f->dir, (char **) argv->pdata, f->envp,
+                               G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, said, &status,
+                               &error));
   g_assert_no_error (error);
   g_test_message ("xreduce %s said: %s", log, *said);
   g_assert_true (WIFEXITED (status));
@@ -530,6 +538,15 @@ reduce (Fixture *f, const char *log, const char *min, char **said)
   g_assert_cmpint (session_get_outcome (reduced).kind, ==, SESSION_OUTCOME_CRASHED);
   g_assert_cmpint (session_get_outcome (reduced).signal, ==, SIGSEGV);
   return session_describe_steps (reduced, SESSION_WORDS_TERMINAL, FALSE);
+}
+
+/* xreduce @log (no --signal) -o @min -- xdemo --bug print. */
+static char *
+reduce (Fixture *f, const char *log, const char *min, char **said)
+{
+  const char *demo[] = { env ("XDEMO"), "--bug", "print", NULL };
+
+  return reduce_app (f, log, min, demo, said);
 }
 
 /* The demo, used: a click into its text field, "hi", Alt+P, and Print in
@@ -760,6 +777,90 @@ test_exclude_keep (Fixture *f, gconstpointer data)
   g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
   g_assert_null (strstr (f->err->str, "xdemo"));
   g_assert_cmpuint (n_saved_files (f), ==, 2);
+}
+
+/* The selection lines of @session: whether one is CLIPBOARD's with data
+ * that holds @text (@text NULL: one with its data left out). */
+static gboolean
+has_clipboard (const Session *session, const char *text)
+{
+  for (guint i = 0; i < session_get_n_events (session); i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+
+      if (ev->kind != SESSION_EVENT_SELECTION || g_strcmp0 (ev->selection, "CLIPBOARD") != 0)
+        continue;
+      if (text == NULL ? ev->type == NULL && ev->data == NULL
+                       : ev->data != NULL && g_strstr_len (ev->data, ev->data_len, text) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A paste from another app, both recorded: Source (gtk-source.py)
+ * copies its text with Ctrl+A, Ctrl+C; Given (gtk-given.py) pastes it
+ * with Ctrl+V and crashes (test-given's paste-copy, under --all). Given's
+ * session holds what it pasted, none of Source's actions, and reduces to
+ * the paste, which replays with a CLIPBOARD of the replay's own. With
+ * --no-selections: that it pasted, not what. */
+static void
+test_paste (Fixture *f, gconstpointer data)
+{
+  g_autofree char *given_py = g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "apps",
+                                                "gtk-given.py", NULL);
+  g_autofree char *source_py = g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "apps",
+                                                 "gtk-source.py", NULL);
+  const char *given_argv[] = { "/usr/bin/python3", given_py, NULL };
+  const char *source_argv[] = { "/usr/bin/python3", source_py, "xxBOOMxx", NULL };
+
+  for (guint round = 0; round < 2; round++)
+    {
+      const char *args[] = { "--save-dir", NULL, round == 1 ? "--no-selections" : NULL, NULL };
+      g_autofree char *dir = g_strdup_printf ("%s/saved-%u", f->dir, round);
+      g_autofree char *path = NULL;
+      g_autoptr (Session) session = NULL;
+      Window source, given;
+      int status;
+
+      save_into (f, args, dir);
+      g_string_truncate (f->err, 0);
+      xrecord_all_start (f, args);
+      f->apps[0] = spawn (f, NULL, source_argv);
+      source = wait_window (f, "Source");
+      f->apps[1] = spawn (f, NULL, given_argv);
+      given = wait_window (f, "Given");
+      click_in (f, source, 200, 40);
+      xdo (f, "key", "ctrl+a", NULL);
+      xdo (f, "key", "ctrl+c", NULL);
+      test_wait_selection_owner (f->dpy, "CLIPBOARD", None, WAIT_MS);
+      click_in (f, given, 100, 40);
+      xdo (f, "key", "ctrl+v", NULL);
+      status = wait_exit (&f->apps[1]);
+      g_assert_true (WIFSIGNALED (status));
+      g_assert_cmpint (WTERMSIG (status), ==, SIGSEGV);
+      wait_said (f, "was gone with its windows open", 1);
+
+      path = saved_path (f, "was gone with its windows open");
+      g_assert_nonnull (strstr (path, "/gtk-given.py-"));
+      session = load_saved (path);
+      assert_actions (session, NULL, "Given", "v");
+      g_assert_true (has_clipboard (session, round == 0 ? "xxBOOMxx" : NULL));
+      g_assert_false (has_clipboard (session, round == 0 ? NULL : "xxBOOMxx"));
+      if (round == 0)
+        {
+          g_autofree char *min = g_build_filename (f->dir, "paste.min", NULL);
+          g_autofree char *said = NULL;
+          g_autofree char *steps = reduce_app (f, path, min, given_argv, &said);
+
+          g_assert_cmpstr (steps, ==, "  1. Paste \"xxBOOMxx\" (from CLIPBOARD) in \"Given\"\n");
+        }
+      g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
+      g_assert_cmpuint (n_saved_files (f), ==, 1);
+      kill (f->apps[0], SIGTERM);
+      wait_exit (&f->apps[0]);
+      close (f->xrecord_err);
+      f->xrecord_err = -1;
+    }
 }
 
 /* An app that was running before xrecord: its windows were up before
@@ -1130,6 +1231,9 @@ main (int argc, char **argv)
   /* (The crash first: it is two reductions long.) */
   if (test_shard_mine ())
     g_test_add ("/record-all/crash", Fixture, NULL, fixture_setup, test_crash,
+                fixture_teardown);
+  if (test_shard_mine ())
+    g_test_add ("/record-all/paste", Fixture, NULL, fixture_setup, test_paste,
                 fixture_teardown);
   if (test_shard_mine ())
     g_test_add ("/record-all/exclude-keep", Fixture, NULL, fixture_setup, test_exclude_keep,
