@@ -40,7 +40,6 @@
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 #include <gio/gio.h>
-#include <json-glib/json-glib.h>
 #include <X11/Xlib.h>
 #include <X11/XKBlib.h>
 #include <X11/Xproto.h>
@@ -49,6 +48,7 @@
 #include "buffer.h"
 #include "capture.h"
 #include "chord.h"
+#include "coredump.h"
 #include "header.h"
 #include "keymap.h"
 #include "pastes.h"
@@ -121,9 +121,7 @@ struct App
   gint64 first_seen;       /* real time, us */
   /* Gone with its windows open: systemd-coredump's entry awaited. */
   gboolean crashed;
-  guint coredump_tries;
-  guint coredump_timer;
-  GCancellable *coredump_cancel;  /* owned, while coredumpctl runs */
+  RecCoredump *coredump;    /* owned, while the entry is awaited */
 };
 
 /* ---- the buffers ---- */
@@ -133,13 +131,7 @@ app_free (App *app)
 {
   rec_buffer_free (app->events);
   g_clear_pointer (&app->watch, proc_gone_watch_free);
-  if (app->coredump_timer != 0)
-    g_source_remove (app->coredump_timer);
-  if (app->coredump_cancel != NULL)
-    {
-      g_cancellable_cancel (app->coredump_cancel);
-      g_object_unref (app->coredump_cancel);
-    }
+  rec_coredump_free (app->coredump);
   g_clear_pointer (&app->header, session_free);
   g_hash_table_unref (app->bases);
   g_hash_table_unref (app->shown);
@@ -334,41 +326,7 @@ app_save (App *app, const char *why, SessionOutcome outcome)
               (int) app->pid, why, rec_buffer_get_n_actions (app->events), shown_path);
 }
 
-/* ---- systemd-coredump: the signal of a crash ---- */
-
-/* The signal of the newest entry of coredumpctl's `--json=short list`
- * (@json) for the app's pid, dumped since it was first seen; 0 if none. */
-static int
-coredump_signal (App *app, const char *json)
-{
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  JsonNode *root;
-  JsonArray *entries;
-  int signal = 0;
-
-  if (json == NULL || !json_parser_load_from_data (parser, json, -1, NULL)
-      || (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_ARRAY (root))
-    return 0;
-  entries = json_node_get_array (root);
-  for (guint i = 0; i < json_array_get_length (entries); i++)
-    {
-      JsonNode *node = json_array_get_element (entries, i);
-      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-
-      if (entry == NULL || json_object_get_int_member_with_default (entry, "pid", 0) != app->pid
-          || json_object_get_int_member_with_default (entry, "time", 0)
-             < app->first_seen - G_USEC_PER_SEC)
-        continue;
-      /* (A number; a name such as "SIGSEGV" is taken too.) */
-      if (json_object_get_string_member_with_default (entry, "sig", NULL) != NULL)
-        signal = session_signal_from_name (json_object_get_string_member (entry, "sig"));
-      else
-        signal = (int) json_object_get_int_member_with_default (entry, "sig", 0);
-    }
-  return signal > 0 && signal < 128 ? signal : 0;
-}
-
-static void coredump_lookup (App *app);
+/* ---- a crash ---- */
 
 /* The crashed app's session: its signal, as systemd-coredump says, or
  * `outcome unknown`; then the app is done with. */
@@ -390,58 +348,13 @@ app_save_crash (App *app, int signal)
   g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
 }
 
-static gboolean
-on_coredump_retry (gpointer user_data)
-{
-  App *app = user_data;
-
-  app->coredump_timer = 0;
-  coredump_lookup (app);
-  return G_SOURCE_REMOVE;
-}
-
+/* systemd-coredump's answer (coredump.h). */
 static void
-on_coredumpctl (GObject *source, GAsyncResult *result, gpointer user_data)
+on_coredump (int signal, gpointer user_data)
 {
   App *app = user_data;
-  g_autofree char *out = NULL;
-  g_autoptr (GError) error = NULL;
-  int signal;
 
-  if (!g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result, &out, NULL, &error)
-      && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;   /* (the app was freed) */
-  g_clear_object (&app->coredump_cancel);
-  signal = coredump_signal (app, out);
-  if (signal == 0 && ++app->coredump_tries < RECALL_COREDUMP_TRIES)
-    {
-      /* systemd-coredump writes its entry once the core is stored. */
-      app->coredump_timer = g_timeout_add (RECALL_COREDUMP_INTERVAL_MS, on_coredump_retry, app);
-      return;
-    }
   app_save_crash (app, signal);
-}
-
-/* coredumpctl --json=short list COREDUMP_PID=PID, then on_coredumpctl. */
-static void
-coredump_lookup (App *app)
-{
-  g_autofree char *match = g_strdup_printf ("COREDUMP_PID=%d", (int) app->pid);
-  const char *argv[] = { app->all->coredumpctl, "--no-pager", "--quiet", "--json=short", "list",
-                         match, NULL };
-  g_autoptr (GSubprocess) proc = NULL;
-  g_autoptr (GError) error = NULL;
-
-  proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE
-                                  | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
-  if (proc == NULL)
-    {
-      g_debug ("coredumpctl: %s", error->message);
-      app_save_crash (app, 0);
-      return;
-    }
-  app->coredump_cancel = g_cancellable_new ();
-  g_subprocess_communicate_utf8_async (proc, NULL, app->coredump_cancel, on_coredumpctl, app);
 }
 
 static void
@@ -461,7 +374,9 @@ on_app_gone (gboolean gone, gpointer user_data)
   if (all->coredumpctl == NULL)
     app_save_crash (app, 0);
   else
-    coredump_lookup (app);
+    app->coredump = rec_coredump_lookup (all->coredumpctl, app->pid, app->first_seen,
+                                         RECALL_COREDUMP_TRIES, RECALL_COREDUMP_INTERVAL_MS,
+                                         on_coredump, app);
 }
 
 /* At the end: the crashes whose coredump entry is still awaited are
