@@ -19,6 +19,7 @@
 #include "proc.h"
 #include "interrupt.h"
 #include "quote.h"
+#include "replay-args.h"
 #include "runner.h"
 #include "sandbox.h"
 #include "session.h"
@@ -1336,23 +1337,18 @@ check_sandbox (Reducer *reducer, GError **error)
   return TRUE;
 }
 
-/* What every replay gets: quiet, the target's needs, the user's options. */
-static char **
-make_xreplay_args (const ReduceOptions *options)
+/* What xreduce learns of the app from its replays, where no option says
+ * it: the window wait, the start timeout, the settle (the hierarchical
+ * search's replays only). */
+static void
+choose_learning (Reducer *reducer)
 {
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  const ReduceOptions *options = reducer->options;
+  gboolean learns = options->algorithm == DD_ALGORITHM_HDD && options->test_argv == NULL;
 
-  g_strv_builder_add (builder, "--quiet");
-  if (options->stderr_match != NULL)
-    {
-      g_strv_builder_add (builder, "--stderr-match");
-      g_strv_builder_add (builder, options->stderr_match);
-    }
-  if (options->same_crash)
-    g_strv_builder_add (builder, "--backtrace");
-  for (char **a = options->xreplay_args; a != NULL && *a != NULL; a++)
-    g_strv_builder_add (builder, *a);
-  return g_strv_builder_end (builder);
+  reducer->learn_wait = learns && !reducer->replay.window_wait_given;
+  reducer->learn_start = learns && !reducer->replay.start_timeout_given;
+  reducer->learn_settle = learns && !reducer->replay.settle_given;
 }
 
 static gboolean
@@ -1375,7 +1371,8 @@ reduce_setup (Reducer *reducer, GError **error)
     }
   if (!check_sandbox (reducer, error))
     return FALSE;
-  reducer->xreplay_args = make_xreplay_args (options);
+  reducer->xreplay_args = replay_args_common ((const char *const *) options->xreplay_args,
+                                             options->stderr_match, options->same_crash);
   reducer->workdir = proc_tempdir_new ("xreduce-XXXXXX", &local);
   if (reducer->workdir == NULL)
     {
@@ -1454,12 +1451,7 @@ reduce_setup (Reducer *reducer, GError **error)
          max_workers, max_workers == 1 ? "" : "s");
   if (!open_journal (reducer, want, error))
     return FALSE;
-  reducer->learn_wait = options->algorithm == DD_ALGORITHM_HDD && !reducer->replay.window_wait_given
-                        && options->test_argv == NULL;
-  reducer->learn_start = options->algorithm == DD_ALGORITHM_HDD
-                         && !reducer->replay.start_timeout_given && options->test_argv == NULL;
-  reducer->learn_settle = options->algorithm == DD_ALGORITHM_HDD && !reducer->replay.settle_given
-                          && options->test_argv == NULL;
+  choose_learning (reducer);
   reducer->failure_delay_ms = -1;
   reducer->latest_failure_ms = -1;
   reducer->window_latency_ms = -1;

@@ -13,6 +13,7 @@
 #include "runner.h"
 #include "frame.h"
 #include "proc.h"
+#include "replay-args.h"
 #include "xserver.h"
 
 #include <errno.h>
@@ -80,7 +81,8 @@ typedef struct Background
 {
   Session *session;          /* owned, unless shared */
   gboolean shared;           /* runner_start_background_shared(): the caller's */
-  char **extra_args;         /* owned, or NULL: more xreplay options */
+  char *report_dir;          /* owned, or NULL: the report's replay writes its folder here */
+  gboolean no_backtrace;     /* ... with the app not under the crash tracer */
   guint attempt;             /* tries so far */
   guint infra_attempt;       /* infrastructure failures so far */
   RunnerPredicate predicate;
@@ -94,7 +96,7 @@ background_free (Background *bg)
 {
   if (!bg->shared)
     session_free (bg->session);
-  g_strfreev (bg->extra_args);
+  g_free (bg->report_dir);
   g_free (bg);
 }
 
@@ -109,12 +111,8 @@ struct Runner
   GPtrArray *workers;        /* of Worker* */
   gboolean cancelled;
   guint64 serial;
-  guint window_wait_ms;      /* runner_set_window_wait(), or 0 */
-  guint settle_ms;           /* runner_set_settle(), or 0 */
-  guint start_timeout_ms;    /* runner_set_start_timeout(), or 0 */
-  gboolean recorded_pace;    /* runner_set_recorded_pace(): */
-  guint recorded_max_gap_ms; /* ... its gaps' cap, or 0: the options' */
-  char *recorded_speed;      /* ... and its --speed, or NULL: the options' (owned) */
+  /* What every replay changes from the common options: runner_set_*(). */
+  ReplayOverrides overrides;
   guint active;              /* workers that may run a test at once */
   guint ceiling;             /* and never more than this (lowered when an app cannot start) */
   RunnerObserveFunc observe;
@@ -325,7 +323,6 @@ runner_free (Runner *runner)
   g_free (runner->last_infra);
   g_free (runner->shared_path);
   g_free (runner->shared_text);
-  g_free (runner->recorded_speed);
   g_clear_error (&runner->batch_error);
   g_free (runner);
 }
@@ -351,25 +348,21 @@ runner_get_usage (const Runner *runner, RunnerUsage *usage)
 void
 runner_set_window_wait (Runner *runner, guint ms)
 {
-  runner->window_wait_ms = ms;
+  runner->overrides.window_wait_ms = ms;
 }
 
 void
 runner_set_settle (Runner *runner, guint ms)
 {
-  runner->settle_ms = ms;
+  runner->overrides.settle_ms = ms;
 }
 
 void
 runner_set_recorded_pace (Runner *runner, guint max_gap_ms, double speed)
 {
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
-
-  runner->recorded_pace = TRUE;
-  runner->recorded_max_gap_ms = max_gap_ms;
-  g_clear_pointer (&runner->recorded_speed, g_free);
-  if (speed > 0)
-    runner->recorded_speed = g_strdup (g_ascii_formatd (number, sizeof number, "%g", speed));
+  runner->overrides.recorded_pace = TRUE;
+  runner->overrides.max_gap_ms = max_gap_ms;
+  runner->overrides.speed = speed;
 }
 
 void
@@ -389,7 +382,7 @@ runner_get_n_infra (const Runner *runner, const char **last)
 void
 runner_set_start_timeout (Runner *runner, guint ms)
 {
-  runner->start_timeout_ms = ms;
+  runner->overrides.start_timeout_ms = ms;
 }
 
 void
@@ -670,7 +663,7 @@ may_retry (Runner *runner, const RunResult *result, guint attempt, GError **erro
 }
 
 static gboolean launch_test (Runner *runner, Worker *worker, Session *session, gint index,
-                             const char *const *extra_args, GError **error);
+                             const Background *bg, GError **error);
 
 static void
 on_background_done (Runner *runner, Worker *worker, Background *bg, gboolean killed,
@@ -871,7 +864,7 @@ runner_test_timeout (const Runner *runner, guint n_actions)
   if (!runner->any_finished)
     return RUNNER_TEST_TIMEOUT_FIRST_MS;
   ms = 4 * runner->ms_per_action * (n_actions + 1)
-       + (runner->start_timeout_ms > 0 ? runner->start_timeout_ms : 10000);
+       + (runner->overrides.start_timeout_ms > 0 ? runner->overrides.start_timeout_ms : 10000);
   return (guint) CLAMP (ms, RUNNER_TEST_TIMEOUT_MIN_MS, (double) G_MAXINT);
 }
 
@@ -1024,22 +1017,23 @@ write_candidate (Runner *runner, const Session *session, const char *path, GErro
 
 static gboolean
 launch_test (Runner *runner, Worker *worker, Session *session, gint index,
-             const char *const *extra_args, GError **error)
+             const Background *bg, GError **error)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GPtrArray) quoted = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *path = NULL;
   g_auto (GStrv) envp = g_get_environ ();
   const char *display = worker->server != NULL ? xserver_get_display (worker->server) : NULL;
-  char window_wait[32], start_timeout[32], settle[32], max_gap[32];
+  g_auto (GStrv) command = NULL;
   ProcSpawnOptions spawn;
 
   /* The --test command decides, but extra xreplay options (the report's
    * replay) ask for xreplay itself. */
-  gboolean by_test = runner->test_argv != NULL && extra_args == NULL;
+  const char *report_dir = bg != NULL ? bg->report_dir : NULL;
+  gboolean by_test = runner->test_argv != NULL && report_dir == NULL;
   /* The report's replay writes its folder here: never through the
    * launcher. */
-  gboolean launched = runner->launcher_argv != NULL && !by_test && extra_args == NULL;
+  gboolean launched = runner->launcher_argv != NULL && !by_test && report_dir == NULL;
   int child_stdin = -1;
 
   /* An X server that failed its last test (killed, stopped) is replaced
@@ -1058,7 +1052,7 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
                    "cannot find the xreplay program beside xreduce or in PATH");
       return FALSE;
     }
-  if (extra_args != NULL)
+  if (report_dir != NULL)
     {
       /* A replay for a report: its report.md names the session as the
        * copy beside it does, session.log, not a candidate file. */
@@ -1087,53 +1081,16 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
     }
   else
     {
+      ReplayOverrides overrides = runner->overrides;
+
+      overrides.report_dir = report_dir;
+      overrides.no_backtrace = bg != NULL && bg->no_backtrace;
+      command = replay_args_command (runner->xreplay, (const char *const *) runner->xreplay_args,
+                                     &overrides, display, launched ? "-" : path,
+                                     (const char *const *) runner->app_argv);
       for (char **a = launched ? runner->launcher_argv : NULL; a != NULL && *a != NULL; a++)
         g_ptr_array_add (argv, *a);
-      g_ptr_array_add (argv, runner->xreplay);
-      g_ptr_array_add (argv, (char *) "--json");
-      for (char **a = runner->xreplay_args; a != NULL && *a != NULL; a++)
-        g_ptr_array_add (argv, *a);
-      /* After the user's options: the last one counts. */
-      if (runner->window_wait_ms > 0)
-        {
-          g_snprintf (window_wait, sizeof window_wait, "--window-wait=%u", runner->window_wait_ms);
-          g_ptr_array_add (argv, window_wait);
-        }
-      if (runner->settle_ms > 0)
-        {
-          g_snprintf (settle, sizeof settle, "--settle=%u", runner->settle_ms);
-          g_ptr_array_add (argv, settle);
-        }
-      if (runner->recorded_pace)
-        {
-          g_ptr_array_add (argv, (char *) "--pace=recorded");
-          if (runner->recorded_max_gap_ms > 0)
-            {
-              g_snprintf (max_gap, sizeof max_gap, "--max-gap=%u", runner->recorded_max_gap_ms);
-              g_ptr_array_add (argv, max_gap);
-            }
-          if (runner->recorded_speed != NULL)
-            {
-              g_ptr_array_add (argv, (char *) "--speed");
-              g_ptr_array_add (argv, runner->recorded_speed);
-            }
-        }
-      if (runner->start_timeout_ms > 0)
-        {
-          g_snprintf (start_timeout, sizeof start_timeout, "--start-timeout=%u",
-                      runner->start_timeout_ms);
-          g_ptr_array_add (argv, start_timeout);
-        }
-      for (const char *const *a = extra_args; a != NULL && *a != NULL; a++)
-        g_ptr_array_add (argv, (char *) *a);
-      if (display != NULL)
-        {
-          g_ptr_array_add (argv, (char *) "--display");
-          g_ptr_array_add (argv, (char *) display);
-        }
-      g_ptr_array_add (argv, launched ? (char *) "-" : path);
-      g_ptr_array_add (argv, (char *) "--");
-      for (char **a = runner->app_argv; *a != NULL; a++)
+      for (char **a = command; *a != NULL; a++)
         g_ptr_array_add (argv, *a);
     }
   if (launched && runner->launcher_quotes)
@@ -1221,8 +1178,7 @@ launch_background (Runner *runner)
       Background *bg = g_queue_pop_head (&runner->background);
       g_autoptr (GError) error = NULL;
 
-      if (!launch_test (runner, worker, bg->session, -1,
-                        (const char *const *) bg->extra_args, &error))
+      if (!launch_test (runner, worker, bg->session, -1, bg, &error))
         {
           runner->n_background--;
           bg->done (NULL, FALSE, error, bg->done_data);
@@ -1235,7 +1191,8 @@ launch_background (Runner *runner)
 }
 
 static void
-queue_background (Runner *runner, Session *session, gboolean shared, char **extra_args,
+queue_background (Runner *runner, Session *session, gboolean shared, const char *report_dir,
+                  gboolean no_backtrace,
                   RunnerPredicate predicate, gpointer predicate_data,
                   RunnerDoneFunc done, gpointer done_data)
 {
@@ -1243,7 +1200,8 @@ queue_background (Runner *runner, Session *session, gboolean shared, char **extr
 
   bg->session = session;
   bg->shared = shared;
-  bg->extra_args = extra_args;
+  bg->report_dir = g_strdup (report_dir);
+  bg->no_backtrace = no_backtrace;
   bg->predicate = predicate;
   bg->predicate_data = predicate_data;
   bg->done = done;
@@ -1258,7 +1216,7 @@ void
 runner_start_background (Runner *runner, Session *session, RunnerPredicate predicate,
                          gpointer predicate_data, RunnerDoneFunc done, gpointer done_data)
 {
-  queue_background (runner, session, FALSE, NULL, predicate, predicate_data, done, done_data);
+  queue_background (runner, session, FALSE, NULL, FALSE, predicate, predicate_data, done, done_data);
 }
 
 void
@@ -1274,7 +1232,7 @@ runner_start_background_shared (Runner *runner, const Session *session,
       g_clear_pointer (&runner->shared_text, g_free);
       runner->shared = session;
     }
-  queue_background (runner, (Session *) session, TRUE, NULL, predicate, predicate_data, done,
+  queue_background (runner, (Session *) session, TRUE, NULL, FALSE, predicate, predicate_data, done,
                     done_data);
 }
 
@@ -1340,7 +1298,7 @@ on_once_done (RunResult *result, gboolean failed, const GError *error, gpointer 
 }
 
 gboolean
-runner_run_once (Runner *runner, Session *session, const char *const *extra_args,
+runner_run_once (Runner *runner, Session *session, const char *report_dir, gboolean traced,
                  RunResult *result, GError **error)
 {
   guint n = session_get_n_actions (session);
@@ -1350,7 +1308,7 @@ runner_run_once (Runner *runner, Session *session, const char *const *extra_args
   memset (result, 0, sizeof *result);
   for (guint i = 0; i < n; i++)
     all[i] = i;
-  queue_background (runner, session_subset (session, all, n), FALSE, g_strdupv ((char **) extra_args),
+  queue_background (runner, session_subset (session, all, n), FALSE, report_dir, !traced,
                     NULL, NULL, on_once_done, &once);
   /* Until it is over: on_once_done() writes to this frame. */
   while (!once.done)

@@ -209,9 +209,10 @@ typedef void (*RunnerObserveFunc) (const RunResult *result, gpointer user_data);
 void runner_set_observer (Runner *runner, RunnerObserveFunc observe, gpointer user_data);
 guint runner_get_active (const Runner *runner);
 
-/* Replays @session once with `xreplay @extra_args...` (e.g. --report DIR)
- * on the first idle worker and waits for it: the bug report's replay. */
-gboolean runner_run_once (Runner *runner, Session *session, const char *const *extra_args,
-                          RunResult *result, GError **error);
+/* Replays @session once, writing a bug report into @report_dir (xreplay
+ * --report), on the first idle worker, never through the launcher, and
+ * waits for it; with @traced the app runs under the crash tracer. */
+gboolean runner_run_once (Runner *runner, Session *session, const char *report_dir,
+                          gboolean traced, RunResult *result, GError **error);
 
 G_END_DECLS

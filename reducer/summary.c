@@ -173,13 +173,12 @@ replay_for_report (Runner *runner, const Session *best, const char *dir, gboolea
                    ProcTempDir **fresh, RunResult *replay, GError **error)
 {
   g_autofree char *tmpl = g_strconcat (dir, ".partial-XXXXXX", NULL);
-  const char *args[] = { "--report", NULL, traced ? NULL : "--no-backtrace", NULL };
 
   *fresh = proc_tempdir_new_at (tmpl, error);
   if (*fresh == NULL)
     return FALSE;
-  args[1] = proc_tempdir_get_path (*fresh);
-  return runner_run_once (runner, (Session *) best, args, replay, error);
+  return runner_run_once (runner, (Session *) best, proc_tempdir_get_path (*fresh), traced,
+                          replay, error);
 }
 
 gboolean

@@ -522,6 +522,76 @@ replay_args_to_argv_not_in_session (const ReplayArgs *args)
   return g_strv_builder_end (builder);
 }
 
+/* ---- how xreduce runs xreplay ---- */
+
+char **
+replay_args_common (const char *const *given, const char *stderr_match, gboolean backtrace)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_strv_builder_add (builder, "--quiet");
+  if (stderr_match != NULL)
+    g_strv_builder_add_many (builder, "--stderr-match", stderr_match, NULL);
+  if (backtrace)
+    g_strv_builder_add (builder, "--backtrace");
+  if (given != NULL)
+    g_strv_builder_addv (builder, (const char **) given);
+  return g_strv_builder_end (builder);
+}
+
+/* --NAME=MS, NAME an option of the table. */
+static void
+add_ms (GStrvBuilder *builder, guint option, guint ms)
+{
+  g_autofree char *word = g_strdup_printf ("--%s=%u", options[option].name, ms);
+
+  g_strv_builder_add (builder, word);
+}
+
+char **
+replay_args_command (const char *xreplay, const char *const *common,
+                     const ReplayOverrides *o, const char *display, const char *session_path,
+                     const char *const *app_argv)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_strv_builder_add_many (builder, xreplay, "--json", NULL);
+  if (common != NULL)
+    g_strv_builder_addv (builder, (const char **) common);
+  if (o->window_wait_ms > 0)
+    add_ms (builder, OPT_WINDOW_WAIT, o->window_wait_ms);
+  if (o->settle_ms > 0)
+    add_ms (builder, OPT_SETTLE, o->settle_ms);
+  if (o->recorded_pace)
+    {
+      g_autofree char *pace = g_strdup_printf ("--%s=recorded", options[OPT_PACE].name);
+
+      g_strv_builder_add (builder, pace);
+      if (o->max_gap_ms > 0)
+        add_ms (builder, OPT_MAX_GAP, o->max_gap_ms);
+      if (o->speed > 0)
+        {
+          char number[G_ASCII_DTOSTR_BUF_SIZE];
+          g_autofree char *speed = g_strdup_printf (
+            "--%s=%s", options[OPT_SPEED].name,
+            g_ascii_formatd (number, sizeof number, "%g", o->speed));
+
+          g_strv_builder_add (builder, speed);
+        }
+    }
+  if (o->start_timeout_ms > 0)
+    add_ms (builder, OPT_START_TIMEOUT, o->start_timeout_ms);
+  if (o->report_dir != NULL)
+    g_strv_builder_add_many (builder, "--report", o->report_dir, NULL);
+  if (o->no_backtrace)
+    g_strv_builder_add (builder, "--no-backtrace");
+  if (display != NULL)
+    g_strv_builder_add_many (builder, "--display", display, NULL);
+  g_strv_builder_add_many (builder, session_path, "--", NULL);
+  g_strv_builder_addv (builder, (const char **) app_argv);
+  return g_strv_builder_end (builder);
+}
+
 char **
 replay_args_list_names (void)
 {

@@ -114,6 +114,39 @@ gboolean replay_args_from_session (const ReplayArgs *args, const char *name);
 char **replay_args_to_session_options (const ReplayArgs *args);
 char **replay_args_to_argv_not_in_session (const ReplayArgs *args);
 
+/* ---- how xreduce runs xreplay: the one place that writes its words ---- */
+
+/* Every replay xreduce runs: quiet, what its failure needs
+ * (--stderr-match @stderr_match unless NULL; --backtrace with
+ * @backtrace), then @given (replay_args_to_argv, the files' folder, the
+ * sandbox's choice). Newly allocated. */
+char **replay_args_common (const char *const *given, const char *stderr_match,
+                           gboolean backtrace);
+
+/* What one replay changes from the common options (0, FALSE and NULL:
+ * nothing): what xreduce learnt of the app and the pace it fell back to;
+ * and for the report's replay, its folder. */
+typedef struct
+{
+  guint window_wait_ms;
+  guint settle_ms;
+  guint start_timeout_ms;
+  gboolean recorded_pace;    /* --pace=recorded, with ... */
+  guint max_gap_ms;          /* ... its gaps' cap, or 0: the common options' */
+  double speed;              /* ... its speed, or 0: the common options' */
+  const char *report_dir;    /* the report's replay: its folder, ... */
+  gboolean no_backtrace;     /* ... and the app not under the crash tracer */
+} ReplayOverrides;
+
+/* xreplay's command line for one replay of the session at @session_path
+ * ("-": on stdin) against @app_argv: @xreplay, --json, @common, then
+ * @overrides (after them: xreplay takes the last of an option given
+ * twice), the display (NULL: none), the session, "--" and the app.
+ * Newly allocated. */
+char **replay_args_command (const char *xreplay, const char *const *common,
+                            const ReplayOverrides *overrides, const char *display,
+                            const char *session_path, const char *const *app_argv);
+
 /* Every option of the group, "--name" (its long name), for a test that
  * checks that both programs take each. Newly allocated. */
 char **replay_args_list_names (void);

@@ -2,7 +2,8 @@
  * lines (sessions/session-options.c), and how the replay options take
  * them (verdict/replay-args.c): hostile input, every bad value refused
  * with file:line and the word; what a file may not carry refused by name;
- * the lines round-trip, survive a subset, and the command line wins.
+ * the lines round-trip, survive a subset, and the command line wins; the
+ * command line xreduce gives each replay, built in one place.
  */
 #include <string.h>
 #include <glib.h>
@@ -209,6 +210,50 @@ test_not_carried (void)
   g_assert_cmpstr (not_carried[1], ==, "3600000");
 }
 
+/* How xreduce runs xreplay, written in one place: every replay's options
+ * (quiet, the failure's needs, the user's), then one replay's own after
+ * them (xreplay takes the last of an option given twice), the display,
+ * the session and the app. */
+static void
+test_command (void)
+{
+  const char *user[] = { "--settle", "800", "--no-isolate", NULL };
+  const char *app[] = { "/usr/bin/app", "--", "-x", NULL };
+  g_auto (GStrv) common = replay_args_common (user, "boom.*", TRUE);
+  const char *want_common[] = { "--quiet", "--stderr-match", "boom.*", "--backtrace",
+                                "--settle", "800", "--no-isolate", NULL };
+  ReplayOverrides none = { 0 };
+  ReplayOverrides learnt = { .window_wait_ms = 300, .settle_ms = 900, .start_timeout_ms = 20000,
+                             .recorded_pace = TRUE, .max_gap_ms = 5000, .speed = 0.5 };
+  ReplayOverrides report = { .report_dir = "/tmp/r dir", .no_backtrace = TRUE };
+  g_auto (GStrv) plain = replay_args_command ("/bin/xreplay", NULL, &none, NULL, "c.log", app);
+  g_auto (GStrv) each = replay_args_command ("/bin/xreplay", (const char *const *) common,
+                                             &learnt, ":7", "-", app);
+  g_auto (GStrv) reporting = replay_args_command ("xreplay", NULL, &report, ":7", "s.log", app);
+  const char *want_plain[] = { "/bin/xreplay", "--json", "c.log", "--", "/usr/bin/app", "--",
+                               "-x", NULL };
+  const char *want_each[] = { "/bin/xreplay", "--json", "--quiet", "--stderr-match", "boom.*",
+                              "--backtrace", "--settle", "800", "--no-isolate",
+                              "--window-wait=300", "--settle=900", "--pace=recorded",
+                              "--max-gap=5000", "--speed=0.5", "--start-timeout=20000",
+                              "--display", ":7", "-", "--", "/usr/bin/app", "--", "-x", NULL };
+  const char *want_reporting[] = { "xreplay", "--json", "--report", "/tmp/r dir",
+                                   "--no-backtrace", "--display", ":7", "s.log", "--",
+                                   "/usr/bin/app", "--", "-x", NULL };
+
+  g_assert_cmpstrv (common, want_common);
+  g_assert_cmpstrv (plain, want_plain);
+  g_assert_cmpstrv (each, want_each);
+  g_assert_cmpstrv (reporting, want_reporting);
+  {
+    /* Without the recorded pace, its cap and speed are not said. */
+    ReplayOverrides app_pace = { .max_gap_ms = 5000, .speed = 2 };
+    g_auto (GStrv) words = replay_args_command ("x", NULL, &app_pace, NULL, "-", app);
+
+    g_assert_cmpuint (g_strv_length (words), ==, 7);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -222,5 +267,6 @@ main (int argc, char **argv)
   g_test_add_func ("/session-options/set-order", test_set_order);
   g_test_add_func ("/session-options/take-session", test_take_session);
   g_test_add_func ("/session-options/not-carried", test_not_carried);
+  g_test_add_func ("/session-options/command", test_command);
   return g_test_run ();
 }
