@@ -148,6 +148,11 @@ typedef struct
 typedef struct Session Session;
 
 Session *session_new (void);
+/* A session of SESSION_FREE_ASIDE_EVENTS events or more is freed by a
+ * thread of its own, after session_free() has returned: freeing a
+ * million actions takes seconds, which a stopped xreduce would spend
+ * before it exits (it need not wait for that thread). */
+#define SESSION_FREE_ASIDE_EVENTS 20000
 void session_free (Session *session);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Session, session_free)
 

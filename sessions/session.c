@@ -28,11 +28,9 @@ session_new (void)
   return session;
 }
 
-void
-session_free (Session *session)
+static void
+free_now (Session *session)
 {
-  if (session == NULL)
-    return;
   g_array_unref (session->events);
   g_strfreev (session->command);
   g_free (session->keymap);
@@ -46,6 +44,29 @@ session_free (Session *session)
   if (session->env != NULL)
     g_ptr_array_unref (session->env);
   g_free (session);
+}
+
+static void
+free_aside (gpointer data, gpointer user_data)
+{
+  free_now (data);
+}
+
+void
+session_free (Session *session)
+{
+  static GThreadPool *aside;
+
+  if (session == NULL)
+    return;
+  if (session->events->len >= SESSION_FREE_ASIDE_EVENTS)
+    {
+      if (g_once_init_enter (&aside))
+        g_once_init_leave (&aside, g_thread_pool_new (free_aside, NULL, 1, FALSE, NULL));
+      g_thread_pool_push (aside, session, NULL);
+      return;
+    }
+  free_now (session);
 }
 
 void
