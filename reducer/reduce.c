@@ -9,11 +9,11 @@
  * bug-report folder and says the result (summary.h). Every improvement is
  * saved atomically to the output file (save_best), so Ctrl-C keeps it.
  * How many workers run at once follows what the replays' apps use
- * (pool.h, on_observe).
+ * (pool.h, reducer_observe).
  */
 #define G_LOG_DOMAIN "xreduce-reducer"
 
-#include "reduce.h"
+#include "reduce-private.h"
 #include "input.h"
 #include "pool.h"
 #include "proc.h"
@@ -38,91 +38,6 @@
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 
-/* The learned wait: the longest latency seen (from an action to a window
- * of the app appearing), times the factor, plus the floor; at most
- * REPLAY_DEFAULT_WINDOW_WAIT_MS. */
-#define REDUCE_WINDOW_WAIT_FACTOR 4
-#define REDUCE_WINDOW_WAIT_FLOOR_MS 250
-/* The learnt start timeout: this many times the slowest first window
- * seen, never less than xreplay's default (REPLAY_DEFAULT_START_TIMEOUT_MS). */
-#define REDUCE_START_TIMEOUT_FACTOR 4
-/* The learnt settle: the latest failure seen after a replay's last
- * action, times the factor, plus the floor; at most --settle. */
-#define REDUCE_SETTLE_FACTOR 4
-#define REDUCE_SETTLE_FLOOR_MS 150
-/* A replay this long or longer tells its app's share of a core. */
-#define REDUCE_SHARE_MIN_MS 500
-
-/* Why the oracle stopped the search early. */
-typedef enum
-{
-  STOP_NONE,
-  STOP_RESTART,              /* the verdict changed the premises: search again */
-  STOP_RESTART_CUT,          /* ... and the crash point cut the best set: suffixes again */
-} Stop;
-
-typedef struct
-{
-  const ReduceOptions *options;
-  ReplaySettings replay;     /* the replays' options: the command line's, then the
-                              * session's replay line where the command line is silent */
-  char **replay_line;        /* owned, or NULL: what the result's replay line says */
-  char **replay_argv;        /* owned: the options given that no session carries */
-  Session *session;          /* the input, owned */
-  char **app_argv;           /* owned */
-  char **xreplay_args;       /* owned */
-  char *xreplay;             /* owned, or NULL with --test */
-  ProcTempDir *workdir;      /* owned: candidate files */
-  char *output_path;         /* owned */
-  Runner *runner;            /* owned */
-  Target target;
-  Verification *verification; /* owned */
-  gboolean judged;           /* the verification's verdict is in and adopted */
-  Stop stop;                 /* set by the oracle with a DD error */
-  gint64 start_us;
-  gboolean interrupted, timed_out, tty;
-  guint n_before;
-  guint *best;               /* best failing action set so far */
-  guint n_best;
-  guint n_saved;             /* the actions of the session in the output file, if saved */
-  guint n_best_steps;        /* its phrases, once counted (steps_known) */
-  gboolean steps_known;      /* counting them copies the session: only when said */
-  gboolean saved;            /* the output file holds a failing session */
-  gboolean files_saved;      /* OUT.files holds the copies of the files the app read */
-  DdStats last_stats;
-  Journal *journal;          /* OUT.journal: outcomes known, for a resumed run */
-  guint64 journal_hits;      /* candidates answered from an interrupted run's journal */
-  guint64 journal_hits_speculative;  /* ... of them speculative ones */
-  guint64 earlier_tests;     /* tests before this dd_reduce() (suffix passes, restarts) */
-  guint64 earlier_speculative;  /* of those, speculative ones (DdStats.speculative) */
-  guint64 earlier_cache_hits;
-  gboolean learn_wait;       /* learn --window-wait from the replays */
-  gint64 window_latency_ms;  /* longest window latency seen so far, or -1 */
-  guint window_wait_ms;      /* the learned wait in force, or 0 */
-  gboolean learn_settle;     /* learn --settle from the replays that fail */
-  gint64 failure_delay_ms;   /* the latest failure after a last action, or -1 */
-  gint64 latest_failure_ms;  /* ... seen in any replay (learnt or not), or -1 */
-  guint64 confirmed;         /* passes replayed again: failures came late */
-  gboolean said_late;        /* ... and said so */
-  guint64 overturned;        /* ... and failed then */
-  double replay_cores;       /* the most of a core a replay's app used, or 0: unknown */
-  guint settle_ms;           /* the learnt settle in force, or 0 */
-  gboolean learn_start;      /* learn --start-timeout */
-  guint start_timeout_ms;    /* the learnt one in force, or 0 */
-  Pool pool;
-  char *pool_reason;         /* owned: the last word on the workers */
-  guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
-  guint deadline;            /* --limit-time's timer, or 0 */
-  const char *phase;         /* what it does now, for the progress line */
-  gint64 last_line_us;       /* when a line was last said (not a tty: progress_tick) */
-  guint ticker;              /* progress_tick's timer, or 0 */
-  char *wrong_app;           /* owned, or NULL: why the app is not the session's (the
-                              * classes of its windows and the session's differ) */
-  gboolean app_checked;      /* a replay's windows were compared with the session's */
-  guint n_put_back;          /* the user's releases put back after the search */
-  guint put_back_tests;      /* ... and the tests that cost */
-} Reducer;
-
 void
 reduce_summary_clear (ReduceSummary *summary)
 {
@@ -134,22 +49,6 @@ static double
 elapsed_s (Reducer *reducer)
 {
   return (g_get_monotonic_time () - reducer->start_us) / 1e6;
-}
-
-/* A line of its own on stderr, clearing the progress line first. */
-static void G_GNUC_PRINTF (2, 3)
-say (Reducer *reducer, const char *format, ...)
-{
-  g_autofree char *text = NULL;
-  va_list args;
-
-  if (reducer->options->quiet)
-    return;
-  va_start (args, format);
-  text = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_printerr ("%sxreduce: %s\n", reducer->tty ? "\r\033[K" : "", text);
-  reducer->last_line_us = g_get_monotonic_time ();
 }
 
 /* ---- progress and the best result ---- */
@@ -213,11 +112,11 @@ progress_tick (gpointer data)
     }
   if (g_get_monotonic_time () - reducer->last_line_us < REDUCE_PROGRESS_EVERY_S * G_USEC_PER_SEC)
     return G_SOURCE_CONTINUE;
-  say (reducer, "%s: %" G_GUINT64_FORMAT " tests (%" G_GUINT64_FORMAT " cached), %u -> %u "
-       "actions in %u step%s so far, %u worker%s, %d:%02d", reducer->phase, stats->tests,
-       stats->cache_hits, reducer->n_before, reducer->n_best, reducer->n_best_steps,
-       reducer->n_best_steps == 1 ? "" : "s", workers, workers == 1 ? "" : "s", (int) t / 60,
-       (int) t % 60);
+  reducer_say (reducer, "%s: %" G_GUINT64_FORMAT " tests (%" G_GUINT64_FORMAT " cached), %u -> %u "
+               "actions in %u step%s so far, %u worker%s, %d:%02d", reducer->phase, stats->tests,
+               stats->cache_hits, reducer->n_before, reducer->n_best, reducer->n_best_steps,
+               reducer->n_best_steps == 1 ? "" : "s", workers, workers == 1 ? "" : "s", (int) t / 60,
+               (int) t % 60);
   return G_SOURCE_CONTINUE;
 }
 
@@ -355,15 +254,6 @@ save_best (Reducer *reducer, GError **error)
   return TRUE;
 }
 
-static void
-set_best (Reducer *reducer, const guint *elems, guint n)
-{
-  g_free (reducer->best);
-  reducer->best = g_memdup2 (elems, MAX (n, 1) * sizeof (guint));
-  reducer->n_best = n;
-  reducer->steps_known = FALSE;
-}
-
 /* The best set's steps (phrases): how many, and in words when they are
  * few enough for one line ("Type "ls /" and press Return; Press Alt+P"),
  * else NULL. */
@@ -393,215 +283,18 @@ on_improved (const guint *elems, guint n, gpointer data)
   g_autoptr (GError) error = NULL;
   g_autofree char *steps = NULL;
 
-  set_best (reducer, elems, n);
+  reducer_set_best (reducer, elems, n);
   if (!save_best (reducer, &error))
-    say (reducer, "cannot save the best session so far: %s", error->message);
+    reducer_say (reducer, "cannot save the best session so far: %s", error->message);
   steps = best_steps (reducer, &reducer->n_best_steps);
   reducer->steps_known = TRUE;
   if (!reducer->tty)
-    say (reducer, "%u -> %u action%s in %u step%s%s%s after %" G_GUINT64_FORMAT " tests, %.0f s",
-         reducer->n_before, n, n == 1 ? "" : "s", reducer->n_best_steps,
-         reducer->n_best_steps == 1 ? "" : "s", steps != NULL ? ": " : "",
-         steps != NULL ? steps : "", reducer->last_stats.tests, elapsed_s (reducer));
+    reducer_say (reducer, "%u -> %u action%s in %u step%s%s%s after %" G_GUINT64_FORMAT
+                 " tests, %.0f s",
+                 reducer->n_before, n, n == 1 ? "" : "s", reducer->n_best_steps,
+                 reducer->n_best_steps == 1 ? "" : "s", steps != NULL ? ": " : "",
+                 steps != NULL ? steps : "", reducer->last_stats.tests, elapsed_s (reducer));
   progress_line (reducer, FALSE);
-}
-
-/* ---- what the replays teach ---- */
-
-/* A candidate without the action that opens a dialog waits for the dialog
- * in vain, for the whole --window-wait, and most candidates that pass do.
- * The replays show how fast this app, on these servers, under this load,
- * maps its windows after an action; waiting four times that (plus a
- * quarter second) is as good as waiting 2 s, and makes passing candidates
- * several times faster. Every later replay refines the figure (it only
- * grows). Not with --window-wait, nor for the baseline. */
-static void
-learn_window_wait (Reducer *reducer, const RunResult *result)
-{
-  gboolean first = reducer->window_wait_ms == 0;
-  guint wait;
-
-  reducer->window_latency_ms = MAX (reducer->window_latency_ms, result->replay.window_latency_ms);
-  /* Nothing learnt until a window has appeared after an action, or a
-   * full replay has shown that none does. */
-  if (reducer->window_latency_ms < 0
-      && (reducer->verification == NULL
-          || verification_get_n_started (reducer->verification) == 0))
-    return;
-  wait = (guint) MIN ((gint64) REPLAY_DEFAULT_WINDOW_WAIT_MS,
-                      REDUCE_WINDOW_WAIT_FLOOR_MS
-                        + REDUCE_WINDOW_WAIT_FACTOR * MAX (reducer->window_latency_ms, 0));
-  if (wait == reducer->window_wait_ms)
-    return;
-  g_debug ("window latency %" G_GINT64_FORMAT " ms: window wait %u ms",
-           reducer->window_latency_ms, wait);
-  if (first && reducer->window_latency_ms >= 0)
-    say (reducer, "the app's windows appear within %" G_GINT64_FORMAT " ms of an action: a "
-         "missing window is waited for %u ms (--window-wait to choose)",
-         reducer->window_latency_ms, wait);
-  else if (first)
-    say (reducer, "the app maps no window after an action: a missing window is waited for "
-         "%u ms (--window-wait to choose)", wait);
-  reducer->window_wait_ms = wait;
-  runner_set_window_wait (reducer->runner, wait);
-}
-
-/* The settle: how long a replay waits after its last action for the
- * failure. A candidate that fails pays nothing for it, one that does not
- * pays all of it: on a fast app most of a passing test is --settle. The
- * replays that fail after their last action show when this app fails
- * after it (a crash in the action's handler: at once; one on a timer:
- * later; nothing is learnt before one has); four
- * times the latest seen, plus the floor, is as good as the default, and
- * the settle grows anyway while the app's processes are busy. Every
- * failing replay refines the figure (it only grows). Not with --settle,
- * nor for the baseline. */
-static void
-learn_settle (Reducer *reducer, const RunResult *result)
-{
-  gboolean first = reducer->settle_ms == 0;
-  gint64 delay;
-  guint settle;
-
-  /* A failure before the last action was replayed says nothing of the
-   * time from the action that caused it (a browser's crash comes while
-   * the replay waits for it after Return): only one after the last. */
-  if (!target_still_fails (result, &reducer->target)
-      || result->replay.n_replayed < result->replay.n_actions)
-    return;
-  delay = MAX (result->replay.settle_ms, 0);
-  reducer->failure_delay_ms = MAX (reducer->failure_delay_ms, delay);
-  settle = (guint) MIN ((gint64) reducer->replay.settle_ms,
-                        REDUCE_SETTLE_FLOOR_MS + REDUCE_SETTLE_FACTOR * reducer->failure_delay_ms);
-  if (settle == reducer->settle_ms || settle == reducer->replay.settle_ms)
-    {
-      /* As long as the default: nothing learnt (and none in force). */
-      if (settle != reducer->settle_ms && reducer->settle_ms != 0)
-        {
-          reducer->settle_ms = 0;
-          runner_set_settle (reducer->runner, 0);
-        }
-      return;
-    }
-  g_debug ("failure %" G_GINT64_FORMAT " ms after the last action: settle %u ms",
-           reducer->failure_delay_ms, settle);
-  if (first)
-    say (reducer, "the app fails within %" G_GINT64_FORMAT " ms of its last action: a candidate "
-         "that does not fail is given %u ms after it (--settle to choose)",
-         reducer->failure_delay_ms, settle);
-  reducer->settle_ms = settle;
-  runner_set_settle (reducer->runner, settle);
-}
-
-/* A heavy app under load takes long to show its first window: the start
- * timeout grows with the slowest first window seen. */
-static void
-learn_start_timeout (Reducer *reducer, const RunResult *result)
-{
-  guint timeout;
-
-  if (result->replay.first_window_ms <= 0)
-    return;
-  timeout = (guint) MAX ((gint64) REPLAY_DEFAULT_START_TIMEOUT_MS,
-                         REDUCE_START_TIMEOUT_FACTOR * result->replay.first_window_ms);
-  if (timeout <= reducer->start_timeout_ms)
-    return;
-  reducer->start_timeout_ms = timeout;
-  if (timeout > REPLAY_DEFAULT_START_TIMEOUT_MS)
-    {
-      g_debug ("first window after %" G_GINT64_FORMAT " ms: start timeout %u ms",
-               result->replay.first_window_ms, timeout);
-      runner_set_start_timeout (reducer->runner, timeout);
-    }
-}
-
-/* The recording measured the app's windows too: the longest time from a
- * user action to the MapNotify of a window after it. The replays start
- * from that (so that the first candidates do not wait the full 2 s for
- * a dialog they never open), and the replays' own figures can only raise
- * it (learn_window_wait). -1 if no window appeared after an action. */
-static gint64
-recorded_window_latency (const Session *session)
-{
-  guint n = session_get_n_events (session);
-  gint64 last_action = -1, latency = -1;
-
-  for (guint i = 0; i < n; i++)
-    {
-      const SessionEvent *ev = session_get_event (session, i);
-
-      if (session_event_is_action (ev))
-        last_action = (gint64) ev->time_ms;
-      else if (ev->kind == SESSION_EVENT_SERVER && last_action >= 0
-               && g_strcmp0 (ev->name, "MapNotify") == 0)
-        latency = MAX (latency, (gint64) ev->time_ms - last_action);
-    }
-  return latency;
-}
-
-/* The first replay that showed a window: a session for another app (the
- * demo's, typed into a terminal) would only waste the reduction's time;
- * the tests stop at once (input.h). */
-static void
-check_app (Reducer *reducer, const RunResult *result)
-{
-  g_autoptr (GError) error = NULL;
-  const char *const *app = (const char *const *) result->replay.app_classes;
-
-  if (reducer->app_checked || app == NULL || app[0] == NULL)
-    return;
-  reducer->app_checked = TRUE;
-  if (input_check_app_classes (reducer->session, reducer->options->session_path, app, &error))
-    return;
-  reducer->wrong_app = g_strdup (error->message);
-  runner_cancel (reducer->runner);
-}
-
-/* Every replay's result, as it comes. */
-static void
-on_observe (const RunResult *result, gpointer data)
-{
-  Reducer *reducer = data;
-  g_autofree char *reason = NULL;
-  guint before, n;
-
-  if (result->by_test)
-    return;
-  if (target_still_fails (result, &reducer->target)
-      && result->replay.n_replayed >= result->replay.n_actions)
-    reducer->latest_failure_ms = MAX (reducer->latest_failure_ms, result->replay.settle_ms);
-  check_app (reducer, result);
-  if (reducer->learn_wait)
-    learn_window_wait (reducer, result);
-  if (reducer->learn_start)
-    learn_start_timeout (reducer, result);
-  if (reducer->learn_settle)
-    learn_settle (reducer, result);
-  /* CPU time is sampled in clock ticks (10 ms): a replay shorter than
-   * REDUCE_SHARE_MIN_MS says too little of its share of a core (one tick
-   * of a 30 ms replay of an app starting up reads as a third). */
-  if (result->replay.app_cpu_ms > 0 && result->replay.total_ms >= REDUCE_SHARE_MIN_MS)
-    reducer->replay_cores = MAX (reducer->replay_cores, (double) result->replay.app_cpu_ms
-                                                          / (double) result->replay.total_ms);
-  /* Through a launcher the slots are the allocation's, not our cores. */
-  if (reducer->options->algorithm == DD_ALGORITHM_DDMIN
-      || reducer->options->launcher_argv != NULL)
-    return;
-  pool_observe (&reducer->pool, result->replay.app_peak_rss_kb, pool_read_busy (reducer->cpu_jiffies));
-  before = runner_get_active (reducer->runner);
-  n = pool_fit (&reducer->pool, &reason);
-  runner_set_active (reducer->runner, n);
-  n = runner_get_active (reducer->runner);
-  if (n != before || reducer->pool_reason == NULL)
-    {
-      /* On the console: fewer workers, and the most allowed reached (the
-       * progress line shows the count as it goes). */
-      if (n < before || (n > before && n == reducer->options->jobs)
-          || (n > before && n == 3 * g_get_num_processors () && reducer->options->jobs == 0))
-        say (reducer, "%s", reason);
-      g_free (reducer->pool_reason);
-      reducer->pool_reason = g_steal_pointer (&reason);
-    }
 }
 
 /* ---- the verdict ---- */
@@ -626,10 +319,10 @@ adopt_verdict (Reducer *reducer, GError **error)
 
       for (guint i = 0; i < crash_point; i++)
         upto[i] = i;
-      set_best (reducer, upto, crash_point);
+      reducer_set_best (reducer, upto, crash_point);
       reducer->saved = FALSE;
-      say (reducer, "the app crashed after action %u: the %u actions after it are dropped",
-           crash_point, n_actions - crash_point);
+      reducer_say (reducer, "the app crashed after action %u: the %u actions after it are dropped",
+                   crash_point, n_actions - crash_point);
     }
   update_replay_line (reducer);
   /* A new pace makes every result so far the old pace's: from the start,
@@ -713,128 +406,16 @@ open_journal (Reducer *reducer, const char *want, GError **error)
   if (reducer->journal == NULL)
     {
       /* No resuming then, but the reduction itself can go on. */
-      say (reducer, "warning: %s: an interruption cannot be resumed", local->message);
+      reducer_say (reducer, "warning: %s: an interruption cannot be resumed", local->message);
       return TRUE;
     }
   if (journal_get_n_loaded (reducer->journal) > 0)
-    say (reducer, "resuming: %u outcomes known from an interrupted run (%s)",
-         journal_get_n_loaded (reducer->journal), path);
+    reducer_say (reducer, "resuming: %u outcomes known from an interrupted run (%s)",
+                 journal_get_n_loaded (reducer->journal), path);
   return TRUE;
 }
 
 /* ---- the oracle ---- */
-
-/* A failure that comes late after the last action (a crash after seconds
- * of work: a second or more, and half the settle) is seen only while the
- * replay waits for it: the settle, made longer while the app is busy. A candidate that passes then may be one
- * whose failure did not come in time (a worker slowed by the others'
- * load); when the failures seen came late, it is replayed once more,
- * with the whole --settle, before the search takes its pass. */
-#define REDUCE_LATE_FAILURE_MS 1000
-
-static gboolean
-failures_come_late (Reducer *reducer)
-{
-  gboolean late = reducer->options->test_argv == NULL
-                  && reducer->latest_failure_ms >= MAX ((gint64) REDUCE_LATE_FAILURE_MS,
-                                                        (gint64) reducer->replay.settle_ms / 2);
-
-  if (late && !reducer->said_late)
-    say (reducer, "the app fails as late as %" G_GINT64_FORMAT " ms after its last action: a "
-         "candidate that passes is replayed once more, with the whole --settle, before it "
-         "counts", reducer->latest_failure_ms);
-  reducer->said_late |= late;
-  return late;
-}
-
-/* The confirmations of one batch: outlives it while a replay of them
- * runs (after Ctrl-C, a killed one reports later). */
-typedef struct
-{
-  guint refs;                /* the batch's, and one for each replay running */
-  guint pending;
-  gboolean broke;
-  guint64 overturned;
-  DdOutcome outcomes[];      /* what the replays found, by to_run index */
-} Confirmations;
-
-typedef struct
-{
-  Confirmations *all;
-  guint index;
-} Confirmation;
-
-static void
-confirmations_unref (Confirmations *all)
-{
-  if (--all->refs == 0)
-    g_free (all);
-}
-
-static void
-on_confirmed (RunResult *result, gboolean failed, const GError *error, gpointer data)
-{
-  Confirmation *c = data;
-
-  c->all->pending--;
-  if (error != NULL)
-    c->all->broke = TRUE;
-  else if (failed)
-    {
-      c->all->outcomes[c->index] = DD_FAIL;
-      c->all->overturned++;
-    }
-  confirmations_unref (c->all);
-  g_free (c);
-}
-
-/* Replays every candidate that passed again (background tests, at once,
- * with the whole --settle); one that fails now failed. FALSE if
- * interrupted or broken: no pass of the batch is taken then. */
-static gboolean
-confirm_passes (Reducer *reducer, const DdCandidate *cands, DdOutcome *outcomes,
-                const guint *to_run, guint n_run, GError **error)
-{
-  Confirmations *all = g_malloc0 (sizeof (Confirmations) + n_run * sizeof (DdOutcome));
-  gboolean ok;
-
-  all->refs = 1;
-  for (guint r = 0; r < n_run; r++)
-    {
-      guint i = to_run[r];
-      Confirmation *c;
-
-      all->outcomes[r] = outcomes[i];
-      if (outcomes[i] != DD_PASS)
-        continue;
-      c = g_new (Confirmation, 1);
-      *c = (Confirmation) { all, r };
-      all->refs++;
-      all->pending++;
-      reducer->confirmed++;
-      runner_start_background (reducer->runner,
-                               session_subset (reducer->session, cands[i].elems, cands[i].n_elems),
-                               target_still_fails, &reducer->target, on_confirmed, c);
-    }
-  runner_set_settle (reducer->runner, 0);
-  while (all->pending > 0 && runner_wait_background (reducer->runner, error))
-    ;
-  runner_set_settle (reducer->runner, reducer->settle_ms);
-  ok = all->pending == 0 && !all->broke;
-  if (ok)
-    for (guint r = 0; r < n_run; r++)
-      outcomes[to_run[r]] = all->outcomes[r];
-  else
-    for (guint r = 0; r < n_run; r++)
-      if (outcomes[to_run[r]] == DD_PASS)
-        outcomes[to_run[r]] = DD_CANCELLED;
-  if (all->pending == 0 && all->broke)
-    g_set_error_literal (error, RUNNER_ERROR, RUNNER_ERROR_INFRA,
-                         "a replay that confirmed a pass broke");
-  reducer->overturned += all->overturned;
-  confirmations_unref (all);
-  return ok;
-}
 
 static gboolean
 test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
@@ -916,8 +497,8 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
                     : results[r].replay.verdict.kind == VERDICT_UNRESOLVED ? DD_UNRESOLVED : DD_PASS;
       run_result_clear (&results[r]);
     }
-  if (ok && failures_come_late (reducer))
-    ok = confirm_passes (reducer, cands, outcomes, to_run, n_run, &local);
+  if (ok && reducer_failures_come_late (reducer))
+    ok = reducer_confirm_passes (reducer, cands, outcomes, to_run, n_run, &local);
   for (guint r = 0; r < n_run && reducer->journal != NULL; r++)
     journal_record (reducer->journal, cands[to_run[r]].elems, cands[to_run[r]].n_elems,
                     outcomes[to_run[r]]);
@@ -1037,7 +618,7 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
   reducer->last_stats.tests = reducer->earlier_tests;
   reducer->last_stats.cache_hits = reducer->earlier_cache_hits;
   if (ok)
-    set_best (reducer, result, n_result);
+    reducer_set_best (reducer, result, n_result);
   return ok;
 }
 
@@ -1070,7 +651,7 @@ fails_with (Reducer *reducer, const guint *extra, guint n_extra, gboolean *fails
   reducer->put_back_tests++;
   *fails = outcome == DD_FAIL;
   if (*fails)
-    set_best (reducer, (const guint *) set->data, set->len);
+    reducer_set_best (reducer, (const guint *) set->data, set->len);
   return TRUE;
 }
 
@@ -1104,17 +685,19 @@ put_back_releases (Reducer *reducer)
 out:
   reducer->n_put_back = reducer->n_best - before;
   if (reducer->n_put_back > 0)
-    say (reducer, "%u of the user's releases put back: the failure holds with them (%u test%s)",
-         reducer->n_put_back, reducer->put_back_tests, reducer->put_back_tests == 1 ? "" : "s");
+    reducer_say (reducer, "%u of the user's releases put back: the failure holds with them "
+                 "(%u test%s)", reducer->n_put_back, reducer->put_back_tests,
+                 reducer->put_back_tests == 1 ? "" : "s");
   else if (error == NULL)
-    say (reducer, "the user's releases stay out: with them the failure did not happen (%u "
-         "test%s)", reducer->put_back_tests, reducer->put_back_tests == 1 ? "" : "s");
+    reducer_say (reducer, "the user's releases stay out: with them the failure did not happen (%u "
+                 "test%s)", reducer->put_back_tests, reducer->put_back_tests == 1 ? "" : "s");
   else
-    say (reducer, "the user's releases stay out: %s", error->message);
+    reducer_say (reducer, "the user's releases stay out: %s", error->message);
 }
 
 /* The search, again from the best set each time the verdict changes the
- * premises; at the end, the verdict is in and the best set saved. */
+ * premises; at the end, the verdict is in, each step rechecked and the
+ * best set saved. */
 static gboolean
 reduce_search (Reducer *reducer, GError **error)
 {
@@ -1133,9 +716,20 @@ reduce_search (Reducer *reducer, GError **error)
       if (reducer->stop != STOP_NONE)
         {
           with_suffixes = reducer->stop == STOP_RESTART_CUT;
-          say (reducer, "the search starts again from %u action%s, on the verification's "
-               "findings", reducer->n_best, reducer->n_best == 1 ? "" : "s");
+          reducer_say (reducer, "the search starts again from %u action%s, on the verification's "
+                       "findings", reducer->n_best, reducer->n_best == 1 ? "" : "s");
           continue;
+        }
+      if (ok && reducer->options->algorithm == DD_ALGORITHM_HDD
+          && reducer->options->test_argv == NULL && reducer->rechecks < REDUCE_RECHECK_ROUNDS)
+        {
+          gboolean smaller = FALSE;
+          g_autoptr (GError) recheck_error = NULL;
+
+          reducer->rechecks++;
+          reducer->phase = "checking each step once more";
+          if (reducer_recheck_steps (reducer, &smaller, &recheck_error) && smaller)
+            continue;
         }
       if (ok)
         {
@@ -1157,9 +751,10 @@ reduce_search (Reducer *reducer, GError **error)
           if (reducer->judged || reducer->saved)
             {
               if (!reducer->judged)
-                say (reducer, "time limit of %.0f s reached during the verification: %s holds "
-                     "the best session so far (%u actions), one that failed",
-                     reducer->options->limit_time, reducer->output_path, reducer->n_best);
+                reducer_say (reducer, "time limit of %.0f s reached during the verification: %s "
+                                      "holds "
+                             "the best session so far (%u actions), one that failed",
+                             reducer->options->limit_time, reducer->output_path, reducer->n_best);
               return TRUE;
             }
           g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
@@ -1250,7 +845,7 @@ check_input (Reducer *reducer, GError **error)
       return FALSE;
     }
   if (session_get_warning (reducer->session) != NULL)
-    say (reducer, "warning: %s", session_get_warning (reducer->session));
+    reducer_say (reducer, "warning: %s", session_get_warning (reducer->session));
   if (session_get_n_actions (reducer->session) == 0)
     {
       g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE,
@@ -1282,7 +877,7 @@ check_input (Reducer *reducer, GError **error)
   if (recorded)
     {
       g_autofree char *shown = quote_command_line ((const char *const *) reducer->app_argv);
-      say (reducer, "running the recorded command: %s", shown);
+      reducer_say (reducer, "running the recorded command: %s", shown);
     }
   reducer->target.by_test = options->test_argv != NULL;
   reducer->target.stderr_match = options->stderr_match;
@@ -1321,9 +916,9 @@ check_sandbox (Reducer *reducer, GError **error)
   if (options->replay.share_home)
     {
       if (options->jobs != 1 && options->algorithm == DD_ALGORITHM_HDD)
-        say (reducer, "warning: --share-home with parallel workers: the replays share your "
-             "HOME and session bus, and a single-instance app or a profile lock makes them "
-             "fail each other (-j 1 avoids it)");
+        reducer_say (reducer, "warning: --share-home with parallel workers: the replays share your "
+                     "HOME and session bus, and a single-instance app or a profile lock makes them "
+                     "fail each other (-j 1 avoids it)");
       return TRUE;
     }
   sandbox = sandbox_new (&sandbox_options, &local);
@@ -1335,20 +930,6 @@ check_sandbox (Reducer *reducer, GError **error)
       return FALSE;
     }
   return TRUE;
-}
-
-/* What xreduce learns of the app from its replays, where no option says
- * it: the window wait, the start timeout, the settle (the hierarchical
- * search's replays only). */
-static void
-choose_learning (Reducer *reducer)
-{
-  const ReduceOptions *options = reducer->options;
-  gboolean learns = options->algorithm == DD_ALGORITHM_HDD && options->test_argv == NULL;
-
-  reducer->learn_wait = learns && !reducer->replay.window_wait_given;
-  reducer->learn_start = learns && !reducer->replay.start_timeout_given;
-  reducer->learn_settle = learns && !reducer->replay.settle_given;
 }
 
 static gboolean
@@ -1402,10 +983,10 @@ reduce_setup (Reducer *reducer, GError **error)
   if (options->launcher_argv == NULL)
     pool_set_screen (&reducer->pool, runner_options.screen_width, runner_options.screen_height);
   if (reducer->pool.max_workers < max_workers)
-    say (reducer, "%u worker%s at most: each one's X server holds %" G_GUINT64_FORMAT " MB for "
-         "its %dx%d screen", reducer->pool.max_workers,
-         reducer->pool.max_workers == 1 ? "" : "s", reducer->pool.screen_kb / 1024,
-         runner_options.screen_width, runner_options.screen_height);
+    reducer_say (reducer, "%u worker%s at most: each one's X server holds %" G_GUINT64_FORMAT
+                 " MB for its %dx%d screen", reducer->pool.max_workers,
+                 reducer->pool.max_workers == 1 ? "" : "s", reducer->pool.screen_kb / 1024,
+                 runner_options.screen_width, runner_options.screen_height);
   max_workers = reducer->pool.max_workers;
   runner_options.workers = max_workers;
   runner_options.xreplay = reducer->xreplay;
@@ -1434,7 +1015,7 @@ reduce_setup (Reducer *reducer, GError **error)
     }
   else if (options->algorithm == DD_ALGORITHM_HDD && options->test_argv == NULL)
     runner_set_active (reducer->runner, pool_fit (&reducer->pool, NULL));
-  runner_set_observer (reducer->runner, on_observe, reducer);
+  runner_set_observer (reducer->runner, reducer_observe, reducer);
   /* From the start of the run, not from here: the workers' X servers
    * took their time already. */
   if (options->limit_time > 0)
@@ -1445,30 +1026,21 @@ reduce_setup (Reducer *reducer, GError **error)
   n_actions = session_get_n_actions (reducer->session);
   want = target_describe (&reducer->target);
   if (options->launcher_argv != NULL)
-    say (reducer, "%u actions; reducing for: %s; %s", n_actions, want, reducer->pool_reason);
+    reducer_say (reducer, "%u actions; reducing for: %s; %s", n_actions, want,
+                 reducer->pool_reason);
   else
-    say (reducer, "%u actions; reducing for: %s; up to %u worker%s", n_actions, want,
-         max_workers, max_workers == 1 ? "" : "s");
+    reducer_say (reducer, "%u actions; reducing for: %s; up to %u worker%s", n_actions, want,
+                 max_workers, max_workers == 1 ? "" : "s");
   if (!open_journal (reducer, want, error))
     return FALSE;
-  choose_learning (reducer);
-  reducer->failure_delay_ms = -1;
-  reducer->latest_failure_ms = -1;
-  reducer->window_latency_ms = -1;
-  if (reducer->learn_wait)
-    {
-      RunResult recorded = { .replay.window_latency_ms = recorded_window_latency (reducer->session) };
-
-      if (recorded.replay.window_latency_ms >= 0)
-        learn_window_wait (reducer, &recorded);
-    }
+  reducer_start_learning (reducer);
   reducer->n_before = n_actions;
   {
     g_autofree guint *all = g_new (guint, n_actions);
 
     for (guint i = 0; i < n_actions; i++)
       all[i] = i;
-    set_best (reducer, all, n_actions);
+    reducer_set_best (reducer, all, n_actions);
   }
   /* The verification starts; the baseline, and --same-crash (whose
    * oracle needs the original crash's frames), wait for its verdict, the
@@ -1505,7 +1077,7 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
   reduction->n_after = reducer->n_best;
   /* What the journal answered was run by an earlier, interrupted run. */
   reduction->tests = reducer->earlier_tests - MIN (reducer->journal_hits, reducer->earlier_tests)
-                     + reducer->put_back_tests;
+                     + reducer->put_back_tests + reducer->rechecked;
   reduction->put_back = reducer->n_put_back;
   reduction->put_back_tests = reducer->put_back_tests;
   reduction->speculative = reducer->earlier_speculative
