@@ -1171,6 +1171,7 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
     }
   r->injector = injector_new (r->dpy, r->opts->verbose ? injector_note : NULL, r);
   injector_reset_input (r->injector);
+  windows_reset_focus (r->windows);
   n_bound = injector_bind_keysyms (r->injector, r->session);
   if (n_bound > 0)
     note_verbose (r, "bound %u keysyms to spare keycodes", n_bound);

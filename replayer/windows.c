@@ -498,6 +498,13 @@ windows_wm_running (Windows *windows)
          && (attrs.all_event_masks & SubstructureRedirectMask) != 0;
 }
 
+void
+windows_reset_focus (Windows *windows)
+{
+  if (!windows_wm_running (windows))
+    XSetInputFocus (windows->dpy, PointerRoot, RevertToPointerRoot, CurrentTime);
+}
+
 gboolean
 windows_root_lists (Windows *windows, Atom property, Atom atom)
 {

@@ -88,6 +88,11 @@ gboolean windows_match (Windows *windows, int index, const char *wm_class,
 void windows_add_alias (Windows *windows, const char *wm_class, const char *wm_name,
                         Window window);
 
+/* Without a window manager: the keyboard focus back to PointerRoot, as
+ * on a fresh server. An app killed with the focus in its window (a
+ * dialog's, RevertToNone) leaves it None on a server the reducer's
+ * workers reuse, and windows_focus() leaves None to the app. */
+void windows_reset_focus (Windows *windows);
 /* Does @window list _NET_WM_PING in WM_PROTOCOLS? */
 gboolean windows_supports_ping (Windows *windows, Window window);
 /* Does a window manager run on the display (a client holds
