@@ -368,8 +368,7 @@ replay_missing_window (Replay *r, guint number, const SessionEvent *ev)
   g_clear_pointer (&result->verdict.detail, g_free);
   result->verdict.detail =
     g_strdup_printf ("action %u (%s): its window %d%s%s%s did not appear within %u ms",
-                     number + 1, words, ev->window,
-                     ev->wm_class != NULL ? " (class " : "",
+                     number + 1, words, ev->window, ev->wm_class != NULL ? " (class " : "",
                      ev->wm_class != NULL ? ev->wm_class : "",
                      ev->wm_class != NULL ? ")" : "", r->opts->settings.window_wait_ms);
   note_verbose (r, "action %u: window %d did not appear within %u ms: unresolved",
