@@ -604,6 +604,26 @@ own_group (gpointer data)
 /* Starts @wm (a compositing one) on the fixture's display, with a D-Bus
  * session of its own (xfwm4 reads its settings on it), and waits until
  * it manages the display and its compositor runs. */
+/* Does the root's _NET_SUPPORTED list @name? */
+static gboolean
+wm_supports (Fixture *f, const char *name)
+{
+  Atom want = XInternAtom (f->dpy, name, False), type = None, *atoms = NULL;
+  int format = 0;
+  unsigned long n = 0, after;
+  gboolean found = FALSE;
+
+  if (XGetWindowProperty (f->dpy, DefaultRootWindow (f->dpy),
+                          XInternAtom (f->dpy, "_NET_SUPPORTED", False), 0, 4096, False, XA_ATOM,
+                          &type, &format, &n, &after, (unsigned char **) &atoms) != Success)
+    return FALSE;
+  for (unsigned long i = 0; atoms != NULL && i < n; i++)
+    found |= atoms[i] == want;
+  if (atoms != NULL)
+    XFree (atoms);
+  return found;
+}
+
 static void
 start_wm (Fixture *f, const char *const *wm)
 {
@@ -623,8 +643,12 @@ start_wm (Fixture *f, const char *const *wm)
                       own_group, NULL, &f->wm, &error))
     g_error ("cannot start %s: %s", wm[0], error->message);
   /* The compositor's selection: owned once it runs (after the window
-   * manager's start: the property change of its owner window). */
-  while (XGetSelectionOwner (f->dpy, cm) == None)
+   * manager's start: the property change of its owner window); and the
+   * window manager says it takes GTK's frame extents (GTK draws its
+   * shadows, and sets _GTK_FRAME_EXTENTS, only then: an app started
+   * before, on a loaded machine, had none). Both are the server's state,
+   * looked at again after each event or 50 ms. */
+  while (XGetSelectionOwner (f->dpy, cm) == None || !wm_supports (f, "_GTK_FRAME_EXTENTS"))
     {
       struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
 

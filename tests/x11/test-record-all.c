@@ -852,7 +852,11 @@ test_paste (Fixture *f, gconstpointer data)
           g_autofree char *said = NULL;
           g_autofree char *steps = reduce_app (f, path, min, given_argv, &said);
 
-          g_assert_cmpstr (steps, ==, "  1. Paste \"xxBOOMxx\" (from CLIPBOARD) in \"Given\"\n");
+          /* (Where the crash came before the user released V, the
+           * release is xreduce's: a line says so after the step.) */
+          g_assert_true (g_str_has_prefix (steps, "  1. Paste \"xxBOOMxx\" (from CLIPBOARD) in "
+                                                  "\"Given\"\n"));
+          g_assert_null (strstr (steps, "  2. "));
         }
       g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
       g_assert_cmpuint (n_saved_files (f), ==, 1);
