@@ -121,9 +121,10 @@ reducer_confirm_passes (Reducer *reducer, const DdCandidate *cands, DdOutcome *o
 }
 
 /* After the search: every step of the result (a phrase: "Type `hi`", a
- * click) is left out once more, all at once, with the whole --settle. A
- * pass the search took may have been false (the app was slow under load,
- * or is flaky): a candidate that fails now is a smaller failing session
+ * click) is left out once more, all at once, with the settle the search
+ * uses (late failures have reducer_confirm_passes()). A pass the search
+ * took may have been false (the app was slow under load, or is flaky):
+ * a candidate that fails now is a smaller failing session
  * (the smallest of them is taken), and the search goes on from it.
  * *@smaller: it did. FALSE if the replays could not run (interrupted):
  * the search's result stands then. */
@@ -177,10 +178,8 @@ reducer_recheck_steps (Reducer *reducer, gboolean *smaller, GError **error)
                                                set->len),
                                target_still_fails, &reducer->target, on_confirmed, c);
     }
-  runner_set_settle (reducer->runner, 0);
   while (all->pending > 0 && runner_wait_background (reducer->runner, error))
     ;
-  runner_set_settle (reducer->runner, reducer->settle_ms);
   ok = all->pending == 0 && !all->broke;
   for (guint r = 0; ok && r < sets->len; r++)
     if (all->outcomes[r] == DD_FAIL
