@@ -63,6 +63,7 @@ typedef struct Reducer
   Stop stop;                 /* set by the oracle with a DD error */
   gint64 start_us;
   gboolean interrupted, timed_out, tty;
+  guint n_signals;           /* on_signal's calls so far */
   guint n_before;
   guint *best;               /* best failing action set so far */
   guint n_best;
@@ -115,9 +116,11 @@ typedef struct Reducer
 #define REDUCE_RECHECK_ROUNDS 2
 
 /* state.c: a line of its own on stderr (the progress line cleared
- * first); the best failing set so far. */
+ * first); the best failing set so far; SIGINT, SIGTERM or SIGHUP (a
+ * ProcInterruptFunc, @data the Reducer). */
 void reducer_say (Reducer *reducer, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void reducer_set_best (Reducer *reducer, const guint *elems, guint n);
+void reducer_on_signal (int signum, gpointer data);
 
 /* learn.c: what xreduce learns of the app where no option says it (the
  * hierarchical search's replays only), from a first figure the recording

@@ -803,18 +803,6 @@ on_deadline (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* SIGINT, SIGTERM or SIGHUP, from the start (proc_interrupt_watch(): also
- * while a worker's Xvfb starts): the tests stop, the best so far is kept. */
-static void
-on_signal (int signum, gpointer data)
-{
-  Reducer *reducer = data;
-
-  reducer->interrupted = TRUE;
-  if (reducer->runner != NULL)
-    runner_cancel (reducer->runner);
-}
-
 /* The session, the app, the target, the output: everything that can be
  * wrong with the user's input, checked before anything starts. */
 static gboolean
@@ -1315,7 +1303,7 @@ reduce_run (const ReduceOptions *options, ReduceSummary *summary, GError **error
   reducer.tty = isatty (STDERR_FILENO);
   reducer.phase = "verifying that the session fails";
   reducer.ticker = g_timeout_add_seconds (1, progress_tick, &reducer);
-  proc_interrupt_watch (on_signal, &reducer);
+  proc_interrupt_watch (reducer_on_signal, &reducer);
   /* The time limit also holds while the main context is busy (reading
    * a large session): proc_interrupt_get_cancellable(). */
   if (options->limit_time > 0)
