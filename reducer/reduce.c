@@ -751,9 +751,8 @@ reduce_search (Reducer *reducer, GError **error)
           if (reducer->judged || reducer->saved)
             {
               if (!reducer->judged)
-                reducer_say (reducer, "time limit of %.0f s reached during the verification: %s "
-                                      "holds "
-                             "the best session so far (%u actions), one that failed",
+                reducer_say (reducer, "time limit of %.0f s reached during the verification: "
+                             "%s holds the best session so far (%u actions), one that failed",
                              reducer->options->limit_time, reducer->output_path, reducer->n_best);
               return TRUE;
             }
