@@ -57,23 +57,18 @@ rec_coredump_parse (const char *json, pid_t pid, gint64 since_us)
 
 static void ask (RecCoredump *lookup);
 
+/* The next try, or (no tries left: coredumpctl could not run) the end,
+ * from the main loop. */
 static gboolean
-on_give_up (gpointer user_data)
+on_timer (gpointer user_data)
 {
   RecCoredump *lookup = user_data;
 
   lookup->timer = 0;
-  lookup->func (0, lookup->user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-on_retry (gpointer user_data)
-{
-  RecCoredump *lookup = user_data;
-
-  lookup->timer = 0;
-  ask (lookup);
+  if (lookup->tries_left == 0)
+    lookup->func (0, lookup->user_data);
+  else
+    ask (lookup);
   return G_SOURCE_REMOVE;
 }
 
@@ -92,7 +87,7 @@ on_answer (GObject *source, GAsyncResult *result, gpointer user_data)
   signal = rec_coredump_parse (out, lookup->pid, lookup->since_us);
   if (signal == 0 && --lookup->tries_left > 0)
     {
-      lookup->timer = g_timeout_add (lookup->interval_ms, on_retry, lookup);
+      lookup->timer = g_timeout_add (lookup->interval_ms, on_timer, lookup);
       return;
     }
   lookup->func (signal, lookup->user_data);
@@ -114,7 +109,8 @@ ask (RecCoredump *lookup)
     {
       g_debug ("coredumpctl: %s", error->message);
       /* (Never from within rec_coredump_lookup().) */
-      lookup->timer = g_idle_add (on_give_up, lookup);
+      lookup->tries_left = 0;
+      lookup->timer = g_idle_add (on_timer, lookup);
       return;
     }
   lookup->cancel = g_cancellable_new ();
