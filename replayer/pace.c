@@ -446,6 +446,7 @@ bound_wait (Replay *r)
 #define REPLAY_FLIGHT_STARVED_MAX 10
 
 static Act flight_check (Replay *r);
+static gboolean flight_starved (Replay *r);
 
 /* Had the recording opened or closed one of the app's windows since the
  * last action (r->next - 1), before the next one, that the replay has
@@ -453,7 +454,7 @@ static Act flight_check (Replay *r);
  * say every window the app made (a version 1 session, an app xrecord
  * --all found running), and its counts are then too low throughout. */
 static gboolean
-windows_not_as_recorded (Replay *r)
+windows_not_as_recorded (Replay *r, gint64 now_ms)
 {
   guint before, now, shown;
 
@@ -464,7 +465,24 @@ windows_not_as_recorded (Replay *r)
   before = g_array_index (r->windows_open, guint, r->next - 1);
   now = g_array_index (r->windows_open, guint, r->next);
   shown = windows_get_n_mapped (r->windows);
-  return (now < before && shown > now) || (now > before && shown < now);
+  if (now < before && shown > now)
+    return TRUE;
+  /* A window the recording opened is waited for as long as a window an
+   * action aims at (--window-wait from the action, in the app's own
+   * time): one that has not come by then is not coming (a reduction's
+   * candidate without the action that opened it), and the rest of the
+   * recorded gap would be waited in vain. */
+  if (!(now > before && shown < now))
+    return FALSE;
+  if (now_ms >= r->t_last_action + r->opts->settings.window_wait_ms + r->flight_extended
+      && r->flight_starvation.at != 0)
+    flight_starved (r);
+  if (now_ms < r->t_last_action + r->opts->settings.window_wait_ms + r->flight_extended)
+    return TRUE;
+  /* (The next action, if aimed at that window, is not kept waiting for
+   * it a second time: replay_find_window.) */
+  r->opened_waited = r->next + 1;
+  return FALSE;
 }
 
 /* At the deadline: TRUE if the app starved since the last look, and
@@ -477,6 +495,7 @@ flight_starved (Replay *r)
 
   if (starved <= 0 || r->flight_deadline >= most)
     return FALSE;
+  r->flight_extended += MIN (r->flight_deadline + starved, most) - r->flight_deadline;
   r->flight_deadline = MIN (r->flight_deadline + starved, most);
   note_verbose (r, "action %u: the app waited %" G_GINT64_FORMAT " ms for a core: the recorded "
                 "gap is as much longer", r->next + 1, starved);
@@ -525,7 +544,7 @@ flight_check (Replay *r)
       next_look = REPLAY_FLIGHT_GLANCE_MS;
       what = "its threads (or the X server) are at work";
     }
-  else if (windows_not_as_recorded (r))
+  else if (windows_not_as_recorded (r, now))
     {
       /* Its answer is not all there: the recording had closed a window
        * that the app still shows (a dialog its Return closes once the
@@ -570,6 +589,7 @@ pace_taken (Replay *r)
   r->flight_gap_ms = MIN (gap, r->opts->settings.timeout_ms);
   r->flight_deadline = r->t_last_action + r->flight_gap_ms;
   r->flight_starvation.at = 0;
+  r->flight_extended = 0;
   r->flight_noted = FALSE;
   return flight_check (r);
 }

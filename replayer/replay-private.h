@@ -191,6 +191,9 @@ struct Replay
   gint64 flight_deadline;    /* waiting for work in flight until then (pace_taken) */
   gint64 flight_gap_ms;      /* ... the recorded gap it allows (within --timeout) */
   ReplayStarvation flight_starvation; /* ... how long the app waited for a core */
+  gint64 flight_extended;    /* ... and how much later that made the deadline */
+  guint opened_waited;       /* 1 + the action before which a window the recording
+                              * opened was waited for --window-wait in vain */
   gboolean flight_noted;     /* ... and said so in the verbose log */
   GArray *windows_open;      /* owned, or NULL until needed: the app's windows the
                               * recording had open before each action */
