@@ -22,6 +22,7 @@
 #include "replay.h"
 #include "sandbox.h"
 #include "windows.h"
+#include "xserver.h"
 #include "xconn.h"
 
 /* Settling: every REPLAY_QUIET_SAMPLE_MS, the CPU the app's process tree
@@ -212,6 +213,64 @@ struct Replay
   gboolean pointer_crossed;  /* ... which that motion changed (the app has work) */
   GError *error;             /* owned: why the replay failed (infra, cancelled) */
 };
+
+/* replay.c: injects action r->next, or waits for its window; the
+ * verdict (everything stops, the loop ends). */
+void replay_step (Replay *r);
+void replay_finish (Replay *r, VerdictKind outcome);
+/* What pacing or settling decided, carried out; the X connection broke. */
+void replay_act (Replay *r, Act act);
+void replay_fail_x (Replay *r);
+/* After action r->next - 1: pacing decides when r->next goes. */
+void replay_schedule_next (Replay *r);
+
+/* aim.c: where action @number (@ev) goes. */
+typedef enum
+{
+  WINDOW_READY,              /* inject now (into the match, or at root coordinates) */
+  WINDOW_WAIT,               /* not there yet: wait for it */
+  WINDOW_MISSING,            /* never came, and nothing may stand in for it */
+  WINDOW_GONE,               /* was there in this replay, and the app closed it
+                              * sooner than in the recording */
+} WindowState;
+/* Its window, into @match: at once, or WINDOW_WAIT (replay_step() again
+ * when it comes or the wait is over). */
+WindowState replay_find_window (Replay *r, guint number, const SessionEvent *ev,
+                                WindowsMatch *match);
+/* Its window never came: the replay ends unresolved. */
+void replay_missing_window (Replay *r, guint number, const SessionEvent *ev);
+/* TRUE if the window was asked to move or resize as recorded (the action
+ * waits for the app to take it: pace_wait()). */
+gboolean replay_arrange (Replay *r, const SessionEvent *ev, const WindowsMatch *match);
+/* Without a window manager, a key reaches the window under the pointer:
+ * the pointer is put into @match's window if it is not there. */
+void replay_point_into (Replay *r, const SessionEvent *ev, const WindowsMatch *match);
+void replay_remember_pos (Replay *r, const SessionEvent *ev);
+/* A window waited for came: its latency in the result. */
+void replay_note_latency (Replay *r);
+/* Action @number's window was there and the app closed it sooner than
+ * in the recording (@gone), or it is a release of an action skipped so:
+ * TRUE if it is skipped. */
+gboolean replay_skip_gone (Replay *r, guint number, const SessionEvent *ev, gboolean gone);
+/* Before action @number (@ev) goes: its window into @match (*@matched
+ * if there is one). TRUE to send it now; FALSE if it waits (for its
+ * window, for the app to take an arrangement or its work in flight), was
+ * skipped, or ended the replay. */
+gboolean replay_aim (Replay *r, guint number, const SessionEvent *ev, WindowsMatch *match,
+                     gboolean *matched);
+
+/* setup.c: the sandbox, then the X server (*@server, unless --display:
+ * *@display); the app's environment; --backtrace's tracer around @argv,
+ * and what it knew of a crash. */
+gboolean replay_prepare (Replay *r, XServer **server, const char **display, GError **error);
+GStrv replay_app_environ (Replay *r);
+gboolean replay_wrap_crashtrace (Replay *r, const char *const **argv, GPtrArray **wrapped,
+                                 char **frames_path, GError **error);
+void replay_take_frames (ReplayResult *result, const char *frames_path);
+
+/* wm.c: --wm's window manager, started and waited for until it manages
+ * the display. */
+gboolean replay_start_wm (Replay *r, GError **error);
 
 /* note.c: a note on stderr with --verbose; the monotonic clock in ms. */
 void note_verbose (Replay *r, const char *format, ...) G_GNUC_PRINTF (2, 3);
