@@ -43,7 +43,7 @@ on_wait_timeout (gpointer user_data)
       return G_SOURCE_REMOVE;
     }
   r->wait_over = TRUE;
-  replay_step (r);
+  r->act (r, act_step ());
   return G_SOURCE_REMOVE;
 }
 
@@ -147,7 +147,7 @@ replay_missing_window (Replay *r, guint number, const SessionEvent *ev)
                      ev->wm_class != NULL ? ")" : "", r->opts->settings.window_wait_ms);
   note_verbose (r, "action %u: window %d did not appear within %u ms: unresolved",
                 number + 1, ev->window, r->opts->settings.window_wait_ms);
-  replay_finish (r, VERDICT_UNRESOLVED);
+  r->act (r, act_finish (VERDICT_UNRESOLVED));
 }
 
 /* Is the window action @number aims at there? The same class and title
@@ -308,7 +308,7 @@ replay_skip_gone (Replay *r, guint number, const SessionEvent *ev, gboolean gone
   r->next++;
   r->result->n_replayed = r->next;
   r->last_time_ms = ev->time_ms;
-  replay_schedule_next (r);
+  r->act (r, act_next ());
   return TRUE;
 }
 
@@ -351,15 +351,15 @@ replay_aim (Replay *r, guint number, const SessionEvent *ev, WindowsMatch *match
        * opened): what the app has in flight now (the timer that arms the
        * dialog's OK) is waited for as after any action, within the
        * recorded gap. */
-      replay_act (r, pace_wait (r));
+      r->act (r, pace_wait (r));
       return FALSE;
     }
   if (*matched && replay_arrange (r, ev, match))
     {
       if (!xconn_sync (r->conn))
-        replay_fail_x (r);
+        r->act (r, act_fail_x ());
       else
-        replay_act (r, pace_wait (r));
+        r->act (r, pace_wait (r));
       return FALSE;
     }
   return TRUE;

@@ -156,14 +156,6 @@ bounded_recorded_gap (Replay *r, guint64 time_ms)
   return (guint) (gap + 0.5);
 }
 
-guint
-pace_recorded_gap (Replay *r, guint64 from, guint64 to)
-{
-  double gap = to > from ? (double) (to - from) / r->opts->settings.speed : 0.0;
-
-  return (guint) (gap + 0.5);
-}
-
 /* A modifier held long means nothing by its length (the replay server has
  * no auto-repeat): Shift, Control, Alt, Super and their kin. */
 static gboolean
@@ -355,43 +347,6 @@ in_typing_run (Replay *r, const SessionEvent *prev, const SessionEvent *next)
 }
 
 /* ---- waiting for the app ---- */
-
-/* The next action in @ms, within its window (pace-rules.h): a double
- * click's gaps and a held key's, kept as they meant. */
-static Act
-inject_within (Replay *r, guint ms)
-{
-  gint64 now = note_now_ms ();
-  guint bounded = pace_rules_clamp (&r->window, now, ms);
-
-  if (bounded != ms && r->window.why != NULL)
-    note_verbose (r, "action %u: in %u ms, not %u: %s", r->next + 1, bounded, ms,
-                  r->window.why);
-  return act_inject (bounded);
-}
-
-/* The app has taken the action: the next one after --min-gap. */
-Act
-pace_done (Replay *r, const char *how)
-{
-  gint64 waited = note_now_ms () - r->pace_started;
-
-  if (r->pace_timer != 0)
-    g_source_remove (r->pace_timer);
-  r->pace_timer = 0;
-  if (r->window_timer != 0)
-    g_source_remove (r->window_timer);
-  r->window_timer = 0;
-  r->pace_waiting = FALSE;
-  r->result->app_wait_ms += waited;
-  r->result->app_wait_max_ms = MAX (r->result->app_wait_max_ms, waited);
-  if (how != NULL)
-    note_verbose (r, "action %u: %s after %" G_GINT64_FORMAT " ms", r->next + 1, how, waited);
-  /* The app has taken the action: the next one goes at once, at least
-   * --min-gap after this one (the wait counts). */
-  return inject_within (r, waited >= r->opts->settings.min_gap_ms
-                             ? 0 : r->opts->settings.min_gap_ms - (guint) waited);
-}
 
 /* A wait for the app that would keep the next action past its window's
  * end (the second click of a double click, a key's release before it
@@ -628,14 +583,14 @@ pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
   if (in_motion_run (r, prev, next))
     return act_inject (0);
   if (r->result->pace == REPLAY_PACE_RECORDED)
-    return inject_within (r, bounded_recorded_gap (r, next->time_ms));
+    return pace_inject_within (r, bounded_recorded_gap (r, next->time_ms));
   if (prev != NULL && keeps_time (r, prev, next, after, &gap))
-    return inject_within (r, gap);
+    return pace_inject_within (r, gap);
   if (prev != NULL && after_paste (r, next, &gap))
-    return inject_within (r, gap);
+    return pace_inject_within (r, gap);
   if (in_typing_run (r, prev, next)
       && (r->opts->wait_before == NULL || !r->opts->wait_before (r->next, r->opts->hook_data)))
-    return inject_within (r, 0);
+    return pace_inject_within (r, 0);
   if (r->pace_by_quiet)
     return wait_for_quiet (r, r->opts->settings.timeout_ms);
   return wait_for_app (r);

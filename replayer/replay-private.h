@@ -54,6 +54,8 @@ typedef enum
   ACT_INJECT,                /* inject action r->next in ms */
   ACT_FINISH,                /* the verdict */
   ACT_FAIL_X,                /* the X connection broke (an infrastructure error) */
+  ACT_STEP,                  /* try action r->next again now (its window's wait is over) */
+  ACT_NEXT,                  /* action r->next - 1 is done (skipped): pacing decides the next */
 } ActKind;
 
 /* What the app (its threads, the X server's, its bus's) waited for a
@@ -94,6 +96,18 @@ static inline Act
 act_fail_x (void)
 {
   return (Act) { ACT_FAIL_X, 0, VERDICT_INFRA_ERROR };
+}
+
+static inline Act
+act_step (void)
+{
+  return (Act) { ACT_STEP, 0, VERDICT_PASSED };
+}
+
+static inline Act
+act_next (void)
+{
+  return (Act) { ACT_NEXT, 0, VERDICT_PASSED };
 }
 
 typedef enum
@@ -214,16 +228,6 @@ struct Replay
   GError *error;             /* owned: why the replay failed (infra, cancelled) */
 };
 
-/* replay.c: injects action r->next, or waits for its window; the
- * verdict (everything stops, the loop ends). */
-void replay_step (Replay *r);
-void replay_finish (Replay *r, VerdictKind outcome);
-/* What pacing or settling decided, carried out; the X connection broke. */
-void replay_act (Replay *r, Act act);
-void replay_fail_x (Replay *r);
-/* After action r->next - 1: pacing decides when r->next goes. */
-void replay_schedule_next (Replay *r);
-
 /* aim.c: where action @number (@ev) goes. */
 typedef enum
 {
@@ -292,10 +296,11 @@ Act pace_answered (Replay *r);
 /* Waits for the app to take what the replay did to its windows (a resize),
  * as after an action; then the action r->next is tried again. */
 Act pace_wait (Replay *r);
-/* pace.c's to flight.c: the app has taken the action, the next one after
- * --min-gap; the recorded gap from @from to @to as replayed (--speed,
- * --max-gap, --min-gap). */
+/* pace-gap.c: the app has taken the action (@how, in the verbose log),
+ * the next one after --min-gap; the next in @ms, within the window of
+ * pace-rules.h; the recorded gap from @from to @to, divided by --speed. */
 Act pace_done (Replay *r, const char *how);
+Act pace_inject_within (Replay *r, guint ms);
 guint pace_recorded_gap (Replay *r, guint64 from, guint64 to);
 /* flight.c: the app has taken the action; whatever it still has in
  * flight, within the recorded gap. */

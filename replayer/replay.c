@@ -45,7 +45,8 @@
 /* How long the app gets to exit after SIGTERM before SIGKILL. */
 #define REPLAY_KILL_GRACE_MS 300
 
-G_DEFINE_QUARK (replay-error-quark, replay_error)
+static void replay_schedule_next (Replay *r);
+static void replay_step (Replay *r);
 
 
 void
@@ -83,7 +84,7 @@ replay_clear_timers (Replay *r)
 }
 
 /* The verdict: stop everything and leave the loop. */
-void
+static void
 replay_finish (Replay *r, VerdictKind outcome)
 {
   if (r->phase == PHASE_DONE)
@@ -111,7 +112,7 @@ replay_fail (Replay *r, GError *error)
   replay_finish (r, VERDICT_INFRA_ERROR);
 }
 
-void
+static void
 replay_fail_x (Replay *r)
 {
   replay_fail (r, g_error_new (G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE,
@@ -175,7 +176,7 @@ on_action_timer (gpointer user_data)
 }
 
 /* Carries out what pacing or settling decided (replay-private.h). */
-void
+static void
 replay_act (Replay *r, Act act)
 {
   switch (act.kind)
@@ -189,13 +190,19 @@ replay_act (Replay *r, Act act)
     case ACT_FAIL_X:
       replay_fail_x (r);
       break;
+    case ACT_STEP:
+      replay_step (r);
+      break;
+    case ACT_NEXT:
+      replay_schedule_next (r);
+      break;
     case ACT_WAIT:
     default:
       break;
     }
 }
 
-void
+static void
 replay_schedule_next (Replay *r)
 {
   const SessionEvent *prev = NULL, *next, *after = NULL;
@@ -308,7 +315,7 @@ replay_send (Replay *r, guint number, const SessionEvent *ev, const WindowsMatch
 }
 
 /* Injects action r->next, or waits for its window. */
-void
+static void
 replay_step (Replay *r)
 {
   guint number = r->next;

@@ -14,6 +14,10 @@
 #include <glib/gstdio.h>
 #include <X11/Xlib.h>
 
+/* (Here, not in replay.c: wm.c, which replay.c calls, says its errors
+ * with it too.) */
+G_DEFINE_QUARK (replay-error-quark, replay_error)
+
 static GStrv replay_session_env (const Session *session);
 
 /* How long a private Xvfb may take to start. */
