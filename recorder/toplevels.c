@@ -29,7 +29,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <X11/Xatom.h>
 #include <X11/Xutil.h>
 
 #include "xapp.h"
