@@ -28,6 +28,9 @@
  * has used; it is busy while it used more than REPLAY_BUSY_PERCENT of a
  * core over the last REPLAY_QUIET_WINDOW_MS. */
 #define REPLAY_QUIET_SAMPLE_MS 100
+/* Pacing by quiet, and work in flight: the app and the server are glanced
+ * at this often. */
+#define REPLAY_QUIET_GLANCE_MS 2
 #define REPLAY_QUIET_WINDOW_MS 200
 #define REPLAY_QUIET_SAMPLES (REPLAY_QUIET_WINDOW_MS / REPLAY_QUIET_SAMPLE_MS)
 #define REPLAY_BUSY_PERCENT 10
@@ -188,9 +191,12 @@ struct Replay
   guint pace_bound_ms;       /* ... and the most it waits (the recorded gap) */
   guint pace_busy_runs;      /* waits in a row that ended at the bound */
   guint64 pace_next_time_ms; /* the recorded time of the action waited for */
-  gint64 flight_deadline;    /* waiting for work in flight until then (pace_taken) */
+  gint64 flight_deadline;    /* waiting for work in flight until then (flight_taken) */
   gint64 flight_gap_ms;      /* ... the recorded gap it allows (within --timeout) */
   ReplayStarvation flight_starvation; /* ... how long the app waited for a core */
+  gint64 flight_extended;    /* ... and how much later that made the deadline */
+  guint opened_waited;       /* 1 + the action before which a window the recording
+                              * opened was waited for --window-wait in vain */
   gboolean flight_noted;     /* ... and said so in the verbose log */
   GArray *windows_open;      /* owned, or NULL until needed: the app's windows the
                               * recording had open before each action */
@@ -227,6 +233,14 @@ Act pace_answered (Replay *r);
 /* Waits for the app to take what the replay did to its windows (a resize),
  * as after an action; then the action r->next is tried again. */
 Act pace_wait (Replay *r);
+/* pace.c's to flight.c: the app has taken the action, the next one after
+ * --min-gap; the recorded gap from @from to @to as replayed (--speed,
+ * --max-gap, --min-gap). */
+Act pace_done (Replay *r, const char *how);
+guint pace_recorded_gap (Replay *r, guint64 from, guint64 to);
+/* flight.c: the app has taken the action; whatever it still has in
+ * flight, within the recorded gap. */
+Act flight_taken (Replay *r);
 
 /* apptiming.c: r->app_timing and r->recorded_timing, once the app's
  * first window is up. */

@@ -405,7 +405,11 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
           note_verbose (r, "action %u waits for window %d", number + 1, ev->window);
           settle_starvation_start (r, &r->wait_starvation);
           r->wait_extended = 0;
-          r->wait_timer = g_timeout_add (r->opts->settings.window_wait_ms, on_wait_timeout, r);
+          /* Waited for already, since the last action, as a window the
+           * recording had opened by now (pace.c): not twice. */
+          r->wait_timer = g_timeout_add (r->opened_waited == number + 1
+                                           ? 0 : r->opts->settings.window_wait_ms,
+                                         on_wait_timeout, r);
         }
       return WINDOW_WAIT;
     }
