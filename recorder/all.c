@@ -26,593 +26,40 @@
  * event says whether the chord follows (then it is dropped, and its
  * release too) or not (then it is recorded, in order, late).
  *
+ * The state is in all-private.h; this file starts the recording, takes
+ * the RECORD stream's events and the signals. The apps and their
+ * buffers, saving and a crash are all-apps.c's; what goes to which
+ * buffer all-record.c's; --save-key's chord all-save-key.c's.
+ *
  * Start reading at rec_all_run(), then on_captured().
  */
 #define G_LOG_DOMAIN "xreduce-recorder"
 
-#include "all.h"
+#include "all-private.h"
 
 #include <errno.h>
 #include <signal.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
-#include <gio/gio.h>
-#include <X11/Xlib.h>
-#include <X11/XKBlib.h>
-#include <X11/Xproto.h>
 #include <X11/extensions/record.h>
 
-#include "buffer.h"
-#include "capture.h"
-#include "chord.h"
-#include "coredump.h"
-#include "header.h"
 #include "keymap.h"
-#include "pastes.h"
-#include "proc.h"
 #include "quote.h"
 #include "recorder.h"
-#include "session.h"
-#include "toplevels.h"
-#include "translate.h"
 #include "xconn.h"
 
 #define ENABLE_TIMEOUT_MS 10000
-
-typedef struct App App;
-
-struct RecAll
-{
-  char *display;
-  char *save_dir;
-  guint64 keep_ms;
-  guint keep_actions;
-  char **exclude;
-  char **record_env;
-  char *coredumpctl;       /* its path, or NULL: no crash is known for sure */
-  gboolean no_selections;
-
-  Display *tracker;        /* owned */
-  GSource *tracker_source;
-  XID tracker_base;
-  Capture *capture;
-  Toplevels *tops;
-  Translator *translator;
-  RecPastes *pastes;       /* owned: the selections apps paste from, drops */
-  App *pasting;            /* the app whose request or message pastes is given now */
-  GMainLoop *loop;
-  char *keymap;
-
-  GHashTable *apps;        /* pid -> App* (owned) */
-  guint64 now_ms;          /* the time of the last event recorded (the stream's clock) */
-  gint64 now_at;           /* ... and when it was read (monotonic, us) */
-  gboolean enabled, gone;
-  int signal;
-  guint n_saved;
-  guint signal_sources[4];
-
-  gboolean have_save_key;  /* --save-key: */
-  Chord save_key;
-  GArray *held;            /* Held: the device events held back (a modifier of the
-                            * chord pressed, and the motion since) */
-  guint8 swallowed[32];    /* keycodes (bits) whose release is the chord's */
-};
-
-typedef struct
-{
-  xEvent ev;
-  guint64 time_ms;
-} Held;
-
-struct App
-{
-  RecAll *all;             /* its owner */
-  pid_t pid;
-  Session *header;         /* owned: the header of its sessions, made when first seen */
-  char *name;              /* for file names and messages: its program (an interpreter's
-                            * script), or "app" */
-  RecBuffer *events;       /* owned: its recent events (buffer.h) */
-  GHashTable *bases;       /* its X clients' resource bases now connected */
-  GHashTable *shown;       /* Window: its top-levels up and not taken down by itself */
-  ProcGoneWatch *watch;    /* owned, while its end is awaited */
-  gint64 first_seen;       /* real time, us */
-  /* Gone with its windows open: systemd-coredump's entry awaited. */
-  gboolean crashed;
-  RecCoredump *coredump;    /* owned, while the entry is awaited */
-};
-
-/* ---- the buffers ---- */
-
-static void
-app_free (App *app)
-{
-  rec_buffer_free (app->events);
-  g_clear_pointer (&app->watch, proc_gone_watch_free);
-  rec_coredump_free (app->coredump);
-  g_clear_pointer (&app->header, session_free);
-  g_hash_table_unref (app->bases);
-  g_hash_table_unref (app->shown);
-  g_free (app->name);
-  g_free (app);
-}
-
-/* The stream's clock now: the last event's time, and the time since. */
-static guint64
-all_now_ms (RecAll *all)
-{
-  if (all->now_at == 0)
-    return all->now_ms;
-  return all->now_ms + (guint64) MAX (g_get_monotonic_time () - all->now_at, 0) / 1000;
-}
-
-static void
-all_note_time (RecAll *all, guint64 time_ms)
-{
-  if (time_ms >= all->now_ms)
-    {
-      all->now_ms = time_ms;
-      all->now_at = g_get_monotonic_time ();
-    }
-}
-
-static void
-app_append (App *app, const SessionEvent *ev)
-{
-  rec_buffer_append (app->events, ev, all_now_ms (app->all));
-}
-
-/* ---- an app, first seen ---- */
-
-/* "xdemo", "gedit": @text's letters, digits, '.', '_' and '-' (at most
- * 40), for a file name; NULL if none. */
-static char *
-file_name_part (const char *text)
-{
-  g_autoptr (GString) out = g_string_new (NULL);
-
-  for (const char *p = text; p != NULL && *p != '\0' && out->len < 40; p++)
-    if (g_ascii_isalnum (*p) || *p == '.' || *p == '_' || *p == '-')
-      g_string_append_c (out, *p);
-  if (out->len == 0 || out->str[0] == '.')
-    return NULL;
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
-
-static gboolean
-is_interpreter (const char *program)
-{
-  static const char *const names[] = { "python", "perl", "ruby", "sh", "bash", "dash", "wish",
-                                       "tclsh", "node", "gjs", "lua", "java", NULL };
-
-  for (const char *const *n = names; *n != NULL; n++)
-    if (g_str_has_prefix (program, *n)
-        && (program[strlen (*n)] == '\0' || g_ascii_isdigit (program[strlen (*n)])))
-      return TRUE;
-  return FALSE;
-}
-
-static App *
-app_get (RecAll *all, pid_t pid)
-{
-  App *app;
-  g_auto (GStrv) argv = NULL;
-
-  if (pid <= 0)
-    return NULL;
-  if (toplevels_is_excluded (all->tops, pid))
-    {
-      /* (What it had before its class showed is forgotten.) */
-      g_hash_table_remove (all->apps, GINT_TO_POINTER (pid));
-      return NULL;
-    }
-  app = g_hash_table_lookup (all->apps, GINT_TO_POINTER (pid));
-  if (app != NULL)
-    return app;
-  app = g_new0 (App, 1);
-  app->all = all;
-  app->pid = pid;
-  app->first_seen = g_get_real_time ();
-  app->events = rec_buffer_new (all->keep_actions, all->keep_ms);
-  app->bases = g_hash_table_new (NULL, NULL);
-  app->shown = g_hash_table_new (NULL, NULL);
-  app->header = rec_header_of_process (all->tracker, pid, all->keymap,
-                                       (const char *const *) all->record_env, &argv);
-  if (argv != NULL && argv[0] != NULL)
-    {
-      g_autofree char *base = g_path_get_basename (argv[0]);
-
-      /* An interpreter's script names the app ("python3 notes.py"). */
-      if (argv[1] != NULL && argv[1][0] != '-' && is_interpreter (base))
-        {
-          g_free (base);
-          base = g_path_get_basename (argv[1]);
-        }
-      app->name = file_name_part (base);
-    }
-  if (app->name == NULL)
-    app->name = g_strdup ("app");
-  /* An app that was there before xrecord: its windows up now. */
-  {
-    Window up[64];
-    guint n = toplevels_get_app_mapped (all->tops, pid, up, G_N_ELEMENTS (up));
-
-    for (guint i = 0; i < MIN (n, G_N_ELEMENTS (up)); i++)
-      g_hash_table_add (app->shown, GSIZE_TO_POINTER (up[i]));
-  }
-  g_debug ("app %d (%s) seen", (int) pid, app->name);
-  g_hash_table_insert (all->apps, GINT_TO_POINTER (pid), app);
-  return app;
-}
-
-/* --exclude-class: an app whose window showed one of the classes is
- * recorded nothing of, from then on, and what it had is forgotten. */
-static gboolean
-app_check_excluded (RecAll *all, App *app)
-{
-  if (!toplevels_is_excluded (all->tops, app->pid))
-    return FALSE;
-  g_debug ("app %d (%s) excluded", (int) app->pid, app->name);
-  g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
-  return TRUE;
-}
-
-/* ---- saving ---- */
-
-/* The app's buffer as a session: its header, the events (a release whose
- * press was dropped from the buffer is left out), the outcome. */
-static Session *
-app_session (App *app, SessionOutcome outcome)
-{
-  Session *session = session_subset (app->header, NULL, 0);
-  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d %H:%M:%S");
-  g_autofree char *comment = g_strdup_printf (
-    "xreduce session, saved by xrecord --all %s on %s: the last %u actions of pid %d%s",
-    XREDUCE_VERSION, date, rec_buffer_get_n_actions (app->events), (int) app->pid,
-    rec_buffer_get_n_dropped (app->events) > 0 ? " (older ones were dropped: --keep, --keep-actions)"
-                                                : "");
-
-  session_add_header_comment (session, comment);
-  rec_buffer_to_session (app->events, session);
-  session_set_outcome (session, outcome, TRUE);
-  return session;
-}
-
-/* Writes the app's buffer to a new file in the save folder and says
- * where (@why: "was gone with its windows open"). */
-static void
-app_save (App *app, const char *why, SessionOutcome outcome)
-{
-  RecAll *all = app->all;
-  g_autoptr (Session) session = NULL;
-  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
-  g_autofree char *path = NULL;
-  g_autofree char *shown_path = NULL, *shown_name = NULL;
-  g_autoptr (GError) error = NULL;
-
-  for (guint i = 1; path == NULL || g_file_test (path, G_FILE_TEST_EXISTS); i++)
-    {
-      g_autofree char *file = i == 1
-        ? g_strdup_printf ("%s-%s-%d.log", app->name, stamp, (int) app->pid)
-        : g_strdup_printf ("%s-%s-%d-%u.log", app->name, stamp, (int) app->pid, i);
-
-      g_free (path);
-      path = g_build_filename (all->save_dir, file, NULL);
-    }
-  shown_path = quote_terminal (path);
-  shown_name = quote_terminal (app->name);
-  /* (--keep counts until now, not the app's last event.) */
-  rec_buffer_trim (app->events, all_now_ms (all));
-  if (rec_buffer_get_n_actions (app->events) == 0)
-    {
-      g_printerr ("xrecord: %s (pid %d) %s: no action of its within --keep: nothing saved\n",
-                  shown_name, (int) app->pid, why);
-      return;
-    }
-  session = app_session (app, outcome);
-  if (!session_save (session, path, &error))
-    {
-      g_autofree char *shown = quote_message (error->message);
-      g_printerr ("xrecord: %s (pid %d) %s: cannot save its actions: %s\n", shown_name,
-                  (int) app->pid, why, shown);
-      return;
-    }
-  all->n_saved++;
-  g_printerr ("xrecord: %s (pid %d) %s: its last %u actions saved to %s\n", shown_name,
-              (int) app->pid, why, rec_buffer_get_n_actions (app->events), shown_path);
-}
-
-/* ---- a crash ---- */
-
-/* The crashed app's session: its signal, as systemd-coredump says, or
- * `outcome unknown`; then the app is done with. */
-static void
-app_save_crash (App *app, int signal)
-{
-  RecAll *all = app->all;
-  SessionOutcome outcome = { .kind = SESSION_OUTCOME_LOST };
-  g_autofree char *why = NULL;
-
-  if (signal != 0)
-    {
-      outcome.kind = SESSION_OUTCOME_CRASHED;
-      outcome.signal = signal;
-      why = g_strdup_printf ("was gone with its windows open (%s, says systemd-coredump)",
-                             session_signal_name (signal));
-    }
-  app_save (app, why != NULL ? why : "was gone with its windows open", outcome);
-  g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
-}
-
-/* systemd-coredump's answer (coredump.h). */
-static void
-on_coredump (int signal, gpointer user_data)
-{
-  App *app = user_data;
-
-  app_save_crash (app, signal);
-}
-
-static void
-on_app_gone (gboolean gone, gpointer user_data)
-{
-  App *app = user_data;
-  RecAll *all = app->all;
-
-  if (!gone)
-    {
-      g_debug ("app %d closed its display but still runs: nothing saved", (int) app->pid);
-      /* (Frees the watch that called: it is done with.) */
-      g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));
-      return;
-    }
-  app->crashed = TRUE;
-  if (all->coredumpctl == NULL)
-    app_save_crash (app, 0);
-  else
-    app->coredump = rec_coredump_lookup (all->coredumpctl, app->pid, app->first_seen,
-                                         RECALL_COREDUMP_TRIES, RECALL_COREDUMP_INTERVAL_MS,
-                                         on_coredump, app);
-}
-
-/* At the end: the crashes whose coredump entry is still awaited are
- * saved as they are (`outcome unknown`). */
-static void
-save_awaited (RecAll *all)
-{
-  GHashTableIter iter;
-  gpointer value;
-  g_autoptr (GPtrArray) awaited = g_ptr_array_new ();
-
-  g_hash_table_iter_init (&iter, all->apps);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (((App *) value)->crashed)
-      g_ptr_array_add (awaited, value);
-  for (guint i = 0; i < awaited->len; i++)
-    app_save_crash (awaited->pdata[i], 0);
-}
-
-/* Every app's buffer, on demand (@why: "SIGUSR1", "--save-key"). */
-static void
-save_all (RecAll *all, const char *why)
-{
-  g_autofree char *paren = g_strdup_printf ("(%s)", why);
-  GHashTableIter iter;
-  gpointer value;
-  guint n = 0;
-
-  g_hash_table_iter_init (&iter, all->apps);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      App *app = value;
-
-      if (rec_buffer_get_n_actions (app->events) == 0 || app->watch != NULL)
-        continue;
-      app_save (app, paren, (SessionOutcome) { .kind = SESSION_OUTCOME_LOST });
-      n++;
-    }
-  if (n == 0)
-    g_printerr ("xrecord: %s: no app has actions to save\n", why);
-}
-
-static void held_flush (RecAll *all, gboolean chord);
 
 static gboolean
 on_usr1 (gpointer user_data)
 {
   RecAll *all = user_data;
 
-  held_flush (all, FALSE);
-  save_all (all, "SIGUSR1");
+  rec_all_held_flush (all, FALSE);
+  rec_all_save_all (all, "SIGUSR1");
   return G_SOURCE_CONTINUE;
-}
-
-/* ---- what was recorded ---- */
-
-/* The app's top-level @window (a frame or the client) is up. */
-static void
-note_mapped (RecAll *all, Window window)
-{
-  ToplevelTarget target;
-  App *app;
-
-  if (!toplevels_lookup (all->tops, window, &target) || target.app_pid <= 0)
-    return;
-  app = app_get (all, target.app_pid);
-  if (app != NULL && !app_check_excluded (all, app))
-    g_hash_table_add (app->shown, GSIZE_TO_POINTER (target.window));
-}
-
-/* An app's own UnmapWindow or DestroyWindow: it takes a window down. */
-static void
-note_taken_down (RecAll *all, const guint8 *data, gsize len, XID id_base)
-{
-  xResourceReq req;
-  ToplevelTarget target;
-  App *app;
-
-  if (len < sz_xResourceReq)
-    return;
-  memcpy (&req, data, sz_xResourceReq);
-  if (req.reqType != X_UnmapWindow && req.reqType != X_DestroyWindow)
-    return;
-  app = g_hash_table_lookup (all->apps, GINT_TO_POINTER (toplevels_client_pid (all->tops, id_base)));
-  if (app == NULL)
-    return;
-  g_hash_table_remove (app->shown, GSIZE_TO_POINTER ((Window) req.id));
-  if (toplevels_lookup (all->tops, req.id, &target))
-    g_hash_table_remove (app->shown, GSIZE_TO_POINTER (target.window));
-}
-
-static void
-append_delivered (RecAll *all, pid_t pid, XID id_base, const xEvent *ev, guint64 time_ms)
-{
-  SessionEvent out;
-  App *app = app_get (all, pid);
-
-  if (app == NULL || app->watch != NULL || app_check_excluded (all, app))
-    return;
-  if (id_base != 0)
-    g_hash_table_add (app->bases, GSIZE_TO_POINTER (id_base));
-  if (translator_delivered (all->translator, ev, time_ms, &out) == TRANSLATE_EVENT)
-    app_append (app, &out);
-}
-
-/* A user action, to the buffer of the app it was aimed at. */
-static void
-record_device (RecAll *all, const xEvent *ev, guint64 time_ms)
-{
-  SessionEvent out;
-  App *app;
-
-  if (translator_device (all->translator, ev, time_ms, &out) != TRANSLATE_EVENT)
-    return;
-  app = app_get (all, translator_get_app_pid (all->translator));
-  if (app != NULL && app->watch == NULL && !app_check_excluded (all, app))
-    {
-      app_append (app, &out);
-      /* What an app asks for from now on is this action's paste. */
-      if (all->pastes != NULL)
-        rec_pastes_action (all->pastes);
-    }
-}
-
-/* ---- pastes and drops from other apps ---- */
-
-/* A Selection line or a Drop (pastes.h), for the app whose request or
- * message it answers. */
-static void
-on_given (const SessionEvent *ev, gpointer user_data)
-{
-  RecAll *all = user_data;
-
-  if (all->pasting != NULL)
-    app_append (all->pasting, ev);
-}
-
-/* @pid's ConvertSelection (@data) or ClientMessage (@ev) to pastes. */
-static void
-give (RecAll *all, pid_t pid, const guint8 *data, gsize len, const xEvent *ev, guint64 time_ms)
-{
-  App *app = all->pastes != NULL ? app_get (all, pid) : NULL;
-
-  if (app == NULL || app->watch != NULL || app_check_excluded (all, app))
-    return;
-  all->pasting = app;
-  rec_pastes_set_app (all->pastes, pid);
-  if (ev != NULL)
-    rec_pastes_client_message (all->pastes, ev, time_ms);
-  else
-    rec_pastes_request (all->pastes, data, len, time_ms);
-  rec_pastes_set_app (all->pastes, 0);
-  all->pasting = NULL;
-}
-
-/* ---- --save-key ---- */
-
-static gboolean
-is_swallowed (RecAll *all, guint keycode)
-{
-  return (all->swallowed[(keycode & 0xff) / 8] & (1u << (keycode % 8))) != 0;
-}
-
-static void
-set_swallowed (RecAll *all, guint keycode, gboolean swallowed)
-{
-  if (swallowed)
-    all->swallowed[(keycode & 0xff) / 8] |= 1u << (keycode % 8);
-  else
-    all->swallowed[(keycode & 0xff) / 8] &= ~(1u << (keycode % 8));
-}
-
-/* What was held back: the chord's modifiers dropped (@chord: it came;
- * their releases will be too), else recorded; the motion recorded. At
- * the stream's time now: server events may have been recorded since, and
- * a session's time never goes back. */
-static void
-held_flush (RecAll *all, gboolean chord)
-{
-  for (guint i = 0; all->held != NULL && i < all->held->len; i++)
-    {
-      Held *held = &g_array_index (all->held, Held, i);
-
-      if (chord && (held->ev.u.u.type & 0x7f) == KeyPress)
-        set_swallowed (all, held->ev.u.u.detail, TRUE);
-      else
-        record_device (all, &held->ev, MAX (held->time_ms, all->now_ms));
-    }
-  if (all->held != NULL)
-    g_array_set_size (all->held, 0);
-}
-
-static gboolean
-key_is_chord (RecAll *all, guint keycode, guint state)
-{
-  KeySym base = XkbKeycodeToKeysym (all->tracker, (KeyCode) keycode, 0, 0), produced = NoSymbol;
-  unsigned int consumed;
-
-  if (chord_matches (&all->save_key, (guint32) base, state))
-    return TRUE;
-  return XkbLookupKeySym (all->tracker, (KeyCode) keycode, state, &consumed, &produced)
-         && produced != NoSymbol && chord_matches (&all->save_key, (guint32) produced, state);
-}
-
-/* A device event under --save-key: TRUE if it is the chord's (held back,
- * or dropped), FALSE if it is to be recorded (after what was held). */
-static gboolean
-save_key_filter (RecAll *all, const xEvent *ev, guint64 time_ms)
-{
-  int type = ev->u.u.type & 0x7f;
-  guint keycode = ev->u.u.detail, state = ev->u.keyButtonPointer.state;
-  Held held = { .ev = *ev, .time_ms = time_ms };
-
-  if (type == KeyRelease && is_swallowed (all, keycode))
-    {
-      set_swallowed (all, keycode, FALSE);
-      return TRUE;
-    }
-  if (type == KeyPress && key_is_chord (all, keycode, state))
-    {
-      held_flush (all, TRUE);
-      set_swallowed (all, keycode, TRUE);
-      save_all (all, "--save-key");
-      return TRUE;
-    }
-  if ((type == KeyPress
-       && chord_is_own_modifier (&all->save_key,
-                                 (guint32) XkbKeycodeToKeysym (all->tracker, (KeyCode) keycode,
-                                                               0, 0)))
-      || (type == MotionNotify && all->held->len > 0))
-    {
-      g_array_append_val (all->held, held);
-      return TRUE;
-    }
-  held_flush (all, FALSE);
-  return FALSE;
 }
 
 static void
@@ -622,11 +69,11 @@ on_captured (const xEvent *ev, XID id_base, guint64 time_ms, gpointer user_data)
   int type = ev->u.u.type & 0x7f;
   pid_t pid;
 
-  all_note_time (all, time_ms);
+  rec_all_note_time (all, time_ms);
   if (type >= KeyPress && type <= MotionNotify)
     {
-      if (!all->have_save_key || !save_key_filter (all, ev, time_ms))
-        record_device (all, ev, time_ms);
+      if (!all->have_save_key || !rec_all_save_key_filter (all, ev, time_ms))
+        rec_all_record_device (all, ev, time_ms);
       return;
     }
   if (id_base == all->tracker_base)
@@ -634,20 +81,20 @@ on_captured (const xEvent *ev, XID id_base, guint64 time_ms, gpointer user_data)
       toplevels_handle_event (all->tops, ev);
       translator_tracker_event (all->translator, ev);
       if (type == MapNotify)
-        note_mapped (all, ev->u.mapNotify.window);
+        rec_all_note_mapped (all, ev->u.mapNotify.window);
       /* An app never hears of its top-levels' creation; the tracker does. */
       if (type == CreateNotify && ev->u.createNotify.parent == DefaultRootWindow (all->tracker)
           && (pid = toplevels_client_pid (all->tops, ev->u.createNotify.window
                                                      & XRecordIdBaseMask (all->tracker))) > 0)
-        append_delivered (all, pid, 0, ev, time_ms);
+        rec_all_append_delivered (all, pid, 0, ev, time_ms);
       return;
     }
   if ((pid = toplevels_client_pid (all->tops, id_base)) > 0)
     {
-      append_delivered (all, pid, id_base, ev, time_ms);
+      rec_all_append_delivered (all, pid, id_base, ev, time_ms);
       /* A drop from another app (XDND), after its message. */
       if (type == ClientMessage)
-        give (all, pid, NULL, 0, ev, time_ms);
+        rec_all_give (all, pid, NULL, 0, ev, time_ms);
     }
 }
 
@@ -658,13 +105,13 @@ on_request (const guint8 *data, gsize len, XID id_base, guint64 time_ms, gpointe
 
   pid_t pid;
 
-  all_note_time (all, time_ms);
+  rec_all_note_time (all, time_ms);
   toplevels_handle_request (all->tops, data, len);
-  note_taken_down (all, data, len, id_base);
+  rec_all_note_taken_down (all, data, len, id_base);
   /* An app pastes: what it gets is fetched now, into its buffer. */
   if (len > 0 && data[0] == X_ConvertSelection
       && (pid = toplevels_client_pid (all->tops, id_base)) > 0)
-    give (all, pid, data, len, NULL, time_ms);
+    rec_all_give (all, pid, data, len, NULL, time_ms);
 }
 
 /* A client has left (after the server took its windows down). */
@@ -688,7 +135,7 @@ on_client_gone (XID id_base, gpointer user_data)
       return;
     }
   /* Its windows were up: a crash, if its process is gone too. */
-  app->watch = proc_watch_gone (pid, RECALL_GONE_TIMEOUT_MS, on_app_gone, app);
+  app->watch = proc_watch_gone (pid, RECALL_GONE_TIMEOUT_MS, rec_all_on_app_gone, app);
 }
 
 static void
@@ -767,7 +214,7 @@ rec_all_new (const RecAllOptions *options, GError **error)
   if (options->display == NULL || *options->display == '\0')
     {
       g_set_error (error, RECORDER_ERROR, RECORDER_ERROR_USAGE,
-                   "--all records an existing display: give it with -d DPY");
+                   "--all records an existing display: rec_all_give it with -d DPY");
       return NULL;
     }
   for (const char *const *n = options->record_env; n != NULL && *n != NULL; n++)
@@ -798,7 +245,7 @@ rec_all_new (const RecAllOptions *options, GError **error)
   all->record_env = g_strdupv ((char **) options->record_env);
   all->coredumpctl = g_find_program_in_path ("coredumpctl");
   all->no_selections = options->no_selections;
-  all->apps = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) app_free);
+  all->apps = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) rec_all_app_free);
   all->loop = g_main_loop_new (NULL, FALSE);
   /* The folder now (0700: what the user typed is in it), not at the
    * first crash. */
@@ -904,7 +351,7 @@ start (RecAll *all, GError **error)
   toplevels_add_own_client (all->tops, all->tracker_base);
   all->translator = translator_new (all->tracker, all->tops, NoSymbol);
   /* Before the context: its connection is nobody's app. */
-  all->pastes = rec_pastes_new (all->display, all->tops, !all->no_selections, on_given, all,
+  all->pastes = rec_pastes_new (all->display, all->tops, !all->no_selections, rec_all_on_given, all,
                                 &local);
   if (all->pastes == NULL)
     {
@@ -963,6 +410,6 @@ rec_all_run (RecAll *all, GError **error)
     g_main_loop_run (all->loop);
   if (all->capture != NULL && !all->gone)
     capture_stop (all->capture);
-  save_awaited (all);
+  rec_all_save_awaited (all);
   return TRUE;
 }

@@ -12,6 +12,12 @@
  * window is only remembered (Toplevel.inner). Whose a window is, and which
  * window names it, is xapp/'s rule, shared with the replayer.
  *
+ * This file tracks the Toplevels: the root's children from the events,
+ * their stacking, the reparenting into frames, the focus; it answers
+ * which top-level an action is aimed at. The Clients (their identity,
+ * whose each is, what a target says) are toplevels-clients.c's; the
+ * records are in toplevels-private.h.
+ *
  * The stacking order is kept the way compositors keep it: a new window
  * goes on top, ConfigureNotify's above-sibling and CirculateNotify restack.
  *
@@ -19,111 +25,13 @@
  */
 #define G_LOG_DOMAIN "xreduce-recorder"
 
-#include "toplevels.h"
+#include "toplevels-private.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <X11/Xatom.h>
 #include <X11/Xutil.h>
 
 #include "xapp.h"
-
-typedef enum
-{
-  DECISION_UNKNOWN,
-  DECISION_NO,
-  DECISION_YES,
-  DECISION_SILENT,         /* of a client base: the server cannot tell its pid */
-} Decision;
-
-typedef enum
-{
-  FOCUS_NONE,              /* nobody, or not known: keys are not recorded */
-  FOCUS_POINTER,           /* PointerRoot or the root: under the pointer */
-  FOCUS_WINDOW,            /* focus_top's subtree */
-} FocusMode;
-
-typedef struct
-{
-  Window id;
-  Decision app;            /* cached; reset when _NET_WM_PID changes */
-  guint64 first_map;       /* 0: never mapped as the app's */
-  pid_t pid;               /* _NET_WM_PID, 0: not known */
-  pid_t app_pid;           /* all: the app it was taken for (DECISION_YES) */
-  XAppIdentity identity;   /* owned strings */
-  int extents[4];          /* _GTK_FRAME_EXTENTS: left, right, top, bottom (a
-                            * client-side decorated window's invisible margins,
-                            * its shadows under a compositor), or zeros */
-} Client;
-
-typedef struct
-{
-  Window id;
-  Client *client;          /* borrowed from clients; NULL: none found */
-  Client *inner;           /* borrowed: a window of the same client reparented
-                            * into this one (Tk's), or NULL */
-  int x, y, width, height, border;
-  int client_dx, client_dy; /* client origin from the frame's origin */
-  int client_width, client_height; /* the client's size, when it is not the frame */
-  Window client_parent;    /* the client's parent: the frame, or a window in it */
-  gboolean mapped;
-} Toplevel;
-
-typedef struct
-{
-  Window id;               /* the window that names it */
-  char *wm_class;          /* owned, or NULL */
-  char *title;             /* owned, or NULL */
-} Seen;
-
-struct Toplevels
-{
-  Display *dpy;            /* the tracker connection, not owned */
-  XApp *xapp;              /* owned: whose a window is */
-  Window root;
-  pid_t app_pgid;
-  gboolean private_server;
-  Atom net_wm_pid, net_wm_name, gtk_frame_extents;
-
-  GHashTable *toplevels;   /* Window -> Toplevel* (owned) */
-  GPtrArray *stack;        /* Toplevel*, bottom to top (borrowed) */
-  GHashTable *clients;     /* Window -> Client* (owned) */
-  GHashTable *app_bases;   /* XID id_base -> Decision, of clients; forgotten
-                            * when the client leaves (its base is reused) */
-  GPtrArray *seen;         /* of Seen* (owned): windows mapped while recording */
-  gboolean all;            /* toplevels_set_all: every client is an app */
-  char **exclude;          /* all: classes recorded nothing of (owned) */
-  GHashTable *base_pids;   /* all: XID id_base -> pid (0: nobody can tell) */
-  GHashTable *excluded;    /* all: pids of apps that showed an excluded class */
-
-  guint64 map_seq;
-  FocusMode focus_mode;
-  Window focus_top;
-
-  ToplevelsMapFunc map_func;
-  gpointer map_data;
-};
-
-static XID
-base_of (Toplevels *tops, XID id)
-{
-  return xapp_client_base (tops->xapp, id);
-}
-
-static void
-client_free (Client *client)
-{
-  xapp_identity_clear (&client->identity);
-  g_free (client);
-}
-
-static void
-seen_free (Seen *seen)
-{
-  g_free (seen->wm_class);
-  g_free (seen->title);
-  g_free (seen);
-}
 
 Toplevels *
 toplevels_new (Display *dpy, gboolean private_server)
@@ -142,9 +50,9 @@ toplevels_new (Display *dpy, gboolean private_server)
   tops->toplevels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   tops->stack = g_ptr_array_new ();
   tops->clients = g_hash_table_new_full (NULL, NULL, NULL,
-                                         (GDestroyNotify) client_free);
+                                         (GDestroyNotify) toplevels_client_free);
   tops->app_bases = g_hash_table_new (NULL, NULL);
-  tops->seen = g_ptr_array_new_with_free_func ((GDestroyNotify) seen_free);
+  tops->seen = g_ptr_array_new_with_free_func ((GDestroyNotify) toplevels_seen_free);
   tops->focus_mode = FOCUS_NONE;
   return tops;
 }
@@ -167,67 +75,6 @@ toplevels_free (Toplevels *tops)
 }
 
 void
-toplevels_set_app (Toplevels *tops, pid_t app_pgid)
-{
-  tops->app_pgid = app_pgid;
-  xapp_set_app (tops->xapp, app_pgid);
-}
-
-void
-toplevels_set_all (Toplevels *tops, const char *const *exclude_classes)
-{
-  tops->all = TRUE;
-  tops->exclude = g_strdupv ((char **) exclude_classes);
-  tops->base_pids = g_hash_table_new (NULL, NULL);
-  tops->excluded = g_hash_table_new (NULL, NULL);
-}
-
-pid_t
-toplevels_client_pid (Toplevels *tops, XID id_base)
-{
-  gpointer value = NULL;
-  gboolean asked;
-  pid_t pid;
-  GHashTableIter iter;
-
-  if (!tops->all || xapp_is_own_client (tops->xapp, id_base))
-    return 0;
-  asked = g_hash_table_lookup_extended (tops->base_pids, GSIZE_TO_POINTER (id_base), NULL,
-                                        &value);
-  if (asked && GPOINTER_TO_INT (value) > 0)
-    return GPOINTER_TO_INT (value);
-  /* Asked of the server once per client (until it leaves); else what one
-   * of its windows says. */
-  if (!asked)
-    {
-      pid = xapp_client_pid (tops->xapp, id_base);
-      g_hash_table_insert (tops->base_pids, GSIZE_TO_POINTER (id_base),
-                           GINT_TO_POINTER (MAX (pid, 0)));
-      if (pid > 0)
-        return pid;
-    }
-  g_hash_table_iter_init (&iter, tops->clients);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      Client *client = value;
-
-      if (client->pid > 0 && base_of (tops, client->id) == id_base)
-        {
-          g_hash_table_insert (tops->base_pids, GSIZE_TO_POINTER (id_base),
-                               GINT_TO_POINTER (client->pid));
-          return client->pid;
-        }
-    }
-  return 0;
-}
-
-gboolean
-toplevels_is_excluded (Toplevels *tops, pid_t pid)
-{
-  return tops->excluded != NULL && g_hash_table_contains (tops->excluded, GINT_TO_POINTER (pid));
-}
-
-void
 toplevels_set_map_func (Toplevels *tops, ToplevelsMapFunc func,
                         gpointer user_data)
 {
@@ -235,260 +82,7 @@ toplevels_set_map_func (Toplevels *tops, ToplevelsMapFunc func,
   tops->map_data = user_data;
 }
 
-void
-toplevels_add_own_client (Toplevels *tops, XID id_base)
-{
-  xapp_add_own_client (tops->xapp, id_base);
-}
-
-gboolean
-toplevels_server_tells_pids (Toplevels *tops)
-{
-  return xapp_has_xres (tops->xapp);
-}
-
-void
-toplevels_client_gone (Toplevels *tops, XID id_base)
-{
-  g_hash_table_remove (tops->app_bases, GSIZE_TO_POINTER (id_base));
-  if (tops->base_pids != NULL)
-    g_hash_table_remove (tops->base_pids, GSIZE_TO_POINTER (id_base));
-}
-
-/* ---- what it was mapped as ---- */
-
-/* Remembers (or updates) the identity a window mapped while recording
- * showed; the window may be gone when it is asked for. */
-static void
-seen_note (Toplevels *tops, Client *client, gboolean add)
-{
-  Seen *seen = NULL;
-
-  for (guint i = 0; i < tops->seen->len && seen == NULL; i++)
-    if (((Seen *) g_ptr_array_index (tops->seen, i))->id == client->id)
-      seen = g_ptr_array_index (tops->seen, i);
-  if (seen == NULL)
-    {
-      if (!add)
-        return;
-      seen = g_new0 (Seen, 1);
-      seen->id = client->id;
-      g_ptr_array_add (tops->seen, seen);
-    }
-  g_free (seen->wm_class);
-  g_free (seen->title);
-  seen->wm_class = g_strdup (client->identity.wm_class);
-  seen->title = g_strdup (xapp_identity_title (&client->identity));
-}
-
-guint
-toplevels_get_n_seen (Toplevels *tops)
-{
-  return tops->seen->len;
-}
-
-void
-toplevels_get_seen (Toplevels *tops, guint i, Window *window, const char **wm_class,
-                    const char **title)
-{
-  Seen *seen = g_ptr_array_index (tops->seen, i);
-
-  *window = seen->id;
-  *wm_class = seen->wm_class;
-  *title = seen->title;
-}
-
-/* ---- properties (read on the tracker connection; the window may be gone) ---- */
-
-static void client_pid_changed (Toplevels *tops, Client *client);
-
-/* A client-side decorated window's invisible margins (GTK's
- * _GTK_FRAME_EXTENTS, CARDINAL[4]): set, or deleted (maximized, no
- * compositor). Positions and sizes are the visible window's. */
-static void
-set_extents (Client *client, const char *value, gsize n_units)
-{
-  for (guint i = 0; i < 4; i++)
-    {
-      guint32 v = 0;
-
-      if (value != NULL && i < n_units)
-        memcpy (&v, value + 4 * i, sizeof v);
-      /* (A margin wider than a screen is no margin.) */
-      client->extents[i] = v <= 4096 ? (int) v : 0;
-    }
-}
-
-void
-toplevels_handle_request (Toplevels *tops, const guint8 *data, gsize len)
-{
-  xChangePropertyReq req;
-  Client *client;
-  const char *value;
-  gsize size;
-
-  if (len >= sz_xDeletePropertyReq && data[0] == X_DeleteProperty)
-    {
-      xDeletePropertyReq del;
-
-      memcpy (&del, data, sz_xDeletePropertyReq);
-      client = g_hash_table_lookup (tops->clients, GSIZE_TO_POINTER ((Window) del.window));
-      if (client != NULL && del.property == tops->gtk_frame_extents)
-        set_extents (client, NULL, 0);
-      return;
-    }
-  if (len < sz_xChangePropertyReq)
-    return;
-  memcpy (&req, data, sz_xChangePropertyReq);
-  if (req.reqType != X_ChangeProperty || req.mode != PropModeReplace
-      || (req.format != 8 && req.format != 32))
-    return;
-  client = g_hash_table_lookup (tops->clients, GSIZE_TO_POINTER ((Window) req.window));
-  if (client == NULL)
-    return;   /* not a top-level */
-  size = (gsize) req.nUnits * (req.format / 8);
-  if (size > len - sz_xChangePropertyReq)
-    return;
-  value = (const char *) data + sz_xChangePropertyReq;
-  if (req.property == XA_WM_NAME && req.format == 8)
-    {
-      g_free (client->identity.wm_name);
-      client->identity.wm_name = xapp_text_from_property (tops->xapp, req.type, value, size);
-    }
-  else if (req.property == tops->net_wm_name && req.format == 8)
-    {
-      g_free (client->identity.net_wm_name);
-      client->identity.net_wm_name = xapp_text_from_value (value, size);
-    }
-  else if (req.property == XA_WM_CLASS && req.format == 8)
-    {
-      g_free (client->identity.wm_class);
-      client->identity.wm_class = xapp_class_from_value (value, size);
-    }
-  else if (req.property == tops->gtk_frame_extents && req.format == 32)
-    {
-      set_extents (client, value, req.nUnits == 4 ? 4 : 0);
-      return;
-    }
-  else if (req.property == tops->net_wm_pid && req.format == 32 && req.nUnits >= 1)
-    {
-      guint32 pid;
-
-      memcpy (&pid, value, sizeof pid);
-      client->pid = (pid_t) pid;
-      client_pid_changed (tops, client);
-      return;
-    }
-  else
-    return;
-  seen_note (tops, client, FALSE);
-}
-
-/* Is @client the app's? xapp's rule (on a private server every client but
- * ours; else its X client's pid, else its _NET_WM_PID); when nobody can
- * tell, not until it says so. */
-static Decision
-client_decide (Toplevels *tops, Client *client)
-{
-  XID base = base_of (tops, client->id);
-
-  if (client->app != DECISION_UNKNOWN)
-    return client->app;
-  if (xapp_is_own_client (tops->xapp, client->id))
-    return client->app = DECISION_NO;
-  if (tops->all)
-    {
-      /* Every client is an app: which one, by its process. */
-      pid_t pid = toplevels_client_pid (tops, base);
-
-      if (pid <= 0)
-        pid = client->pid > 0 ? client->pid : xapp_read_net_wm_pid (tops->xapp, client->id);
-      if (pid <= 0)
-        return DECISION_UNKNOWN;
-      client->app_pid = pid;
-      return client->app = DECISION_YES;
-    }
-  if (GPOINTER_TO_INT (g_hash_table_lookup (tops->app_bases,
-                                            GSIZE_TO_POINTER (base))) == DECISION_YES)
-    return client->app = DECISION_YES;
-  /* (Its _NET_WM_PID is read only if the server cannot tell.) */
-  switch (xapp_window_owner (tops->xapp, client->id, client->pid))
-    {
-    case XAPP_APP:
-      g_hash_table_insert (tops->app_bases, GSIZE_TO_POINTER (base),
-                           GINT_TO_POINTER (DECISION_YES));
-      return client->app = DECISION_YES;
-    case XAPP_NOT_APP:
-      return client->app = DECISION_NO;
-    case XAPP_UNKNOWN:
-    default:
-      /* Nobody can tell (yet): not the app's until it says so. */
-      return DECISION_UNKNOWN;
-    }
-}
-
-gboolean
-toplevels_is_app_client (Toplevels *tops, XID id_base)
-{
-  GHashTableIter iter;
-  gpointer value;
-  Decision known;
-
-  if (xapp_is_own_client (tops->xapp, id_base))
-    return FALSE;
-  if (tops->all)
-    return toplevels_client_pid (tops, id_base) > 0;
-  if (tops->private_server)
-    return TRUE;
-  known = GPOINTER_TO_INT (g_hash_table_lookup (tops->app_bases, GSIZE_TO_POINTER (id_base)));
-  if (known == DECISION_YES || known == DECISION_NO)
-    return known == DECISION_YES;
-  if (known == DECISION_UNKNOWN && tops->app_pgid > 0)
-    {
-      /* Asked once per client (until it leaves): its pid, from the server. */
-      XAppOwner owner = xapp_client_owner (tops->xapp, id_base);
-
-      known = owner == XAPP_APP ? DECISION_YES
-              : owner == XAPP_NOT_APP ? DECISION_NO : DECISION_SILENT;
-      g_hash_table_insert (tops->app_bases, GSIZE_TO_POINTER (id_base),
-                           GINT_TO_POINTER (known));
-      if (known != DECISION_SILENT)
-        return known == DECISION_YES;
-    }
-  /* The server cannot tell: one of its windows may say. */
-  g_hash_table_iter_init (&iter, tops->clients);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      Client *client = value;
-
-      if (base_of (tops, client->id) == id_base
-          && client_decide (tops, client) == DECISION_YES)
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* ---- the stack of root children ---- */
-
-static Client *
-client_get (Toplevels *tops, Window id)
-{
-  Client *client = g_hash_table_lookup (tops->clients, GSIZE_TO_POINTER (id));
-
-  if (client == NULL)
-    {
-      client = g_new0 (Client, 1);
-      client->id = id;
-      g_hash_table_insert (tops->clients, GSIZE_TO_POINTER (id), client);
-      /* Its title and pid may change, and it tells us so. */
-      XSelectInput (tops->dpy, id, PropertyChangeMask | FocusChangeMask
-                                   | StructureNotifyMask);
-      /* What it had before we saw it; usually the recorded ChangeProperty
-       * requests tell (toplevels_handle_request). */
-      xapp_identity_read (tops->xapp, id, &client->identity);
-    }
-  return client;
-}
 
 static Toplevel *
 toplevel_find (Toplevels *tops, Window id)
@@ -533,7 +127,7 @@ toplevel_add (Toplevels *tops, Window id, int x, int y, int width, int height,
       g_ptr_array_add (tops->stack, top);
       /* Until a window manager reparents something into it, a root child
        * is its own client. */
-      top->client = client_get (tops, id);
+      top->client = toplevels_client_get (tops, id);
     }
   top->x = x;
   top->y = y;
@@ -557,47 +151,6 @@ toplevel_remove (Toplevels *tops, Window id, gboolean destroyed)
   g_hash_table_remove (tops->toplevels, GSIZE_TO_POINTER (id));
   if (destroyed)
     g_hash_table_remove (tops->clients, GSIZE_TO_POINTER (id));
-}
-
-/* A top-level's place in the first-map order while it is mapped (its
- * client's), for xapp_window_index(). */
-static guint64
-toplevel_first_map (gconstpointer data)
-{
-  const Toplevel *top = data;
-
-  return top->mapped && top->client != NULL ? top->client->first_map : 0;
-}
-
-/* A mapped top-level whose client is the app's gets its place in the
- * first-map order. */
-static void
-toplevel_note_map (Toplevels *tops, Toplevel *top)
-{
-  Client *client = top->client;
-
-  if (!top->mapped || client == NULL || client->first_map != 0
-      || client_decide (tops, client) != DECISION_YES)
-    return;
-  client->first_map = ++tops->map_seq;
-  if (tops->map_func != NULL)
-    tops->map_func (client->id, tops->map_data);
-}
-
-static void
-client_pid_changed (Toplevels *tops, Client *client)
-{
-  if (client->app == DECISION_YES)
-    return;
-  client->app = DECISION_UNKNOWN;
-  /* It may have been mapped before it said whose it is. */
-  for (guint i = 0; i < tops->stack->len; i++)
-    {
-      Toplevel *top = g_ptr_array_index (tops->stack, i);
-
-      if (top->client == client)
-        toplevel_note_map (tops, top);
-    }
 }
 
 static Window
@@ -696,18 +249,7 @@ handle_reparent (Toplevels *tops, Window window, Window parent, int x, int y)
         frame->client_height = attrs.height;
       }
   }
-  toplevel_note_map (tops, frame);
-}
-
-/* The client whose identity names @top (not NULL): its client, unless
- * that says nothing and the window the app reparented into it does. */
-static Client *
-toplevel_named (const Toplevel *top)
-{
-  if (top->inner != NULL && !xapp_identity_is_set (&top->client->identity)
-      && xapp_identity_is_set (&top->inner->identity))
-    return top->inner;
-  return top->client;
+  toplevels_note_map (tops, frame);
 }
 
 /* Is @w the client in @top, or the window inside its wrapper? */
@@ -815,6 +357,29 @@ handle_focus (Toplevels *tops, const xEvent *ev)
   }
 }
 
+/* A client inside a frame, or a window inside its wrapper, destroyed
+ * (we selected StructureNotify on it). */
+static void
+handle_client_destroy (Toplevels *tops, Window w)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  if (toplevel_find (tops, w) != NULL)
+    return;
+  g_hash_table_iter_init (&iter, tops->toplevels);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Toplevel *held = value;
+
+      if (held->client != NULL && held->client->id == w)
+        held->client = NULL;
+      if (held->inner != NULL && held->inner->id == w)
+        held->inner = NULL;
+    }
+  g_hash_table_remove (tops->clients, GSIZE_TO_POINTER (w));
+}
+
 void
 toplevels_handle_event (Toplevels *tops, const xEvent *ev)
 {
@@ -839,36 +404,16 @@ toplevels_handle_event (Toplevels *tops, const xEvent *ev)
       if (ev->u.destroyNotify.event == tops->root)
         toplevel_remove (tops, ev->u.destroyNotify.window, TRUE);
       else if (ev->u.destroyNotify.event == ev->u.destroyNotify.window)
-        {
-          /* A client inside a frame, or a window inside its wrapper
-           * (selected StructureNotify on it). */
-          Window w = ev->u.destroyNotify.window;
-          GHashTableIter iter;
-          gpointer value;
-
-          if (toplevel_find (tops, w) != NULL)
-            break;
-          g_hash_table_iter_init (&iter, tops->toplevels);
-          while (g_hash_table_iter_next (&iter, NULL, &value))
-            {
-              Toplevel *held = value;
-
-              if (held->client != NULL && held->client->id == w)
-                held->client = NULL;
-              if (held->inner != NULL && held->inner->id == w)
-                held->inner = NULL;
-            }
-          g_hash_table_remove (tops->clients, GSIZE_TO_POINTER (w));
-        }
+        handle_client_destroy (tops, ev->u.destroyNotify.window);
       break;
     case MapNotify:
       if (ev->u.mapNotify.event == tops->root
           && (top = toplevel_find (tops, ev->u.mapNotify.window)) != NULL)
         {
           top->mapped = TRUE;
-          toplevel_note_map (tops, top);
+          toplevels_note_map (tops, top);
           if (top->client != NULL)
-            seen_note (tops, toplevel_named (top), TRUE);
+            toplevels_seen_note (tops, toplevels_named (top), TRUE);
         }
       break;
     case UnmapNotify:
@@ -917,7 +462,7 @@ toplevels_handle_event (Toplevels *tops, const xEvent *ev)
         if (client == NULL)
           break;
         if (atom == tops->net_wm_pid)
-          client_pid_changed (tops, client);
+          toplevels_client_pid_changed (tops, client);
       }
       break;
     case FocusIn:
@@ -967,66 +512,6 @@ toplevels_start (Toplevels *tops)
     }
 }
 
-/* --exclude-class: is @top's class one of them? Its app is excluded from
- * then on. */
-static gboolean
-toplevel_excluded (Toplevels *tops, Toplevel *top)
-{
-  const char *wm_class = toplevel_named (top)->identity.wm_class;
-
-  if (tops->exclude == NULL || wm_class == NULL
-      || !g_strv_contains ((const char *const *) tops->exclude, wm_class))
-    return FALSE;
-  g_hash_table_add (tops->excluded, GINT_TO_POINTER (top->client->app_pid));
-  return TRUE;
-}
-
-static gboolean
-toplevel_target (Toplevels *tops, Toplevel *top, ToplevelTarget *target)
-{
-  Client *client = top->client;
-
-  if (client == NULL || client_decide (tops, client) != DECISION_YES)
-    return FALSE;
-  if (tops->all && toplevel_excluded (tops, top))
-    return FALSE;
-  if (client->first_map == 0)
-    toplevel_note_map (tops, top);
-  target->window = client->id;
-  target->app_pid = client->app_pid;
-  if (tops->all && client->first_map != 0)
-    {
-      /* Among the windows of its own app. */
-      g_autoptr (GPtrArray) mine = g_ptr_array_new ();
-
-      for (guint i = 0; i < tops->stack->len; i++)
-        {
-          Toplevel *other = g_ptr_array_index (tops->stack, i);
-
-          if (other->client != NULL && other->client->app == DECISION_YES
-              && other->client->app_pid == client->app_pid)
-            g_ptr_array_add (mine, other);
-        }
-      target->index = xapp_window_index (mine, toplevel_first_map, client->first_map);
-    }
-  else
-    target->index = client->first_map != 0
-                    ? xapp_window_index (tops->stack, toplevel_first_map, client->first_map)
-                    : -1;
-  target->wm_class = toplevel_named (top)->identity.wm_class;
-  target->wm_name = xapp_identity_title (&toplevel_named (top)->identity);
-  /* The visible window: without a client-side decorated window's
-   * invisible margins (a compositor's shadows), so that a position means
-   * the same widget on a bare server, where they are narrower or none. */
-  target->origin_x = top->x + top->border + top->client_dx + client->extents[0];
-  target->origin_y = top->y + top->border + top->client_dy + client->extents[2];
-  target->width = (client->id == top->id ? top->width : top->client_width)
-                  - client->extents[0] - client->extents[1];
-  target->height = (client->id == top->id ? top->height : top->client_height)
-                   - client->extents[2] - client->extents[3];
-  return TRUE;
-}
-
 gboolean
 toplevels_at (Toplevels *tops, int root_x, int root_y, ToplevelTarget *target)
 {
@@ -1037,7 +522,7 @@ toplevels_at (Toplevels *tops, int root_x, int root_y, ToplevelTarget *target)
       if (top->mapped && root_x >= top->x && root_y >= top->y
           && root_x < top->x + top->width + 2 * top->border
           && root_y < top->y + top->height + 2 * top->border)
-        return toplevel_target (tops, top, target);
+        return toplevels_target (tops, top, target);
     }
   return FALSE;
 }
@@ -1057,7 +542,7 @@ toplevels_focus (Toplevels *tops, int root_x, int root_y, ToplevelTarget *target
         return FALSE;
       /* Keys go to the window under the pointer when it is inside the
        * focus window; at top-level granularity that is the same window. */
-      return toplevel_target (tops, top, target);
+      return toplevels_target (tops, top, target);
     case FOCUS_NONE:
     default:
       return FALSE;
@@ -1072,7 +557,7 @@ toplevels_lookup (Toplevels *tops, Window window, ToplevelTarget *target)
       Toplevel *top = g_ptr_array_index (tops->stack, i);
 
       if (top->id == window || (top->client != NULL && top->client->id == window))
-        return toplevel_target (tops, top, target);
+        return toplevels_target (tops, top, target);
     }
   return FALSE;
 }
@@ -1086,7 +571,7 @@ toplevels_get_app_mapped (Toplevels *tops, pid_t pid, Window *out, guint max)
     {
       Toplevel *top = g_ptr_array_index (tops->stack, i);
 
-      if (top->mapped && top->client != NULL && client_decide (tops, top->client) == DECISION_YES
+      if (top->mapped && top->client != NULL && toplevels_client_decide (tops, top->client) == DECISION_YES
           && top->client->app_pid == pid)
         {
           if (n < max)

@@ -436,6 +436,35 @@ format_structure (const xEvent *ev, int type, GString *args)
     }
 }
 
+/* The arguments of SelectionClear, SelectionRequest and SelectionNotify. */
+static void
+format_selection (Translator *translator, const xEvent *ev, int type, GString *args)
+{
+  switch (type)
+    {
+    case SelectionClear:
+      add (args, "window=0x%lx selection=%s",
+           (unsigned long) ev->u.selectionClear.window,
+           atom_name (translator, ev->u.selectionClear.atom));
+      break;
+    case SelectionRequest:
+      add (args, "owner=0x%lx requestor=0x%lx selection=%s target=%s property=%s",
+           (unsigned long) ev->u.selectionRequest.owner,
+           (unsigned long) ev->u.selectionRequest.requestor,
+           atom_name (translator, ev->u.selectionRequest.selection),
+           atom_name (translator, ev->u.selectionRequest.target),
+           atom_name (translator, ev->u.selectionRequest.property));
+      break;
+    case SelectionNotify:
+      add (args, "requestor=0x%lx selection=%s target=%s property=%s",
+           (unsigned long) ev->u.selectionNotify.requestor,
+           atom_name (translator, ev->u.selectionNotify.selection),
+           atom_name (translator, ev->u.selectionNotify.target),
+           atom_name (translator, ev->u.selectionNotify.property));
+      break;
+    }
+}
+
 TranslateResult
 translator_delivered (Translator *translator, const xEvent *ev, guint64 time_ms,
                       SessionEvent *out)
@@ -494,24 +523,9 @@ translator_delivered (Translator *translator, const xEvent *ev, guint64 time_ms,
            ev->u.property.state == PropertyNewValue ? "NewValue" : "Deleted");
       break;
     case SelectionClear:
-      add (args, "window=0x%lx selection=%s",
-           (unsigned long) ev->u.selectionClear.window,
-           atom_name (translator, ev->u.selectionClear.atom));
-      break;
     case SelectionRequest:
-      add (args, "owner=0x%lx requestor=0x%lx selection=%s target=%s property=%s",
-           (unsigned long) ev->u.selectionRequest.owner,
-           (unsigned long) ev->u.selectionRequest.requestor,
-           atom_name (translator, ev->u.selectionRequest.selection),
-           atom_name (translator, ev->u.selectionRequest.target),
-           atom_name (translator, ev->u.selectionRequest.property));
-      break;
     case SelectionNotify:
-      add (args, "requestor=0x%lx selection=%s target=%s property=%s",
-           (unsigned long) ev->u.selectionNotify.requestor,
-           atom_name (translator, ev->u.selectionNotify.selection),
-           atom_name (translator, ev->u.selectionNotify.target),
-           atom_name (translator, ev->u.selectionNotify.property));
+      format_selection (translator, ev, type, args);
       break;
     case ColormapNotify:
       add (args, "window=0x%lx colormap=0x%lx new=%d state=%s",

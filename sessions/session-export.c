@@ -210,6 +210,40 @@ export_timing (const Session *session, ExportTiming *timing)
       timing->max_gap_ms = MAX (g_ascii_strtoull (*w + strlen ("max-gap="), NULL, 10), 50);
 }
 
+/* The xdotool command of the action @ev, after the pointer is where it
+ * was (a motion's is that move alone). */
+static void
+xdotool_command (GString *out, const SessionEvent *ev)
+{
+  switch (ev->kind)
+    {
+    case SESSION_EVENT_KEY_PRESS:
+    case SESSION_EVENT_KEY_RELEASE:
+      {
+        g_autofree char *qkey = sh_quote (ev->keysym);
+        g_string_append_printf (out, "xdotool %s %s\n",
+                                ev->kind == SESSION_EVENT_KEY_PRESS ? "keydown" : "keyup",
+                                qkey);
+      }
+      break;
+    case SESSION_EVENT_BUTTON_PRESS:
+      g_string_append_printf (out, "xdotool mousedown %u\n", ev->button);
+      break;
+    case SESSION_EVENT_BUTTON_RELEASE:
+      g_string_append_printf (out, "xdotool mouseup %u\n", ev->button);
+      break;
+    case SESSION_EVENT_DROP:
+      g_string_append (out, "# a drop from another app (XDND): xdotool cannot make one; "
+                            "drop the data there by hand\n");
+      break;
+    case SESSION_EVENT_MOTION:
+    case SESSION_EVENT_SERVER:
+    case SESSION_EVENT_COMMENT:
+    default:
+      break;
+    }
+}
+
 static void
 export_xdotool (Emit *e, const Session *session, const char *source_name)
 {
@@ -281,33 +315,7 @@ export_xdotool (Emit *e, const Session *session, const char *source_name)
       else if (ev->has_pos)
         g_string_append_printf (out, "move %d %d\n", ev->root_x, ev->root_y);
 
-      switch (ev->kind)
-        {
-        case SESSION_EVENT_KEY_PRESS:
-        case SESSION_EVENT_KEY_RELEASE:
-          {
-            g_autofree char *qkey = sh_quote (ev->keysym);
-            g_string_append_printf (out, "xdotool %s %s\n",
-                                    ev->kind == SESSION_EVENT_KEY_PRESS ? "keydown" : "keyup",
-                                    qkey);
-          }
-          break;
-        case SESSION_EVENT_BUTTON_PRESS:
-          g_string_append_printf (out, "xdotool mousedown %u\n", ev->button);
-          break;
-        case SESSION_EVENT_BUTTON_RELEASE:
-          g_string_append_printf (out, "xdotool mouseup %u\n", ev->button);
-          break;
-        case SESSION_EVENT_DROP:
-          g_string_append (out, "# a drop from another app (XDND): xdotool cannot make one; "
-                                "drop the data there by hand\n");
-          break;
-        case SESSION_EVENT_MOTION:
-        case SESSION_EVENT_SERVER:
-        case SESSION_EVENT_COMMENT:
-        default:
-          break;
-        }
+      xdotool_command (out, ev);
     }
   /* The last action may be the one that makes it go: a moment for it. */
   if (step_of != NULL && actions->len > 0)

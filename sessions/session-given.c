@@ -2,7 +2,7 @@
  * (see session-world.h): the files it read (File), the selection data it
  * pasted from other clients (Selection), the drops of other apps (Drop,
  * a user action: its pointer and window fields are an action's,
- * session-parse.c; its types and action are here).
+ * session-parse-action.c; its types and action are here).
  *
  * One conversion of a selection (a target and the owner's answer) may
  * take several lines: its bytes are cut so that every line stays within

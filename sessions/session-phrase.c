@@ -184,12 +184,51 @@ key_class (const SessionEvent *press, guint mods)
   return session_keysym_text (press->keysym, text) ? STROKE_TEXT : STROKE_KEY;
 }
 
+/* The stroke the key press or release @ev belongs to (NULL: a modifier
+ * pressed, pending). */
+static Stroke *
+cut_key (Cutter *c, const SessionEvent *ev)
+{
+  gpointer key = GUINT_TO_POINTER (ev->keycode);
+  guint bit;
+  Stroke *stroke;
+
+  if (ev->kind == SESSION_EVENT_KEY_PRESS)
+    {
+      /* Auto-repeat: the key held produces the same keysym again. (The
+       * same keycode with another keysym is another key: xdotool binds
+       * one spare keycode to each character it types.) */
+      if ((stroke = g_hash_table_lookup (c->keys_held, key)) != NULL
+          && g_strcmp0 (stroke->main->keysym, ev->keysym) == 0)
+        return stroke;
+      if ((bit = modifier_bit (ev->keysym)) != 0)
+        {
+          if (!g_hash_table_contains (c->mods_held, key))
+            g_hash_table_insert (c->mods_held, key, GUINT_TO_POINTER (bit));
+          return NULL;   /* pending: it belongs to what it is held for */
+        }
+      stroke = stroke_new (c, STROKE_KEY, ev);
+      stroke->class = key_class (ev, stroke->mods);
+      g_hash_table_insert (c->keys_held, key, stroke);
+      return stroke;
+    }
+  if ((stroke = g_hash_table_lookup (c->keys_held, key)) != NULL)
+    {
+      g_hash_table_remove (c->keys_held, key);
+      return stroke;
+    }
+  if (g_hash_table_remove (c->mods_held, key) && c->pending->len > 0)
+    /* A modifier pressed and released on its own. */
+    return stroke_new (c, STROKE_KEY, session_get_event (c->session,
+                       g_array_index (c->actions, guint,
+                                      g_array_index (c->pending, guint, 0))));
+  return c->last != NULL ? c->last : stroke_new (c, STROKE_OTHER, ev);
+}
+
 /* The stroke @action (event @ev) belongs to. */
 static Stroke *
 cut_action (Cutter *c, const SessionEvent *ev)
 {
-  gpointer key = GUINT_TO_POINTER (ev->keycode);
-  guint bit;
   Stroke *stroke;
 
   if (ev->kind != SESSION_EVENT_MOTION)
@@ -209,35 +248,8 @@ cut_action (Cutter *c, const SessionEvent *ev)
       return c->motion;
 
     case SESSION_EVENT_KEY_PRESS:
-      /* Auto-repeat: the key held produces the same keysym again. (The
-       * same keycode with another keysym is another key: xdotool binds
-       * one spare keycode to each character it types.) */
-      if ((stroke = g_hash_table_lookup (c->keys_held, key)) != NULL
-          && g_strcmp0 (stroke->main->keysym, ev->keysym) == 0)
-        return stroke;
-      if ((bit = modifier_bit (ev->keysym)) != 0)
-        {
-          if (!g_hash_table_contains (c->mods_held, key))
-            g_hash_table_insert (c->mods_held, key, GUINT_TO_POINTER (bit));
-          return NULL;   /* pending: it belongs to what it is held for */
-        }
-      stroke = stroke_new (c, STROKE_KEY, ev);
-      stroke->class = key_class (ev, stroke->mods);
-      g_hash_table_insert (c->keys_held, key, stroke);
-      return stroke;
-
     case SESSION_EVENT_KEY_RELEASE:
-      if ((stroke = g_hash_table_lookup (c->keys_held, key)) != NULL)
-        {
-          g_hash_table_remove (c->keys_held, key);
-          return stroke;
-        }
-      if (g_hash_table_remove (c->mods_held, key) && c->pending->len > 0)
-        /* A modifier pressed and released on its own. */
-        return stroke_new (c, STROKE_KEY, session_get_event (c->session,
-                           g_array_index (c->actions, guint,
-                                          g_array_index (c->pending, guint, 0))));
-      return c->last != NULL ? c->last : stroke_new (c, STROKE_OTHER, ev);
+      return cut_key (c, ev);
 
     case SESSION_EVENT_BUTTON_PRESS:
       /* A notch is a stroke of its own, even if its release was dropped
