@@ -13,6 +13,7 @@
 #include "runner.h"
 #include "frame.h"
 #include "proc.h"
+#include "interrupt.h"
 #include "replay-args.h"
 #include "xserver.h"
 
@@ -1001,18 +1002,23 @@ worker_open_stdin (Worker *worker, Session *session, int *child_end, GError **er
 static gboolean
 write_candidate (Runner *runner, const Session *session, const char *path, GError **error)
 {
+  /* Files of our private folder, read once by the test's replay: not
+   * synced, and given up at a signal or --limit-time (G_IO_ERROR_CANCELLED). */
+  GCancellable *cancellable = proc_interrupt_get_cancellable ();
+
   if (session != runner->shared || runner->shared == NULL)
-    return session_save (session, path, error);
+    return session_save_scratch (session, path, cancellable, error);
   if (runner->shared_path == NULL)
     {
       g_autofree char *shared = g_strdup_printf ("%s/shared-%" G_GUINT64_FORMAT ".log",
                                                  runner->workdir, runner->serial++);
 
-      if (!session_save (session, shared, error))
+      if (!session_save_scratch (session, shared, cancellable, error))
         return FALSE;
       runner->shared_path = g_steal_pointer (&shared);
     }
-  return link (runner->shared_path, path) == 0 || session_save (session, path, error);
+  return link (runner->shared_path, path) == 0
+         || session_save_scratch (session, path, cancellable, error);
 }
 
 static gboolean

@@ -10,6 +10,7 @@
 #include "dd.h"
 #include "reduce-options.h"
 #include "quote.h"
+#include "interrupt.h"
 
 #include <unistd.h>
 
@@ -155,7 +156,15 @@ queue (Verification *v, gboolean with_empty, guint n_full)
 
       for (guint i = 0; i < n_actions; i++)
         all[i] = i;
-      v->full = session_subset (v->session, all, n_actions);
+      v->full = session_subset_cancellable (v->session, all, n_actions,
+                                            proc_interrupt_get_cancellable ());
+      if (v->full == NULL)
+        {
+          /* A signal, or --limit-time: judged as interrupted. */
+          if (v->error == NULL)
+            v->error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "interrupted");
+          return;
+        }
     }
   if (with_empty)
     {
@@ -267,7 +276,8 @@ clear_line (void)
 static void
 set_replay_error (const GError *replay, GError **error)
 {
-  if (g_error_matches (replay, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
+  if (g_error_matches (replay, RUNNER_ERROR, RUNNER_ERROR_CANCELLED)
+      || g_error_matches (replay, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
   else if (g_error_matches (replay, RUNNER_ERROR, RUNNER_ERROR_NOT_STARTED))
     g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_VERIFY, "%s", replay->message);

@@ -25,7 +25,7 @@
  * that the ping does not see: a worker thread, a disk wait, the X server
  * drawing for it, a timer its event loop waits on. When that was due
  * before the recorded gap was over, the next action waits for it, within
- * the recorded gap and --timeout (pace_taken(): a dialog that arms its OK
+ * the recorded gap and --timeout (flight.c: a dialog that arms its OK
  * after two seconds, a folder loading in a file chooser).
  *
  * Gaps keep their meaning at any pace (pace-rules.h): two presses of one
@@ -73,8 +73,6 @@
 #define REPLAY_PACE_SAMPLE_MS 10
 /* The most an action waits for the tree to be quiet, once the app answered. */
 #define REPLAY_PACE_QUIET_MS 300
-/* Pacing by quiet: the app and the server are glanced at this often. */
-#define REPLAY_QUIET_GLANCE_MS 2
 /* ... and after this many waits in a row that it never was idle in, the
  * rest goes at the recorded pace. */
 #define REPLAY_QUIET_GIVE_UP 2
@@ -158,8 +156,8 @@ bounded_recorded_gap (Replay *r, guint64 time_ms)
   return (guint) (gap + 0.5);
 }
 
-static guint
-recorded_gap (Replay *r, guint64 from, guint64 to)
+guint
+pace_recorded_gap (Replay *r, guint64 from, guint64 to)
 {
   double gap = to > from ? (double) (to - from) / r->opts->settings.speed : 0.0;
 
@@ -237,7 +235,7 @@ after_paste (Replay *r, const SessionEvent *next, guint *gap_ms)
       || !outside_last_paste (r->outside, &after, &recorded_ms, &answered_ms)
       || (after != G_MAXUINT && after >= r->next) || next->time_ms < recorded_ms)
     return FALSE;
-  due = answered_ms + MIN (recorded_gap (r, recorded_ms, next->time_ms),
+  due = answered_ms + MIN (pace_recorded_gap (r, recorded_ms, next->time_ms),
                            r->opts->settings.max_gap_ms);
   if (due <= now)
     return FALSE;
@@ -268,7 +266,7 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
   if (is_repeat (r, r->next) || (release && is_repeat (r, r->next - 1)
                                  && same_key (prev, next)))
     {
-      *gap_ms = MIN (MAX (recorded_gap (r, prev->time_ms, next->time_ms),
+      *gap_ms = MIN (MAX (pace_recorded_gap (r, prev->time_ms, next->time_ms),
                           r->opts->settings.min_gap_ms),
                      r->opts->settings.max_gap_ms);
       return TRUE;
@@ -281,7 +279,7 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
       if (held != NULL && next->time_ms >= held->ev->time_ms + REPLAY_HOLD_MS)
         {
           /* A long press: released its recorded hold after the press. */
-          gint64 due = held->sent_ms + recorded_gap (r, held->ev->time_ms, next->time_ms);
+          gint64 due = held->sent_ms + pace_recorded_gap (r, held->ev->time_ms, next->time_ms);
 
           *gap_ms = (guint) MAX (due - note_now_ms (), (gint64) r->opts->settings.min_gap_ms);
           return TRUE;
@@ -292,7 +290,7 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
           && (next->state & ANY_BUTTON_MASK) != 0 && prev->kind == SESSION_EVENT_MOTION))
     {
       /* A double click's clicks, a drag's speed. */
-      *gap_ms = MIN (MAX (recorded_gap (r, prev->time_ms, next->time_ms), r->opts->settings.min_gap_ms),
+      *gap_ms = MIN (MAX (pace_recorded_gap (r, prev->time_ms, next->time_ms), r->opts->settings.min_gap_ms),
                      r->opts->settings.max_gap_ms);
       return TRUE;
     }
@@ -373,7 +371,7 @@ inject_within (Replay *r, guint ms)
 }
 
 /* The app has taken the action: the next one after --min-gap. */
-static Act
+Act
 pace_done (Replay *r, const char *how)
 {
   gint64 waited = note_now_ms () - r->pace_started;
@@ -419,161 +417,6 @@ bound_wait (Replay *r)
                                    on_window_over, r);
 }
 
-/* ---- work in flight ----
- *
- * The app has answered (or gone idle), but may still be at work on the
- * action where the ping does not look: a worker thread reading a folder,
- * a disk wait, a timer its event loop waits on (a dialog that arms its
- * OK two seconds after it opened, an asynchronous load that lands on a
- * timeout). What came of it in the recording came before the next action
- * if it was due before the recorded gap was over: then the next action
- * waits for it, within the recorded gap (divided by --speed) and
- * --timeout; a timer due later (an autosave in ten minutes) did nothing
- * the user saw, and is not waited for. */
-
-/* Work in flight is glanced at as often as an idle app (a thread or the
- * server at work is done in a few milliseconds, most often). */
-#define REPLAY_FLIGHT_GLANCE_MS REPLAY_QUIET_GLANCE_MS
-/* A timer's callback runs a moment after it is due. */
-#define REPLAY_FLIGHT_SLACK_MS 15
-
-/* The gap is the app's own time: on a loaded machine (the parallel
- * replays of a reduction, a busy CI) what its threads waited for a core
- * (schedstat's run delay) is not time it had, and the recorded gap is
- * over only once the app has had it (up to REPLAY_FLIGHT_STARVED_MAX
- * times the gap). A folder that loaded in the user's 1.7 s may take 4 s
- * of the wall clock beside four other replays. */
-#define REPLAY_FLIGHT_STARVED_MAX 10
-
-static Act flight_check (Replay *r);
-
-/* Had the recording opened or closed one of the app's windows since the
- * last action (r->next - 1), before the next one, that the replay has
- * not yet? Only a change is waited for, not a count: a session may not
- * say every window the app made (a version 1 session, an app xrecord
- * --all found running), and its counts are then too low throughout. */
-static gboolean
-windows_not_as_recorded (Replay *r)
-{
-  guint before, now, shown;
-
-  if (r->windows_open == NULL)
-    r->windows_open = session_get_windows_open (r->session);
-  if (r->next == 0 || r->next >= r->windows_open->len)
-    return FALSE;
-  before = g_array_index (r->windows_open, guint, r->next - 1);
-  now = g_array_index (r->windows_open, guint, r->next);
-  shown = windows_get_n_mapped (r->windows);
-  return (now < before && shown > now) || (now > before && shown < now);
-}
-
-/* At the deadline: TRUE if the app starved since the last look, and
- * r->flight_deadline is pushed back by as long. */
-static gboolean
-flight_starved (Replay *r)
-{
-  gint64 starved = settle_starvation_take (r, &r->flight_starvation);
-  gint64 most = r->t_last_action + r->flight_gap_ms * REPLAY_FLIGHT_STARVED_MAX;
-
-  if (starved <= 0 || r->flight_deadline >= most)
-    return FALSE;
-  r->flight_deadline = MIN (r->flight_deadline + starved, most);
-  note_verbose (r, "action %u: the app waited %" G_GINT64_FORMAT " ms for a core: the recorded "
-                "gap is as much longer", r->next + 1, starved);
-  return TRUE;
-}
-
-static gboolean
-on_flight_glance (gpointer user_data)
-{
-  Replay *r = user_data;
-
-  r->pace_timer = 0;
-  r->act (r, flight_check (r));
-  return G_SOURCE_REMOVE;
-}
-
-static Act
-flight_check (Replay *r)
-{
-  ProcTreeGlance glance;
-  gint64 now = note_now_ms ();
-  gint64 deadline = MIN (r->flight_deadline, r->window.not_after_ms);
-  guint next_look;
-  const char *what;
-
-  if (now >= deadline && r->flight_starvation.at != 0 && flight_starved (r))
-    deadline = MIN (r->flight_deadline, r->window.not_after_ms);
-  /* The X server too: an app blocked on its reply (a one-descriptor poll
-   * of Xlib's, as idle as it looks) is at work while the server is. */
-  if (now >= deadline || !proctree_glance (proc_child_get_pid (r->child), r->server_pid, &glance))
-    return pace_done (r, r->flight_noted ? "the recorded gap is over" : NULL);
-  /* And the app's session bus: an app waiting for a reply (GTK's file
-   * chooser asks the bus before it searches) is at work while the bus and
-   * the services it started are. */
-  proctree_glance_add_helper (r->bus_pid, &glance);
-  if (glance.n_active == 0 && glance.n_mid_work == 0)
-    {
-      /* An armed timerfd is a timer too (an event loop on epoll). */
-      gint64 timerfd = proctree_timerfd_ms (proc_child_get_pid (r->child));
-
-      if (timerfd >= 0 && (glance.timer_ms < 0 || timerfd < glance.timer_ms))
-        glance.timer_ms = timerfd;
-    }
-  if (glance.n_active > 0 || glance.n_mid_work > 0)
-    {
-      next_look = REPLAY_FLIGHT_GLANCE_MS;
-      what = "its threads (or the X server) are at work";
-    }
-  else if (windows_not_as_recorded (r))
-    {
-      /* Its answer is not all there: the recording had closed a window
-       * that the app still shows (a dialog its Return closes once the
-       * file is read: a click would go to its modal owner), or opened one
-       * it does not show yet (an app may answer the ping before it makes
-       * the dialog, and the timer that arms its OK). */
-      next_look = REPLAY_FLIGHT_GLANCE_MS * 4;
-      what = "its windows are not yet as recorded before the next action";
-    }
-  else if (glance.timer_ms >= 0 && now + glance.timer_ms < deadline)
-    {
-      next_look = (guint) glance.timer_ms + REPLAY_FLIGHT_SLACK_MS;
-      what = "it waits on a timer due before the recorded gap is over";
-    }
-  else
-    return pace_done (r, r->flight_noted ? "its work in flight is done" : NULL);
-  if (r->flight_starvation.at == 0)
-    /* Only an app that keeps the next action waiting pays for a look at
-     * its threads' run delay (a browser has hundreds). */
-    settle_starvation_start (r, &r->flight_starvation);
-  if (!r->flight_noted)
-    note_verbose (r, "action %u: the app has answered, but %s (%" G_GINT64_FORMAT " ms left "
-                  "of the recorded gap)", r->next + 1, what, deadline - now);
-  r->flight_noted = TRUE;
-  r->pace_timer = g_timeout_add ((guint) MIN ((gint64) next_look, deadline - now),
-                                 on_flight_glance, r);
-  return act_wait ();
-}
-
-/* The app has taken the action (answered the ping, its tree quiet; or
- * idle): whatever it still has in flight, within the recorded gap. */
-static Act
-pace_taken (Replay *r)
-{
-  guint gap;
-
-  if (r->pace_timer != 0)
-    g_source_remove (r->pace_timer);
-  r->pace_timer = 0;
-  gap = r->pace_next_time_ms > r->last_time_ms
-          ? recorded_gap (r, r->last_time_ms, r->pace_next_time_ms) : 0;
-  r->flight_gap_ms = MIN (gap, r->opts->settings.timeout_ms);
-  r->flight_deadline = r->t_last_action + r->flight_gap_ms;
-  r->flight_starvation.at = 0;
-  r->flight_noted = FALSE;
-  return flight_check (r);
-}
-
 /* ---- pacing by quiet (no _NET_WM_PING) ---- */
 
 /* A glance at the app's tree and the server: TRUE when idle, with the
@@ -616,7 +459,7 @@ on_quiet_glance (gpointer user_data)
     {
       r->pace_timer = 0;
       r->pace_busy_runs = 0;
-      r->act (r, pace_taken (r));
+      r->act (r, flight_taken (r));
       return G_SOURCE_REMOVE;
     }
   if (note_now_ms () - r->pace_started >= r->pace_bound_ms)
@@ -673,7 +516,7 @@ on_pace_sample (gpointer user_data)
       if (++r->pace_quiet >= 2)
         {
           r->pace_timer = 0;
-          r->act (r, pace_taken (r));
+          r->act (r, flight_taken (r));
           return G_SOURCE_REMOVE;
         }
     }
@@ -704,7 +547,7 @@ pace_answered (Replay *r)
    * tree (a browser's content processes, a terminal's shell) can still
    * be at work. */
   if (r->pace_sample.n_procs <= 1 + sandbox_helper_processes (r->sandbox))
-    return pace_taken (r);
+    return flight_taken (r);
   if (r->pace_sample.n_active == 0)
     r->pace_quiet = 1;
   r->pace_timer = g_timeout_add (REPLAY_PACE_SAMPLE_MS, on_pace_sample, r);

@@ -22,12 +22,16 @@
 #include "replay.h"
 #include "sandbox.h"
 #include "windows.h"
+#include "xserver.h"
 #include "xconn.h"
 
 /* Settling: every REPLAY_QUIET_SAMPLE_MS, the CPU the app's process tree
  * has used; it is busy while it used more than REPLAY_BUSY_PERCENT of a
  * core over the last REPLAY_QUIET_WINDOW_MS. */
 #define REPLAY_QUIET_SAMPLE_MS 100
+/* Pacing by quiet, and work in flight: the app and the server are glanced
+ * at this often. */
+#define REPLAY_QUIET_GLANCE_MS 2
 #define REPLAY_QUIET_WINDOW_MS 200
 #define REPLAY_QUIET_SAMPLES (REPLAY_QUIET_WINDOW_MS / REPLAY_QUIET_SAMPLE_MS)
 #define REPLAY_BUSY_PERCENT 10
@@ -188,9 +192,12 @@ struct Replay
   guint pace_bound_ms;       /* ... and the most it waits (the recorded gap) */
   guint pace_busy_runs;      /* waits in a row that ended at the bound */
   guint64 pace_next_time_ms; /* the recorded time of the action waited for */
-  gint64 flight_deadline;    /* waiting for work in flight until then (pace_taken) */
+  gint64 flight_deadline;    /* waiting for work in flight until then (flight_taken) */
   gint64 flight_gap_ms;      /* ... the recorded gap it allows (within --timeout) */
   ReplayStarvation flight_starvation; /* ... how long the app waited for a core */
+  gint64 flight_extended;    /* ... and how much later that made the deadline */
+  guint opened_waited;       /* 1 + the action before which a window the recording
+                              * opened was waited for --window-wait in vain */
   gboolean flight_noted;     /* ... and said so in the verbose log */
   GArray *windows_open;      /* owned, or NULL until needed: the app's windows the
                               * recording had open before each action */
@@ -206,6 +213,64 @@ struct Replay
   gboolean pointer_crossed;  /* ... which that motion changed (the app has work) */
   GError *error;             /* owned: why the replay failed (infra, cancelled) */
 };
+
+/* replay.c: injects action r->next, or waits for its window; the
+ * verdict (everything stops, the loop ends). */
+void replay_step (Replay *r);
+void replay_finish (Replay *r, VerdictKind outcome);
+/* What pacing or settling decided, carried out; the X connection broke. */
+void replay_act (Replay *r, Act act);
+void replay_fail_x (Replay *r);
+/* After action r->next - 1: pacing decides when r->next goes. */
+void replay_schedule_next (Replay *r);
+
+/* aim.c: where action @number (@ev) goes. */
+typedef enum
+{
+  WINDOW_READY,              /* inject now (into the match, or at root coordinates) */
+  WINDOW_WAIT,               /* not there yet: wait for it */
+  WINDOW_MISSING,            /* never came, and nothing may stand in for it */
+  WINDOW_GONE,               /* was there in this replay, and the app closed it
+                              * sooner than in the recording */
+} WindowState;
+/* Its window, into @match: at once, or WINDOW_WAIT (replay_step() again
+ * when it comes or the wait is over). */
+WindowState replay_find_window (Replay *r, guint number, const SessionEvent *ev,
+                                WindowsMatch *match);
+/* Its window never came: the replay ends unresolved. */
+void replay_missing_window (Replay *r, guint number, const SessionEvent *ev);
+/* TRUE if the window was asked to move or resize as recorded (the action
+ * waits for the app to take it: pace_wait()). */
+gboolean replay_arrange (Replay *r, const SessionEvent *ev, const WindowsMatch *match);
+/* Without a window manager, a key reaches the window under the pointer:
+ * the pointer is put into @match's window if it is not there. */
+void replay_point_into (Replay *r, const SessionEvent *ev, const WindowsMatch *match);
+void replay_remember_pos (Replay *r, const SessionEvent *ev);
+/* A window waited for came: its latency in the result. */
+void replay_note_latency (Replay *r);
+/* Action @number's window was there and the app closed it sooner than
+ * in the recording (@gone), or it is a release of an action skipped so:
+ * TRUE if it is skipped. */
+gboolean replay_skip_gone (Replay *r, guint number, const SessionEvent *ev, gboolean gone);
+/* Before action @number (@ev) goes: its window into @match (*@matched
+ * if there is one). TRUE to send it now; FALSE if it waits (for its
+ * window, for the app to take an arrangement or its work in flight), was
+ * skipped, or ended the replay. */
+gboolean replay_aim (Replay *r, guint number, const SessionEvent *ev, WindowsMatch *match,
+                     gboolean *matched);
+
+/* setup.c: the sandbox, then the X server (*@server, unless --display:
+ * *@display); the app's environment; --backtrace's tracer around @argv,
+ * and what it knew of a crash. */
+gboolean replay_prepare (Replay *r, XServer **server, const char **display, GError **error);
+GStrv replay_app_environ (Replay *r);
+gboolean replay_wrap_crashtrace (Replay *r, const char *const **argv, GPtrArray **wrapped,
+                                 char **frames_path, GError **error);
+void replay_take_frames (ReplayResult *result, const char *frames_path);
+
+/* wm.c: --wm's window manager, started and waited for until it manages
+ * the display. */
+gboolean replay_start_wm (Replay *r, GError **error);
 
 /* note.c: a note on stderr with --verbose; the monotonic clock in ms. */
 void note_verbose (Replay *r, const char *format, ...) G_GNUC_PRINTF (2, 3);
@@ -227,6 +292,14 @@ Act pace_answered (Replay *r);
 /* Waits for the app to take what the replay did to its windows (a resize),
  * as after an action; then the action r->next is tried again. */
 Act pace_wait (Replay *r);
+/* pace.c's to flight.c: the app has taken the action, the next one after
+ * --min-gap; the recorded gap from @from to @to as replayed (--speed,
+ * --max-gap, --min-gap). */
+Act pace_done (Replay *r, const char *how);
+guint pace_recorded_gap (Replay *r, guint64 from, guint64 to);
+/* flight.c: the app has taken the action; whatever it still has in
+ * flight, within the recorded gap. */
+Act flight_taken (Replay *r);
 
 /* apptiming.c: r->app_timing and r->recorded_timing, once the app's
  * first window is up. */

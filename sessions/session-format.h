@@ -47,6 +47,13 @@ char *session_to_string (const Session *session);
  * over @path (output.h), whatever was there (a link is not followed). */
 gboolean session_save (const Session *session, const char *path,
                        GError **error);
+/* For a file another process reads at once and nobody keeps (a
+ * reduction's candidate, in a folder of its own): a new 0600 file at
+ * @path, written as it is made, not synced; stops with
+ * G_IO_ERROR_CANCELLED once @cancellable is (a million actions are
+ * seconds to write). Nothing is left at @path on failure. */
+gboolean session_save_scratch (const Session *session, const char *path,
+                               GCancellable *cancellable, GError **error);
 /* The one line for @ev, without newline, as session_to_string writes it. */
 char *session_event_to_line (const SessionEvent *ev);
 

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -276,6 +277,10 @@ GArray *session_get_windows_open (const Session *session);  /* of guint */
  * to UNKNOWN. */
 Session *session_subset (const Session *session, const guint *keep,
                          guint n_keep);
+/* The same, NULL once @cancellable is cancelled (a million actions are
+ * seconds to copy). */
+Session *session_subset_cancellable (const Session *session, const guint *keep,
+                                     guint n_keep, GCancellable *cancellable);
 /* The action numbers of @keep that session_subset() really keeps (the
  * releases it adds are not among them): two candidates with the same
  * answer replay the same. */

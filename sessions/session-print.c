@@ -10,9 +10,11 @@
 #include "output.h"
 #include "quote.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
 #include <string.h>
-
-#include <string.h>
+#include <unistd.h>
 
 const char *const session_action_names[] = {
   [SESSION_EVENT_KEY_PRESS] = "KeyPress",
@@ -331,29 +333,113 @@ session_write_header (const Session *session, GString *out)
   append_world_header (session, out);
 }
 
-char *
-session_to_string (const Session *session)
-{
-  GString *out = g_string_new (NULL);
-  guint i;
+/* How much text is built before it is written out (session_save_scratch),
+ * and how many events between two looks at the cancellable. */
+#define PRINT_FLUSH_BYTES (1 << 20)
+#define PRINT_CANCEL_EVERY 65536
 
-  for (i = 0; i < session->n_preamble && i < session->events->len; i++)
+/* Writes what @out holds to @fd (if not -1) and empties it. */
+static gboolean
+flush_to (GString *out, int fd, GError **error)
+{
+  const char *data = out->str;
+  gsize left = out->len;
+
+  if (fd < 0)
+    return TRUE;
+  while (left > 0)
+    {
+      ssize_t n = write (fd, data, left);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "cannot write: %s",
+                       g_strerror (saved));
+          return FALSE;
+        }
+      data += n;
+      left -= (gsize) n;
+    }
+  g_string_truncate (out, 0);
+  return TRUE;
+}
+
+static gboolean
+print_events (const Session *session, guint from, guint to, GString *out, int fd,
+              GCancellable *cancellable, GError **error)
+{
+  for (guint i = from; i < to; i++)
     {
       append_event (out, session_get_event (session, i));
       g_string_append_c (out, '\n');
+      if (i % PRINT_CANCEL_EVERY == PRINT_CANCEL_EVERY - 1
+          && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (fd >= 0 && out->len >= PRINT_FLUSH_BYTES && !flush_to (out, fd, error))
+        return FALSE;
     }
+  return TRUE;
+}
+
+/* The session as text into @out, written out to @fd as it grows if @fd
+ * is not -1. */
+static gboolean
+print_session (const Session *session, GString *out, int fd, GCancellable *cancellable,
+               GError **error)
+{
+  guint preamble = MIN (session->n_preamble, session->events->len);
+
+  if (!print_events (session, 0, preamble, out, fd, cancellable, error))
+    return FALSE;
   session_write_header (session, out);
-  for (; i < session->events->len; i++)
-    {
-      append_event (out, session_get_event (session, i));
-      g_string_append_c (out, '\n');
-    }
+  if (!print_events (session, preamble, session->events->len, out, fd, cancellable, error))
+    return FALSE;
   if (session->outcome.kind != SESSION_OUTCOME_UNKNOWN && session->outcome_at_end)
     {
       g_autofree char *text = session_outcome_to_string (session->outcome);
       g_string_append_printf (out, "outcome %s\n", text);
     }
+  return flush_to (out, fd, error);
+}
+
+char *
+session_to_string (const Session *session)
+{
+  GString *out = g_string_new (NULL);
+
+  print_session (session, out, -1, NULL, NULL);
   return g_string_free (out, FALSE);
+}
+
+gboolean
+session_save_scratch (const Session *session, const char *path, GCancellable *cancellable,
+                      GError **error)
+{
+  g_autoptr (GString) out = g_string_sized_new (PRINT_FLUSH_BYTES + 4096);
+  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  gboolean ok;
+
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "cannot create %s: %s", path,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  ok = print_session (session, out, fd, cancellable, error);
+  if (close (fd) != 0 && ok)
+    {
+      int saved = errno;
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "cannot write %s: %s", path,
+                   g_strerror (saved));
+      ok = FALSE;
+    }
+  if (!ok)
+    g_unlink (path);
+  return ok;
 }
 
 gboolean

@@ -125,7 +125,17 @@ copy_string (gconstpointer string, gpointer unused)
 Session *
 session_subset (const Session *session, const guint *keep, guint n_keep)
 {
-  Session *subset = session_new ();
+  return session_subset_cancellable (session, keep, n_keep, NULL);
+}
+
+/* How many events are copied between two looks at the cancellable. */
+#define SUBSET_CANCEL_EVERY 65536
+
+Session *
+session_subset_cancellable (const Session *session, const guint *keep, guint n_keep,
+                            GCancellable *cancellable)
+{
+  g_autoptr (Session) subset = session_new ();
   g_autoptr (GArray) held = g_array_new (FALSE, FALSE, sizeof (guint));  /* event indices */
   g_autofree gboolean *kept = g_new0 (gboolean, MAX (session->events->len, 1));
   g_autofree guint *release_after = g_new0 (guint, MAX (session->events->len, 1));
@@ -162,6 +172,9 @@ session_subset (const Session *session, const guint *keep, guint n_keep)
     {
       const SessionEvent *ev = session_get_event (session, i);
 
+      if (i % SUBSET_CANCEL_EVERY == SUBSET_CANCEL_EVERY - 1
+          && g_cancellable_is_cancelled (cancellable))
+        return NULL;
       if (ev->kind == SESSION_EVENT_SELECTION ? keep_event[i]
           : !session_event_is_action (ev) || kept[i])
         session_append (subset, ev);
@@ -182,5 +195,5 @@ session_subset (const Session *session, const guint *keep, guint n_keep)
                             ev->time_ms);
         }
     }
-  return subset;
+  return g_steal_pointer (&subset);
 }

@@ -201,6 +201,71 @@ test_save_load (void)
   g_rmdir (dir);
 }
 
+/* A reduction's candidate: the same text as session_save, written as it
+ * is made; never over a file already there (a link planted in the
+ * folder is not followed); given up at once, leaving nothing, when
+ * cancelled, as is the copy of a long session. */
+static void
+test_save_scratch (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("xreduce-test-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "candidate.log", NULL);
+  g_autofree char *big_path = g_build_filename (dir, "big.log", NULL);
+  g_autoptr (Session) session = parse_ok (sample);
+  g_autoptr (GString) text = g_string_new ("xreduce-session 1\nscreen 800x600\n");
+  g_autoptr (Session) big = NULL;
+  g_autoptr (GCancellable) cancelled = g_cancellable_new ();
+  g_autofree char *contents = NULL, *whole = NULL;
+  g_autofree guint *all = NULL;
+  guint n;
+
+  g_assert_no_error (error);
+  g_assert_true (session_save_scratch (session, path, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, sample);
+  g_assert_false (session_save_scratch (session, path, NULL, &error));
+  g_assert_error (error, SESSION_ERROR, SESSION_ERROR_IO);
+  g_clear_error (&error);
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, sample);
+
+  /* 100,000 keys: more than one flush of text, and of looks at the
+   * cancellable. */
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_printf (text, "%u KeyPress keysym=a keycode=38 state=0x0\n"
+                            "%u KeyRelease keysym=a keycode=38 state=0x0\n", 2 * i + 1, 2 * i + 2);
+  big = parse_ok (text->str);
+  g_assert_true (session_save_scratch (big, big_path, NULL, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (big_path, &contents, NULL, NULL));
+  whole = session_to_string (big);
+  g_assert_cmpstr (contents, ==, whole);
+  g_unlink (big_path);
+
+  g_cancellable_cancel (cancelled);
+  g_assert_false (session_save_scratch (big, big_path, cancelled, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_false (g_file_test (big_path, G_FILE_TEST_EXISTS));
+  n = session_get_n_actions (big);
+  all = g_new (guint, n);
+  for (guint i = 0; i < n; i++)
+    all[i] = i;
+  g_assert_null (session_subset_cancellable (big, all, n, cancelled));
+  {
+    g_autoptr (Session) copy = session_subset_cancellable (big, all, n, NULL);
+    g_autofree char *copied = session_to_string (copy);
+
+    g_assert_cmpuint (session_get_n_actions (copy), ==, n);
+    g_assert_cmpstr (copied, ==, whole);
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* `outcome unknown` (xrecord --all: the app vanished with its windows
  * up): a failure, of a kind not known, that is written, read back and
  * worded; not the absence of an outcome line (not recorded). */
@@ -1212,6 +1277,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/cut-last-line", test_cut_last_line);
   g_test_add_func ("/session/windows-open", test_windows_open);
   g_test_add_func ("/session/grows-when-written", test_grows_when_written);
+  g_test_add_func ("/session/save-scratch", test_save_scratch);
   g_test_add_func ("/verdict/bad-json", test_verdict_bad_json);
   return g_test_run ();
 }
