@@ -16,7 +16,9 @@
  *   - may have its stdout and stderr captured (stderr: the last N bytes).
  *
  * X-free, on the ground floor beside sessions/. Start reading at
- * proc_spawn() in proc.c.
+ * proc_spawn() in keeper.c (the keeper and the spawn that puts a group on
+ * its list), then child.c (a child's descriptors, exit, waits, signals);
+ * tempdir.c has the temporary folders, proc.c the small helpers.
  */
 #pragma once
 

@@ -23,7 +23,7 @@
  * new sessions included, dies with the replay) and an environment made
  * from an allowlist (sandbox_environ()). Of the caller's files it sees
  * only those named on its command line, each file alone, never the
- * folder it is in (sandbox.c: sandbox_bind_named(), the one rule), and
+ * folder it is in (sandbox-view.c: sandbox_bind_named(), the one rule), and
  * no socket through them. Where bubblewrap cannot make
  * one (no user namespaces), SANDBOX_ISOLATE_AUTO goes on without it.
  */

@@ -55,6 +55,51 @@ args_clear (Args *a)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Args, args_clear)
 
+/* The --help's summary and description, below and after the options. */
+static void
+set_help_text (GOptionContext *context)
+{
+  g_option_context_set_summary (context,
+    "Reduce a recorded session that makes an X11 app fail to the minimal\n"
+    "sequence of user actions that still does (delta debugging, replaying\n"
+    "candidates under Xvfb in parallel). The result is 1-minimal: removing\n"
+    "any one remaining action makes the failure go away.");
+  g_option_context_set_description (context,
+    "Without '-- APP', the command recorded in the session runs only if it is a\n"
+    "plain program name from PATH (one word, no arguments, letters, digits and\n"
+    "._+- only, not in an sbin folder, not reboot, poweroff, halt, shutdown, init,\n"
+    "telinit or zzz); a session may come from anyone, so any other recorded\n"
+    "command is shown and refused (exit 2) unless --run-recorded-command is given.\n\n"
+    "Every replay runs the app in a sandbox of its own: a fresh HOME and XDG\n"
+    "directories, a private D-Bus session bus, under bubblewrap (no view of your\n"
+    "home, /tmp, network, processes or display; an environment allowlist; see\n"
+    "xreplay --help).\n\n"
+    "OUT and OUT.report/ hold the user's keystrokes: OUT is a new 0600 file,\n"
+    "OUT.report/ a 0700 folder of 0600 files put in place when complete, whatever\n"
+    "was at their paths (links are replaced, not followed; an OUT.report that is\n"
+    "neither empty nor an earlier report is refused before anything starts).\n\n"
+    "Exit status:\n"
+    "  0    reduced; the minimal session is in OUT, its bug report in OUT.report/\n"
+    "  2    usage error or bad input (the session file, an option)\n"
+    "  3    infrastructure error (Xvfb or xreplay failed; OUT or OUT.report/\n"
+    "       could not be written: the minimal session is complete in OUT when\n"
+    "       only the report could not)\n"
+    "  4    nothing to reduce: the full session does not fail, or the empty one does,\n"
+    "       or the app cannot start (no such program)\n"
+    "  128+N  interrupted by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP; 130 also\n"
+    "       for --limit-time before anything failed); the best session so far is\n"
+    "       in OUT, and the same command resumes\n\n"
+    "Examples:\n"
+    "  xreduce crash.log -- gedit\n"
+    "  xreduce -j 4 --same-crash crash.log -- ./myapp --safe-mode\n"
+    "  xreduce --json crash.log -- ./myapp > result.json\n"
+    "  xreduce --summarize results/ > crashes.md\n"
+    "  salloc -n 8 xreduce --launcher 'srun -n1 --exact --quiet' crash.log -- app\n\n"
+    "Interrupted (Ctrl-C), xreduce keeps the best session so far and its report,\n"
+    "marked \"interrupted, not minimal\", and a journal OUT.journal: the same\n"
+    "command run again goes on from there.\n");
+}
+
 /* Parses what comes before "--" (the app's command line stays as it is);
  * a usage error is said. A step of main() (exit-status.h). */
 static gboolean
@@ -96,45 +141,7 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
         break;
       }
   context = g_option_context_new ("SESSION [-- APP [ARGS...]]");
-  g_option_context_set_summary (context,
-    "Reduce a recorded session that makes an X11 app fail to the minimal\n"
-    "sequence of user actions that still does (delta debugging, replaying\n"
-    "candidates under Xvfb in parallel). The result is 1-minimal: removing\n"
-    "any one remaining action makes the failure go away.");
-  g_option_context_set_description (context,
-    "Without '-- APP', the command recorded in the session runs only if it is a\n"
-    "plain program name from PATH (one word, no arguments, letters, digits and\n"
-    "._+- only, not in an sbin folder, not reboot, poweroff, halt, shutdown, init,\n"
-    "telinit or zzz); a session may come from anyone, so any other recorded\n"
-    "command is shown and refused (exit 2) unless --run-recorded-command is given.\n\n"
-    "Every replay runs the app in a sandbox of its own: a fresh HOME and XDG\n"
-    "directories, a private D-Bus session bus, under bubblewrap (no view of your\n"
-    "home, /tmp, network, processes or display; an environment allowlist; see\n"
-    "xreplay --help).\n\n"
-    "OUT and OUT.report/ hold the user's keystrokes: OUT is a new 0600 file,\n"
-    "OUT.report/ a 0700 folder of 0600 files put in place when complete, whatever\n"
-    "was at their paths (links are replaced, not followed; an OUT.report that is\n"
-    "neither empty nor an earlier report is refused before anything starts).\n\n"
-    "Exit status:\n"
-    "  0    reduced; the minimal session is in OUT, its bug report in OUT.report/\n"
-    "  2    usage error or bad input (the session file, an option)\n"
-    "  3    infrastructure error (Xvfb or xreplay failed; OUT or OUT.report/\n"
-    "       could not be written: the minimal session is complete in OUT when\n"
-    "       only the report could not)\n"
-    "  4    nothing to reduce: the full session does not fail, or the empty one does,\n"
-    "       or the app cannot start (no such program)\n"
-    "  128+N  interrupted by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP; 130 also\n"
-    "       for --limit-time before anything failed); the best session so far is\n"
-    "       in OUT, and the same command resumes\n\n"
-    "Examples:\n"
-    "  xreduce crash.log -- gedit\n"
-    "  xreduce -j 4 --same-crash crash.log -- ./myapp --safe-mode\n"
-    "  xreduce --json crash.log -- ./myapp > result.json\n"
-    "  xreduce --summarize results/ > crashes.md\n"
-    "  salloc -n 8 xreduce --launcher 'srun -n1 --exact --quiet' crash.log -- app\n\n"
-    "Interrupted (Ctrl-C), xreduce keeps the best session so far and its report,\n"
-    "marked \"interrupted, not minimal\", and a journal OUT.journal: the same\n"
-    "command run again goes on from there.\n");
+  set_help_text (context);
   g_option_context_add_main_entries (context, entries, NULL);
   a->replay = replay_args_new ();
   g_option_context_add_group (context, replay_args_get_group (a->replay));
@@ -226,16 +233,11 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args, int *
   return TRUE;
 }
 
-/* The options' values into @options (the strings it points to are in @a,
- * @test_argv and @replay_args); what is wrong is said. Nothing has started
- * yet. A step of main() (exit-status.h). */
+/* The session, the output and the app's command line. A step of
+ * check_options(). */
 static gboolean
-check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
-               GStrv *launcher_argv, GStrv *replay_args, int *status)
+check_command_line (const Args *a, char **argv, ReduceOptions *options, int *status)
 {
-  g_autoptr (GError) error = NULL;
-
-  reduce_options_init (options);
   options->session_path = argv[1];
   options->output_path = a->output;
   if (a->output != NULL)
@@ -265,6 +267,13 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
       g_printerr ("xreduce: nothing after '--': give the app's command line\n");
       return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
+  return TRUE;
+}
+
+/* The search: its workers and its algorithm. A step of check_options(). */
+static gboolean
+check_search (const Args *a, ReduceOptions *options, int *status)
+{
   /* -1: not given (the default); -j 0 is a mistake, not the default.
    * A launcher's slots are other machines' cores. */
   if (a->jobs != -1 && (a->jobs < 1 || a->jobs > (a->launcher != NULL ? POOL_MAX_SLOTS : 64)))
@@ -283,6 +292,16 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
       g_printerr ("xreduce: unknown --algorithm '%s' (hdd or ddmin)\n", a->algorithm);
       return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
+  return TRUE;
+}
+
+/* What counts as the failure: a signal, stderr, the same crash, or a
+ * --test command (@test_argv). A step of check_options(). */
+static gboolean
+check_failure (const Args *a, ReduceOptions *options, GStrv *test_argv, int *status)
+{
+  g_autoptr (GError) error = NULL;
+
   if (a->signal_name != NULL)
     {
       options->signal = session_signal_from_name (a->signal_name);
@@ -333,6 +352,16 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
         }
       options->test_argv = *test_argv;
     }
+  return TRUE;
+}
+
+/* The tests: how many verify, where they run (@launcher_argv), the
+ * limits, and what xreduce says. A step of check_options(). */
+static gboolean
+check_tests (const Args *a, ReduceOptions *options, GStrv *launcher_argv, int *status)
+{
+  g_autoptr (GError) error = NULL;
+
   if (a->verify_runs < 1 || a->verify_runs > 100)
     {
       g_printerr ("xreduce: --verify-runs must be between 1 and 100\n");
@@ -373,7 +402,21 @@ check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
   options->quiet = a->quiet;
   options->json = a->json;
   options->report = a->report;
-  return check_replay_options (a, options, replay_args, status);
+  return TRUE;
+}
+
+/* The options' values into @options (the strings it points to are in @a,
+ * @test_argv and @replay_args); what is wrong is said. Nothing has started
+ * yet. A step of main() (exit-status.h). */
+static gboolean
+check_options (Args *a, char **argv, ReduceOptions *options, GStrv *test_argv,
+               GStrv *launcher_argv, GStrv *replay_args, int *status)
+{
+  reduce_options_init (options);
+  return check_command_line (a, argv, options, status) && check_search (a, options, status)
+         && check_failure (a, options, test_argv, status)
+         && check_tests (a, options, launcher_argv, status)
+         && check_replay_options (a, options, replay_args, status);
 }
 
 /* --json given before "--": the answer is JSON, whatever it is. */

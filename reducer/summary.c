@@ -22,14 +22,12 @@ summary_relative_path (const char *from_dir, const char *path)
   return output_relative_path (from_dir, path);
 }
 
-char *
-summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
-                  const RunResult *replay, gboolean replay_failed)
+/* The sessions, before and after, the failure kept and the user's
+ * releases put back. */
+static void
+append_sessions (GString *md, const Reduction *r, const char *report_dir, guint n_in_file)
 {
-  GString *md = g_string_new (NULL);
   g_autofree char *want = target_describe (r->target);
-  int seconds = (int) (r->seconds + 0.5);
-
   g_autofree char *original = summary_relative_path (report_dir, r->session_path);
   g_autofree char *minimal = summary_relative_path (report_dir, r->output_path);
   g_autofree char *original_md = quote_markdown_code (original);
@@ -55,6 +53,15 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
     g_string_append_printf (md, "- The user's releases: none put back after the search: with "
                             "them the failure did not happen (%u test%s)\n",
                             r->put_back_tests, r->put_back_tests == 1 ? "" : "s");
+}
+
+/* What the search cost: the verification, the tests, the wall time, the
+ * algorithm and its workers. */
+static void
+append_costs (GString *md, const Reduction *r)
+{
+  int seconds = (int) (r->seconds + 0.5);
+
   g_string_append_printf (md, "- Verification: the full session failed in %u of %u replays, "
                           "the empty session passed", r->verify_fails, r->verify_runs);
   if (r->confirm > 1)
@@ -86,6 +93,13 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                             r->usage.busy_percent, r->usage.short_batches, r->usage.batches,
                             2 * r->usage.short_batches > r->usage.batches
                               ? " (more workers would not have made it faster)" : "");
+}
+
+/* The replays' timing: the pace, the replay options the failure needs,
+ * the waits learnt, the late failures. */
+static void
+append_timing (GString *md, const Reduction *r)
+{
   if (r->recorded_pace)
     g_string_append_printf (md, "- Pace: recorded (the gaps of the recording)%s\n",
                             r->pace_picked ? ": the full session failed only so, not at the "
@@ -117,6 +131,17 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                             "more with the whole --settle; %" G_GUINT64_FORMAT " failed then\n",
                             r->confirmed, r->confirmed == 1 ? "" : "s",
                             r->confirmed == 1 ? "was" : "were", r->overturned);
+}
+
+char *
+summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
+                  const RunResult *replay, gboolean replay_failed)
+{
+  GString *md = g_string_new (NULL);
+
+  append_sessions (md, r, report_dir, n_in_file);
+  append_costs (md, r);
+  append_timing (md, r);
   if (r->one_minimal && r->put_back > 0)
     g_string_append (md, "- 1-minimal: verified before the releases were put back (removing "
                          "any one action but those makes the failure go away)\n");

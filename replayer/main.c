@@ -559,6 +559,115 @@ exit_status (const ReplayResult *result, gboolean ok, const GError *error, gbool
   return status;
 }
 
+/* SESSION (a file, or "-": stdin) read and its `replay` line taken into
+ * @opts, unless the command line says otherwise; *@framed: it came framed
+ * on stdin. A step of main() (exit-status.h). */
+static gboolean
+load_session (const Args *a, ReplayOptions *opts, const Interrupt *interrupt, Session **session,
+              gboolean *framed, int *status)
+{
+  g_autoptr (GError) error = NULL;
+
+  /* "-": from stdin (xreduce --launcher sends each test so, framed). */
+  if (strcmp (a->rest[1], "-") == 0)
+    *session = load_stdin (opts->settings.max_session_size, opts->settings.max_actions, framed,
+                           &error);
+  else
+    *session = session_load_cancellable (a->rest[1], opts->settings.max_session_size,
+                                         opts->settings.max_actions,
+                                         proc_interrupt_get_cancellable (), &error);
+  /* A signal while a long session was read (xreduce stops a test so). */
+  if (*session == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return exit_status_stop (status, interrupted (interrupt, a->quiet));
+  if (*session == NULL)
+    {
+      g_printerr ("xreplay: %s\n", error->message);
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
+    }
+  if (session_get_warning (*session) != NULL && !a->quiet)
+    g_printerr ("xreplay: warning: %s\n", session_get_warning (*session));
+  /* What the session says it needs to fail (its `replay` line: xreduce
+   * wrote it), unless the command line says otherwise. */
+  if (!replay_args_take_session (a->replay, *session, &error))
+    {
+      g_printerr ("xreplay: %s: %s\n", a->rest[1], error->message);
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
+    }
+  opts->settings = *replay_args_get_settings (a->replay);
+  return TRUE;
+}
+
+/* --list, --list-actions, --export: the session printed, and FALSE with
+ * the exit status; TRUE if none was asked for. A step of main()
+ * (exit-status.h). */
+static gboolean
+print_session (const Args *a, const Session *session, const Interrupt *interrupt, int *status)
+{
+  if (!a->list && !a->list_actions && a->export_format == NULL)
+    return TRUE;
+  /* Only printing from here: a signal ends it by its default action,
+   * as it would any filter (nothing to stop, nothing to remove). */
+  if (is_interrupted (interrupt))
+    return exit_status_stop (status, interrupted (interrupt, a->quiet));
+  proc_interrupt_unwatch ();
+  if (a->list)
+    return exit_status_stop (status, print_steps (session));
+  if (a->list_actions)
+    return exit_status_stop (status, print_list (session));
+  return exit_status_stop (status, print_export (session, a->rest[1], a->export_format));
+}
+
+/* --report: the report started, its hooks in @opts; a folder that cannot
+ * be made is a usage error, said. A step of main() (exit-status.h). */
+static gboolean
+start_report (const Args *a, const Session *session, const char *const *app_argv,
+              ReplayOptions *opts, Report **report, int *status)
+{
+  g_autoptr (GError) error = NULL;
+
+  *report = report_new (a->report_dir, session, a->rest[1], app_argv, &error);
+  if (*report == NULL)
+    {
+      g_printerr ("xreplay: --report: %s\n", error->message);
+      return exit_status_stop (status, EXIT_STATUS_USAGE);
+    }
+  {
+    g_auto (GStrv) not_carried = replay_args_to_argv_not_in_session (a->replay);
+
+    report_set_replay_options (*report, (const char *const *) not_carried);
+  }
+  opts->on_action = on_report_action;
+  opts->on_end = on_report_end;
+  opts->wait_before = on_report_wait_before;
+  opts->hook_data = *report;
+  return TRUE;
+}
+
+/* The replay is over, with a report asked for: the report written, the
+ * result said; the exit status. */
+static int
+finish_report (const Args *a, Report *report, const Interrupt *interrupt,
+               const ReplayResult *result, gboolean ok, const GError *error, gboolean with_regex)
+{
+  g_autoptr (GError) report_error = NULL;
+  /* A report asked for and not written (a full disk) is no success:
+   * the partial folder is gone, the error said, exit 3. Interrupted
+   * while it is written: no report, 128+N. */
+  gboolean written = report_finish (report, result, &report_error);
+
+  if (proc_interrupt_get_signal () != 0)
+    return interrupted (interrupt, a->quiet);
+  print_result (a, result, ok, error, with_regex);
+  if (!written)
+    {
+      g_printerr ("xreplay: --report: %s\n", report_error->message);
+      return EXIT_STATUS_INFRA;
+    }
+  else if (!a->quiet && !a->json)
+    g_print ("report: %s/report.md\n", a->report_dir);
+  return exit_status (result, ok, error, with_regex);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -589,46 +698,10 @@ main (int argc, char **argv)
   proc_interrupt_watch (on_signal, &interrupt);
   if (!parse_args (argc, argv, &a, &status) || !check_options (&a, &opts, &regex, &status))
     return status;
-  /* "-": from stdin (xreduce --launcher sends each test so, framed). */
-  if (strcmp (a.rest[1], "-") == 0)
-    session = load_stdin (opts.settings.max_session_size, opts.settings.max_actions, &framed,
-                          &error);
-  else
-    session = session_load_cancellable (a.rest[1], opts.settings.max_session_size,
-                                        opts.settings.max_actions,
-                                        proc_interrupt_get_cancellable (), &error);
-  /* A signal while a long session was read (xreduce stops a test so). */
-  if (session == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return interrupted (&interrupt, a.quiet);
-  if (session == NULL)
-    {
-      g_printerr ("xreplay: %s\n", error->message);
-      return EXIT_STATUS_USAGE;
-    }
-  if (session_get_warning (session) != NULL && !a.quiet)
-    g_printerr ("xreplay: warning: %s\n", session_get_warning (session));
-  /* What the session says it needs to fail (its `replay` line: xreduce
-   * wrote it), unless the command line says otherwise. */
-  if (!replay_args_take_session (a.replay, session, &error))
-    {
-      g_printerr ("xreplay: %s: %s\n", a.rest[1], error->message);
-      return EXIT_STATUS_USAGE;
-    }
-  opts.settings = *replay_args_get_settings (a.replay);
-  if (a.list || a.list_actions || a.export_format != NULL)
-    {
-      /* Only printing from here: a signal ends it by its default action,
-       * as it would any filter (nothing to stop, nothing to remove). */
-      if (is_interrupted (&interrupt))
-        return interrupted (&interrupt, a.quiet);
-      proc_interrupt_unwatch ();
-    }
-  if (a.list)
-    return print_steps (session);
-  if (a.list_actions)
-    return print_list (session);
-  if (a.export_format != NULL)
-    return print_export (session, a.rest[1], a.export_format);
+  if (!load_session (&a, &opts, &interrupt, &session, &framed, &status))
+    return status;
+  if (!print_session (&a, session, &interrupt, &status))
+    return status;
   if (!choose_app (&a, session, &app_argv, &status))
     return status;
   if (opts.settings.files_dir == NULL && !opts.settings.share_home)
@@ -649,24 +722,8 @@ main (int argc, char **argv)
   if (!a.backtrace && a.report_dir != NULL && !a.no_backtrace)
     crashtrace = find_crashtrace ();
   opts.crashtrace = crashtrace;
-  if (a.report_dir != NULL)
-    {
-      report = report_new (a.report_dir, session, a.rest[1], app_argv, &error);
-      if (report == NULL)
-        {
-          g_printerr ("xreplay: --report: %s\n", error->message);
-          return EXIT_STATUS_USAGE;
-        }
-      {
-        g_auto (GStrv) not_carried = replay_args_to_argv_not_in_session (a.replay);
-
-        report_set_replay_options (report, (const char *const *) not_carried);
-      }
-      opts.on_action = on_report_action;
-      opts.on_end = on_report_end;
-      opts.wait_before = on_report_wait_before;
-      opts.hook_data = report;
-    }
+  if (a.report_dir != NULL && !start_report (&a, session, app_argv, &opts, &report, &status))
+    return status;
   opts.display = a.display;
   if (!opts.settings.share_home && !check_isolation (&a, &opts, &status))
     return status;
@@ -686,26 +743,8 @@ main (int argc, char **argv)
     return interrupted (&interrupt, a.quiet);
   if (ok && !a.quiet && !a.json)
     print_missing (session, &opts, &result);
-  if (report == NULL)
-    print_result (&a, &result, ok, error, regex != NULL);
-  else
-    {
-      g_autoptr (GError) report_error = NULL;
-      /* A report asked for and not written (a full disk) is no success:
-       * the partial folder is gone, the error said, exit 3. Interrupted
-       * while it is written: no report, 128+N. */
-      gboolean written = report_finish (report, &result, &report_error);
-
-      if (proc_interrupt_get_signal () != 0)
-        return interrupted (&interrupt, a.quiet);
-      print_result (&a, &result, ok, error, regex != NULL);
-      if (!written)
-        {
-          g_printerr ("xreplay: --report: %s\n", report_error->message);
-          return EXIT_STATUS_INFRA;
-        }
-      else if (!a.quiet && !a.json)
-        g_print ("report: %s/report.md\n", a.report_dir);
-    }
+  if (report != NULL)
+    return finish_report (&a, report, &interrupt, &result, ok, error, regex != NULL);
+  print_result (&a, &result, ok, error, regex != NULL);
   return exit_status (&result, ok, error, regex != NULL);
 }

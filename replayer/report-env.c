@@ -84,21 +84,13 @@ locale_words (void)
   return g_strdup ("none set: the C locale");
 }
 
-void
-report_append_environment (GString *md, const Session *session, const ReportAppInfo *app,
-                           const char *x_server, const char *wm_seen, const ReportHow *how,
-                           const char *report_dir)
+/* The app (its name, version, package, toolkit) and the system. */
+static void
+append_app_and_system (GString *md, const ReportAppInfo *app)
 {
   g_autofree char *os = g_get_os_info (G_OS_INFO_KEY_PRETTY_NAME);
-  g_autofree char *recorded_by = header_comment (session, "recorded by ");
-  g_autofree char *wm = recorded_wm (session);
-  g_autofree char *locale = locale_words ();
-  const char *keymap = session_get_keymap (session);
   struct utsname uts;
-  int width, height;
 
-  session_get_screen (session, &width, &height);
-  g_string_append (md, "\n## Environment\n\n");
   if (app->name != NULL)
     {
       g_autofree char *name = quote_markdown_code (app->name);
@@ -123,65 +115,59 @@ report_append_environment (GString *md, const Session *session, const ReportAppI
         g_string_append_printf (md, ", Linux %s %s", uts.release, uts.machine);
       g_string_append_c (md, '\n');
     }
+}
 
-  g_string_append (md, "\nThe replay:\n\n");
-  if (x_server != NULL)
+/* How the replay ran the app (ReportHow): its window manager (@wm_seen:
+ * the one that ran, or NULL), sandbox, HOME and network. */
+static void
+append_how (GString *md, const ReportHow *how, const char *wm_seen, const char *report_dir)
+{
+  if (how->wm != NULL)
     {
-      g_autofree char *x = quote_markdown_text (x_server);
-      g_string_append_printf (md, "- X server: %s (%s), screen %dx%d\n", x,
-                              how != NULL && how->on_display
-                                ? "the display xreplay was given: xreduce's worker, or --display"
-                                : "a private Xvfb", width, height);
+      g_autofree char *w = quote_markdown_code (how->wm);
+      g_string_append_printf (md, "- Window manager: %s (--wm)\n", w);
+    }
+  else if (wm_seen != NULL)
+    {
+      g_autofree char *w = quote_markdown_text (wm_seen);
+      g_string_append_printf (md, "- Window manager: %s, the display's\n", w);
     }
   else
-    g_string_append_printf (md, "- Screen: %dx%d\n", width, height);
-  if (how != NULL)
+    g_string_append (md, "- Window manager: none; the replay gave each window its "
+                         "recorded size and the focus its keys went to\n");
+  if (how->share_home)
+    g_string_append (md, "- Sandbox: none (--share-home): the app had the user's HOME, "
+                         "session bus, files and network\n");
+  else if (how->isolated)
+    g_string_append (md, "- Sandbox: bubblewrap: the system read-only, the user's files, "
+                         "/tmp and other processes hidden, its own PID namespace and "
+                         "D-Bus session bus\n");
+  else
+    g_string_append (md, "- Sandbox: a fresh HOME and D-Bus session bus, without "
+                         "bubblewrap (it could not isolate here, or --no-isolate)\n");
+  if (how->share_home)
+    g_string_append (md, "- HOME: the user's\n");
+  else if (how->home_seed != NULL)
     {
-      if (how->wm != NULL)
-        {
-          g_autofree char *w = quote_markdown_code (how->wm);
-          g_string_append_printf (md, "- Window manager: %s (--wm)\n", w);
-        }
-      else if (wm_seen != NULL)
-        {
-          g_autofree char *w = quote_markdown_text (wm_seen);
-          g_string_append_printf (md, "- Window manager: %s, the display's\n", w);
-        }
-      else
-        g_string_append (md, "- Window manager: none; the replay gave each window its "
-                             "recorded size and the focus its keys went to\n");
-      if (how->share_home)
-        g_string_append (md, "- Sandbox: none (--share-home): the app had the user's HOME, "
-                             "session bus, files and network\n");
-      else if (how->isolated)
-        g_string_append (md, "- Sandbox: bubblewrap: the system read-only, the user's files, "
-                             "/tmp and other processes hidden, its own PID namespace and "
-                             "D-Bus session bus\n");
-      else
-        g_string_append (md, "- Sandbox: a fresh HOME and D-Bus session bus, without "
-                             "bubblewrap (it could not isolate here, or --no-isolate)\n");
-      if (how->share_home)
-        g_string_append (md, "- HOME: the user's\n");
-      else if (how->home_seed != NULL)
-        {
-          g_autofree char *rel = output_relative_path (report_dir, how->home_seed);
-          g_autofree char *seed = quote_markdown_code (rel);
-          g_string_append_printf (md, "- HOME: a fresh copy of %s (--home), XDG folders in "
-                                  "it, a private XDG_RUNTIME_DIR and TMPDIR\n", seed);
-        }
-      else
-        g_string_append (md, "- HOME: a fresh empty folder, XDG folders in it, a private "
-                             "XDG_RUNTIME_DIR and TMPDIR\n");
-      g_string_append_printf (md, "- Network: %s\n",
-                              how->isolated && !how->share_net ? "none (its own network "
-                                                                 "namespace)"
-                              : "the machine's");
+      g_autofree char *rel = output_relative_path (report_dir, how->home_seed);
+      g_autofree char *seed = quote_markdown_code (rel);
+      g_string_append_printf (md, "- HOME: a fresh copy of %s (--home), XDG folders in "
+                              "it, a private XDG_RUNTIME_DIR and TMPDIR\n", seed);
     }
-  append_item (md, "Locale", locale);
-  g_string_append (md, "- Keymap: the X server's US layout; every key replayed by its "
-                       "keysym, so the text typed is the recording's\n");
-  g_string_append_printf (md, "- Replayed by: xreplay %s\n", XREDUCE_VERSION);
-  /* The recording's variables, which the replay set (session-world.h). */
+  else
+    g_string_append (md, "- HOME: a fresh empty folder, XDG folders in it, a private "
+                         "XDG_RUNTIME_DIR and TMPDIR\n");
+  g_string_append_printf (md, "- Network: %s\n",
+                          how->isolated && !how->share_net ? "none (its own network "
+                                                             "namespace)"
+                          : "the machine's");
+}
+
+/* "- Variables of the recording": each NAME=VALUE, the value in a code
+ * span; nothing if it set none. */
+static void
+append_recorded_variables (GString *md, const Session *session)
+{
   if (session_get_env (session)[0] != NULL)
     {
       g_string_append (md, "- Variables of the recording, set for the app:");
@@ -196,6 +182,16 @@ report_append_environment (GString *md, const Session *session, const ReportAppI
         }
       g_string_append_c (md, '\n');
     }
+}
+
+/* "The recording:": by whom and when, its screen, keymap and window
+ * manager (from @session's header). */
+static void
+append_recording (GString *md, const Session *session, int width, int height)
+{
+  g_autofree char *recorded_by = header_comment (session, "recorded by ");
+  g_autofree char *wm = recorded_wm (session);
+  const char *keymap = session_get_keymap (session);
 
   g_string_append (md, "\nThe recording:\n\n");
   if (recorded_by != NULL)
@@ -211,4 +207,39 @@ report_append_environment (GString *md, const Session *session, const ReportAppI
   else
     g_string_append (md, "- Keymap: not recorded\n");
   append_item (md, "Window manager", wm);
+}
+
+void
+report_append_environment (GString *md, const Session *session, const ReportAppInfo *app,
+                           const char *x_server, const char *wm_seen, const ReportHow *how,
+                           const char *report_dir)
+{
+  g_autofree char *locale = locale_words ();
+  int width, height;
+
+  session_get_screen (session, &width, &height);
+  g_string_append (md, "\n## Environment\n\n");
+  append_app_and_system (md, app);
+
+  g_string_append (md, "\nThe replay:\n\n");
+  if (x_server != NULL)
+    {
+      g_autofree char *x = quote_markdown_text (x_server);
+      g_string_append_printf (md, "- X server: %s (%s), screen %dx%d\n", x,
+                              how != NULL && how->on_display
+                                ? "the display xreplay was given: xreduce's worker, or --display"
+                                : "a private Xvfb", width, height);
+    }
+  else
+    g_string_append_printf (md, "- Screen: %dx%d\n", width, height);
+  if (how != NULL)
+    append_how (md, how, wm_seen, report_dir);
+  append_item (md, "Locale", locale);
+  g_string_append (md, "- Keymap: the X server's US layout; every key replayed by its "
+                       "keysym, so the text typed is the recording's\n");
+  g_string_append_printf (md, "- Replayed by: xreplay %s\n", XREDUCE_VERSION);
+  /* The recording's variables, which the replay set (session-world.h). */
+  append_recorded_variables (md, session);
+
+  append_recording (md, session, width, height);
 }

@@ -4,22 +4,21 @@
  * step, one of the text a typing step typed (before the Return that ends
  * it, for which the replay waits until the app shows the text); the
  * screen at the end if the app is still there (report_take_last_pictures).
- * Everything is written at the end (report_finish): report.md and its
- * plain-text twin report.txt, replay.gif (the frames and an end frame
- * with the failure marked), steps.png, step-NN.png, last-screen.png,
- * replay-xdotool.sh and the session itself. What happened is said by
- * report-crash.c, the environment by report-env.c. All of it goes into a
- * private folder beside the report's path (0700, files 0600: they show
- * what the user typed), renamed into place once complete: an interrupted
- * replay leaves no half report, a killed one no folder.
+ * Everything is written at the end (report_finish, in report-finish.c):
+ * report.md and its plain-text twin report.txt, replay.gif (the frames
+ * and an end frame with the failure marked), steps.png, step-NN.png,
+ * last-screen.png (report_write_pictures, here), replay-xdotool.sh and
+ * the session itself. What happened is said by report-crash.c, the
+ * environment by report-env.c, the app by report-app.c. All of it goes
+ * into a private folder beside the report's path (0700, files 0600: they
+ * show what the user typed), renamed into place once complete: an
+ * interrupted replay leaves no half report, a killed one no folder.
  */
-#define _GNU_SOURCE   /* memmem */
 #define G_LOG_DOMAIN "xreduce-replayer"
 
 #include "report.h"
 #include "report-private.h"
 #include "output.h"
-#include "plaintext.h"
 #include "proc.h"
 #include "interrupt.h"
 #include "quote.h"
@@ -28,49 +27,8 @@
 #include "xconn.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <gio/gio.h>
-#include <glib/gstdio.h>
-
-typedef struct
-{
-  guint phrase;       /* index in Report.phrases */
-  char *words;        /* Markdown, one line */
-  char *picture;      /* file name in the folder, or NULL */
-  char *typed;        /* a typing step: the picture of its text typed, or NULL */
-} Step;
-
-struct Report
-{
-  char *dir;          /* where the report goes when complete */
-  ProcTempDir *fresh; /* where it is written until then */
-  const char *fresh_path;
-  char *session_path;
-  char **argv;
-  char **replay_argv; /* the replay options a session cannot carry, or NULL */
-  Session *session;   /* a copy */
-  GPtrArray *phrases; /* of SessionPhrase: the steps */
-  guint *phrase_of;   /* action number -> its phrase */
-  guint *picture_of;  /* phrase -> the action its picture is taken before */
-  guint *typed_of;    /* action number -> 1 + the typing phrase whose text is shown
-                       * before it (the key that ends it, or what follows), or 0 */
-  guint n_actions;
-  GArray *steps;      /* of Step, the phrases reached */
-  GPtrArray *pictures;   /* of Snapshot* (marked, no caption band): the frames, in order */
-  GPtrArray *captions;   /* of char*, one a picture */
-  Snapshot *alive_screen; /* the screen at the end, the app still there, or NULL */
-  char *picture_error;   /* first failure to take a picture */
-  char *write_error;     /* first picture that could not be written (a full disk): the
-                            report fails (report_finish), as it does for report.md */
-  char *x_server;        /* "The X.Org Foundation 21.1.7", from the first step's display */
-  char *wm;              /* the window manager that ran at the first step, or NULL: none */
-  ReportHow how;
-  gboolean how_known;    /* report_set_replay() was called */
-  gboolean traced;       /* the app ran under xreduce-crashtrace */
-  gboolean have_last, have_sheet, have_gif;   /* last-screen.png, steps.png, replay.gif */
-};
 
 static void
 step_clear (Step *step)
@@ -130,20 +88,6 @@ typed_action (const Session *session, GArray *actions, const GPtrArray *phrases,
     return g_array_index (((SessionPhrase *) g_ptr_array_index (phrases, p + 1))->actions,
                           guint, 0);
   return G_MAXUINT;
-}
-
-static gboolean
-write_session_copy (Report *report, GError **error)
-{
-  g_autofree char *path = g_build_filename (report->fresh_path, "session.log", NULL);
-  g_autofree char *script_path = g_build_filename (report->fresh_path, "replay-xdotool.sh",
-                                                   NULL);
-  g_autofree char *name = g_path_get_basename (report->session_path);
-  g_autofree char *script = session_export_xdotool (report->session, name);
-
-  if (!session_save (report->session, path, error))
-    return FALSE;
-  return output_file_write (script_path, script, -1, OUTPUT_SCRIPT_MODE, error);
 }
 
 Report *
@@ -362,8 +306,8 @@ take_picture (Report *report, Display *dpy, guint index, const ReplayStep *step,
 }
 
 /* The step (0-based) of phrase @p, or -1 if it was not reached. */
-static int
-step_of_phrase (Report *report, guint p)
+int
+report_step_of_phrase (Report *report, guint p)
 {
   for (guint i = report->steps->len; i-- > 0;)
     if (g_array_index (report->steps, Step, i).phrase == p)
@@ -388,7 +332,7 @@ report_step (Report *report, Display *dpy, const ReplayStep *step)
    * report_wants_wait()). */
   if (report->typed_of[step->number] > 0 && dpy != NULL)
     {
-      int s = step_of_phrase (report, report->typed_of[step->number] - 1);
+      int s = report_step_of_phrase (report, report->typed_of[step->number] - 1);
 
       if (s >= 0)
         take_picture (report, dpy, (guint) s, step, TRUE);
@@ -414,244 +358,6 @@ report_take_last_pictures (Report *report, Display *dpy, gboolean app_alive)
   if (app_alive)
     report->alive_screen = snapshot_take (dpy, &error);
   remember_picture_error (report, error);
-}
-
-/* ---- the environment: which app, which system ---- */
-
-char *
-report_describe_server (Display *dpy)
-{
-  int v = VendorRelease (dpy);
-  const char *vendor = ServerVendor (dpy);
-
-  if (vendor == NULL)
-    vendor = "an unknown vendor";
-  /* X.Org's numbering, as xdpyinfo reads it: 12101007 is 21.1.7,
-   * 11804000 is 1.18.4. */
-  if (strstr (vendor, "X.Org") != NULL && v >= 12100000)
-    {
-      v -= 10000000;
-      return g_strdup_printf ("%s %d.%d.%d", vendor, (v / 100000) % 100, (v / 1000) % 100,
-                              v % 1000);
-    }
-  if (strstr (vendor, "X.Org") != NULL && v >= 10000000)
-    return g_strdup_printf ("%s %d.%d.%d", vendor, v / 10000000, (v / 100000) % 100,
-                            (v / 1000) % 100);
-  return g_strdup_printf ("%s, release %d", vendor, v);
-}
-
-/* Runs @argv without a display (an app that ignores --version must not
- * open a window anywhere), at most 3 s: its stdout's first line if it
- * exited 0, else NULL. */
-static char *
-first_line_of (const char *const *argv)
-{
-  g_auto (GStrv) env = g_get_environ ();
-  g_autoptr (ProcChild) child = NULL;
-  ProcSpawnOptions spawn;
-  const char *out;
-  gsize len;
-  int status;
-
-  env = g_environ_unsetenv (env, "DISPLAY");
-  env = g_environ_unsetenv (env, "WAYLAND_DISPLAY");
-  proc_spawn_options_init (&spawn);
-  spawn.argv = argv;
-  spawn.envp = (const char *const *) env;
-  spawn.out = PROC_OUTPUT_CAPTURE;
-  child = proc_spawn (&spawn, NULL);
-  if (child == NULL)
-    return NULL;
-  if (!proc_child_wait_interruptible (child, 3000))
-    return NULL;   /* freed: killed with its group */
-  proc_child_drain (child);
-  status = proc_child_get_wait_status (child);
-  out = proc_child_get_stdout (child, &len);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0 || out == NULL || len == 0)
-    return NULL;
-  {
-    g_autofree char *text = g_utf8_make_valid (out, (gssize) MIN (len, 4096));
-    char *nl = strchr (text, '\n');
-
-    if (nl != NULL)
-      *nl = '\0';
-    g_strstrip (text);
-    if (*text == '\0' || strlen (text) > 120)
-      return NULL;
-    return g_steal_pointer (&text);
-  }
-}
-
-/* Interpreters: the app is the script they run. */
-static gboolean
-is_interpreter (const char *name)
-{
-  static const char *const names[] = { "python", "python3", "perl", "ruby", "node", "sh",
-                                       "bash", "dash", "tclsh", "wish", "gjs", "env" };
-
-  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
-    if (g_str_equal (name, names[i]) || (g_str_has_prefix (name, names[i])
-                                         && g_ascii_isdigit (name[strlen (names[i])])))
-      return TRUE;
-  return FALSE;
-}
-
-/* What the program's file links or imports: "GTK 3", "Qt 5", "Tk",
- * "Xaw (Athena)", "Motif", or NULL. */
-static const char *
-guess_toolkit (const char *path)
-{
-  static const struct { const char *mark, *name; } marks[] = {
-    { "libgtk-4.so", "GTK 4" }, { "libgtk-3.so", "GTK 3" }, { "libgtk-x11-2.0.so", "GTK 2" },
-    { "libQt6Widgets", "Qt 6" }, { "libQt5Widgets", "Qt 5" }, { "libtk8.", "Tk" },
-    { "libXaw", "Xaw (Athena)" }, { "libXm.so", "Motif" }, { "libfltk", "FLTK" },
-    { "libwx_gtk", "wxWidgets" }, { "Gtk', '3.0'", "GTK 3" }, { "Gtk\", \"3.0\"", "GTK 3" },
-    { "PyQt5", "Qt 5" }, { "PyQt6", "Qt 6" }, { "tkinter", "Tk" }, { "package require Tk", "Tk" },
-  };
-  g_autoptr (GMappedFile) file = path != NULL ? g_mapped_file_new (path, FALSE, NULL) : NULL;
-  const char *data;
-  gsize len;
-
-  if (file == NULL)
-    return NULL;
-  data = g_mapped_file_get_contents (file);
-  len = MIN (g_mapped_file_get_length (file), (gsize) 64 * 1024 * 1024);
-  for (gsize i = 0; data != NULL && i < G_N_ELEMENTS (marks); i++)
-    if (memmem (data, len, marks[i].mark, strlen (marks[i].mark)) != NULL)
-      return marks[i].name;
-  return NULL;
-}
-
-/* The Debian package that owns @path, and its version ("xterm 379-1"). */
-static char *
-debian_package_of (const char *path)
-{
-  g_autofree char *real = realpath (path, NULL);
-  const char *dpkg_s[] = { "dpkg-query", "-S", real, NULL };
-  g_autofree char *owner = NULL;
-  char *colon;
-
-  if (real == NULL || (owner = first_line_of (dpkg_s)) == NULL
-      || (colon = strstr (owner, ": ")) == NULL || strchr (owner, ',') != NULL)
-    return NULL;
-  *colon = '\0';
-  {
-    const char *version[] = { "dpkg-query", "-W", "-f", "${Version}\n", owner, NULL };
-    g_autofree char *v = first_line_of (version);
-
-    return v != NULL ? g_strdup_printf ("%s %s", owner, v) : g_strdup (owner);
-  }
-}
-
-void
-report_app_info_clear (ReportAppInfo *info)
-{
-  g_clear_pointer (&info->name, g_free);
-  g_clear_pointer (&info->version, g_free);
-  g_clear_pointer (&info->package, g_free);
-  info->toolkit = NULL;
-}
-
-void
-report_app_info_probe (ReportAppInfo *info, const char *const *argv)
-{
-  g_autofree char *program = NULL;
-  g_autofree char *base = NULL;
-  const char *script = NULL;
-
-  memset (info, 0, sizeof *info);
-  if (argv == NULL || argv[0] == NULL)
-    return;
-  program = g_find_program_in_path (argv[0]);
-  base = g_path_get_basename (argv[0]);
-  if (is_interpreter (base))
-    for (guint i = 1; argv[i] != NULL && script == NULL; i++)
-      if (argv[i][0] != '-' && strchr (argv[i], '=') == NULL)
-        script = argv[i];
-  info->name = script != NULL ? g_path_get_basename (script) : g_steal_pointer (&base);
-  info->toolkit = guess_toolkit (script != NULL ? script : program);
-  if (program == NULL)
-    return;
-  info->package = debian_package_of (script != NULL ? script : program);
-  /* The version it tells: only a program's own, not its interpreter's. */
-  if (script == NULL)
-    {
-      const char *ask[] = { program, "--version", NULL };
-      info->version = first_line_of (ask);
-    }
-}
-
-/* One line that a title can hold: the app's name, its version, or the
- * package's. */
-static char *
-app_title (const ReportAppInfo *info)
-{
-  if (info->name == NULL)
-    return g_strdup ("the app");
-  if (info->version != NULL)
-    return strstr (info->version, info->name) != NULL
-             ? g_strdup (info->version)
-             : g_strdup_printf ("%s (%s)", info->name, info->version);
-  if (info->package != NULL)
-    return g_strdup_printf ("%s (Debian package %s)", info->name, info->package);
-  return g_strdup (info->name);
-}
-
-/* Releases that xreduce added to the session are not the user's: what
- * stays held, and from which step, in one line (the steps' words name
- * the chords: "Alt+click"). */
-static void
-append_held (Report *report, GString *md)
-{
-  g_autoptr (GArray) actions = session_get_actions (report->session);
-  g_autoptr (GString) held = g_string_new (NULL);
-  guint last_user = 0, n_held = 0;
-
-  for (guint a = 0; a < actions->len; a++)
-    if (!session_get_event (report->session, g_array_index (actions, guint, a))->added)
-      last_user = a;
-  for (guint a = 0; a < actions->len; a++)
-    {
-      const SessionEvent *ev = session_get_event (report->session,
-                                                  g_array_index (actions, guint, a));
-      g_autofree char *what = NULL;
-      g_autofree char *what_md = NULL;
-      int step = -1;
-
-      if (!ev->added)
-        continue;
-      /* The step of the press it releases. */
-      for (guint b = a; b-- > 0;)
-        {
-          const SessionEvent *press = session_get_event (report->session,
-                                                         g_array_index (actions, guint, b));
-
-          if ((ev->kind == SESSION_EVENT_KEY_RELEASE && press->kind == SESSION_EVENT_KEY_PRESS
-               && press->keycode == ev->keycode)
-              || (ev->kind == SESSION_EVENT_BUTTON_RELEASE
-                  && press->kind == SESSION_EVENT_BUTTON_PRESS && press->button == ev->button))
-            {
-              step = step_of_phrase (report, report->phrase_of[b]);
-              break;
-            }
-        }
-      if (step < 0)
-        continue;
-      /* A long list says nothing more than its count and first few. */
-      if (n_held++ >= 6)
-        continue;
-      what = ev->kind == SESSION_EVENT_KEY_RELEASE ? g_strdup (ev->keysym)
-                                                   : g_strdup_printf ("button %u", ev->button);
-      what_md = quote_markdown_code (what);
-      g_string_append_printf (held, "%s%s from step %d%s", held->len > 0 ? ", " : "", what_md,
-                              step + 1, a > last_user ? "" : " until it is pressed again");
-    }
-  if (n_held > 6)
-    g_string_append_printf (held, " and %u more", n_held - 6);
-  if (held->len > 0)
-    g_string_append_printf (md, "\nHeld down in these steps, as the failure needs (xreduce "
-                            "releases each when it is pressed again, or after the last step): "
-                            "%s.\n", held->str);
 }
 
 /* The end of a replay that failed: the last picture, the failure marked
@@ -681,8 +387,8 @@ end_picture (Report *report, const ReplayResult *result, const char *outcome, ch
 /* replay.gif, steps.png and last-screen.png: each picture with its
  * caption, 1.5 s each; when the app failed, the last one again marked,
  * under what became of it, 4 s. */
-static void
-write_pictures (Report *report, const ReplayResult *result, const char *outcome)
+void
+report_write_pictures (Report *report, const ReplayResult *result, const char *outcome)
 {
   g_autoptr (GPtrArray) frames = g_ptr_array_new_with_free_func ((GDestroyNotify) snapshot_free);
   g_autoptr (GPtrArray) sheet = g_ptr_array_new ();
@@ -746,189 +452,4 @@ write_pictures (Report *report, const ReplayResult *result, const char *outcome)
         note_write_error (report, &error);
     }
   remember_picture_error (report, error);
-}
-
-/* A word of the app's command line as report.md shows it: no absolute
- * path of this machine's (the program found in PATH by its name; a file
- * outside the system's folders as seen from the report). */
-static char *
-shown_word (const char *word, gboolean program, const char *report_dir)
-{
-  static const char *const system_dirs[] = { "/usr/", "/bin/", "/sbin/", "/lib", "/opt/",
-                                             "/etc/", "/snap/", "/nix/" };
-  g_autofree char *base = NULL;
-  g_autofree char *found = NULL;
-  g_autofree char *real_word = NULL;
-  g_autofree char *real_found = NULL;
-
-  if (!g_path_is_absolute (word) || !g_file_test (word, G_FILE_TEST_EXISTS))
-    return g_strdup (word);
-  base = g_path_get_basename (word);
-  found = program ? g_find_program_in_path (base) : NULL;
-  real_word = realpath (word, NULL);
-  real_found = found != NULL ? realpath (found, NULL) : NULL;
-  if (real_found != NULL && real_word != NULL && g_str_equal (real_found, real_word))
-    return g_steal_pointer (&base);
-  /* The system's own folders are the same on the reader's machine. */
-  for (gsize i = 0; i < G_N_ELEMENTS (system_dirs); i++)
-    if (g_str_has_prefix (word, system_dirs[i]))
-      return g_strdup (word);
-  return output_relative_path (report_dir, word);
-}
-
-/* What the app got from outside (session-world.h): where it was
- * recorded, the files it read, what it pasted and what was dropped on it
- * (the user's data, as typed text is: in code spans). */
-static void
-append_given (Report *report, GString *md)
-{
-  g_autoptr (GPtrArray) lines = session_describe_world (report->session, SESSION_WORDS_MARKDOWN);
-
-  if (lines->len == 0)
-    return;
-  g_string_append (md, "\n## What the app got from outside\n\n");
-  for (guint i = 0; i < lines->len; i++)
-    g_string_append_printf (md, "- %s\n", (const char *) g_ptr_array_index (lines, i));
-}
-
-gboolean
-report_finish (Report *report, const ReplayResult *result, GError **error)
-{
-  g_autoptr (GString) md = g_string_new (NULL);
-  g_autoptr (GString) command = g_string_new (NULL);
-  g_autofree char *md_path = g_build_filename (report->fresh_path, "report.md", NULL);
-  g_autofree char *txt_path = g_build_filename (report->fresh_path, "report.txt", NULL);
-  g_autofree char *command_line = NULL;
-  g_autofree char *plain = NULL;
-  g_autoptr (GArray) python = crash_python_stack (result->stderr_text, result->stderr_len);
-  g_autofree char *outcome = report_outcome_words (result, python);
-  g_autofree char *verdict_words = report_verdict_words (result);
-  g_autofree char *verdict_md = quote_markdown_text (verdict_words);
-  g_autofree char *title = NULL;
-  g_autofree char *title_md = NULL;
-  g_autofree char *app_name = NULL;
-  g_auto (ReportAppInfo) app = { 0 };
-  guint n_actions = session_get_n_actions (report->session), n_added = 0;
-  guint n_steps = report->phrases->len;
-
-  /* Each may take seconds (an app slow to say its version, a long
-   * replay's frames): a signal meanwhile ends the report. */
-  report_app_info_probe (&app, (const char *const *) report->argv);
-  if (!proc_check_interrupt (error))
-    return FALSE;
-  write_pictures (report, result, outcome);
-  if (!proc_check_interrupt (error))
-    return FALSE;
-  app_name = app_title (&app);
-  /* One line of plain text that reads right rendered or not (a bug
-   * tracker's title, Debian's BTS). */
-  title = g_strdup_printf ("%s %s", app_name, outcome);
-  title_md = quote_markdown_title (title);
-  {
-    g_autoptr (GArray) actions = session_get_actions (report->session);
-    for (guint a = 0; a < actions->len; a++)
-      if (session_get_event (report->session, g_array_index (actions, guint, a))->added)
-        n_added++;
-  }
-  for (char **a = report->argv; a != NULL && *a != NULL; a++)
-    {
-      g_autofree char *word = shown_word (*a, a == report->argv, report->dir);
-      g_autofree char *q = quote_shell (word);
-      g_string_append_printf (command, "%s%s", a == report->argv ? "" : " ", q);
-    }
-  /* An indented code block: one line, whatever the recorded command holds. */
-  command_line = quote_terminal (command->str);
-
-  g_string_append_printf (md, "# %s\n\n", title_md);
-  /* One count: the steps below, and the actions they are made of. */
-  g_string_append_printf (md, "%u step%s (%u user action%s", n_steps, n_steps == 1 ? "" : "s",
-                          n_actions - n_added, n_actions - n_added == 1 ? "" : "s");
-  if (n_added > 0)
-    g_string_append_printf (md, " and %u release%s that xreduce added", n_added,
-                            n_added == 1 ? "" : "s");
-  g_string_append (md, "), replayed from [session.log](session.log) against\n\n");
-  g_string_append_printf (md, "    %s\n\n", command_line);
-  if (result->verdict.kind == VERDICT_PASSED || report->steps->len == 0)
-    g_string_append_printf (md, "The app **%s**.\n\n", verdict_md);
-  else
-    g_string_append_printf (md, "The app **%s** after step %u of %u.\n\n", verdict_md,
-                            report->steps->len, n_steps);
-  if (report->have_gif)
-    g_string_append (md, "![the replay](replay.gif)\n\n");
-  if (report->have_sheet)
-    g_string_append (md, "Every step at a glance: [steps.png](steps.png)\n\n");
-
-  g_string_append (md, "## Steps\n\n");
-  for (guint i = 0; i < report->steps->len; i++)
-    {
-      Step *step = &g_array_index (report->steps, Step, i);
-      g_string_append_printf (md, "%u. %s", i + 1, step->words);
-      if (step->picture != NULL && step->typed != NULL)
-        g_string_append_printf (md, " ([screen before](%s), [the text typed](%s))",
-                                step->picture, step->typed);
-      else if (step->picture != NULL)
-        g_string_append_printf (md, " ([screen before](%s))", step->picture);
-      g_string_append_c (md, '\n');
-    }
-  if (report->steps->len == 0)
-    g_string_append (md, "(no action was replayed)\n");
-  append_held (report, md);
-  append_given (report, md);
-
-  g_string_append (md, "\n## What happened\n\n");
-  report_append_what_happened (md, result, python, report->traced);
-  if (report->have_last)
-    g_string_append_printf (md, "\nThe last screen%s: [last-screen.png](last-screen.png)\n",
-                            result->verdict.kind == VERDICT_PASSED ? ""
-                            : ", the failure marked in red");
-  report_append_environment (md, report->session, &app, report->x_server, report->wm,
-                             report->how_known ? &report->how : NULL, report->dir);
-
-  g_string_append (md, "\n## Replay it\n\nWith xreduce's replayer (starts its own Xvfb):\n\n");
-  {
-    /* What session.log cannot carry (a --wm); its replay line has the
-     * timing. */
-    g_autoptr (GString) options = g_string_new (NULL);
-    g_autofree char *shown = NULL;
-
-    for (char **a = report->replay_argv; a != NULL && *a != NULL; a++)
-      {
-        g_autofree char *q = quote_shell (*a);
-        g_string_append_printf (options, "%s ", q);
-      }
-    shown = quote_terminal (options->str);
-    g_string_append_printf (md, "    xreplay %ssession.log -- %s\n\n", shown, command_line);
-  }
-  {
-    g_autoptr (GPtrArray) files = session_get_files (report->session);
-    gboolean copied = FALSE;
-
-    for (guint i = 0; i < files->len; i++)
-      copied |= ((const SessionEvent *) g_ptr_array_index (files, i))->copied;
-    /* The files are the user's: not in the report; where they go. */
-    if (copied)
-      g_string_append (md, "The files the app read are not in this folder: xreplay takes "
-                           "their copies (xrecord --with-files) from `session.log.files/` "
-                           "beside the session, or from `--files DIR`.\n\n");
-  }
-  g_string_append (md, "Without xreduce, with xdotool, against the app already running on your display:\n\n"
-                       "    DISPLAY=:0 sh replay-xdotool.sh\n");
-  if (report->picture_error != NULL)
-    {
-      g_autofree char *why = quote_markdown_text (report->picture_error);
-      g_string_append_printf (md, "\n(Some pictures could not be taken: %s)\n", why);
-    }
-
-  if (report->write_error != NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", report->write_error);
-      return FALSE;
-    }
-  plain = plaintext_from_markdown (md->str);
-  if (!write_session_copy (report, error)
-      || !output_file_write (md_path, md->str, (gssize) md->len, OUTPUT_FILE_MODE, error)
-      || !output_file_write (txt_path, plain, -1, OUTPUT_FILE_MODE, error))
-    return FALSE;
-  /* Complete: in place of what was at the path. */
-  return output_dir_install (report->fresh_path, report->dir, error);
 }
