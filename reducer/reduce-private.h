@@ -2,8 +2,11 @@
  * the files that take parts of its work: what the replays teach
  * (learn.c: the window wait, the start timeout, the settle, the workers)
  * and the replays that check the search's passes again (recheck.c).
- * Not a module's interface: only reduce.c, state.c (its lines, its best
- * set), learn.c and recheck.c include it.
+ * Not a module's interface: only reduce.c (the search and its oracle),
+ * setup.c (before it), finish.c (after it), best.c (the best result, the
+ * progress, the verdict), state.c (its lines, its best set), learn.c and
+ * recheck.c include it. Layered: reduce.c calls setup.c and finish.c,
+ * which call best.c, which calls state.c.
  */
 #pragma once
 
@@ -121,6 +124,31 @@ typedef struct Reducer
 void reducer_say (Reducer *reducer, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void reducer_set_best (Reducer *reducer, const guint *elems, guint n);
 void reducer_on_signal (int signum, gpointer data);
+
+/* best.c: seconds since the run started. */
+double reducer_elapsed_s (Reducer *reducer);
+/* best.c: the progress line on a terminal (@final: with its newline). */
+void reducer_progress_line (Reducer *reducer, gboolean final);
+/* best.c: every second (a GSourceFunc): the progress line, or a line now and then. */
+gboolean reducer_progress_tick (gpointer data);
+/* best.c: DdOptions.progress and DdOptions.improved (@data the Reducer). */
+void reducer_on_progress (const DdStats *stats, gpointer data);
+void reducer_on_improved (const guint *elems, guint n, gpointer data);
+/* best.c: the minimal session's replay line, from the options and the verdict. */
+void reducer_update_replay_line (Reducer *reducer);
+/* best.c: the best set as a session (new), with its replay line. */
+Session *reducer_best_session (Reducer *reducer);
+/* best.c: the best set saved to the output file. */
+gboolean reducer_save_best (Reducer *reducer, GError **error);
+/* best.c: the verdict adopted (reducer->stop set if the search must start again). */
+gboolean reducer_adopt_verdict (Reducer *reducer, GError **error);
+/* best.c: before every batch: the verdict adopted once in; FALSE stops the search. */
+gboolean reducer_check_verdict (Reducer *reducer, gboolean wait, GError **error);
+
+/* setup.c: everything before the search: input, workers, verification, journal. */
+gboolean reduce_setup (Reducer *reducer, GError **error);
+/* finish.c: after the search (@ok) or its failure: the report, the result, the summary. */
+gboolean reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **error);
 
 /* learn.c: what xreduce learns of the app where no option says it (the
  * hierarchical search's replays only), from a first figure the recording
