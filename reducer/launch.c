@@ -7,6 +7,7 @@
 
 #include "runner-private.h"
 #include "interrupt.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -306,6 +307,9 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
 
   command = test_command (runner, bg, by_test, launched, display, path, argv, quoted);
   g_ptr_array_add (argv, NULL);
+  /* Whether bubblewrap works here was tried once, by us (main.c). */
+  if (!launched && sandbox_checked_mark () != NULL)
+    envp = g_environ_setenv (envp, SANDBOX_CHECKED_ENV, sandbox_checked_mark (), TRUE);
   if (display != NULL)
     {
       envp = g_environ_setenv (envp, "DISPLAY", display, TRUE);
