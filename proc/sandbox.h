@@ -75,8 +75,15 @@ Sandbox *sandbox_new (const SandboxOptions *options, GError **error);
 char **sandbox_apply (const Sandbox *sandbox, char **envp);
 
 /* TRUE if bubblewrap can make a sandbox here (tried once, then
- * remembered); else FALSE with why. */
+ * remembered); else FALSE with why. A process whose SANDBOX_CHECKED_ENV
+ * names this host (set by its parent, which tried: xreduce for its
+ * xreplays) does not try again: a try is a bwrap started, tens of
+ * milliseconds of every replay. */
 gboolean sandbox_can_isolate (GError **error);
+#define SANDBOX_CHECKED_ENV "XREDUCE_BWRAP_CHECKED"
+/* What to set SANDBOX_CHECKED_ENV to in a child's environment: this
+ * host's name if bubblewrap was tried here and works, else NULL. */
+const char *sandbox_checked_mark (void);
 /* TRUE if the app runs under bubblewrap. */
 gboolean sandbox_is_isolated (const Sandbox *sandbox);
 /* The processes of ours in the app's process tree: bwrap and the PID

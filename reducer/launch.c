@@ -7,6 +7,7 @@
 
 #include "runner-private.h"
 #include "interrupt.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -272,7 +273,7 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   g_autoptr (GPtrArray) quoted = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *path = NULL;
   g_auto (GStrv) envp = g_get_environ ();
-  const char *display = worker->server != NULL ? xserver_get_display (worker->server) : NULL;
+  const char *display = NULL;
   g_auto (GStrv) command = NULL;
   ProcSpawnOptions spawn;
 
@@ -287,13 +288,14 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
 
   /* An X server that failed its last test (killed, stopped) is replaced
    * first; one that died meanwhile too. */
-  if (worker->server != NULL && (worker->restart || !xserver_is_alive (worker->server)))
-    {
-      if (!worker_start_server (runner, worker, error))
-        return FALSE;
-      display = xserver_get_display (worker->server);
-    }
+  if (!worker_ensure_ready (runner, worker, error))
+    return FALSE;
+  if (worker->server != NULL && (worker->restart || !xserver_is_alive (worker->server))
+      && !worker_start_server (runner, worker, error))
+    return FALSE;
   worker->restart = FALSE;
+  if (worker->server != NULL)
+    display = xserver_get_display (worker->server);
 
   if (!by_test && runner->xreplay == NULL)
     {
@@ -306,6 +308,9 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
 
   command = test_command (runner, bg, by_test, launched, display, path, argv, quoted);
   g_ptr_array_add (argv, NULL);
+  /* Whether bubblewrap works here was tried once, by us (main.c). */
+  if (!launched && sandbox_checked_mark () != NULL)
+    envp = g_environ_setenv (envp, SANDBOX_CHECKED_ENV, sandbox_checked_mark (), TRUE);
   if (display != NULL)
     {
       envp = g_environ_setenv (envp, "DISPLAY", display, TRUE);

@@ -188,6 +188,7 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args, int *
   g_autoptr (GError) error = NULL;
   g_autoptr (GStrvBuilder) xreplay_args = g_strv_builder_new ();
   g_auto (GStrv) given = NULL;
+  g_autofree char *warning = NULL;
 
   if (!replay_args_check (a->replay, &error))
     {
@@ -214,18 +215,14 @@ check_replay_options (Args *a, ReduceOptions *options, GStrv *replay_args, int *
     }
   /* Whether bubblewrap works is asked once, here: every replay would
    * say it again. */
-  if (!options->replay.share_home && options->replay.isolate != SANDBOX_ISOLATE_OFF
-      && !sandbox_can_isolate (&error))
+  if (!replay_settings_resolve_isolation (&options->replay, "the replays run", &warning, &error))
     {
-      if (options->replay.isolate == SANDBOX_ISOLATE_REQUIRE)
-        {
-          g_printerr ("xreduce: --isolate=require: %s\n", error->message);
-          return exit_status_stop (status, EXIT_STATUS_INFRA);
-        }
-      g_printerr ("xreduce: warning: %s; the replays run without isolation (the app sees "
-                  "your files, network and processes; --isolate=require refuses instead)\n",
-                  error->message);
-      options->replay.isolate = SANDBOX_ISOLATE_OFF;
+      g_printerr ("xreduce: %s\n", error->message);
+      return exit_status_stop (status, EXIT_STATUS_INFRA);
+    }
+  if (warning != NULL)
+    {
+      g_printerr ("xreduce: warning: %s\n", warning);
       g_strv_builder_add (xreplay_args, "--no-isolate");
     }
   *replay_args = g_strv_builder_end (xreplay_args);

@@ -14,6 +14,9 @@
 
 /* How long a private Xvfb may take to start. */
 #define RUNNER_SERVER_TIMEOUT_MS 10000
+/* How many workers' servers runner_new() waits for; the others are
+ * waited for before their first test. */
+#define RUNNER_READY_FIRST 2
 /* How long xreplay gets to stop its app, bus and Xvfb after SIGTERM. */
 #define RUNNER_KILL_GRACE_MS 3000
 /* A test's time limit (runner_test_timeout): this long before any test
@@ -33,6 +36,7 @@ typedef struct
   Runner *runner;
   guint id;
   XServer *server;           /* owned; NULL with fresh_server */
+  gboolean ready;            /* ... seen ready, its cookie written (worker_ensure_ready) */
   char *xauthority;          /* owned: the server's cookie, a file in the workdir, or NULL */
   ProcChild *process;        /* the running test, or NULL when idle */
   gint index;                /* candidate index in the current batch, -1 idle */
@@ -124,6 +128,9 @@ void background_free (Background *bg);
 gboolean worker_write_xauthority (Runner *runner, Worker *worker, GError **error);
 /* A fresh X server for @worker (its old one, if any, stopped). */
 gboolean worker_start_server (Runner *runner, Worker *worker, GError **error);
+/* @worker's X server, started with the others, waited for before its
+ * first test (and its cookie written). */
+gboolean worker_ensure_ready (Runner *runner, Worker *worker, GError **error);
 void worker_free (Worker *worker);
 /* An idle worker among the active ones, or NULL. */
 Worker *worker_find_idle (Runner *runner);

@@ -75,7 +75,18 @@ worker_start_server (Runner *runner, Worker *worker, GError **error)
                                                       .height = runner->options.screen_height,
                                                       .no_autorepeat = TRUE, .auth = TRUE },
                                   RUNNER_SERVER_TIMEOUT_MS, error);
-  return worker->server != NULL && worker_write_xauthority (runner, worker, error);
+  worker->ready = worker->server != NULL && worker_write_xauthority (runner, worker, error);
+  return worker->ready;
+}
+
+gboolean
+worker_ensure_ready (Runner *runner, Worker *worker, GError **error)
+{
+  if (worker->server == NULL || worker->ready)
+    return TRUE;
+  worker->ready = xserver_wait_ready (worker->server, RUNNER_SERVER_TIMEOUT_MS, error)
+                  && worker_write_xauthority (runner, worker, error);
+  return worker->ready;
 }
 
 /* Workers running a test now. */

@@ -330,18 +330,15 @@ static gboolean
 check_isolation (const Args *a, ReplayOptions *opts, int *status)
 {
   g_autoptr (GError) error = NULL;
+  g_autofree char *warning = NULL;
 
-  if (opts->settings.isolate == SANDBOX_ISOLATE_OFF || sandbox_can_isolate (&error))
-    return TRUE;
-  if (opts->settings.isolate == SANDBOX_ISOLATE_REQUIRE)
+  if (!replay_settings_resolve_isolation (&opts->settings, "the app runs", &warning, &error))
     {
-      g_printerr ("xreplay: --isolate=require: %s\n", error->message);
+      g_printerr ("xreplay: %s\n", error->message);
       return exit_status_stop (status, EXIT_STATUS_INFRA);
     }
-  if (!a->quiet)
-    g_printerr ("xreplay: warning: %s; the app runs without isolation (it sees your files, "
-                "network and processes; --isolate=require refuses instead)\n", error->message);
-  opts->settings.isolate = SANDBOX_ISOLATE_OFF;
+  if (warning != NULL && !a->quiet)
+    g_printerr ("xreplay: warning: %s\n", warning);
   return TRUE;
 }
 

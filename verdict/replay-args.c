@@ -604,3 +604,25 @@ replay_args_list_names (void)
     }
   return g_strv_builder_end (builder);
 }
+
+gboolean
+replay_settings_resolve_isolation (ReplaySettings *settings, const char *what, char **warning,
+                                   GError **error)
+{
+  g_autoptr (GError) local = NULL;
+
+  *warning = NULL;
+  if (settings->share_home || settings->isolate == SANDBOX_ISOLATE_OFF
+      || sandbox_can_isolate (&local))
+    return TRUE;
+  if (settings->isolate == SANDBOX_ISOLATE_REQUIRE)
+    {
+      g_set_error (error, local->domain, local->code, "--isolate=require: %s", local->message);
+      return FALSE;
+    }
+  *warning = g_strdup_printf ("%s; %s without isolation (%s your files, network and "
+                              "processes; --isolate=require refuses instead)", local->message,
+                              what, g_str_has_prefix (what, "the app") ? "it sees" : "the app sees");
+  settings->isolate = SANDBOX_ISOLATE_OFF;
+  return TRUE;
+}

@@ -147,6 +147,16 @@ char **replay_args_command (const char *xreplay, const char *const *common,
                             const ReplayOverrides *overrides, const char *display,
                             const char *session_path, const char *const *app_argv);
 
+/* The isolation of the replays, the one policy of both programs: as
+ * asked (--isolate; none with --no-isolate or --share-home) if
+ * bubblewrap works here; without it (@settings->isolate set to
+ * SANDBOX_ISOLATE_OFF) if it does not and was not required, with
+ * *@warning saying so, in words that follow @what ("the app runs", "the
+ * replays run"); FALSE with @error (an infrastructure error) if it was
+ * required. */
+gboolean replay_settings_resolve_isolation (ReplaySettings *settings, const char *what,
+                                            char **warning, GError **error);
+
 /* Every option of the group, "--name" (its long name), for a test that
  * checks that both programs take each. Newly allocated. */
 char **replay_args_list_names (void);

@@ -485,6 +485,54 @@ test_interrupt (void)
   close (fds[1]);
 }
 
+/* A folder's owner frees it: back from proc_tempdir_free(), the folder
+ * (files, a folder in it, a read-only file) is gone, and so is a process
+ * whose environment marks it as working there. */
+static void
+test_tempdir_free (void)
+{
+  g_autoptr (GError) error = NULL;
+  ProcTempDir *dir = proc_tempdir_new_for_processes ("xreduce-test-XXXXXX", "XREDUCE_TEST_MARK",
+                                                     "/run", &error);
+  g_autofree char *path = NULL, *sub = NULL, *file = NULL, *mark = NULL;
+  const char *argv[] = { "sleep", "600", NULL };
+  g_auto (GStrv) envp = NULL;
+  GPid pid;
+  int status;
+
+  g_assert_no_error (error);
+  path = g_strdup (proc_tempdir_get_path (dir));
+  sub = g_build_filename (path, "home", ".cache", NULL);
+  file = g_build_filename (sub, "history", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (sub, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (file, "ls\n", -1, NULL));
+  g_assert_cmpint (g_chmod (file, 0400), ==, 0);
+  mark = g_strconcat (path, "/run", NULL);
+  envp = g_environ_setenv (g_get_environ (), "XREDUCE_TEST_MARK", mark, TRUE);
+  g_assert_true (g_spawn_async (NULL, (char **) argv, envp,
+                                G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                &pid, &error));
+  g_assert_no_error (error);
+  /* (Its environment is there once exec is done: /proc says so.) */
+  {
+    g_autofree char *exe = g_strdup_printf ("/proc/%d/exe", (int) pid);
+
+    for (;;)
+      {
+        g_autofree char *target = g_file_read_link (exe, NULL);
+
+        if (target != NULL && g_str_has_suffix (target, "/sleep"))
+          break;
+        g_usleep (1000);
+      }
+  }
+  proc_tempdir_free (dir);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status));
+  g_assert_cmpint (WTERMSIG (status), ==, SIGKILL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -499,6 +547,7 @@ main (int argc, char **argv)
   g_test_add_func ("/proc/run", test_run);
   g_test_add_func ("/proc/owner-killed", test_owner_killed);
   g_test_add_func ("/proc/owner-killed-group", test_owner_killed_group);
+  g_test_add_func ("/tempdir/free", test_tempdir_free);
   g_test_add_func ("/sandbox/owner-killed", test_sandbox_owner_killed);
   g_test_add_func ("/sandbox/env-and-bus", test_sandbox);
   g_test_add_func ("/sandbox/seed", test_sandbox_seed);

@@ -9,6 +9,8 @@
 #include <glib.h>
 
 #include "replay-args.h"
+
+#include <glib/gstdio.h>
 #include "session.h"
 
 #define HEAD "xreduce-session 1\nscreen 1280x1024\n"
@@ -254,6 +256,73 @@ test_command (void)
   }
 }
 
+/* One policy of isolation for both programs, where bubblewrap cannot
+ * make a sandbox (a bwrap on PATH that fails): auto goes on without it
+ * and says so; require refuses; --no-isolate and --share-home never ask.
+ * (Each in a process of its own: whether bubblewrap works is asked once
+ * a process.) */
+static void
+test_isolation_policy (void)
+{
+  if (g_test_subprocess ())
+    {
+      const char *which = g_getenv ("POLICY_CASE");
+      g_autofree char *dir = g_dir_make_tmp ("xreduce-test-XXXXXX", NULL);
+      g_autofree char *bwrap = g_build_filename (dir, "bwrap", NULL);
+      g_autofree char *path = g_strconcat (dir, ":", g_getenv ("PATH"), NULL);
+      g_autoptr (GError) error = NULL;
+      g_autofree char *warning = NULL;
+      ReplaySettings settings;
+      gboolean ok;
+
+      g_assert_true (g_file_set_contents (bwrap, "#!/bin/sh\necho 'bwrap: no namespaces' >&2\n"
+                                          "exit 1\n", -1, NULL));
+      g_assert_cmpint (g_chmod (bwrap, 0700), ==, 0);
+      g_setenv ("PATH", path, TRUE);
+      g_unsetenv (SANDBOX_CHECKED_ENV);
+      replay_settings_init (&settings);
+      settings.isolate = g_str_equal (which, "require") ? SANDBOX_ISOLATE_REQUIRE
+                         : g_str_equal (which, "off") ? SANDBOX_ISOLATE_OFF
+                         : SANDBOX_ISOLATE_AUTO;
+      settings.share_home = g_str_equal (which, "share-home");
+      ok = replay_settings_resolve_isolation (&settings, "the app runs", &warning, &error);
+      g_unlink (bwrap);
+      g_rmdir (dir);
+      if (g_str_equal (which, "require"))
+        {
+          g_assert_false (ok);
+          g_assert_error (error, SANDBOX_ERROR, SANDBOX_ERROR_NO_ISOLATION);
+          g_assert_true (g_str_has_prefix (error->message, "--isolate=require: bubblewrap "
+                                                           "cannot make a sandbox here"));
+          g_assert_nonnull (strstr (error->message, "bwrap: no namespaces"));
+        }
+      else if (g_str_equal (which, "auto"))
+        {
+          g_assert_true (ok);
+          g_assert_no_error (error);
+          g_assert_cmpint (settings.isolate, ==, SANDBOX_ISOLATE_OFF);
+          g_assert_nonnull (strstr (warning, "bwrap: no namespaces; the app runs without "
+                                             "isolation (it sees your files"));
+        }
+      else
+        {
+          g_assert_true (ok);
+          g_assert_null (warning);
+          g_assert_cmpint (settings.isolate, ==, g_str_equal (which, "off")
+                                                   ? SANDBOX_ISOLATE_OFF : SANDBOX_ISOLATE_AUTO);
+        }
+      return;
+    }
+  for (const char *const *c = (const char *const[]) { "auto", "require", "off", "share-home", NULL };
+       *c != NULL; c++)
+    {
+      g_setenv ("POLICY_CASE", *c, TRUE);
+      g_test_trap_subprocess ("/session-options/isolation-policy", 0,
+                              G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -267,6 +336,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session-options/set-order", test_set_order);
   g_test_add_func ("/session-options/take-session", test_take_session);
   g_test_add_func ("/session-options/not-carried", test_not_carried);
+  g_test_add_func ("/session-options/isolation-policy", test_isolation_policy);
   g_test_add_func ("/session-options/command", test_command);
   return g_test_run ();
 }
