@@ -100,8 +100,8 @@ typedef struct Reducer
   guint64 cpu_jiffies[2];    /* the cores' busy and total time at the last look */
   guint deadline;            /* --limit-time's timer, or 0 */
   const char *phase;         /* what it does now, for the progress line */
-  gint64 last_line_us;       /* when a line was last said (not a tty: progress_tick) */
-  guint ticker;              /* progress_tick's timer, or 0 */
+  gint64 last_line_us;       /* when a line was last said (not a tty: reducer_progress_tick) */
+  guint ticker;              /* reducer_progress_tick's timer, or 0 */
   char *wrong_app;           /* owned, or NULL: why the app is not the session's (the
                               * classes of its windows and the session's differ) */
   gboolean app_checked;      /* a replay's windows were compared with the session's */
