@@ -122,3 +122,34 @@ pace_rules_clamp (const PaceWindow *window, gint64 now_ms, guint wait_ms)
     at = window->not_after_ms;
   return at <= now_ms ? 0 : (guint) MIN (at - now_ms, (gint64) G_MAXUINT);
 }
+
+gboolean
+pace_rules_typing_run (const Session *session, guint prev, guint next)
+{
+  static const char *const drawing[] = { "Expose", "NoExpose", "GraphicsExpose",
+                                         "PropertyNotify", NULL };
+  const SessionEvent *a = session_get_event (session, prev);
+  const SessionEvent *b = session_get_event (session, next);
+  gboolean keys = (a->kind == SESSION_EVENT_KEY_PRESS || a->kind == SESSION_EVENT_KEY_RELEASE)
+                  && (b->kind == SESSION_EVENT_KEY_PRESS || b->kind == SESSION_EVENT_KEY_RELEASE);
+
+  if (!keys || a->window != b->window || b->time_ms >= a->time_ms + PACE_HOLD_MS)
+    return FALSE;
+  for (guint i = prev + 1; i < next; i++)
+    {
+      const SessionEvent *ev = session_get_event (session, i);
+
+      if (ev->kind == SESSION_EVENT_SERVER && !g_strv_contains (drawing, ev->name))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+pace_rules_idle (const ProcTreeGlance *glance, const ProcTreeGlance *before, gboolean first)
+{
+  gboolean same = first || (glance->n_procs == before->n_procs
+                            && glance->pid_sum == before->pid_sum);
+
+  return glance->n_active == 0 && !glance->handler_asleep && same;
+}

@@ -22,9 +22,14 @@
 
 #include <glib.h>
 
+#include "proctree.h"
 #include "session.h"
 
 G_BEGIN_DECLS
+
+/* A press held this long keeps its recorded duration; keys typed less
+ * than this apart are a typed run (pace_rules_typing_run). */
+#define PACE_HOLD_MS 500
 
 /* The distance of a toolkit that does not look at it (Xt): any. */
 #define PACE_ANY_DISTANCE G_MAXUINT
@@ -82,5 +87,22 @@ gboolean pace_rules_same_place (const SessionEvent *a, const SessionEvent *b, gu
 /* A press that may start a double click with the next one: a button's
  * other than the wheel's (4 to 7), or a key's. */
 gboolean pace_rules_is_click (const SessionEvent *ev);
+
+/* Typing: does the action at event @next of @session go at once after
+ * the one at event @prev, without a wait for the app (an app paced by
+ * quiet, which cannot be asked)? Both keys, aimed at the same window,
+ * less than PACE_HOLD_MS apart (the user not stopping to look), and
+ * nothing of the app's recorded between them but drawing (Expose,
+ * NoExpose, GraphicsExpose, PropertyNotify): a window that came or went
+ * between two keys is an answer to wait for. */
+gboolean pace_rules_typing_run (const Session *session, guint prev, guint next);
+
+/* Pacing by quiet: is the app idle at @glance? No thread of its tree,
+ * of the X server or of its bus running, runnable or in a disk wait,
+ * none asleep on a timer in an event handler, and (unless this is the
+ * @first glance of a wait) the same processes as at the glance before
+ * (@before): one that started or ended is work going on. */
+gboolean pace_rules_idle (const ProcTreeGlance *glance, const ProcTreeGlance *before,
+                          gboolean first);
 
 G_END_DECLS

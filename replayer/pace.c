@@ -68,7 +68,7 @@
 #include <X11/Xlib.h>
 
 /* A press held this long keeps its recorded duration. */
-#define REPLAY_HOLD_MS 500
+#define REPLAY_HOLD_MS PACE_HOLD_MS
 /* The process tree is sampled this often while the replay waits for it. */
 #define REPLAY_PACE_SAMPLE_MS 10
 /* The most an action waits for the tree to be quiet, once the app answered. */
@@ -304,46 +304,14 @@ in_motion_run (Replay *r, const SessionEvent *prev, const SessionEvent *next)
          && !r->pointer_crossed && r->pointer_in != None;
 }
 
-/* Do the X events the server delivered to the app between the actions
- * @from and @to (event indices) leave the keyboard's target as it was?
- * Only drawing (Expose and its kin) and property changes do: a window
- * mapped, unmapped, moved, focused or entered in between means the app
- * acted on what came before, and the user saw it. */
-static gboolean
-nothing_changed_between (Replay *r, guint from, guint to)
-{
-  static const char *const drawing[] = { "Expose", "NoExpose", "GraphicsExpose",
-                                         "PropertyNotify", NULL };
-
-  for (guint i = from + 1; i < to; i++)
-    {
-      const SessionEvent *ev = session_get_event (r->session, i);
-
-      if (ev->kind == SESSION_EVENT_SERVER && !g_strv_contains (drawing, ev->name))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* Pacing by quiet: is @next a key typed right after @prev into the same
- * window, the user not stopping to look (less than REPLAY_HOLD_MS
- * between them) and the app changing nothing of its windows in between,
- * as recorded? Then the app gets them in order anyway, as from a quick
- * typist: the replay waits after the run's last key, not after each (a
- * terminal's command, a name typed into a field). With a ping to ask,
- * each key waits for the app: it is cheap there. */
+/* Keys typed in a run go at once (pace_rules_typing_run), with an app
+ * paced by quiet, which cannot be asked. */
 static gboolean
 in_typing_run (Replay *r, const SessionEvent *prev, const SessionEvent *next)
 {
-  gboolean prev_key = prev != NULL && (prev->kind == SESSION_EVENT_KEY_PRESS
-                                       || prev->kind == SESSION_EVENT_KEY_RELEASE);
-  gboolean next_key = next->kind == SESSION_EVENT_KEY_PRESS
-                      || next->kind == SESSION_EVENT_KEY_RELEASE;
-
-  return r->pace_by_quiet && prev_key && next_key && prev->window == next->window
-         && next->time_ms < prev->time_ms + REPLAY_HOLD_MS
-         && nothing_changed_between (r, g_array_index (r->actions, guint, r->next - 1),
-                                     g_array_index (r->actions, guint, r->next));
+  return r->pace_by_quiet && prev != NULL
+         && pace_rules_typing_run (r->session, g_array_index (r->actions, guint, r->next - 1),
+                                   g_array_index (r->actions, guint, r->next));
 }
 
 /* ---- waiting for the app ---- */
@@ -382,7 +350,7 @@ glance_idle (Replay *r, gboolean first)
 {
   ProcTreeGlance glance;
   pid_t root = proc_child_get_pid (r->child);
-  gboolean same;
+  gboolean idle;
 
   if (!proctree_glance (root, r->server_pid, &glance))
     {
@@ -395,10 +363,9 @@ glance_idle (Replay *r, gboolean first)
       glance.pid_sum = sample.pid_sum;
     }
   proctree_glance_add_helper (r->bus_pid, &glance);
-  same = first || (glance.n_procs == r->pace_glance.n_procs
-                   && glance.pid_sum == r->pace_glance.pid_sum);
+  idle = pace_rules_idle (&glance, &r->pace_glance, first);
   r->pace_glance = glance;
-  return glance.n_active == 0 && !glance.handler_asleep && same;
+  return idle;
 }
 
 static gboolean

@@ -1,9 +1,11 @@
 /* test-pace-rules.c — pacing's decisions from narrow inputs
  * (replayer/pace-rules.h), no display: when the next press may go so that
- * a double click stays one and three slow clicks stay three, and when a
- * key is released so that it does not repeat.
+ * a double click stays one and three slow clicks stay three, when a key
+ * is released so that it does not repeat, which keys are a typed run that
+ * goes at once, and when an app that cannot be pinged is idle.
  */
 #include <glib.h>
+#include <string.h>
 
 #include "pace-rules.h"
 
@@ -167,6 +169,94 @@ test_keys (void)
   g_assert_cmpint (window.not_after_ms, ==, G_MAXINT64);
 }
 
+static Session *
+parse (const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  Session *session = session_parse (text, strlen (text), "t.log", &error);
+
+  g_assert_no_error (error);
+  return session;
+}
+
+/* Event @n's index among the actions of @session. */
+static guint
+action_event (const Session *session, guint n)
+{
+  g_autoptr (GArray) actions = session_get_actions (session);
+
+  return g_array_index (actions, guint, n);
+}
+
+/* Keys typed into one window less than PACE_HOLD_MS apart, with only
+ * drawing recorded between them, are a run; a pause, another window, a
+ * window mapped between them, or a click, are not. */
+static void
+test_typing_run (void)
+{
+  g_autoptr (Session) session = parse (
+    "xreduce-session 1\nscreen 800x600\n"
+    "100 KeyPress keysym=e keycode=26 state=0x0 window=0 class=\"T\" title=\"T\"\n"
+    "150 Expose window=0x400003 area=0,0,10,10 count=0\n"
+    "180 KeyRelease keysym=e keycode=26 state=0x0 window=0 class=\"T\" title=\"T\"\n"
+    "900 KeyPress keysym=c keycode=54 state=0x0 window=0 class=\"T\" title=\"T\"\n"
+    "950 MapNotify window=0x400007 override=0\n"
+    "990 KeyRelease keysym=c keycode=54 state=0x0 window=0 class=\"T\" title=\"T\"\n"
+    "1100 KeyPress keysym=h keycode=43 state=0x0 window=1 class=\"T\" title=\"D\"\n"
+    "1200 ButtonPress button=1 state=0x0 root=10,10 pos=10,10 window=1 class=\"T\" title=\"D\"\n"
+    "1250 ButtonRelease button=1 state=0x100 root=10,10 pos=10,10 window=1 class=\"T\" title=\"D\"\n"
+    "1300 KeyRelease keysym=h keycode=43 state=0x0 window=1 class=\"T\" title=\"D\"\n");
+
+  /* e's press and release, an Expose between: a run. */
+  g_assert_true (pace_rules_typing_run (session, action_event (session, 0),
+                                        action_event (session, 1)));
+  /* 720 ms later: the user stopped to look. */
+  g_assert_false (pace_rules_typing_run (session, action_event (session, 1),
+                                         action_event (session, 2)));
+  /* A window mapped between c's press and release: the app answered. */
+  g_assert_false (pace_rules_typing_run (session, action_event (session, 2),
+                                         action_event (session, 3)));
+  /* Another window. */
+  g_assert_false (pace_rules_typing_run (session, action_event (session, 3),
+                                         action_event (session, 4)));
+  /* A key, then a click. */
+  g_assert_false (pace_rules_typing_run (session, action_event (session, 4),
+                                         action_event (session, 5)));
+}
+
+/* An app that cannot be pinged is idle at a glance with nothing of its
+ * running, none of it asleep in a handler, and the same processes as at
+ * the glance before; the first glance of a wait has none before it. */
+static void
+test_idle (void)
+{
+  ProcTreeGlance before = { .n_active = 0, .n_procs = 2, .pid_sum = 300, .timer_ms = -1 };
+  ProcTreeGlance glance = before;
+
+  g_assert_true (pace_rules_idle (&glance, &before, FALSE));
+  glance.n_active = 1;
+  g_assert_false (pace_rules_idle (&glance, &before, FALSE));
+  g_assert_false (pace_rules_idle (&glance, &before, TRUE));
+  glance.n_active = 0;
+  glance.handler_asleep = TRUE;
+  g_assert_false (pace_rules_idle (&glance, &before, FALSE));
+  glance.handler_asleep = FALSE;
+  /* A process started (a retry loop's sleep): work going on, unless
+   * nothing came before. */
+  glance.n_procs = 3;
+  glance.pid_sum = 700;
+  g_assert_false (pace_rules_idle (&glance, &before, FALSE));
+  g_assert_true (pace_rules_idle (&glance, &before, TRUE));
+  /* One ended, another started, the same count: a change too. */
+  glance.n_procs = 2;
+  glance.pid_sum = 301;
+  g_assert_false (pace_rules_idle (&glance, &before, FALSE));
+  /* A timer its loop waits on is no work now. */
+  glance.pid_sum = 300;
+  glance.timer_ms = 10;
+  g_assert_true (pace_rules_idle (&glance, &before, FALSE));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -176,5 +266,7 @@ main (int argc, char **argv)
   g_test_add_func ("/pace-rules/boundaries", test_boundaries);
   g_test_add_func ("/pace-rules/no-bounds", test_no_bounds);
   g_test_add_func ("/pace-rules/keys", test_keys);
+  g_test_add_func ("/pace-rules/typing-run", test_typing_run);
+  g_test_add_func ("/pace-rules/idle", test_idle);
   return g_test_run ();
 }
