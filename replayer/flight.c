@@ -20,6 +20,9 @@
 #define REPLAY_FLIGHT_GLANCE_MS REPLAY_QUIET_GLANCE_MS
 /* A timer's callback runs a moment after it is due. */
 #define REPLAY_FLIGHT_SLACK_MS 15
+/* Work in flight that was seen is done once the app is quiet at two
+ * glances this far apart. */
+#define REPLAY_FLIGHT_QUIET_MS 20
 
 /* The gap is the app's own time: on a loaded machine (the parallel
  * replays of a reduction, a busy CI) what its threads waited for a core
@@ -143,8 +146,23 @@ flight_check (Replay *r)
       next_look = (guint) glance.timer_ms + REPLAY_FLIGHT_SLACK_MS;
       what = "it waits on a timer due before the recorded gap is over";
     }
+  else if (r->flight_noted
+           && (r->flight_quiet_since == 0 || now - r->flight_quiet_since < REPLAY_FLIGHT_QUIET_MS))
+    {
+      /* Work it had looks done: quiet still a moment later? A worker
+       * thread's result reaches the main thread after the worker is
+       * done, through its loop's wakeup (GTK's file chooser completing a
+       * typed name): on a loaded machine a glance may fall between. */
+      if (r->flight_quiet_since == 0)
+        r->flight_quiet_since = now;
+      r->pace_timer = g_timeout_add ((guint) MIN ((gint64) REPLAY_FLIGHT_QUIET_MS,
+                                                  MAX (deadline - now, 1)),
+                                     on_flight_glance, r);
+      return act_wait ();
+    }
   else
     return pace_done (r, r->flight_noted ? "its work in flight is done" : NULL);
+  r->flight_quiet_since = 0;
   if (r->flight_starvation.at == 0)
     /* Only an app that keeps the next action waiting pays for a look at
      * its threads' run delay (a browser has hundreds). */
@@ -175,5 +193,6 @@ flight_taken (Replay *r)
   r->flight_starvation.at = 0;
   r->flight_extended = 0;
   r->flight_noted = FALSE;
+  r->flight_quiet_since = 0;
   return flight_check (r);
 }

@@ -213,6 +213,7 @@ struct Replay
   guint opened_waited;       /* 1 + the action before which a window the recording
                               * opened was waited for --window-wait in vain */
   gboolean flight_noted;     /* ... and said so in the verbose log */
+  gint64 flight_quiet_since; /* ... quiet since then (once work was seen), or 0 */
   GArray *windows_open;      /* owned, or NULL until needed: the app's windows the
                               * recording had open before each action */
   /* Gaps that keep their meaning (pace-rules.h, apptiming.c). */
