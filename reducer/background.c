@@ -160,16 +160,10 @@ runner_step_background (Runner *runner, GError **error)
 gboolean
 runner_wait_background (Runner *runner, GError **error)
 {
-  while (runner->n_background > 0 && !runner->cancelled)
-    {
-      background_launch (runner);
-      g_main_context_iteration (NULL, TRUE);
-    }
-  if (runner->cancelled)
-    {
-      g_set_error_literal (error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED, "interrupted");
+  do
+    if (!runner_step_background (runner, error))
       return FALSE;
-    }
+  while (runner->n_background > 0);
   return TRUE;
 }
 
