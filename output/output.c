@@ -63,6 +63,23 @@ output_file_rename (const char *tmp_path, const char *path, GError **error)
   return TRUE;
 }
 
+int
+output_write_all (int fd, const char *data, gsize len)
+{
+  while (len > 0)
+    {
+      ssize_t n = write (fd, data, len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return errno;
+      data += n;
+      len -= (gsize) n;
+    }
+  return 0;
+}
+
 gboolean
 output_file_write (const char *path, const char *data, gssize len, mode_t mode,
                    GError **error)
@@ -73,22 +90,16 @@ output_file_write (const char *path, const char *data, gssize len, mode_t mode,
 
   if (fd < 0)
     return FALSE;
-  while (left > 0)
-    {
-      ssize_t n = write (fd, data, left);
+  {
+    int saved = output_write_all (fd, data, left);
 
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved = errno;
-          close (fd);
-          g_unlink (tmp);
-          return set_errno_error (error, saved, path, "cannot write");
-        }
-      data += n;
-      left -= (gsize) n;
-    }
+    if (saved != 0)
+      {
+        close (fd);
+        g_unlink (tmp);
+        return set_errno_error (error, saved, path, "cannot write");
+      }
+  }
   /* Synced before the rename: a crash leaves the old file or the whole
    * new one, never an empty one. */
   {

@@ -26,6 +26,10 @@ G_BEGIN_DECLS
 #define OUTPUT_SCRIPT_MODE 0700
 #define OUTPUT_DIR_MODE 0700
 
+/* Writes all @len bytes of @data to @fd (again after EINTR and a short
+ * write); 0, or the errno of the write that failed. */
+int output_write_all (int fd, const char *data, gsize len);
+
 /* A new file of @mode beside @path ("PATH.XXXXXX"), open for writing;
  * its name in *@tmp_path. -1 with @error (G_IO_ERROR) if it cannot be
  * made. */

@@ -342,26 +342,16 @@ session_write_header (const Session *session, GString *out)
 static gboolean
 flush_to (GString *out, int fd, GError **error)
 {
-  const char *data = out->str;
-  gsize left = out->len;
+  int saved;
 
   if (fd < 0)
     return TRUE;
-  while (left > 0)
+  saved = output_write_all (fd, out->str, out->len);
+  if (saved != 0)
     {
-      ssize_t n = write (fd, data, left);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved = errno;
-          g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "cannot write: %s",
-                       g_strerror (saved));
-          return FALSE;
-        }
-      data += n;
-      left -= (gsize) n;
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "cannot write: %s",
+                   g_strerror (saved));
+      return FALSE;
     }
   g_string_truncate (out, 0);
   return TRUE;
