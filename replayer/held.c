@@ -20,9 +20,10 @@
  * makes it, the action is held: the replay looks again every
  * REPLAY_QUIET_GLANCE_MS, up to --timeout. Once the server has let it
  * through, the app got the held events at once: the replay waits for the
- * app (pace_wait(), its ping or its quiet) before the next action,
- * whatever the next one's timing (a drag keeps its speed only from a
- * press the app has seen). An action never held costs the round trip.
+ * app (its ping or its quiet) before the next action, whatever the next
+ * one's timing (a drag keeps its speed only from a press the app has
+ * seen), within the next one's window (pace-rules.h). An action never
+ * held costs the round trip.
  * Start reading at held_check(), which replay.c calls after each action.
  */
 #define G_LOG_DOMAIN "xreduce-replayer"
@@ -54,18 +55,30 @@ still_held (Replay *r, const HeldPointer *now)
   return !(pos_done && buttons_done) && !moved && !pressed;
 }
 
+static const SessionEvent *
+action (Replay *r, guint number)
+{
+  if (number >= r->actions->len)
+    return NULL;
+  return session_get_event (r->session, g_array_index (r->actions, guint, number));
+}
+
 /* The server let the action through, or the wait is over: the app gets
- * what the server held at once, and is waited for before the next
- * action. */
+ * what the server held at once. The next action is paced as always (its
+ * window: a double click's gaps), but what would go without a wait for
+ * the app (a drag's speed, a run of motion or keys) waits for it too. */
 static Act
 released (Replay *r, const char *how)
 {
+  Act act;
+
   note_verbose (r, "action %u: %s after %" G_GINT64_FORMAT " ms: waiting for the app", r->next,
                 how, note_now_ms () - r->held_since);
   r->t_last_action = note_now_ms ();
   if (r->next >= r->actions->len)
     return act_next ();
-  return pace_wait (r);
+  act = pace_next (r, action (r, r->next - 1), action (r, r->next), action (r, r->next + 1));
+  return act.kind == ACT_INJECT ? pace_wait (r) : act;
 }
 
 static gboolean
