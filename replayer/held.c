@@ -22,8 +22,8 @@
  * through, the app got the held events at once: the replay waits for the
  * app (its ping or its quiet) before the next action, whatever the next
  * one's timing (a drag keeps its speed only from a press the app has
- * seen), within the next one's window (pace-rules.h). An action never
- * held costs the round trip.
+ * seen), within the next one's window (pace-rules.h). A pointer action
+ * never held costs the round trip; a key none.
  * Start reading at held_check(), which replay.c calls after each action.
  */
 #define G_LOG_DOMAIN "xreduce-replayer"
@@ -127,10 +127,18 @@ held_check (Replay *r, const SessionEvent *ev, const WindowsMatch *match)
 
   if (r->held_given_up || r->phase != PHASE_ACTING)
     return act_next ();
+  if (!button && ev->kind != SESSION_EVENT_MOTION)
+    {
+      /* A key (the pointer may have gone into its window): no round
+       * trip for each typed key; the pointer action after it is not
+       * looked at, its release is. */
+      r->held_known = FALSE;
+      return act_next ();
+    }
   if (!query (r, &now))
     return act_fail_x ();
   r->held_known = TRUE;
-  if (!known || (!button && ev->kind != SESSION_EVENT_MOTION))
+  if (!known)
     {
       r->held_before = now;
       return act_next ();
