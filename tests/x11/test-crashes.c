@@ -23,7 +23,9 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 
 typedef struct
 {

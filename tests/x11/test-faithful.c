@@ -51,7 +51,9 @@
 #include <X11/Xutil.h>
 
 #include "session.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 
 #define WAIT_MS 60000
 /* Replays of one case at once. */

@@ -37,8 +37,10 @@
 #include <X11/Xlib.h>
 
 #include "session.h"
-#include "selection-fixture.h"
-#include "xvfb-fixture.h"
+#include "xtest-x.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 
 #define WAIT_MS 30000
 

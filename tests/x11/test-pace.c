@@ -28,7 +28,9 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 #include "shard.h"
 
 typedef struct

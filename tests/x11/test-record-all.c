@@ -61,10 +61,12 @@
 #include <glib/gstdio.h>
 #include <X11/Xlib.h>
 
-#include "selection-fixture.h"
+#include "xtest-x.h"
 #include "session.h"
 #include "shard.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 
 #define WAIT_MS 60000
 

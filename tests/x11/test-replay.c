@@ -25,7 +25,9 @@
 #include <X11/Xlib.h>
 
 #include "session.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 #include "shard.h"
 
 /* Keep replays of the demo short; the defaults are for real apps. */

@@ -29,7 +29,9 @@
 #include "report.h"
 #include "session.h"
 #include "output.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 #include "shard.h"
 
 #define WAIT_MS 20000

@@ -32,7 +32,9 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 #include "shard.h"
 
 #define WAIT_MS 60000
