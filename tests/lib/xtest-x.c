@@ -95,14 +95,17 @@ test_x_wait_window (Display *dpy, const char *title, int depth, int timeout_ms,
   g_autofree char *what = g_strdup_printf ("a window \"%s\"", title);
 
   XSync (dpy, False);
-  found = test_x_find_mapped (dpy, title, depth);
-  while (found == None)
+  /* The tree again after each event: a window mapped before it had its
+   * name is found once it has it. */
+  while ((found = test_x_find_mapped (dpy, title, depth)) == None)
     {
       XEvent ev;
 
       test_x_next_event (dpy, &ev, deadline, what, timeout_ms, said);
       if (ev.type == MapNotify && ev.xmap.event == root)
         found = test_x_find_named (dpy, ev.xmap.window, title, depth);
+      if (found != None)
+        break;
     }
   return found;
 }

@@ -30,7 +30,8 @@ void test_x_next_event (Display *dpy, XEvent *ev, gint64 deadline, const char *w
 /* Forgets the X events so far: the next wait is for what comes after. */
 void test_x_drain (Display *dpy);
 /* The window named @title (test_x_find_mapped), mapped already or when
- * it is, within @timeout_ms. */
+ * it is (a MapNotify on the root, whose SubstructureNotify the test
+ * selects), within @timeout_ms. */
 Window test_x_wait_window (Display *dpy, const char *title, int depth, int timeout_ms,
                            const GString *said);
 /* Until @w (watched: StructureNotify) is unmapped or destroyed, within

@@ -106,22 +106,11 @@ fixture_setup (Fixture *f, gconstpointer data)
 }
 
 static void
-kill_child (GPid *pid)
-{
-  if (*pid > 0)
-    {
-      kill (*pid, SIGKILL);
-      waitpid (*pid, NULL, 0);
-    }
-  *pid = 0;
-}
-
-static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  kill_child (&f->xrecord);
-  kill_child (&f->source);
-  kill_child (&f->xclip);
+  test_kill_child (&f->xrecord);
+  test_kill_child (&f->source);
+  test_kill_child (&f->xclip);
   if (f->xrecord_err >= 0)
     close (f->xrecord_err);
   XCloseDisplay (f->dpy);
@@ -137,84 +126,13 @@ fixture_teardown (Fixture *f, gconstpointer data)
 
 /* ---- the X events ---- */
 
-static gboolean
-named (Display *dpy, Window w, const char *title)
-{
-  char *name = NULL;
-  gboolean match;
-
-  if (!XFetchName (dpy, w, &name) || name == NULL)
-    return FALSE;
-  match = g_str_equal (name, title);
-  XFree (name);
-  return match;
-}
-
-static void
-next_event (Fixture *f, XEvent *ev, gint64 deadline, const char *waiting_for)
-{
-  while (XPending (f->dpy) == 0)
-    {
-      struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
-      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
-
-      if (left <= 0 || poll (&pfd, 1, left) <= 0)
-        g_error ("waited %d ms for %s in vain; xrecord said: %s", WAIT_MS, waiting_for,
-                 f->err->str);
-    }
-  XNextEvent (f->dpy, ev);
-}
-
-static void
-drain (Fixture *f)
-{
-  XSync (f->dpy, False);
-  while (XPending (f->dpy) > 0)
-    {
-      XEvent ev;
-      XNextEvent (f->dpy, &ev);
-    }
-}
-
-/* A mapped top-level named @title, if there is one now. */
-static Window
-find_mapped (Fixture *f, const char *title)
-{
-  Window root = DefaultRootWindow (f->dpy), parent, *children = NULL, found = None;
-  XWindowAttributes attrs;
-  unsigned int n = 0;
-
-  if (XQueryTree (f->dpy, root, &root, &parent, &children, &n))
-    {
-      for (unsigned int i = 0; i < n && found == None; i++)
-        if (XGetWindowAttributes (f->dpy, children[i], &attrs) && attrs.map_state == IsViewable
-            && named (f->dpy, children[i], title))
-          found = children[i];
-      XFree (children);
-    }
-  return found;
-}
-
 /* The top-level named @title: mapped already, or when it is. It is then
  * watched (StructureNotify: its going, for wait_gone). */
 static Window
 wait_window (Fixture *f, const char *title)
 {
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-  g_autofree char *what = g_strdup_printf ("a window \"%s\"", title);
-  Window w;
+  Window w = test_x_wait_window (f->dpy, title, 0, WAIT_MS, f->err);
 
-  XSync (f->dpy, False);
-  while ((w = find_mapped (f, title)) == None)
-    {
-      XEvent ev;
-
-      next_event (f, &ev, deadline, what);
-      if (ev.type == MapNotify && named (f->dpy, ev.xmap.window, title))
-        w = ev.xmap.window;
-      if (w != None)
-        break;
-    }
   XSelectInput (f->dpy, w, StructureNotifyMask);
   return w;
 }
@@ -222,22 +140,7 @@ wait_window (Fixture *f, const char *title)
 static void
 wait_gone (Fixture *f, Window w, const char *title)
 {
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-  g_autofree char *what = g_strdup_printf ("\"%s\" to close", title);
-  XWindowAttributes attrs;
-
-  XSync (f->dpy, False);
-  if (!XGetWindowAttributes (f->dpy, w, &attrs) || attrs.map_state != IsViewable)
-    return;
-  for (;;)
-    {
-      XEvent ev;
-
-      next_event (f, &ev, deadline, what);
-      if ((ev.type == UnmapNotify && ev.xunmap.window == w)
-          || (ev.type == DestroyNotify && ev.xdestroywindow.window == w))
-        return;
-    }
+  test_x_wait_gone (f->dpy, w, title, WAIT_MS, f->err);
 }
 
 /* Whether @w is unmapped or destroyed within @ms (FALSE: still up). */
@@ -278,50 +181,11 @@ wait_owner (Fixture *f, const char *selection, Window not)
 
 /* ---- the programs ---- */
 
-static void G_GNUC_NULL_TERMINATED
-xdo (Fixture *f, const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autofree char *err = NULL;
-  int status = -1;
-  va_list ap;
-
-  g_ptr_array_add (argv, (char *) "xdotool");
-  va_start (ap, first);
-  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, f->envp,
-                               G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                               NULL, &err, &status, &error));
-  g_assert_no_error (error);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    g_error ("xdotool failed: %s", err);
-}
-
-static void
-click_in (Fixture *f, Window w, int x, int y, const char *button)
-{
-  g_autofree char *id = g_strdup_printf ("%lu", w);
-  g_autofree char *xs = g_strdup_printf ("%d", x);
-  g_autofree char *ys = g_strdup_printf ("%d", y);
-
-  xdo (f, "mousemove", "--window", id, xs, ys, "click", button, NULL);
-}
-
-static char *
-app_path (const char *name)
-{
-  return g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "apps", name, NULL);
-}
-
 /* gtk-source.py TEXT, until its window is there. */
 static Window
 source_start (Fixture *f, const char *text)
 {
-  g_autofree char *script = app_path ("gtk-source.py");
+  g_autofree char *script = test_app_path ("gtk-source.py");
   const char *argv[] = { "/usr/bin/python3", script, text, NULL };
   g_autoptr (GError) error = NULL;
 
@@ -337,7 +201,7 @@ xrecord_start (Fixture *f, const Case *c)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
-  g_autofree char *script = app_path ("gtk-given.py");
+  g_autofree char *script = test_app_path ("gtk-given.py");
   g_auto (GStrv) envp = g_strdupv (f->envp);
 
   g_ptr_array_add (argv, (char *) env ("XRECORD"));
@@ -374,9 +238,9 @@ xrecord_start (Fixture *f, const Case *c)
 static void
 noise (Fixture *f, Window given)
 {
-  click_in (f, given, 200, 40, "1");
-  xdo (f, "type", "--delay", "30", "hello", NULL);
-  click_in (f, given, 200, 210, "1");
+  test_xdo_click_in (f->envp, given, 200, 40, "1");
+  test_xdo (f->envp, "type", "--delay", "30", "hello", NULL);
+  test_xdo_click_in (f->envp, given, 200, 210, "1");
 }
 
 /* xclip owns CLIPBOARD with @text from now on. */
@@ -402,8 +266,8 @@ drive_xclip (Fixture *f, Window given)
 {
   noise (f, given);
   xclip_start (f, "xxBOOMxx");
-  click_in (f, given, 100, 40, "1");
-  xdo (f, "key", "ctrl+v", NULL);
+  test_xdo_click_in (f->envp, given, 100, 40, "1");
+  test_xdo (f->envp, "key", "ctrl+v", NULL);
 }
 
 static void
@@ -413,14 +277,14 @@ drive_copy (Fixture *f, Window given)
 
   noise (f, given);
   /* In the other app: select all, copy. */
-  click_in (f, source, 200, 40, "1");
-  xdo (f, "key", "ctrl+a", NULL);
-  xdo (f, "key", "ctrl+c", NULL);
+  test_xdo_click_in (f->envp, source, 200, 40, "1");
+  test_xdo (f->envp, "key", "ctrl+a", NULL);
+  test_xdo (f->envp, "key", "ctrl+c", NULL);
   wait_owner (f, "CLIPBOARD", None);
   /* (Selecting made it PRIMARY's owner too: Given's entry never pastes
    * PRIMARY here.) */
-  click_in (f, given, 100, 40, "1");
-  xdo (f, "key", "ctrl+v", NULL);
+  test_xdo_click_in (f->envp, given, 100, 40, "1");
+  test_xdo (f->envp, "key", "ctrl+v", NULL);
 }
 
 static void
@@ -429,10 +293,10 @@ drive_primary (Fixture *f, Window given)
   Window source = source_start (f, "xxBOOMxx");
 
   noise (f, given);
-  click_in (f, source, 200, 40, "1");
-  xdo (f, "key", "ctrl+a", NULL);
+  test_xdo_click_in (f->envp, source, 200, 40, "1");
+  test_xdo (f->envp, "key", "ctrl+a", NULL);
   wait_owner (f, "PRIMARY", None);
-  click_in (f, given, 100, 40, "2");
+  test_xdo_click_in (f->envp, given, 100, 40, "2");
 }
 
 /* The lines of the recording so far that hold @what. */
@@ -475,9 +339,9 @@ drive_drop (Fixture *f, Window given)
 
   noise (f, given);
   /* Press on "Drag me", leave it far enough for GTK to start a drag. */
-  xdo (f, "mousemove", "--window", id, "200", "130", "mousedown", "1", NULL);
-  xdo (f, "mousemove_relative", "--", "-20", "0", NULL);
-  xdo (f, "mousemove_relative", "--", "-20", "0", NULL);
+  test_xdo (f->envp, "mousemove", "--window", id, "200", "130", "mousedown", "1", NULL);
+  test_xdo (f->envp, "mousemove_relative", "--", "-20", "0", NULL);
+  test_xdo (f->envp, "mousemove_relative", "--", "-20", "0", NULL);
   wait_owner (f, "XdndSelection", None);
   /* Over the drop area of Given (20,80 360x80), until the app has
    * answered a position (the source sends the next one only then). */
@@ -489,10 +353,10 @@ drive_drop (Fixture *f, Window given)
 
       if (g_get_monotonic_time () > deadline)
         g_error ("the drag did not reach Given within %d ms", WAIT_MS);
-      xdo (f, "mousemove", x, y, NULL);
+      test_xdo (f->envp, "mousemove", x, y, NULL);
       g_usleep (20000);
     }
-  xdo (f, "mouseup", "1", NULL);
+  test_xdo (f->envp, "mouseup", "1", NULL);
 }
 
 /* Ctrl+O, the path pasted into the chooser's location (copied from
@@ -504,16 +368,16 @@ choose_file (Fixture *f, Window given, const char *path)
   Window open;
   guint pasted;
 
-  click_in (f, given, 200, 40, "1");
-  xdo (f, "type", "--delay", "30", "hi", NULL);
+  test_xdo_click_in (f->envp, given, 200, 40, "1");
+  test_xdo (f->envp, "type", "--delay", "30", "hi", NULL);
   xclip_start (f, path);
-  xdo (f, "key", "ctrl+o", NULL);
+  test_xdo (f->envp, "key", "ctrl+o", NULL);
   open = wait_window (f, "Open");
-  xdo (f, "key", "ctrl+l", NULL);
+  test_xdo (f->envp, "key", "ctrl+l", NULL);
   /* The paste is the app's answer from xclip: Return once it has it, as
    * a person presses it once the path is there. */
   pasted = log_count (f, "SelectionNotify");
-  xdo (f, "key", "ctrl+v", NULL);
+  test_xdo (f->envp, "key", "ctrl+v", NULL);
   wait_log (f, "SelectionNotify", pasted + 1);
   /* GTK's chooser ignores a Return that comes while it still reads the
    * pasted path's folder, and nothing on X says when it is done: as a
@@ -521,7 +385,7 @@ choose_file (Fixture *f, Window given, const char *path)
    * when the dialog is still there after a while. */
   for (guint tries = 1; ; tries++)
     {
-      xdo (f, "key", "Return", NULL);
+      test_xdo (f->envp, "key", "Return", NULL);
       if (tries == 5)
         break;
       if (gone_within (f, open, 1500))
@@ -529,7 +393,7 @@ choose_file (Fixture *f, Window given, const char *path)
       g_test_message ("\"Open\" still up 1.5 s after Return %u: Return again", tries);
     }
   wait_gone (f, open, "Open");
-  click_in (f, given, 200, 210, "1");
+  test_xdo_click_in (f->envp, given, 200, 210, "1");
 }
 
 /* A file of the user's, a while old (what the app did not write). */
@@ -566,9 +430,9 @@ static void
 drive_env (Fixture *f, Window given)
 {
   /* Typing, then Go: it crashes for the variable. */
-  click_in (f, given, 200, 40, "1");
-  xdo (f, "type", "--delay", "30", "hello", NULL);
-  click_in (f, given, 200, 210, "1");
+  test_xdo_click_in (f->envp, given, 200, 40, "1");
+  test_xdo (f->envp, "type", "--delay", "30", "hello", NULL);
+  test_xdo_click_in (f->envp, given, 200, 210, "1");
 }
 
 /* ---- the case ---- */
@@ -581,7 +445,7 @@ run_app (Fixture *f, const char *program, const char *const *args, const char *a
          GPid *pid, int *out_fd, int *err_fd)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autofree char *script = app_path ("gtk-given.py");
+  g_autofree char *script = test_app_path ("gtk-given.py");
   g_autoptr (GError) error = NULL;
 
   g_ptr_array_add (argv, (char *) program);
@@ -615,7 +479,7 @@ record (Fixture *f, const Case *c)
 
   xrecord_start (f, c);
   given = wait_window (f, title);
-  drain (f);
+  test_x_drain (f->dpy);
   c->drive (f, given);
   status = test_wait_said (&f->xrecord, f->xrecord_err, f->err, WAIT_MS);
   f->xrecord_err = (close (f->xrecord_err), -1);
