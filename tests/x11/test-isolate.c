@@ -270,9 +270,7 @@ replay_xterm (Fixture *f, const char *session, const char *extra)
                                &err, &status, &error));
   g_assert_no_error (error);
   g_test_message ("xreplay %s said: %s%s", extra != NULL ? extra : "", out, err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  result = json_node_get_object (json_parser_get_root (parser));
+  result = test_json_object (parser, out);
   if (json_object_get_null_member (result, "signal"))
     return g_strdup_printf ("%s, exit status %s", json_object_get_string_member (result, "outcome"),
                             json_object_get_null_member (result, "exit_status") ? "none"
@@ -449,9 +447,7 @@ replay_named (Fixture *f, const char *session, gboolean open, const char *progra
                                err, &status, &error));
   g_assert_no_error (error);
   g_test_message ("xreplay%s said: %s%s", open ? " --no-isolate" : "", out, *err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  result = json_node_get_object (json_parser_get_root (parser));
+  result = test_json_object (parser, out);
   if (json_object_get_null_member (result, "signal"))
     return g_strdup (json_object_get_string_member (result, "outcome"));
   return g_strdup (json_object_get_string_member (result, "signal"));
@@ -548,10 +544,7 @@ app_environ (Fixture *f, const char *const *extra)
                                &out, &err, &status, &error));
   g_assert_no_error (error);
   g_test_message ("xreplay said: %s%s", out, err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  tail = json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)),
-                                        "stderr_tail");
+  tail = json_object_get_string_member (test_json_object (parser, out), "stderr_tail");
   return g_strsplit (tail != NULL ? tail : "", "\n", -1);
 }
 

@@ -123,8 +123,7 @@ replay_busy2 (const char *session, const char *pace, const char *busy, const cha
                                &err, &status, &error));
   g_assert_no_error (error);
   g_test_message ("%s", out);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  object = json_node_get_object (json_parser_get_root (parser));
+  object = test_json_object (parser, out);
   *signal = (int) json_object_get_int_member_with_default (object, "signal_number", 0);
   if (json_object_get_null_member (object, "signal_number"))
     *signal = 0;

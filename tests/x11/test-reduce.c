@@ -59,8 +59,6 @@ run_xreduce_talking (Fixture *fixture, gboolean quiet, const char *session,
                      char **out, char **err)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  int status = -1;
 
   g_ptr_array_add (argv, (char *) env ("XREDUCE"));
   if (quiet)
@@ -77,11 +75,7 @@ run_xreduce_talking (Fixture *fixture, gboolean quiet, const char *session,
   for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, err, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("xreduce said:\n%s%s", out ? *out : "", err ? *err : "");
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  return test_run ((const char *const *) argv->pdata, NULL, G_SPAWN_DEFAULT, out, err);
 }
 
 static int
@@ -115,8 +109,7 @@ static int
 run_xreplay (const char *session, const char *const *app_args, char **out)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  int status = -1;
+  int status;
 
   g_ptr_array_add (argv, (char *) env ("XREPLAY"));
   g_ptr_array_add (argv, (char *) "--max-gap");
@@ -127,9 +120,8 @@ run_xreplay (const char *session, const char *const *app_args, char **out)
   for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, out, NULL, &status, &error));
-  g_assert_no_error (error);
+  status = test_run_wait ((const char *const *) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                          out, NULL);
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 }
 
@@ -257,12 +249,7 @@ test_order (Fixture *fixture, gconstpointer data)
 static JsonObject *
 json_said (JsonParser *parser, const char *out)
 {
-  g_autoptr (GError) error = NULL;
-
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
-  return json_node_get_object (json_parser_get_root (parser));
+  return test_json_object (parser, out);
 }
 
 /* More workers than a round has candidates (six launcher slots): the idle

@@ -42,15 +42,8 @@ typedef struct
 static JsonObject *
 parse_json (const char *out, JsonParser **parser)
 {
-  g_autoptr (GError) error = NULL;
-  JsonNode *root;
-
   *parser = json_parser_new ();
-  json_parser_load_from_data (*parser, out, -1, &error);
-  g_assert_no_error (error);
-  root = json_parser_get_root (*parser);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
-  return json_node_get_object (root);
+  return test_json_object (*parser, out);
 }
 
 static void
@@ -85,23 +78,12 @@ static int
 run_xreplay_argv (char **out, char **err, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autofree char *o = NULL, *e = NULL;
-  int status = -1;
 
   g_ptr_array_add (argv, (char *) env ("XREPLAY"));
   for (const char *const *a = args; *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &o, &e, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("xreplay said:\n%s%s", o, e);
-  if (out != NULL)
-    *out = g_steal_pointer (&o);
-  if (err != NULL)
-    *err = g_steal_pointer (&e);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  return test_run ((const char *const *) argv->pdata, NULL, G_SPAWN_DEFAULT, out, err);
 }
 
 /* The same with the arguments inline, NULL-terminated. */
@@ -122,12 +104,7 @@ run_xreplay (char **out, char **err, const char *first, ...)
 static char *
 write_file (Fixture *f, const char *name, const char *text)
 {
-  char *path = g_build_filename (f->dir, name, NULL);
-  g_autoptr (GError) error = NULL;
-
-  g_file_set_contents (path, text, -1, &error);
-  g_assert_no_error (error);
-  return path;
+  return test_write_file (f->dir, name, text);
 }
 
 /* ---- verdicts ---- */

@@ -83,21 +83,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 static int
 run (Fixture *f, const char *const *argv, char **out, char **err)
 {
-  g_autoptr (GError) error = NULL;
-  int status = -1;
-
-  g_autofree char *out_text = NULL, *err_text = NULL;
-
-  /* Both captured: stdout would break the TAP stream. */
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, f->envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out_text, &err_text, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("%s said: %s%s", argv[0], out_text, err_text);
-  if (out != NULL)
-    *out = g_steal_pointer (&out_text);
-  if (err != NULL)
-    *err = g_steal_pointer (&err_text);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  return test_run (argv, (const char *const *) f->envp, G_SPAWN_DEFAULT, out, err);
 }
 
 static void
