@@ -208,6 +208,26 @@ test_wait_said (GPid *pid, int fd, GString *said, int timeout_ms)
   return status;
 }
 
+GPid
+test_spawn_talking (const char *cwd, const char *const *argv, char **envp, int *err_fd)
+{
+  g_autoptr (GError) error = NULL;
+  GPid pid = 0;
+
+  g_assert_true (g_spawn_async_with_pipes (cwd, (char **) argv, envp,
+                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                           NULL, NULL, &pid, NULL, NULL, err_fd, &error));
+  g_assert_no_error (error);
+  return pid;
+}
+
+void
+test_wait_line (int fd, GString *said, const char *what, int timeout_ms)
+{
+  if (!test_read_until (fd, said, what, timeout_ms))
+    g_error ("no \"%s\" within %d ms; it said: %s", what, timeout_ms, said->str);
+}
+
 void
 test_remove_tree (const char *path)
 {

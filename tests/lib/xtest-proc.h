@@ -76,3 +76,12 @@ int test_wait_said (GPid *pid, int fd, GString *said, int timeout_ms);
 void test_remove_tree (const char *path);
 /* Writes @text to @dir/@name; the path. */
 char *test_write_file (const char *dir, const char *name, const char *text);
+
+/* Starts @argv in @cwd (NULL: the test's) with @envp (NULL: the test's),
+ * its stdout dropped, its stderr on a pipe: *@err_fd, to read with
+ * test_read_until(). The test reaps it (test_wait_said, test_kill_child). */
+GPid test_spawn_talking (const char *cwd, const char *const *argv, char **envp, int *err_fd);
+/* Reads @fd into @said until it holds @what (a program's readiness: "xrecord:
+ * recording "); the test fails, with what was said, if the program ends or
+ * @timeout_ms pass first. */
+void test_wait_line (int fd, GString *said, const char *what, int timeout_ms);

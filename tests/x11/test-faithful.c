@@ -157,7 +157,6 @@ static void G_GNUC_NULL_TERMINATED
 record_start (Fixture *f, char **envp, const char *first, ...)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
   va_list ap;
 
   g_ptr_array_add (argv, (char *) env ("XRECORD"));
@@ -171,14 +170,9 @@ record_start (Fixture *f, char **envp, const char *first, ...)
     g_ptr_array_add (argv, (char *) a);
   va_end (ap);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata,
-                                           envp != NULL ? envp : f->envp,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &f->xrecord, NULL, NULL, &f->xrecord_err,
-                                           &error));
-  g_assert_no_error (error);
-  if (!test_read_until (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS))
-    g_error ("xrecord did not start recording; it said: %s", f->err->str);
+  f->xrecord = test_spawn_talking (NULL, (const char *const *) argv->pdata,
+                                  envp != NULL ? envp : f->envp, &f->xrecord_err);
+  test_wait_line (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS);
 }
 
 /* Waits for xrecord's end (the app crashed, or SIGINT after the actions

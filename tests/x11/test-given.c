@@ -200,7 +200,6 @@ static void
 xrecord_start (Fixture *f, const Case *c)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
   g_autofree char *script = test_app_path ("gtk-given.py");
   g_auto (GStrv) envp = g_strdupv (f->envp);
 
@@ -222,14 +221,9 @@ xrecord_start (Fixture *f, const Case *c)
       g_auto (GStrv) pair = g_strsplit (*e, "=", 2);
       envp = g_environ_setenv (envp, pair[0], pair[1], TRUE);
     }
-  g_assert_true (g_spawn_async_with_pipes (f->dir, (char **) argv->pdata, envp,
-                                           G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &f->xrecord, NULL, NULL,
-                                           &f->xrecord_err, &error));
-  g_assert_no_error (error);
-  if (!test_read_until (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS))
-    g_error ("xrecord did not start recording; it said: %s", f->err->str);
+  f->xrecord = test_spawn_talking (f->dir, (const char *const *) argv->pdata, envp,
+                                  &f->xrecord_err);
+  test_wait_line (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS);
 }
 
 /* ---- what the user does ---- */

@@ -630,7 +630,6 @@ test_cookie (Fixture *f, gconstpointer data)
   g_autofree char *session = g_build_filename (f->dir, "still.session", NULL);
   const char *argv[] = { env ("XREPLAY"), "-v", "--settle", "30000", session, "--",
                          env ("XDEMO"), NULL };
-  g_autoptr (GError) error = NULL;
   g_autoptr (GString) said = g_string_new (NULL);
   g_autofree char *display = NULL;
   const char *at;
@@ -643,10 +642,7 @@ test_cookie (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (session, "xreduce-session 1\nscreen 640x480\n"
                                       "100 MotionNotify state=0x0 root=100,100 pos=90,90 "
                                       "window=0 class=\"XDemo\" title=\"Editor\"\n", -1, NULL));
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv, NULL, &err_fd);
   /* The app has connected (with the cookie) and mapped its window. */
   g_assert_true (test_read_until (err_fd, said, "first window", WAIT_MS));
   at = strstr (said->str, "Xvfb :");

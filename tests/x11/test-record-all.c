@@ -272,7 +272,6 @@ static void
 xrecord_all_start (Fixture *f, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
 
   g_ptr_array_add (argv, (char *) env ("XRECORD"));
   g_ptr_array_add (argv, (char *) "--all");
@@ -281,14 +280,9 @@ xrecord_all_start (Fixture *f, const char *const *args)
   for (const char *const *a = args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_pipes (f->dir, (char **) argv->pdata, f->envp,
-                                           G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &f->xrecord, NULL, NULL,
-                                           &f->xrecord_err, &error));
-  g_assert_no_error (error);
-  if (!test_read_until (f->xrecord_err, f->err, "xrecord: recording every app", WAIT_MS))
-    g_error ("xrecord --all did not start recording; it said: %s", f->err->str);
+  f->xrecord = test_spawn_talking (f->dir, (const char *const *) argv->pdata, f->envp,
+                                  &f->xrecord_err);
+  test_wait_line (f->xrecord_err, f->err, "xrecord: recording every app", WAIT_MS);
 }
 
 static guint
@@ -606,12 +600,9 @@ test_crash (Fixture *f, gconstpointer data)
     argv[4] = normal;
     g_string_truncate (f->err, 0);
     close (f->xrecord_err);
-    g_assert_true (g_spawn_async_with_pipes (demo_dir, (char **) argv, f->envp,
-                                             G_SPAWN_DO_NOT_REAP_CHILD
-                                             | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                                             &f->xrecord, NULL, NULL, &f->xrecord_err, NULL));
-    if (!test_read_until (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS))
-      g_error ("xrecord did not start recording; it said: %s", f->err->str);
+    f->xrecord = test_spawn_talking (demo_dir, (const char *const *) argv, f->envp,
+                                     &f->xrecord_err);
+    test_wait_line (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS);
     editor = wait_window (f, "Editor");
     demo_use (f, editor);
     {

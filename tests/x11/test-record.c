@@ -113,7 +113,6 @@ xrecord_spawn (Fixture *f, const char *const *options, const char *app,
                const char *const *app_args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
 
   g_ptr_array_add (argv, (char *) env ("XRECORD"));
   g_ptr_array_add (argv, "-o");
@@ -125,11 +124,8 @@ xrecord_spawn (Fixture *f, const char *const *options, const char *app,
   for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                                           &f->xrecord, NULL, NULL, &f->xrecord_err,
-                                           &error));
-  g_assert_no_error (error);
+  f->xrecord = test_spawn_talking (NULL, (const char *const *) argv->pdata, NULL,
+                                  &f->xrecord_err);
 }
 
 /* Starts xrecord OPTIONS -- $XDEMO APP_ARGS and waits until it records. */
@@ -139,8 +135,7 @@ xrecord_start (Fixture *f, const char *const *options, const char *const *app_ar
   const char *ready;
 
   xrecord_spawn (f, options, NULL, app_args);
-  if (!read_err_until (f, "xrecord: recording "))
-    g_error ("xrecord did not start recording; it said: %s", f->err->str);
+  test_wait_line (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS);
   ready = strstr (f->err->str, "(pid ");
   g_assert_nonnull (ready);
   f->app_pid = atoi (ready + 5);

@@ -550,17 +550,13 @@ static int
 interrupt_xreduce_at (Fixture *fixture, const char *what, GString *seen)
 {
   g_autofree char *session = data_path ("demo.session");
-  g_autoptr (GError) error = NULL;
   const char *argv[] = { env ("XREDUCE"), "-o", fixture->out, "--max-gap", "100",
                          "--settle", "300", session, "--", env ("XDEMO"), NULL };
   int err_fd = -1, status = -1;
   GPid pid;
   char buf[512];
 
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv, NULL, &err_fd);
   while (strstr (seen->str, what) == NULL)
     {
       ssize_t n = read (err_fd, buf, sizeof buf);
@@ -965,10 +961,7 @@ test_worker_xvfb_fault (Fixture *fixture, gconstpointer data)
   int err_fd = -1, status;
   GPid pid;
 
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv, NULL, &err_fd);
   /* Its first line: the workers' servers are up, the verification starts. */
   g_assert_true (test_read_until (err_fd, said, " workers\n", 60000));
   /* Once a replay runs on them: the verification's. */
@@ -1030,10 +1023,7 @@ test_limit_time_verification (Fixture *fixture, gconstpointer data)
   GPid pid;
 
   g_assert_true (g_file_set_contents (script, text, -1, NULL));
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv, NULL, &err_fd);
   /* Its stderr ends when it does: within minutes, or it did not obey.
    * (It is closed as xreduce exits, a moment before the exit can be
    * reaped.) */

@@ -647,7 +647,6 @@ test_sigterm_mid_replay (Fixture *f, gconstpointer data)
 {
   g_autofree char *session = data_path ("demo.session");
   const char *argv[] = { env ("XREPLAY"), "--verbose", session, "--", env ("XDEMO"), NULL };
-  g_autoptr (GError) error = NULL;
   g_autoptr (GString) err = g_string_new (NULL);
   GPid pid;
   int err_fd, status;
@@ -656,10 +655,7 @@ test_sigterm_mid_replay (Fixture *f, gconstpointer data)
   char line[1024];
   g_autofree char *fifth = g_strdup_printf ("[5/%u]", DEMO_ACTIONS);
 
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv, NULL, &err_fd);
   stream = fdopen (err_fd, "r");
   /* Read until the fifth action is injected: the app runs, Xvfb too. */
   while (fgets (line, sizeof line, stream) != NULL)

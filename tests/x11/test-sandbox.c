@@ -249,7 +249,6 @@ test_sigkill (Fixture *f, gconstpointer data)
   const char *argv[] = { env ("XREDUCE"), "--max-gap", "100", "-o", out_path, f->session,
                          "--", env ("XSINGLE"), NULL };
   g_auto (GStrv) envp = NULL;
-  g_autoptr (GError) error = NULL;
   g_autoptr (GDir) left = NULL;
   gint64 deadline;
   int err_fd, status;
@@ -264,10 +263,7 @@ test_sigkill (Fixture *f, gconstpointer data)
   /* Its temporary files, sandboxes included, in a folder of the test's. */
   g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
   envp = g_environ_setenv (g_strdupv (f->envp), "TMPDIR", tmp, TRUE);
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, envp,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv, envp, &err_fd);
   /* Once replays run: it says how many workers, then learns the wait. */
   while (strstr (said->str, "window is waited") == NULL)
     {

@@ -253,10 +253,7 @@ test_signal (Fixture *f, gconstpointer data)
     g_ptr_array_add (argv, (char *) app_arg);
   g_ptr_array_add (argv, NULL);
 
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, f->envp,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv->pdata, f->envp, &err_fd);
 
   switch (c->phase)
     {

@@ -325,19 +325,11 @@ app_command (Fixture *f, const Toolkit *tk, char **why)
 
 /* ---- xrecord ---- */
 
-/* Reads xrecord's stderr until @what, or EOF (FALSE). */
-static gboolean
-read_err_until (Fixture *f, const char *what)
-{
-  return test_read_until (f->xrecord_err, f->err, what, WAIT_MS);
-}
-
 /* xrecord --display (the fixture's) -o LOG -- APP, until it records. */
 static void
 xrecord_start (Fixture *f)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
 
   g_ptr_array_add (argv, (char *) env ("XRECORD"));
   g_ptr_array_add (argv, (char *) "--display");
@@ -348,14 +340,9 @@ xrecord_start (Fixture *f)
   for (guint i = 0; g_ptr_array_index (f->app, i) != NULL; i++)
     g_ptr_array_add (argv, g_ptr_array_index (f->app, i));
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, f->envp,
-                                           G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &f->xrecord, NULL, NULL,
-                                           &f->xrecord_err, &error));
-  g_assert_no_error (error);
-  if (!read_err_until (f, "xrecord: recording "))
-    g_error ("xrecord did not start recording; it said: %s", f->err->str);
+  f->xrecord = test_spawn_talking (NULL, (const char *const *) argv->pdata, f->envp,
+                                  &f->xrecord_err);
+  test_wait_line (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS);
 }
 
 static int

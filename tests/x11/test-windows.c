@@ -72,19 +72,13 @@ fixture_teardown (Fixture *f, gconstpointer data)
 static void
 spawn (Fixture *f, const char *const *argv)
 {
-  g_autoptr (GError) error = NULL;
-
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &f->pid, NULL, NULL, &f->err_fd, &error));
-  g_assert_no_error (error);
+  f->pid = test_spawn_talking (NULL, (const char *const *) argv, NULL, &f->err_fd);
 }
 
 static void
 wait_said (Fixture *f, const char *what)
 {
-  if (!test_read_until (f->err_fd, f->err, what, WAIT_MS))
-    g_error ("no \"%s\" within %d ms; it said: %s", what, WAIT_MS, f->err->str);
+  test_wait_line (f->err_fd, f->err, what, WAIT_MS);
 }
 
 static int
