@@ -228,6 +228,16 @@ test_wait_line (int fd, GString *said, const char *what, int timeout_ms)
     g_error ("no \"%s\" within %d ms; it said: %s", what, timeout_ms, said->str);
 }
 
+char *
+test_make_tmp (const char *template)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp (template, &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
 void
 test_remove_tree (const char *path)
 {

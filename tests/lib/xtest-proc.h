@@ -72,6 +72,9 @@ gboolean test_read_until (int fd, GString *said, const char *what, int timeout_m
  * 0, so that a teardown does not kill it again. */
 int test_wait_said (GPid *pid, int fd, GString *said, int timeout_ms);
 
+/* A new folder from @template ("test-NAME-XXXXXX") in the temporary
+ * folder (g_dir_make_tmp); the test fails without one. */
+char *test_make_tmp (const char *template);
 /* Removes @path, a folder with files and folders in it. */
 void test_remove_tree (const char *path);
 /* Writes @text to @dir/@name; the path. */

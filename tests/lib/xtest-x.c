@@ -182,3 +182,23 @@ test_xdo_click_in (char **envp, Window w, int x, int y, const char *button)
   else
     test_xdo (envp, "mousemove", "--window", id, xs, ys, NULL);
 }
+
+Display *
+test_x_open (const char *display, XErrorHandler on_error)
+{
+  Display *dpy = XOpenDisplay (display);
+
+  g_assert_nonnull (dpy);
+  if (on_error != NULL)
+    XSetErrorHandler (on_error);
+  XSelectInput (dpy, DefaultRootWindow (dpy), SubstructureNotifyMask);
+  return dpy;
+}
+
+char **
+test_x_app_environ (const char *display)
+{
+  char **envp = g_environ_setenv (g_get_environ (), "DISPLAY", display, TRUE);
+
+  return g_environ_setenv (envp, "NO_AT_BRIDGE", "1", TRUE);
+}

@@ -50,3 +50,13 @@ void test_xdo (char **envp, const char *first, ...) G_GNUC_NULL_TERMINATED;
 /* The pointer to @x,@y in @w, then a click of @button ("1"), or none
  * (@button NULL). */
 void test_xdo_click_in (char **envp, Window w, int x, int y, const char *button);
+
+/* The test's own connection to @display, the root's SubstructureNotify
+ * selected (top-levels mapped and unmapped: test_x_wait_window), with
+ * @on_error as the X error handler (the apps' windows come and go), or
+ * Xlib's where NULL. */
+Display *test_x_open (const char *display, XErrorHandler on_error);
+/* The test's environment for the apps it starts on @display: DISPLAY, and
+ * GTK without an accessibility bus (NO_AT_BRIDGE), as xreplay's sandbox
+ * runs it. */
+char **test_x_app_environ (const char *display);

@@ -38,10 +38,7 @@ typedef struct
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("test-crashes-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-crashes-XXXXXX");
   f->session = g_build_filename (f->dir, "s.log", NULL);
   f->out = g_build_filename (f->dir, "s.log.min", NULL);
   f->report = g_build_filename (f->dir, "s.log.min.report", "report.md", NULL);

@@ -80,24 +80,17 @@ on_x_error (Display *dpy, XErrorEvent *ev)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
   test_xvfb_start (&f->xvfb, "1280x1024");
-  f->dpy = XOpenDisplay (f->xvfb.display);
-  g_assert_nonnull (f->dpy);
-  XSetErrorHandler (on_x_error);
-  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
-  f->dir = g_dir_make_tmp ("test-given-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dpy = test_x_open (f->xvfb.display, on_x_error);
+  f->dir = test_make_tmp ("test-given-XXXXXX");
   f->home = g_build_filename (f->dir, "home", NULL);
   g_assert_cmpint (g_mkdir (f->home, 0700), ==, 0);
   f->log = g_build_filename (f->dir, "session.log", NULL);
   f->min = g_build_filename (f->dir, "session.min", NULL);
   /* The apps' HOME is the test's; GTK without an accessibility bus, as
    * xreplay's sandbox runs it. */
-  f->envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->xvfb.display, TRUE);
+  f->envp = test_x_app_environ (f->xvfb.display);
   f->envp = g_environ_setenv (f->envp, "HOME", f->home, TRUE);
-  f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
   /* No session bus here for dconf: GTK's settings in memory. */
   f->envp = g_environ_setenv (f->envp, "GSETTINGS_BACKEND", "memory", TRUE);
   f->envp = g_environ_unsetenv (f->envp, "TZ");

@@ -140,11 +140,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  if (f->victim > 0)
-    {
-      kill (f->victim, SIGKILL);
-      waitpid (f->victim, NULL, 0);
-    }
+  test_kill_child (&f->victim);
   close (f->agent_fd);
   close (f->tcp_fd);
   test_xvfb_stop (&f->xvfb);

@@ -41,7 +41,7 @@ typedef struct
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  f->dir = g_dir_make_tmp ("test-pace-XXXXXX", NULL);
+  f->dir = test_make_tmp ("test-pace-XXXXXX");
   g_assert_nonnull (f->dir);
 }
 

@@ -91,25 +91,19 @@ on_x_error (Display *dpy, XErrorEvent *ev)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
   g_autofree char *home = NULL, *state = NULL;
 
   test_xvfb_start (&f->xvfb, "1280x1024");
-  f->dpy = XOpenDisplay (f->xvfb.display);
-  g_assert_nonnull (f->dpy);
-  XSetErrorHandler (on_x_error);
-  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
-  f->dir = g_dir_make_tmp ("test-record-all-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dpy = test_x_open (f->xvfb.display, on_x_error);
+  f->dir = test_make_tmp ("test-record-all-XXXXXX");
   home = g_build_filename (f->dir, "home", NULL);
   state = g_build_filename (f->dir, "state", NULL);
   g_assert_cmpint (g_mkdir (home, 0700), ==, 0);
   /* xrecord's default folder: $XDG_STATE_HOME/xreduce/sessions. */
   f->save_dir = g_build_filename (state, "xreduce", "sessions", NULL);
-  f->envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->xvfb.display, TRUE);
+  f->envp = test_x_app_environ (f->xvfb.display);
   f->envp = g_environ_setenv (f->envp, "HOME", home, TRUE);
   f->envp = g_environ_setenv (f->envp, "XDG_STATE_HOME", state, TRUE);
-  f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
   f->envp = g_environ_setenv (f->envp, "GSETTINGS_BACKEND", "memory", TRUE);
   {
     /* coredumpctl, a stand-in: `--json=short list COREDUMP_PID=N` finds
@@ -1029,7 +1023,7 @@ test_openbox (Fixture *f, gconstpointer data)
 static void
 test_usage (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("test-record-all-XXXXXX", NULL);
+  g_autofree char *dir = test_make_tmp ("test-record-all-XXXXXX");
   g_autofree char *file = g_build_filename (dir, "file", NULL);
   g_auto (GStrv) envp = NULL;
   const struct

@@ -62,11 +62,8 @@ xvfb_start (Fixture *f, const char *const *disable)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
   xvfb_start (f, data);
-  f->dir = g_dir_make_tmp ("test-record-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-record-XXXXXX");
   f->log = g_build_filename (f->dir, "session.log", NULL);
   f->err = g_string_new (NULL);
   f->xrecord_err = -1;
@@ -75,24 +72,12 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GDir) dir = g_dir_open (f->dir, 0, NULL);
-  const char *name;
-
-  if (f->xrecord > 0)
-    {
-      kill (f->xrecord, SIGKILL);
-      waitpid (f->xrecord, NULL, 0);
-    }
+  test_kill_child (&f->xrecord);
   if (f->xrecord_err >= 0)
     close (f->xrecord_err);
   XCloseDisplay (f->dpy);
   test_xvfb_stop (&f->xvfb);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (f->dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (f->dir);
+  test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->log);
   g_string_free (f->err, TRUE);

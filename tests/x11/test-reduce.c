@@ -34,10 +34,7 @@ static const char *const fast[] = { "--max-gap", "100", "--settle", "300", NULL 
 static void
 fixture_setup (Fixture *fixture, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
-  fixture->dir = g_dir_make_tmp ("test-reduce-XXXXXX", &error);
-  g_assert_no_error (error);
+  fixture->dir = test_make_tmp ("test-reduce-XXXXXX");
   fixture->out = g_build_filename (fixture->dir, "out.min", NULL);
 }
 

@@ -49,24 +49,13 @@ parse_json (const char *out, JsonParser **parser)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("test-replay-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-replay-XXXXXX");
 }
 
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GDir) dir = g_dir_open (f->dir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (f->dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (f->dir);
+  test_remove_tree (f->dir);
   g_free (f->dir);
   /* Whatever a case ran, nothing of it may outlive it. */
   g_assert_cmpuint (test_orphans_alive (0), ==, 0);

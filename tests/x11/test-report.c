@@ -64,10 +64,7 @@ static const char min_session[] =
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("test-report-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-report-XXXXXX");
   f->session = g_build_filename (f->dir, "print.session", NULL);
   g_assert_true (g_file_set_contents (f->session, min_session, -1, NULL));
 }

@@ -61,8 +61,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   f->envp = sandbox_apply (f->user, g_get_environ ());
   f->envp = g_environ_setenv (f->envp, "DISPLAY", f->xvfb.display, TRUE);
-  f->dir = g_dir_make_tmp ("test-sandbox-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-sandbox-XXXXXX");
   f->session = g_build_filename (f->dir, "single.session", NULL);
 }
 

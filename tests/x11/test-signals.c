@@ -79,14 +79,12 @@ static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   const Case *c = data;
-  g_autoptr (GError) error = NULL;
   g_autofree char *script = NULL;
   g_autofree char *xvfb = NULL;
   g_autofree char *path = NULL;
 
   test_become_subreaper ();
-  f->dir = g_dir_make_tmp ("test-signals-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-signals-XXXXXX");
   f->tmp = g_build_filename (f->dir, "tmp", NULL);
   f->bin = g_build_filename (f->dir, "bin", NULL);
   f->fifo = g_build_filename (f->dir, "said", NULL);

@@ -207,21 +207,14 @@ wm_start (Fixture *f, const char *wm)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
   test_xvfb_start (&f->xvfb, "1280x1024");
-  f->dpy = XOpenDisplay (f->xvfb.display);
-  g_assert_nonnull (f->dpy);
-  XSetErrorHandler (on_x_error);
-  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
-  f->dir = g_dir_make_tmp ("test-toolkits-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dpy = test_x_open (f->xvfb.display, on_x_error);
+  f->dir = test_make_tmp ("test-toolkits-XXXXXX");
   f->log = g_build_filename (f->dir, "session.log", NULL);
   f->min = g_build_filename (f->dir, "session.min", NULL);
   f->app = g_ptr_array_new_with_free_func (g_free);
   /* GTK without an accessibility bus, as xreplay's sandbox runs it. */
-  f->envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->xvfb.display, TRUE);
-  f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
+  f->envp = test_x_app_environ (f->xvfb.display);
   f->err = g_string_new (NULL);
   f->xrecord_err = -1;
   if (((const Case *) data)->desktop->wm != NULL)
@@ -231,18 +224,10 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  if (f->xrecord > 0)
-    {
-      kill (f->xrecord, SIGKILL);
-      waitpid (f->xrecord, NULL, 0);
-    }
+  test_kill_child (&f->xrecord);
   if (f->xrecord_err >= 0)
     close (f->xrecord_err);
-  if (f->wm > 0)
-    {
-      kill (f->wm, SIGKILL);
-      waitpid (f->wm, NULL, 0);
-    }
+  test_kill_child (&f->wm);
   XCloseDisplay (f->dpy);
   test_xvfb_stop (&f->xvfb);
   test_remove_tree (f->dir);

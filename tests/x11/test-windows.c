@@ -43,11 +43,8 @@ typedef struct
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
   test_xvfb_start (&f->xvfb, "1280x1024");
-  f->dir = g_dir_make_tmp ("test-windows-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-windows-XXXXXX");
   f->err = g_string_new (NULL);
   f->err_fd = -1;
 }
@@ -55,11 +52,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  if (f->pid > 0)
-    {
-      kill (f->pid, SIGKILL);
-      waitpid (f->pid, NULL, 0);
-    }
+  test_kill_child (&f->pid);
   if (f->err_fd >= 0)
     close (f->err_fd);
   test_xvfb_stop (&f->xvfb);
