@@ -221,6 +221,19 @@ test_spawn_talking (const char *cwd, const char *const *argv, char **envp, int *
   return pid;
 }
 
+GPid
+test_spawn_quiet (const char *cwd, const char *const *argv, char **envp, GSpawnFlags flags)
+{
+  g_autoptr (GError) error = NULL;
+  GPid pid = 0;
+
+  g_assert_true (g_spawn_async (cwd, (char **) argv, envp,
+                                flags | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
+                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  return pid;
+}
+
 void
 test_wait_line (int fd, GString *said, const char *what, int timeout_ms)
 {

@@ -84,6 +84,9 @@ char *test_write_file (const char *dir, const char *name, const char *text);
  * its stdout dropped, its stderr on a pipe: *@err_fd, to read with
  * test_read_until(). The test reaps it (test_wait_said, test_kill_child). */
 GPid test_spawn_talking (const char *cwd, const char *const *argv, char **envp, int *err_fd);
+/* Starts @argv as test_spawn_talking() does, both its outputs dropped;
+ * @flags: G_SPAWN_SEARCH_PATH, or 0. */
+GPid test_spawn_quiet (const char *cwd, const char *const *argv, char **envp, GSpawnFlags flags);
 /* Reads @fd into @said until it holds @what (a program's readiness: "xrecord:
  * recording "); the test fails, with what was said, if the program ends or
  * @timeout_ms pass first. */

@@ -202,3 +202,11 @@ test_x_app_environ (const char *display)
 
   return g_environ_setenv (envp, "NO_AT_BRIDGE", "1", TRUE);
 }
+
+int
+test_x_error_but_bad_window (Display *dpy, XErrorEvent *ev)
+{
+  if (ev->error_code != BadWindow)
+    g_error ("X error %d (request %d)", ev->error_code, ev->request_code);
+  return 0;
+}

@@ -60,3 +60,7 @@ Display *test_x_open (const char *display, XErrorHandler on_error);
  * GTK without an accessibility bus (NO_AT_BRIDGE), as xreplay's sandbox
  * runs it. */
 char **test_x_app_environ (const char *display);
+/* An X error handler for a test whose apps' windows go when they crash:
+ * a request about one that is gone (BadWindow) is no failure of the
+ * test; any other error is. */
+int test_x_error_but_bad_window (Display *dpy, XErrorEvent *ev);

@@ -72,20 +72,11 @@ typedef struct
   GString *err;              /* what xrecord said */
 } Fixture;
 
-static int
-on_x_error (Display *dpy, XErrorEvent *ev)
-{
-  /* The app's windows go when it crashes. */
-  if (ev->error_code != BadWindow)
-    g_error ("X error %d (request %d)", ev->error_code, ev->request_code);
-  return 0;
-}
-
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   test_xvfb_start (&f->xvfb, "1280x1024");
-  f->dpy = test_x_open (f->xvfb.display, on_x_error);
+  f->dpy = test_x_open (f->xvfb.display, test_x_error_but_bad_window);
   f->dir = test_make_tmp ("test-faithful-XXXXXX");
   f->log = g_build_filename (f->dir, "session.log", NULL);
   f->envp = test_x_app_environ (f->xvfb.display);

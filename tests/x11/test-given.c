@@ -180,12 +180,8 @@ source_start (Fixture *f, const char *text)
 {
   g_autofree char *script = test_app_path ("gtk-source.py");
   const char *argv[] = { "/usr/bin/python3", script, text, NULL };
-  g_autoptr (GError) error = NULL;
 
-  g_assert_true (g_spawn_async (NULL, (char **) argv, f->envp,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
-                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &f->source, &error));
-  g_assert_no_error (error);
+  f->source = test_spawn_quiet (NULL, (const char *const *) argv, f->envp, 0);
   return wait_window (f, "Source");
 }
 

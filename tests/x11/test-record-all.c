@@ -190,14 +190,7 @@ type_in (Fixture *f, Window w, int x, int y, const char *text)
 static GPid
 spawn (Fixture *f, const char *cwd, const char *const *argv)
 {
-  g_autoptr (GError) error = NULL;
-  GPid pid = 0;
-
-  g_assert_true (g_spawn_async (cwd, (char **) argv, f->envp,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
-                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
-  return pid;
+  return test_spawn_quiet (cwd, argv, f->envp, 0);
 }
 
 /* gtk-notes.py TITLE X Y, until its window is there. */
@@ -950,15 +943,10 @@ openbox_start (Fixture *f, GPid *pid)
   Window root = DefaultRootWindow (f->dpy);
   Atom check = XInternAtom (f->dpy, "_NET_SUPPORTING_WM_CHECK", False);
   gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-  g_autoptr (GError) error = NULL;
 
   XSelectInput (f->dpy, root, SubstructureNotifyMask | PropertyChangeMask);
   XSync (f->dpy, False);
-  g_assert_true (g_spawn_async (f->dir, (char **) argv, f->envp,
-                                G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
-                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                                NULL, NULL, pid, &error));
-  g_assert_no_error (error);
+  *pid = test_spawn_quiet (f->dir, (const char *const *) argv, f->envp, G_SPAWN_SEARCH_PATH);
   for (;;)
     {
       XEvent ev;

@@ -29,6 +29,7 @@
 #include "session.h"
 #include "xtest-proc.h"
 #include "xtest-session.h"
+#include "xtest-x.h"
 #include "xtest-xvfb.h"
 #include "shard.h"
 
@@ -183,64 +184,12 @@ tap (Fixture *f, KeySym modifier, KeySym sym)
     key (f, modifier, False);
 }
 
-static gboolean
-window_is_named (Display *dpy, Window w, const char *title)
-{
-  char *name = NULL;
-  gboolean match;
-
-  if (!XFetchName (dpy, w, &name) || name == NULL)
-    return FALSE;
-  match = g_str_equal (name, title);
-  XFree (name);
-  return match;
-}
-
 /* Waits for a top-level window named @title to be mapped. */
 static void
 wait_for_window (Fixture *f, const char *title)
 {
-  Window root = DefaultRootWindow (f->dpy), parent, *children = NULL;
-  unsigned int n;
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-
-  XSelectInput (f->dpy, root, SubstructureNotifyMask);
-  XSync (f->dpy, False);
-  /* Already there? */
-  if (XQueryTree (f->dpy, root, &root, &parent, &children, &n))
-    {
-      for (unsigned int i = 0; i < n; i++)
-        {
-          XWindowAttributes attrs;
-
-          if (XGetWindowAttributes (f->dpy, children[i], &attrs)
-              && attrs.map_state == IsViewable
-              && window_is_named (f->dpy, children[i], title))
-            {
-              XFree (children);
-              return;
-            }
-        }
-      XFree (children);
-    }
-  for (;;)
-    {
-      XEvent ev;
-
-      while (XPending (f->dpy) > 0)
-        {
-          XNextEvent (f->dpy, &ev);
-          if (ev.type == MapNotify && window_is_named (f->dpy, ev.xmap.window, title))
-            return;
-        }
-      {
-        struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
-        int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
-
-        if (left <= 0 || poll (&pfd, 1, left) <= 0)
-          g_error ("no window \"%s\" was mapped", title);
-      }
-    }
+  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
+  test_x_wait_window (f->dpy, title, 0, WAIT_MS, f->err);
 }
 
 /* ---- checking the log ---- */
@@ -321,7 +270,7 @@ window_origin (Fixture *f, const char *title, int *x, int *y)
 
   g_assert_true (XQueryTree (f->dpy, root, &root, &parent, &children, &n));
   for (unsigned int i = 0; i < n; i++)
-    if (window_is_named (f->dpy, children[i], title))
+    if (test_x_named (f->dpy, children[i], title))
       {
         XTranslateCoordinates (f->dpy, children[i], root, 0, 0, x, y, &child);
         XFree (children);
@@ -827,7 +776,6 @@ twm_start (Fixture *f, GPid *twm)
   gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
   Window root = DefaultRootWindow (f->dpy);
   XWindowAttributes attrs;
-  g_autoptr (GError) error = NULL;
 
   if (twm_path == NULL || xterm_path == NULL)
     {
@@ -836,11 +784,7 @@ twm_start (Fixture *f, GPid *twm)
     }
   XSelectInput (f->dpy, root, SubstructureNotifyMask);
   XSync (f->dpy, False);
-  g_assert_true (g_spawn_async (NULL, (char **) argv, envp,
-                                G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
-                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                                NULL, NULL, twm, &error));
-  g_assert_no_error (error);
+  *twm = test_spawn_quiet (NULL, (const char *const *) argv, envp, G_SPAWN_SEARCH_PATH);
   while (XGetWindowAttributes (f->dpy, root, &attrs)
          && !(attrs.all_event_masks & SubstructureRedirectMask))
     {

@@ -497,17 +497,13 @@ test_backtrace_sigkill (Fixture *f, gconstpointer data)
   const char *argv[] = { env ("XREPLAY"), "--backtrace", "--settle", "20000", session, "--",
                          env ("XDEMO"), "--bug", "none", NULL };
   g_auto (GStrv) envp = NULL;
-  g_autoptr (GError) error = NULL;
   gint64 deadline;
   int status;
   GPid pid;
 
   g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
   envp = g_environ_setenv (g_get_environ (), "TMPDIR", tmp, TRUE);
-  g_assert_true (g_spawn_async (NULL, (char **) argv, envp, G_SPAWN_DO_NOT_REAP_CHILD
-                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                                NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_quiet (NULL, (const char *const *) argv, envp, 0);
   /* Once the frames file is there (the app starts under its tracer next). */
   deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
   while ((frames = find_entry_below (tmp, "xreplay-frames", 3)) == NULL

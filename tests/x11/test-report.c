@@ -604,7 +604,6 @@ test_report_interrupted (Fixture *f, gconstpointer data)
   const char *argv[] = { env ("XREPLAY"), "--settle", "20000", "--display", NULL, "--report",
                          report, f->session, "--", env ("XDEMO"), "--bug", "none", NULL };
   const char *const left[] = { "print.session", "report", NULL };
-  g_autoptr (GError) error = NULL;
   int status = -1;
   GPid pid;
 
@@ -613,10 +612,7 @@ test_report_interrupted (Fixture *f, gconstpointer data)
   argv[4] = f->xvfb.display;
   XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
   XSync (f->dpy, False);
-  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
-                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                                NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_quiet (NULL, (const char *const *) argv, NULL, 0);
   wait_for_map (f, "Print");
   kill (pid, SIGINT);
   g_assert_true (wait_child (pid, &status));

@@ -135,10 +135,7 @@ record (Fixture *f)
 
   XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
   XSync (f->dpy, False);
-  g_assert_true (g_spawn_async (NULL, (char **) argv, f->envp,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
-                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_quiet (NULL, (const char *const *) argv, f->envp, 0);
   wait_for_map (f);
   /* The keyboard follows the pointer: into the window. */
   XTestFakeMotionEvent (f->dpy, 0, 300, 200, CurrentTime);
@@ -298,7 +295,6 @@ interrupt_xreplay (Fixture *f, int signum)
   const char *argv[] = { env ("XREPLAY"), "--settle", "20000", "--display", f->xvfb.display,
                          f->session, "--", env ("XSINGLE"), NULL };
   g_auto (GStrv) envp = NULL;
-  g_autoptr (GError) error = NULL;
   g_autoptr (GDir) left = NULL;
   gint64 deadline;
   guint ours = test_orphans_alive (0);
@@ -309,10 +305,7 @@ interrupt_xreplay (Fixture *f, int signum)
   envp = g_environ_setenv (g_strdupv (f->envp), "TMPDIR", tmp, TRUE);
   XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
   XSync (f->dpy, False);
-  g_assert_true (g_spawn_async (NULL, (char **) argv, envp,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
-                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_quiet (NULL, (const char *const *) argv, envp, 0);
   wait_for_map (f);
   kill (pid, signum);
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);

@@ -87,16 +87,6 @@ typedef struct
   int item_x, item_y;        /* where Settings... was clicked (Toolkit.expected) */
 } Fixture;
 
-/* The app's windows come and go (it crashes): a request about one that
- * is gone (BadWindow) is no failure of the test. */
-static int
-on_x_error (Display *dpy, XErrorEvent *ev)
-{
-  if (ev->error_code != BadWindow)
-    g_error ("X error %d (request %d)", ev->error_code, ev->request_code);
-  return 0;
-}
-
 static gboolean
 has_property (Display *dpy, Window w, Atom atom)
 {
@@ -208,7 +198,7 @@ static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   test_xvfb_start (&f->xvfb, "1280x1024");
-  f->dpy = test_x_open (f->xvfb.display, on_x_error);
+  f->dpy = test_x_open (f->xvfb.display, test_x_error_but_bad_window);
   f->dir = test_make_tmp ("test-toolkits-XXXXXX");
   f->log = g_build_filename (f->dir, "session.log", NULL);
   f->min = g_build_filename (f->dir, "session.min", NULL);
