@@ -39,8 +39,8 @@ test_app_path (const char *name)
 }
 
 int
-test_run_wait (const char *const *argv, const char *const *envp, GSpawnFlags flags,
-               char **out, char **err)
+test_run_sync_status (const char *const *argv, const char *const *envp, GSpawnFlags flags,
+                      char **out, char **err)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *own_out = NULL, *own_err = NULL;
@@ -61,10 +61,10 @@ test_run_wait (const char *const *argv, const char *const *envp, GSpawnFlags fla
 }
 
 int
-test_run (const char *const *argv, const char *const *envp, GSpawnFlags flags, char **out,
-          char **err)
+test_run_sync (const char *const *argv, const char *const *envp, GSpawnFlags flags,
+               char **out, char **err)
 {
-  int status = test_run_wait (argv, envp, flags, out, err);
+  int status = test_run_sync_status (argv, envp, flags, out, err);
 
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }

@@ -3,7 +3,7 @@
  * env() and data_path() find the programs and data meson passes to every
  * X11 test in its environment (XREPLAY, XDEMO, ..., XREDUCE_SRCDIR).
  *
- * test_run() runs a program to its end and collects what it said: both
+ * test_run_sync() runs a program to its end and collects what it said: both
  * outputs always captured (a line of the program's on the test's stdout
  * would break the TAP stream) and logged, its exit status.
  *
@@ -31,14 +31,15 @@ char *data_path (const char *name);
 char *test_app_path (const char *name);
 
 /* Runs @argv to its end in @envp (NULL: the test's environment) with
- * @flags (G_SPAWN_SEARCH_PATH, G_SPAWN_STDOUT_TO_DEV_NULL, ...). Both
- * outputs are captured and logged; *@out and *@err (either may be NULL)
- * get them. Returns the wait status. */
-int test_run_wait (const char *const *argv, const char *const *envp, GSpawnFlags flags,
-                   char **out, char **err);
+ * @flags (G_SPAWN_SEARCH_PATH, ...). Both outputs are captured (but one
+ * that G_SPAWN_STDOUT_TO_DEV_NULL or G_SPAWN_STDERR_TO_DEV_NULL drops) and
+ * logged; *@out and *@err (either may be NULL) get them. Returns the wait
+ * status. */
+int test_run_sync_status (const char *const *argv, const char *const *envp, GSpawnFlags flags,
+                          char **out, char **err);
 /* The same; returns the exit status, 128+N for a signal N. */
-int test_run (const char *const *argv, const char *const *envp, GSpawnFlags flags, char **out,
-              char **err);
+int test_run_sync (const char *const *argv, const char *const *envp, GSpawnFlags flags,
+                   char **out, char **err);
 
 /* Kills *@pid (SIGKILL) and reaps it, if it is not 0; *@pid becomes 0. */
 void test_kill_child (GPid *pid);

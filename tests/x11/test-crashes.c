@@ -115,7 +115,7 @@ noise_then_click (const char *class, const char *title, int x, int y, int quiet_
 static int
 run (const char *const *argv, char **out, char **err)
 {
-  return test_run (argv, NULL, G_SPAWN_DEFAULT, out, err);
+  return test_run_sync (argv, NULL, G_SPAWN_DEFAULT, out, err);
 }
 
 /* xreduce --json SESSION -- @app...: exit 0 and its JSON's root object. */

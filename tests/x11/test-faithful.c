@@ -228,7 +228,7 @@ run_many (const char *const *argv, guint n, int want_status, const char *want_sa
 static int
 run (char **out, char **err, const char *const *argv)
 {
-  return test_run (argv, NULL, G_SPAWN_DEFAULT, out, err);
+  return test_run_sync (argv, NULL, G_SPAWN_DEFAULT, out, err);
 }
 
 /* ---- double click ---- */

@@ -139,7 +139,7 @@ xrecord_wait (Fixture *f)
 static int
 xrecord_run (const char *const *argv, const char *const *envp, char **err)
 {
-  int status = test_run_wait (argv, envp, G_SPAWN_DEFAULT, NULL, err);
+  int status = test_run_sync_status (argv, envp, G_SPAWN_DEFAULT, NULL, err);
 
   g_assert_true (WIFEXITED (status));
   return WEXITSTATUS (status);

@@ -72,7 +72,7 @@ run_xreduce_talking (Fixture *fixture, gboolean quiet, const char *session,
   for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  return test_run ((const char *const *) argv->pdata, NULL, G_SPAWN_DEFAULT, out, err);
+  return test_run_sync ((const char *const *) argv->pdata, NULL, G_SPAWN_DEFAULT, out, err);
 }
 
 static int
@@ -117,8 +117,8 @@ run_xreplay (const char *session, const char *const *app_args, char **out)
   for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  status = test_run_wait ((const char *const *) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
-                          out, NULL);
+  status = test_run_sync_status ((const char *const *) argv->pdata, NULL,
+                                 G_SPAWN_STDERR_TO_DEV_NULL, out, NULL);
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 }
 

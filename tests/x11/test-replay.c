@@ -72,7 +72,7 @@ run_xreplay_argv (char **out, char **err, const char *const *args)
   for (const char *const *a = args; *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  return test_run ((const char *const *) argv->pdata, NULL, G_SPAWN_DEFAULT, out, err);
+  return test_run_sync ((const char *const *) argv->pdata, NULL, G_SPAWN_DEFAULT, out, err);
 }
 
 /* The same with the arguments inline, NULL-terminated. */

@@ -92,7 +92,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 static int
 run (const char *const *argv, const char *const *envp, char **out, char **err)
 {
-  return test_run (argv, envp, G_SPAWN_SEARCH_PATH, out, err);
+  return test_run_sync (argv, envp, G_SPAWN_SEARCH_PATH, out, err);
 }
 
 static char *

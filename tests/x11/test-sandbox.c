@@ -82,7 +82,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 static int
 run (Fixture *f, const char *const *argv, char **out, char **err)
 {
-  return test_run (argv, (const char *const *) f->envp, G_SPAWN_DEFAULT, out, err);
+  return test_run_sync (argv, (const char *const *) f->envp, G_SPAWN_DEFAULT, out, err);
 }
 
 static void
