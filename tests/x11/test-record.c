@@ -48,7 +48,7 @@ typedef struct
   int app_pid;
 } Fixture;
 
-/* ---- a private Xvfb (xvfb-fixture.h) ---- */
+/* ---- a private Xvfb (tests/lib/xtest-xvfb.h) ---- */
 
 /* @disable: extensions the server leaves out, or NULL (the test's data). */
 static void

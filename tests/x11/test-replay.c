@@ -1,7 +1,7 @@
 /* test-replay.c — xreplay end to end on the demo app.
  *
  * Each case runs the real xreplay (which starts its own Xvfb unless given
- * --display, then one of ours from xvfb-fixture.h) on a bundled or a
+ * --display, then one of ours from tests/lib/xtest-xvfb.h) on a bundled or a
  * hand-written session and checks its verdict: exit status, outcome line,
  * --json. Synchronisation is on process state and on xreplay's own
  * verbose lines (it says when the app has started and each action as it
