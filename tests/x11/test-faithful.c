@@ -661,9 +661,8 @@ test_keymap (Fixture *f, gconstpointer data)
       g_test_skip ("no setxkbmap (Debian: x11-xkb-utils)");
       return;
     }
-  g_assert_true (g_spawn_sync (NULL, (char **) setxkbmap, f->envp, G_SPAWN_SEARCH_PATH, NULL,
-                               NULL, NULL, NULL, &status, &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) setxkbmap, (const char *const *) f->envp,
+                                 G_SPAWN_SEARCH_PATH, NULL, NULL);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   XChangeProperty (f->dpy, DefaultRootWindow (f->dpy),
                    XInternAtom (f->dpy, "_XKB_RULES_NAMES", False), XA_STRING, 8,

@@ -248,11 +248,9 @@ replay_xterm (Fixture *f, const char *session, const char *extra)
                          "xterm", "-geometry", "80x24+10+10", "-e", "bash", "--norc",
                          "--noprofile", NULL, NULL };
   g_auto (GStrv) envp = g_get_environ ();
-  g_autoptr (GError) error = NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL, *err = NULL;
   JsonObject *result;
-  int status = -1;
 
   if (extra != NULL)
     {
@@ -262,9 +260,8 @@ replay_xterm (Fixture *f, const char *session, const char *extra)
     }
   envp = g_environ_setenv (envp, "HOME", f->home, TRUE);
   envp = g_environ_setenv (envp, "SSH_AUTH_SOCK", f->agent, TRUE);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                               &err, &status, &error));
-  g_assert_no_error (error);
+  test_run_sync_status ((const char *const *) argv, (const char *const *) envp,
+                        G_SPAWN_DEFAULT, &out, &err);
   g_test_message ("xreplay %s said: %s%s", extra != NULL ? extra : "", out, err);
   result = test_json_object (parser, out);
   if (json_object_get_null_member (result, "signal"))
@@ -427,11 +424,9 @@ replay_named (Fixture *f, const char *session, gboolean open, const char *progra
                          "-geometry", "80x24+10+10", "-e", "bash", "--norc", "--noprofile",
                          "-i", "-s", named, NULL, NULL };
   g_auto (GStrv) envp = g_get_environ ();
-  g_autoptr (GError) error = NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL;
   JsonObject *result;
-  int status = -1;
 
   if (open)
     {
@@ -439,9 +434,8 @@ replay_named (Fixture *f, const char *session, gboolean open, const char *progra
       argv[4] = "--no-isolate";
     }
   envp = g_environ_setenv (envp, "HOME", f->home, TRUE);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                               err, &status, &error));
-  g_assert_no_error (error);
+  test_run_sync_status ((const char *const *) argv, (const char *const *) envp,
+                        G_SPAWN_DEFAULT, &out, err);
   g_test_message ("xreplay%s said: %s%s", open ? " --no-isolate" : "", out, *err);
   result = test_json_object (parser, out);
   if (json_object_get_null_member (result, "signal"))
@@ -510,11 +504,9 @@ app_environ (Fixture *f, const char *const *extra)
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *session = g_build_filename (f->dir, "env.session", NULL);
   g_auto (GStrv) envp = g_get_environ ();
-  g_autoptr (GError) error = NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL, *err = NULL;
   const char *tail;
-  int status = -1;
 
   g_assert_true (g_file_set_contents (session, "xreduce-session 1\nscreen 640x480\n"
                                       "10 KeyPress keysym=a keycode=38 state=0x0\n", -1, NULL));
@@ -536,9 +528,8 @@ app_environ (Fixture *f, const char *const *extra)
   envp = g_environ_setenv (envp, "LC_TIME", "C", TRUE);
   /* sh sets PWD itself (from where it is): ours, if it came, would say so. */
   envp = g_environ_setenv (envp, "PWD", "/the/callers/pwd", TRUE);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, &error));
-  g_assert_no_error (error);
+  test_run_sync_status ((const char *const *) argv->pdata, (const char *const *) envp,
+                        G_SPAWN_DEFAULT, &out, &err);
   g_test_message ("xreplay said: %s%s", out, err);
   tail = json_object_get_string_member (test_json_object (parser, out), "stderr_tail");
   return g_strsplit (tail != NULL ? tail : "", "\n", -1);
@@ -719,17 +710,15 @@ test_escaping_children (Fixture *f, gconstpointer data)
                                "--", app, env ("XDEMO"), NULL };
   const char *reduce_argv[] = { env ("XREDUCE"), "--no-report", "--max-gap", "100", "-o",
                                 out_path, session, "--", app, env ("XDEMO"), NULL };
-  g_autoptr (GError) error = NULL;
   guint before = test_orphans_alive (f->victim);
   int status;
 
   if (!isolation_works ())
     return;
 
-  g_assert_true (g_spawn_sync (NULL, (char **) replay, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
-                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
-                               &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) replay, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL);
   g_assert_cmpint (WEXITSTATUS (status), ==, 1);
   g_assert_cmpuint (test_orphans_alive (f->victim), ==, before);
   g_assert_cmpuint (kill_escaped (), ==, 0);
@@ -738,27 +727,24 @@ test_escaping_children (Fixture *f, gconstpointer data)
    * them, and it is the sandbox that ends them: its PID namespace, and
    * without bubblewrap its folder's end, which kills every process with
    * the sandbox in its environment; --share-home has neither). */
-  g_assert_true (g_spawn_sync (NULL, (char **) open, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
-                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
-                               &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) open, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL);
   g_assert_cmpint (WEXITSTATUS (status), ==, 1);
   g_assert_cmpuint (kill_escaped (), ==, 2);
 
   /* Without bubblewrap but with the sandbox (--no-isolate): they end
    * with the replay too, before its folder goes (issue #34). */
-  g_assert_true (g_spawn_sync (NULL, (char **) no_isolate, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
-                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
-                               &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) no_isolate, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL);
   g_assert_cmpint (WEXITSTATUS (status), ==, 1);
   g_assert_cmpuint (test_orphans_alive (f->victim), ==, before);
   g_assert_cmpuint (kill_escaped (), ==, 0);
 
-  g_assert_true (g_spawn_sync (NULL, (char **) reduce_argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
-                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
-                               &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) reduce_argv, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL);
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
   g_assert_cmpuint (test_orphans_alive (f->victim), ==, before);
   g_assert_cmpuint (kill_escaped (), ==, 0);
@@ -783,12 +769,10 @@ test_bad_options (Fixture *f, gconstpointer data)
         const char *argv[] = { env (program == 0 ? "XREPLAY" : "XREDUCE"), bad[i][0], bad[i][1],
                                session, "--", env ("XDEMO"), NULL };
         g_autofree char *err = NULL;
-        g_autoptr (GError) error = NULL;
         int status = -1;
 
-        g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-                                     NULL, NULL, NULL, &err, &status, &error));
-        g_assert_no_error (error);
+        status = test_run_sync_status ((const char *const *) argv, NULL,
+                                       G_SPAWN_STDOUT_TO_DEV_NULL, NULL, &err);
         g_test_message ("%s %s %s: %s", argv[0], bad[i][0], bad[i][1], err);
         g_assert_true (WIFEXITED (status));
         g_assert_cmpint (WEXITSTATUS (status), ==, 2);

@@ -923,13 +923,10 @@ wait_client (Fixture *f, const char *title)
   const char *argv[] = { "xdotool", "search", "--sync", "--onlyvisible", "--name", pattern,
                          NULL };
   g_autofree char *out = NULL;
-  g_autoptr (GError) error = NULL;
   int status = -1;
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, f->envp, G_SPAWN_SEARCH_PATH
-                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status,
-                               &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) argv, (const char *const *) f->envp,
+                                 G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, &out, NULL);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   return (Window) g_ascii_strtoull (out, NULL, 10);
 }

@@ -164,7 +164,6 @@ run_xreduce_own_settle (Fixture *fixture, const char *session, const char *const
                         char **err)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
   int status = -1;
   const char *head[] = { env ("XREDUCE"), "--max-gap", "100", "-o", fixture->out, session, "--",
                          env ("XDEMO") };
@@ -174,9 +173,8 @@ run_xreduce_own_settle (Fixture *fixture, const char *session, const char *const
   for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-                               NULL, NULL, NULL, err, &status, &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) argv->pdata, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL, NULL, err);
   g_test_message ("xreduce said:\n%s", *err);
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }
@@ -507,8 +505,8 @@ test_bad_input (Fixture *fixture, gconstpointer data)
       int status = -1;
 
       g_assert_true (g_file_set_contents (evil, text, -1, NULL));
-      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
-                                   NULL, NULL, &err, &status, NULL));
+      status = test_run_sync_status ((const char *const *) argv, NULL,
+                                     G_SPAWN_STDOUT_TO_DEV_NULL, NULL, &err);
       g_test_message ("xreduce said: %s", err);
       g_assert_true (WIFEXITED (status));
       g_assert_cmpint (WEXITSTATUS (status), ==, 2);
@@ -518,8 +516,8 @@ test_bad_input (Fixture *fixture, gconstpointer data)
       g_assert_false (g_file_test (mark, G_FILE_TEST_EXISTS));
       g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
       g_clear_pointer (&err, g_free);
-      g_assert_true (g_spawn_sync (NULL, (char **) both, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
-                                   NULL, NULL, &err, &status, NULL));
+      status = test_run_sync_status ((const char *const *) both, NULL,
+                                     G_SPAWN_STDOUT_TO_DEV_NULL, NULL, &err);
       g_assert_cmpint (WEXITSTATUS (status), ==, 2);
       g_assert_nonnull (strstr (err, "exclude each other"));
       g_clear_pointer (&err, g_free);
@@ -1074,15 +1072,13 @@ run_on_full_disk (Fixture *fixture, guint free_kb, char **said)
   const char *argv[] = { "unshare", "-rm", "sh", script, disk, free_arg, fixture->out,
                          env ("XREDUCE"), "-q", "-o", out, "--max-gap", "100",
                          "--settle", "300", session, "--", env ("XDEMO"), NULL };
-  g_autoptr (GError) error = NULL;
   g_autofree char *err = NULL, *text = NULL;
   int status = -1;
 
   g_assert_true (g_file_set_contents (script, full_disk_script, -1, NULL));
   g_assert_cmpint (g_mkdir (disk, 0700), ==, 0);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                               &text, &err, &status, &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) argv, NULL,
+                                 G_SPAWN_SEARCH_PATH, &text, &err);
   g_rmdir (disk);
   *said = g_strconcat (text, err, NULL);
   g_test_message ("on a disk with %u KiB free:\n%s", free_kb, *said);
