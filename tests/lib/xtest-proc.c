@@ -81,6 +81,15 @@ test_kill_child (GPid *pid)
 }
 
 void
+test_kill_talking (GPid *pid, int *err_fd)
+{
+  test_kill_child (pid);
+  if (*err_fd >= 0)
+    close (*err_fd);
+  *err_fd = -1;
+}
+
+void
 test_become_subreaper (void)
 {
   g_assert_cmpint (prctl (PR_SET_CHILD_SUBREAPER, 1), ==, 0);

@@ -44,6 +44,10 @@ int test_run_sync (const char *const *argv, const char *const *envp, GSpawnFlags
 /* Kills *@pid (SIGKILL) and reaps it, if it is not 0; *@pid becomes 0. */
 void test_kill_child (GPid *pid);
 
+/* test_kill_child(), and the pipe it talked on (*@err_fd, if it is not -1)
+ * closed; *@err_fd becomes -1. */
+void test_kill_talking (GPid *pid, int *err_fd);
+
 void test_become_subreaper (void);
 /* Is @pid a process that still runs (not gone, not a zombie)? */
 gboolean test_pid_alive (pid_t pid);

@@ -87,9 +87,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  test_kill_child (&f->xrecord);
-  if (f->xrecord_err >= 0)
-    close (f->xrecord_err);
+  test_kill_talking (&f->xrecord, &f->xrecord_err);
   if (f->wm > 0)
     {
       kill (-f->wm, SIGKILL);

@@ -25,7 +25,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -101,11 +100,9 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  test_kill_child (&f->xrecord);
+  test_kill_talking (&f->xrecord, &f->xrecord_err);
   test_kill_child (&f->source);
   test_kill_child (&f->xclip);
-  if (f->xrecord_err >= 0)
-    close (f->xrecord_err);
   XCloseDisplay (f->dpy);
   test_xvfb_stop (&f->xvfb);
   test_remove_tree (f->dir);

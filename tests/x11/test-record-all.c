@@ -51,7 +51,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -137,11 +136,9 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  test_kill_child (&f->xrecord);
+  test_kill_talking (&f->xrecord, &f->xrecord_err);
   for (gsize i = 0; i < G_N_ELEMENTS (f->apps); i++)
     test_kill_child (&f->apps[i]);
-  if (f->xrecord_err >= 0)
-    close (f->xrecord_err);
   XCloseDisplay (f->dpy);
   test_xvfb_stop (&f->xvfb);
   test_remove_tree (f->dir);

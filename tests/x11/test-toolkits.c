@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -214,9 +213,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  test_kill_child (&f->xrecord);
-  if (f->xrecord_err >= 0)
-    close (f->xrecord_err);
+  test_kill_talking (&f->xrecord, &f->xrecord_err);
   test_kill_child (&f->wm);
   XCloseDisplay (f->dpy);
   test_xvfb_stop (&f->xvfb);

@@ -52,9 +52,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  test_kill_child (&f->pid);
-  if (f->err_fd >= 0)
-    close (f->err_fd);
+  test_kill_talking (&f->pid, &f->err_fd);
   test_xvfb_stop (&f->xvfb);
   test_remove_tree (f->dir);
   g_free (f->dir);
