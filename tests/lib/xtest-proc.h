@@ -3,12 +3,13 @@
  * env() and data_path() find the programs and data meson passes to every
  * X11 test in its environment (XREPLAY, XDEMO, ..., XREDUCE_SRCDIR).
  *
- * test_run_sync() runs a program to its end and collects what it said: both
- * outputs always captured (a line of the program's on the test's stdout
- * would break the TAP stream) and logged, its exit status.
+ * test_run_sync() runs a program to its end and collects what it said: its
+ * outputs captured (a line of the program's on the test's stdout would
+ * break the TAP stream) and logged, its exit status.
  *
- * test_read_until() reads what a program under test says on a pipe until
- * a line of interest (its readiness) or its end, within a deadline;
+ * test_spawn_talking() starts a program under test with its stderr on a
+ * pipe; test_read_until() and test_wait_line() read what it says there
+ * until a line of interest (its readiness) or its end, within a deadline;
  * test_wait_said() reads it to the end and reaps it.
  *
  * test_orphans_alive() answers "did anything outlive the program under
