@@ -19,6 +19,7 @@
 #include <json-glib/json-glib.h>
 
 #include "session.h"
+#include "xtest-proc.h"
 
 typedef struct
 {
@@ -70,26 +71,9 @@ fixture_setup (Fixture *f, gconstpointer data)
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-
-  if (dir != NULL)
-    for (const char *name; (name = g_dir_read_name (dir)) != NULL;)
-      {
-        g_autofree char *child = g_build_filename (path, name, NULL);
-        if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-          remove_tree (child);
-        else
-          g_unlink (child);
-      }
-  g_rmdir (path);
-}
-
-static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  remove_tree (f->dir);
+  test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->session);
   g_free (f->out);

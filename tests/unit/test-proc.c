@@ -24,22 +24,10 @@
 #include "interrupt.h"
 #include "sandbox.h"
 #include "xserver.h"
+#include "xtest-proc.h"
 
 /* How long a killed process may take to be gone. */
 #define GONE_MS 10000
-
-static gboolean
-pid_alive (pid_t pid)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
-  g_autofree char *stat = NULL;
-  const char *p;
-
-  if (pid <= 0 || !g_file_get_contents (path, &stat, NULL, NULL))
-    return FALSE;
-  p = strrchr (stat, ')');
-  return p != NULL && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
-}
 
 /* Polls (bounded) until @pid is gone and @path (or NULL) no longer exists. */
 static gboolean
@@ -49,7 +37,7 @@ wait_gone (pid_t pid, const char *path)
 
   while (g_get_monotonic_time () < deadline)
     {
-      if (!pid_alive (pid) && (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS)))
+      if (!test_pid_alive (pid) && (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS)))
         return TRUE;
       g_usleep (20 * 1000);
     }
@@ -140,7 +128,7 @@ test_group_kill (void)
       g_main_context_iteration (NULL, TRUE);
     }
   grandchild = (pid_t) g_ascii_strtoll (line, NULL, 10);
-  g_assert_true (pid_alive (grandchild));
+  g_assert_true (test_pid_alive (grandchild));
   proc_child_kill (child, 100);
   g_assert_true (proc_child_has_exited (child));
   g_assert_true (wait_gone (grandchild, NULL));
@@ -577,13 +565,13 @@ test_xserver_killed_starting (void)
   /* Its lock made (renamed into place whole): it is starting. */
   while (!g_file_test (lock, G_FILE_TEST_EXISTS))
     {
-      g_assert_true (pid_alive (pid));
+      g_assert_true (test_pid_alive (pid));
       g_usleep (10000);
     }
   g_assert_true (g_file_test (socket, G_FILE_TEST_EXISTS));
 
   xserver_free (server);
-  g_assert_false (pid_alive (pid));
+  g_assert_false (test_pid_alive (pid));
   g_assert_false (g_file_test (lock, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (socket, G_FILE_TEST_EXISTS));
   g_unlink (fake);

@@ -23,7 +23,9 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 
 typedef struct
 {
@@ -36,10 +38,7 @@ typedef struct
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("test-crashes-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-crashes-XXXXXX");
   f->session = g_build_filename (f->dir, "s.log", NULL);
   f->out = g_build_filename (f->dir, "s.log.min", NULL);
   f->report = g_build_filename (f->dir, "s.log.min.report", "report.md", NULL);
@@ -54,13 +53,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_free (f->out);
   g_free (f->report);
   g_assert_cmpuint (test_orphans_alive (0), ==, 0);
-}
-
-/* tests/apps/@name in the source tree. */
-static char *
-app_path (const char *name)
-{
-  return g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "apps", name, NULL);
 }
 
 /* A session of the app whose main window is @class, "@title", on a
@@ -116,23 +108,14 @@ noise_then_click (const char *class, const char *title, int x, int y, int quiet_
   return g_string_free (s, FALSE);
 }
 
-/* Runs @argv; its exit status, stdout and stderr (logged). Both are
- * always captured: a line of the program's on our stdout would break
- * the TAP stream. */
+/* Runs @argv to its end; returns its exit status (128+N if killed by
+ * signal N) and what it said (stdout and stderr: either may be NULL;
+ * always captured, as a line of the program's on our stdout would break
+ * the TAP stream). */
 static int
 run (const char *const *argv, char **out, char **err)
 {
-  g_autoptr (GError) error = NULL;
-  g_autofree char *own_out = NULL, *own_err = NULL;
-  int status = -1;
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               out != NULL ? out : &own_out, err != NULL ? err : &own_err,
-                               &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("%s said:\n%s%s", argv[0], out != NULL ? *out : own_out,
-                  err != NULL ? *err : own_err);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  return test_run_sync (argv, NULL, G_SPAWN_DEFAULT, out, err);
 }
 
 /* xreduce --json SESSION -- @app...: exit 0 and its JSON's root object. */
@@ -141,7 +124,6 @@ reduce (Fixture *f, const char *const *app, JsonParser *parser)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *out = NULL, *err = NULL;
-  g_autoptr (GError) error = NULL;
 
   g_ptr_array_add (argv, (char *) env ("XREDUCE"));
   g_ptr_array_add (argv, (char *) "--json");
@@ -151,9 +133,7 @@ reduce (Fixture *f, const char *const *app, JsonParser *parser)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
   g_assert_cmpint (run ((const char *const *) argv->pdata, &out, &err), ==, 0);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  return json_node_get_object (json_parser_get_root (parser));
+  return test_json_object (parser, out);
 }
 
 static char *
@@ -193,7 +173,7 @@ static void
 test_python (Fixture *f, gconstpointer data)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autofree char *script = app_path ("py-fault.py");
+  g_autofree char *script = test_app_path ("py-fault.py");
   g_autofree char *actions = noise_then_click ("Py-fault.py", "Python fault", 200, 120, 100, 20);
   g_autofree char *report = NULL;
   const char *app[] = { "/usr/bin/python3", script, env ("XFAULT_LIB"), NULL };
@@ -224,7 +204,7 @@ static void
 test_tk (Fixture *f, gconstpointer data)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autofree char *script = app_path ("tk-fault.tcl");
+  g_autofree char *script = test_app_path ("tk-fault.tcl");
   g_autofree char *actions = noise_then_click ("Tk-fault.tcl", "Tk fault", 200, 120, 100, 20);
   g_autofree char *report = NULL;
   const char *app[] = { "wish", script, env ("XFAULT_LIB"), NULL };
@@ -249,7 +229,7 @@ test_threads (Fixture *f, gconstpointer data)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *actions = noise_then_click ("XThreads", "Threads", 220, 100, 50, 50);
-  g_autofree char *wrapper = data != NULL ? app_path (data) : NULL;
+  g_autofree char *wrapper = data != NULL ? test_app_path (data) : NULL;
   g_autofree char *report = NULL;
   g_autofree char *name = data != NULL ? g_strdup (data) : g_strdup ("xthreads");
   g_autofree char *title = g_strdup_printf ("%s crashed with SIGSEGV in worker_crash "
@@ -325,7 +305,6 @@ test_sent_by (Fixture *f, gconstpointer data)
 {
   g_autoptr (GString) actions = g_string_new (NULL);
   g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_build_filename (f->dir, "report", NULL);
   g_autofree char *md = g_build_filename (dir, "report.md", NULL);
   g_autofree char *before = g_build_filename (dir, "step-02.png", NULL);
@@ -380,10 +359,7 @@ test_sent_by (Fixture *f, gconstpointer data)
     g_assert_true (g_str_has_suffix (title, " (bash)"));
   }
   g_assert_null (strstr (report, "crashed with SIGSEGV in"));
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  crash = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
-                                         "crash");
+  crash = json_object_get_object_member (test_json_object (parser, out), "crash");
   sender = json_object_get_object_member (crash, "sent_by");
   g_assert_nonnull (sender);
   g_assert_cmpstr (json_object_get_string_member (sender, "name"), ==, "bash");
@@ -446,7 +422,6 @@ static void
 test_wrong_app (Fixture *f, gconstpointer data)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) error = NULL;
   g_autofree char *demo = data_path ("demo.session");
   g_autofree char *text = NULL, *out = NULL, *err = NULL;
   const char *argv[] = { env ("XREDUCE"), "--json", f->session, "--", env ("XTHREADS"), NULL };
@@ -457,9 +432,7 @@ test_wrong_app (Fixture *f, gconstpointer data)
   g_assert_cmpint (run (argv, &out, &err), ==, 2);
   g_assert_nonnull (strstr (err, "\"XDemo\""));
   g_assert_nonnull (strstr (err, "\"XThreads\""));
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  result = json_node_get_object (json_parser_get_root (parser));
+  result = test_json_object (parser, out);
   g_assert_cmpstr (json_object_get_string_member (result, "verdict"), ==, "usage_error");
   g_assert_false (g_file_test (f->out, G_FILE_TEST_EXISTS));
 }
@@ -472,7 +445,6 @@ static void
 test_limit_time_report (Fixture *f, gconstpointer data)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) error = NULL;
   g_autofree char *demo = data_path ("demo.session");
   g_autofree char *script = g_build_filename (f->dir, "oracle.sh", NULL);
   g_autofree char *marker = g_build_filename (f->dir, "failed-once", NULL);
@@ -490,9 +462,7 @@ test_limit_time_report (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (f->session, text, -1, NULL));
   g_assert_true (g_file_set_contents (script, oracle, -1, NULL));
   g_assert_cmpint (run (argv, &out, NULL), ==, 0);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  result = json_node_get_object (json_parser_get_root (parser));
+  result = test_json_object (parser, out);
   files = json_object_get_object_member (result, "files");
   g_assert_cmpstr (json_object_get_string_member (result, "verdict"), ==, "stopped_early");
   g_assert_cmpstr (json_object_get_string_member (files, "minimal_session"), ==, f->out);

@@ -51,7 +51,10 @@
 #include <X11/Xutil.h>
 
 #include "session.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-x.h"
+#include "xtest-xvfb.h"
 
 #define WAIT_MS 60000
 /* Replays of one case at once. */
@@ -69,30 +72,14 @@ typedef struct
   GString *err;              /* what xrecord said */
 } Fixture;
 
-static int
-on_x_error (Display *dpy, XErrorEvent *ev)
-{
-  /* The app's windows go when it crashes. */
-  if (ev->error_code != BadWindow)
-    g_error ("X error %d (request %d)", ev->error_code, ev->request_code);
-  return 0;
-}
-
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
   test_xvfb_start (&f->xvfb, "1280x1024");
-  f->dpy = XOpenDisplay (f->xvfb.display);
-  g_assert_nonnull (f->dpy);
-  XSetErrorHandler (on_x_error);
-  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
-  f->dir = g_dir_make_tmp ("test-faithful-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dpy = test_x_open (f->xvfb.display, test_x_error_but_bad_window);
+  f->dir = test_make_tmp ("test-faithful-XXXXXX");
   f->log = g_build_filename (f->dir, "session.log", NULL);
-  f->envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->xvfb.display, TRUE);
-  f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
+  f->envp = test_x_app_environ (f->xvfb.display);
   f->err = g_string_new (NULL);
   f->xrecord_err = -1;
 }
@@ -100,13 +87,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  if (f->xrecord > 0)
-    {
-      kill (f->xrecord, SIGKILL);
-      waitpid (f->xrecord, NULL, 0);
-    }
-  if (f->xrecord_err >= 0)
-    close (f->xrecord_err);
+  test_kill_talking (&f->xrecord, &f->xrecord_err);
   if (f->wm > 0)
     {
       kill (-f->wm, SIGKILL);
@@ -137,138 +118,13 @@ have_gtk (Fixture *f)
          && WIFEXITED (status) && WEXITSTATUS (status) == 0;
 }
 
-static char *
-app_script (const char *name)
-{
-  return g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "apps", name, NULL);
-}
-
 /* ---- the X events ---- */
-
-static void
-next_event (Fixture *f, XEvent *ev, gint64 deadline, const char *what)
-{
-  while (XPending (f->dpy) == 0)
-    {
-      struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
-      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
-
-      if (left <= 0 || poll (&pfd, 1, left) <= 0)
-        g_error ("waited %d ms for %s in vain; xrecord said: %s", WAIT_MS, what, f->err->str);
-    }
-  XNextEvent (f->dpy, ev);
-}
-
-static gboolean
-named (Display *dpy, Window w, const char *title)
-{
-  char *name = NULL;
-  gboolean match;
-
-  if (!XFetchName (dpy, w, &name) || name == NULL)
-    return FALSE;
-  match = g_str_equal (name, title);
-  XFree (name);
-  return match;
-}
-
-/* @w if named @title, else a window inside it that is (a window
- * manager's frame holds the app's window), or None. */
-static Window
-find_named (Display *dpy, Window w, const char *title, int depth)
-{
-  Window root, parent, *children = NULL, found = None;
-  unsigned int n = 0;
-
-  if (named (dpy, w, title))
-    return w;
-  if (depth == 0 || !XQueryTree (dpy, w, &root, &parent, &children, &n))
-    return None;
-  for (unsigned int i = 0; i < n && found == None; i++)
-    found = find_named (dpy, children[i], title, depth - 1);
-  if (children != NULL)
-    XFree (children);
-  return found;
-}
 
 /* The window named @title: mapped already, or the next one mapped. */
 static Window
 wait_window (Fixture *f, const char *title)
 {
-  Window root = DefaultRootWindow (f->dpy), parent, *children = NULL, found = None;
-  gint64 deadline = g_get_monotonic_time () + (gint64) WAIT_MS * 1000;
-  g_autofree char *what = g_strdup_printf ("a window \"%s\"", title);
-  unsigned int n = 0;
-
-  XSync (f->dpy, False);
-  if (XQueryTree (f->dpy, root, &root, &parent, &children, &n))
-    {
-      for (unsigned int i = 0; i < n && found == None; i++)
-        {
-          XWindowAttributes attrs;
-
-          if (XGetWindowAttributes (f->dpy, children[i], &attrs)
-              && attrs.map_state == IsViewable)
-            found = find_named (f->dpy, children[i], title, 3);
-        }
-      if (children != NULL)
-        XFree (children);
-    }
-  while (found == None)
-    {
-      XEvent ev;
-
-      next_event (f, &ev, deadline, what);
-      if (ev.type == MapNotify && ev.xmap.event == root)
-        found = find_named (f->dpy, ev.xmap.window, title, 3);
-    }
-  return found;
-}
-
-/* Forgets the X events so far. */
-static void
-drain (Fixture *f)
-{
-  XSync (f->dpy, False);
-  while (XPending (f->dpy) > 0)
-    {
-      XEvent ev;
-      XNextEvent (f->dpy, &ev);
-    }
-}
-
-static void G_GNUC_NULL_TERMINATED
-xdo (Fixture *f, const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autofree char *err = NULL;
-  int status = -1;
-  va_list ap;
-
-  g_ptr_array_add (argv, (char *) "xdotool");
-  va_start (ap, first);
-  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, f->envp,
-                               G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                               NULL, &err, &status, &error));
-  g_assert_no_error (error);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    g_error ("xdotool failed: %s", err);
-}
-
-/* Moves the pointer to @x,@y in @w. */
-static void
-point_at (Fixture *f, Window w, int x, int y)
-{
-  g_autofree char *id = g_strdup_printf ("%lu", w);
-  g_autofree char *xs = g_strdup_printf ("%d", x);
-  g_autofree char *ys = g_strdup_printf ("%d", y);
-
-  xdo (f, "mousemove", "--window", id, xs, ys, NULL);
+  return test_x_wait_window (f->dpy, title, 3, WAIT_MS, f->err);
 }
 
 /* ---- xrecord ---- */
@@ -279,7 +135,6 @@ static void G_GNUC_NULL_TERMINATED
 record_start (Fixture *f, char **envp, const char *first, ...)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
   va_list ap;
 
   g_ptr_array_add (argv, (char *) env ("XRECORD"));
@@ -293,14 +148,9 @@ record_start (Fixture *f, char **envp, const char *first, ...)
     g_ptr_array_add (argv, (char *) a);
   va_end (ap);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata,
-                                           envp != NULL ? envp : f->envp,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &f->xrecord, NULL, NULL, &f->xrecord_err,
-                                           &error));
-  g_assert_no_error (error);
-  if (!test_read_until (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS))
-    g_error ("xrecord did not start recording; it said: %s", f->err->str);
+  f->xrecord = test_spawn_talking (NULL, (const char *const *) argv->pdata,
+                                  envp != NULL ? envp : f->envp, &f->xrecord_err);
+  test_wait_line (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS);
 }
 
 /* Waits for xrecord's end (the app crashed, or SIGINT after the actions
@@ -376,14 +226,7 @@ run_many (const char *const *argv, guint n, int want_status, const char *want_sa
 static int
 run (char **out, char **err, const char *const *argv)
 {
-  g_autoptr (GError) error = NULL;
-  int status = -1;
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err,
-                               &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("%s said:\n%s%s", argv[0], *out, *err);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  return test_run_sync (argv, NULL, G_SPAWN_DEFAULT, out, err);
 }
 
 /* ---- double click ---- */
@@ -391,7 +234,7 @@ run (char **out, char **err, const char *const *argv)
 static void
 test_double_click (Fixture *f, gconstpointer data)
 {
-  g_autofree char *app = app_script ("gtk-double.py");
+  g_autofree char *app = test_app_path ("gtk-double.py");
   g_autofree char *slow = g_build_filename (f->dir, "slow.log", NULL);
   const char *const slow_argv[] = { env ("XREPLAY"), slow, "--", "/usr/bin/python3", app, NULL };
   const char *const real_argv[] = { env ("XREPLAY"), f->log, "--", "/usr/bin/python3", app, NULL };
@@ -407,18 +250,18 @@ test_double_click (Fixture *f, gconstpointer data)
   /* Three clicks 1.1 s apart: no double click, for the person or GTK. */
   record_start (f, NULL, "/usr/bin/python3", app, NULL);
   main = wait_window (f, "GTK double test");
-  point_at (f, main, 200, 150);
-  xdo (f, "click", "--repeat", "3", "--delay", "1100", "1", NULL);
+  test_xdo_click_in (f->envp, main, 200, 150, NULL);
+  test_xdo (f->envp, "click", "--repeat", "3", "--delay", "1100", "1", NULL);
   outcome = record_end (f, TRUE);
   g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_NONE);
   g_assert_cmpint (g_rename (f->log, slow), ==, 0);
   /* A click, then a double click. */
   record_start (f, NULL, "/usr/bin/python3", app, NULL);
   main = wait_window (f, "GTK double test");
-  point_at (f, main, 200, 150);
-  xdo (f, "click", "1", NULL);
+  test_xdo_click_in (f->envp, main, 200, 150, NULL);
+  test_xdo (f->envp, "click", "1", NULL);
   g_usleep (1200 * 1000);   /* the person's pause: no double click with the first */
-  xdo (f, "click", "--repeat", "2", "--delay", "100", "1", NULL);
+  test_xdo (f->envp, "click", "--repeat", "2", "--delay", "100", "1", NULL);
   outcome = record_end (f, FALSE);
   g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
 
@@ -435,7 +278,7 @@ test_double_click (Fixture *f, gconstpointer data)
 static void
 test_timer (Fixture *f, gconstpointer data)
 {
-  g_autofree char *app = app_script ("gtk-timer.py");
+  g_autofree char *app = test_app_path ("gtk-timer.py");
   g_autofree char *min = g_build_filename (f->dir, "timer.min", NULL);
   const char *const replay_argv[] = { env ("XREPLAY"), f->log, "--", "/usr/bin/python3", app,
                                       NULL };
@@ -455,14 +298,14 @@ test_timer (Fixture *f, gconstpointer data)
     }
   record_start (f, NULL, "/usr/bin/python3", app, NULL);
   main = wait_window (f, "GTK timer test");
-  drain (f);
-  point_at (f, main, 200, 150);
-  xdo (f, "click", "1", NULL);
+  test_x_drain (f->dpy);
+  test_xdo_click_in (f->envp, main, 200, 150, NULL);
+  test_xdo (f->envp, "click", "1", NULL);
   dialog = wait_window (f, "Confirm");
   /* The person reads the dialog: three seconds. */
   g_usleep (3000 * 1000);
-  point_at (f, dialog, 150, 60);
-  xdo (f, "click", "1", NULL);
+  test_xdo_click_in (f->envp, dialog, 150, 60, NULL);
+  test_xdo (f->envp, "click", "1", NULL);
   outcome = record_end (f, FALSE);
   g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
 
@@ -498,7 +341,7 @@ test_timer (Fixture *f, gconstpointer data)
 static void
 test_fallback (Fixture *f, gconstpointer data)
 {
-  g_autofree char *app = app_script ("gtk-timer.py");
+  g_autofree char *app = test_app_path ("gtk-timer.py");
   g_autofree char *min = g_build_filename (f->dir, "fallback.min", NULL);
   const char *const reduce_argv[] = { env ("XREDUCE"), "--no-report", "--signal", "SIGSEGV",
                                       "-o", min, f->log, "--", "/usr/bin/python3", app, "6000",
@@ -516,13 +359,13 @@ test_fallback (Fixture *f, gconstpointer data)
     }
   record_start (f, NULL, "/usr/bin/python3", app, "6000", NULL);
   main = wait_window (f, "GTK timer test");
-  drain (f);
-  point_at (f, main, 200, 150);
-  xdo (f, "click", "1", NULL);
+  test_x_drain (f->dpy);
+  test_xdo_click_in (f->envp, main, 200, 150, NULL);
+  test_xdo (f->envp, "click", "1", NULL);
   dialog = wait_window (f, "Confirm");
   g_usleep (3500 * 1000);
-  point_at (f, dialog, 150, 60);
-  xdo (f, "click", "1", NULL);
+  test_xdo_click_in (f->envp, dialog, 150, 60, NULL);
+  test_xdo (f->envp, "click", "1", NULL);
   /* The dialog closes; the recording ends. */
   outcome = record_end (f, TRUE);
   g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_NONE);
@@ -541,7 +384,7 @@ test_fallback (Fixture *f, gconstpointer data)
 static void
 test_chooser (Fixture *f, gconstpointer data)
 {
-  g_autofree char *app = app_script ("gtk-chooser.py");
+  g_autofree char *app = test_app_path ("gtk-chooser.py");
   g_autofree char *home = g_build_filename (f->dir, "home", NULL);
   g_auto (GStrv) envp = g_environ_setenv (g_strdupv (f->envp), "HOME", home, TRUE);
   const char *const replay_argv[] = { env ("XREPLAY"), "--home", home, f->log, "--",
@@ -571,18 +414,18 @@ test_chooser (Fixture *f, gconstpointer data)
   }
   record_start (f, envp, "/usr/bin/python3", app, NULL);
   main = wait_window (f, "GTK chooser test");
-  drain (f);
-  point_at (f, main, 200, 150);
-  xdo (f, "click", "1", NULL);
+  test_x_drain (f->dpy);
+  test_xdo_click_in (f->envp, main, 200, 150, NULL);
+  test_xdo (f->envp, "click", "1", NULL);
   wait_window (f, "Open File");
   /* The person waits for the list, types "cra" (the list selects
    * crash.txt), Return (the search closes), Return (it opens). */
   g_usleep (1500 * 1000);
-  xdo (f, "type", "--delay", "150", "cra", NULL);
+  test_xdo (f->envp, "type", "--delay", "150", "cra", NULL);
   g_usleep (700 * 1000);
-  xdo (f, "key", "Return", NULL);
+  test_xdo (f->envp, "key", "Return", NULL);
   g_usleep (700 * 1000);
-  xdo (f, "key", "Return", NULL);
+  test_xdo (f->envp, "key", "Return", NULL);
   outcome = record_end (f, FALSE);
   g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
 
@@ -654,7 +497,7 @@ start_wm (Fixture *f, const char *const *wm)
 
       if (g_get_monotonic_time () > deadline)
         g_error ("%s started no compositor within %d ms", wm[0], WAIT_MS);
-      drain (f);
+      test_x_drain (f->dpy);
       poll (&pfd, 1, 50);
     }
 }
@@ -663,7 +506,7 @@ static void
 test_headerbar (Fixture *f, gconstpointer data)
 {
   const char *const *wm = data;
-  g_autofree char *app = app_script ("gtk-headerbar.py");
+  g_autofree char *app = test_app_path ("gtk-headerbar.py");
   g_autofree char *wm_command = g_strjoinv (" ", (char **) wm);
   g_autofree char *min = g_build_filename (f->dir, "headerbar.min", NULL);
   const char *const bare_argv[] = { env ("XREPLAY"), f->log, "--", "/usr/bin/python3", app, NULL };
@@ -708,8 +551,8 @@ test_headerbar (Fixture *f, gconstpointer data)
   x = (int) extents[0] + 100 + 20;
   y = (int) extents[2] + header + 100 + 15;
   XFree (extents);
-  point_at (f, main, x, y);
-  xdo (f, "click", "1", NULL);
+  test_xdo_click_in (f->envp, main, x, y, NULL);
+  test_xdo (f->envp, "click", "1", NULL);
   outcome = record_end (f, FALSE);
   g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
 
@@ -742,7 +585,7 @@ static void
 test_headerbar_bare (Fixture *f, gconstpointer data)
 {
   static const char *const wms[] = { "metacity", "xfwm4 --compositor=on" };
-  g_autofree char *app = app_script ("gtk-headerbar.py");
+  g_autofree char *app = test_app_path ("gtk-headerbar.py");
   g_autofree char *dbus_path = g_find_program_in_path ("dbus-run-session");
   XWindowAttributes attrs;
   SessionOutcome outcome;
@@ -774,8 +617,8 @@ test_headerbar_bare (Fixture *f, gconstpointer data)
   g_test_message ("bare: _GTK_FRAME_EXTENTS left %ld top %ld bottom %ld", left, top, bottom);
   g_assert_true (XGetWindowAttributes (f->dpy, main, &attrs));
   header = attrs.height - (int) (top + bottom) - 300;
-  point_at (f, main, (int) left + 100 + 20, (int) top + header + 100 + 15);
-  xdo (f, "click", "1", NULL);
+  test_xdo_click_in (f->envp, main, (int) left + 100 + 20, (int) top + header + 100 + 15, NULL);
+  test_xdo (f->envp, "click", "1", NULL);
   outcome = record_end (f, FALSE);
   g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
 
@@ -816,9 +659,8 @@ test_keymap (Fixture *f, gconstpointer data)
       g_test_skip ("no setxkbmap (Debian: x11-xkb-utils)");
       return;
     }
-  g_assert_true (g_spawn_sync (NULL, (char **) setxkbmap, f->envp, G_SPAWN_SEARCH_PATH, NULL,
-                               NULL, NULL, NULL, &status, &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) setxkbmap, (const char *const *) f->envp,
+                                 G_SPAWN_SEARCH_PATH, NULL, NULL);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   XChangeProperty (f->dpy, DefaultRootWindow (f->dpy),
                    XInternAtom (f->dpy, "_XKB_RULES_NAMES", False), XA_STRING, 8,

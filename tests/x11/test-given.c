@@ -25,7 +25,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -37,8 +36,10 @@
 #include <X11/Xlib.h>
 
 #include "session.h"
-#include "selection-fixture.h"
-#include "xvfb-fixture.h"
+#include "xtest-x.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 
 #define WAIT_MS 30000
 
@@ -78,24 +79,17 @@ on_x_error (Display *dpy, XErrorEvent *ev)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
   test_xvfb_start (&f->xvfb, "1280x1024");
-  f->dpy = XOpenDisplay (f->xvfb.display);
-  g_assert_nonnull (f->dpy);
-  XSetErrorHandler (on_x_error);
-  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
-  f->dir = g_dir_make_tmp ("test-given-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dpy = test_x_open (f->xvfb.display, on_x_error);
+  f->dir = test_make_tmp ("test-given-XXXXXX");
   f->home = g_build_filename (f->dir, "home", NULL);
   g_assert_cmpint (g_mkdir (f->home, 0700), ==, 0);
   f->log = g_build_filename (f->dir, "session.log", NULL);
   f->min = g_build_filename (f->dir, "session.min", NULL);
   /* The apps' HOME is the test's; GTK without an accessibility bus, as
    * xreplay's sandbox runs it. */
-  f->envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->xvfb.display, TRUE);
+  f->envp = test_x_app_environ (f->xvfb.display);
   f->envp = g_environ_setenv (f->envp, "HOME", f->home, TRUE);
-  f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
   /* No session bus here for dconf: GTK's settings in memory. */
   f->envp = g_environ_setenv (f->envp, "GSETTINGS_BACKEND", "memory", TRUE);
   f->envp = g_environ_unsetenv (f->envp, "TZ");
@@ -104,24 +98,11 @@ fixture_setup (Fixture *f, gconstpointer data)
 }
 
 static void
-kill_child (GPid *pid)
-{
-  if (*pid > 0)
-    {
-      kill (*pid, SIGKILL);
-      waitpid (*pid, NULL, 0);
-    }
-  *pid = 0;
-}
-
-static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  kill_child (&f->xrecord);
-  kill_child (&f->source);
-  kill_child (&f->xclip);
-  if (f->xrecord_err >= 0)
-    close (f->xrecord_err);
+  test_kill_talking (&f->xrecord, &f->xrecord_err);
+  test_kill_child (&f->source);
+  test_kill_child (&f->xclip);
   XCloseDisplay (f->dpy);
   test_xvfb_stop (&f->xvfb);
   test_remove_tree (f->dir);
@@ -135,84 +116,13 @@ fixture_teardown (Fixture *f, gconstpointer data)
 
 /* ---- the X events ---- */
 
-static gboolean
-named (Display *dpy, Window w, const char *title)
-{
-  char *name = NULL;
-  gboolean match;
-
-  if (!XFetchName (dpy, w, &name) || name == NULL)
-    return FALSE;
-  match = g_str_equal (name, title);
-  XFree (name);
-  return match;
-}
-
-static void
-next_event (Fixture *f, XEvent *ev, gint64 deadline, const char *waiting_for)
-{
-  while (XPending (f->dpy) == 0)
-    {
-      struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
-      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
-
-      if (left <= 0 || poll (&pfd, 1, left) <= 0)
-        g_error ("waited %d ms for %s in vain; xrecord said: %s", WAIT_MS, waiting_for,
-                 f->err->str);
-    }
-  XNextEvent (f->dpy, ev);
-}
-
-static void
-drain (Fixture *f)
-{
-  XSync (f->dpy, False);
-  while (XPending (f->dpy) > 0)
-    {
-      XEvent ev;
-      XNextEvent (f->dpy, &ev);
-    }
-}
-
-/* A mapped top-level named @title, if there is one now. */
-static Window
-find_mapped (Fixture *f, const char *title)
-{
-  Window root = DefaultRootWindow (f->dpy), parent, *children = NULL, found = None;
-  XWindowAttributes attrs;
-  unsigned int n = 0;
-
-  if (XQueryTree (f->dpy, root, &root, &parent, &children, &n))
-    {
-      for (unsigned int i = 0; i < n && found == None; i++)
-        if (XGetWindowAttributes (f->dpy, children[i], &attrs) && attrs.map_state == IsViewable
-            && named (f->dpy, children[i], title))
-          found = children[i];
-      XFree (children);
-    }
-  return found;
-}
-
 /* The top-level named @title: mapped already, or when it is. It is then
  * watched (StructureNotify: its going, for wait_gone). */
 static Window
 wait_window (Fixture *f, const char *title)
 {
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-  g_autofree char *what = g_strdup_printf ("a window \"%s\"", title);
-  Window w;
+  Window w = test_x_wait_window (f->dpy, title, 0, WAIT_MS, f->err);
 
-  XSync (f->dpy, False);
-  while ((w = find_mapped (f, title)) == None)
-    {
-      XEvent ev;
-
-      next_event (f, &ev, deadline, what);
-      if (ev.type == MapNotify && named (f->dpy, ev.xmap.window, title))
-        w = ev.xmap.window;
-      if (w != None)
-        break;
-    }
   XSelectInput (f->dpy, w, StructureNotifyMask);
   return w;
 }
@@ -220,22 +130,7 @@ wait_window (Fixture *f, const char *title)
 static void
 wait_gone (Fixture *f, Window w, const char *title)
 {
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-  g_autofree char *what = g_strdup_printf ("\"%s\" to close", title);
-  XWindowAttributes attrs;
-
-  XSync (f->dpy, False);
-  if (!XGetWindowAttributes (f->dpy, w, &attrs) || attrs.map_state != IsViewable)
-    return;
-  for (;;)
-    {
-      XEvent ev;
-
-      next_event (f, &ev, deadline, what);
-      if ((ev.type == UnmapNotify && ev.xunmap.window == w)
-          || (ev.type == DestroyNotify && ev.xdestroywindow.window == w))
-        return;
-    }
+  test_x_wait_gone (f->dpy, w, title, WAIT_MS, f->err);
 }
 
 /* Whether @w is unmapped or destroyed within @ms (FALSE: still up). */
@@ -276,57 +171,14 @@ wait_owner (Fixture *f, const char *selection, Window not)
 
 /* ---- the programs ---- */
 
-static void G_GNUC_NULL_TERMINATED
-xdo (Fixture *f, const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autofree char *err = NULL;
-  int status = -1;
-  va_list ap;
-
-  g_ptr_array_add (argv, (char *) "xdotool");
-  va_start (ap, first);
-  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, f->envp,
-                               G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                               NULL, &err, &status, &error));
-  g_assert_no_error (error);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    g_error ("xdotool failed: %s", err);
-}
-
-static void
-click_in (Fixture *f, Window w, int x, int y, const char *button)
-{
-  g_autofree char *id = g_strdup_printf ("%lu", w);
-  g_autofree char *xs = g_strdup_printf ("%d", x);
-  g_autofree char *ys = g_strdup_printf ("%d", y);
-
-  xdo (f, "mousemove", "--window", id, xs, ys, "click", button, NULL);
-}
-
-static char *
-app_path (const char *name)
-{
-  return g_build_filename (env ("XREDUCE_SRCDIR"), "tests", "apps", name, NULL);
-}
-
 /* gtk-source.py TEXT, until its window is there. */
 static Window
 source_start (Fixture *f, const char *text)
 {
-  g_autofree char *script = app_path ("gtk-source.py");
+  g_autofree char *script = test_app_path ("gtk-source.py");
   const char *argv[] = { "/usr/bin/python3", script, text, NULL };
-  g_autoptr (GError) error = NULL;
 
-  g_assert_true (g_spawn_async (NULL, (char **) argv, f->envp,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
-                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &f->source, &error));
-  g_assert_no_error (error);
+  f->source = test_spawn_quiet (NULL, (const char *const *) argv, f->envp, 0);
   return wait_window (f, "Source");
 }
 
@@ -334,8 +186,7 @@ static void
 xrecord_start (Fixture *f, const Case *c)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autofree char *script = app_path ("gtk-given.py");
+  g_autofree char *script = test_app_path ("gtk-given.py");
   g_auto (GStrv) envp = g_strdupv (f->envp);
 
   g_ptr_array_add (argv, (char *) env ("XRECORD"));
@@ -356,14 +207,9 @@ xrecord_start (Fixture *f, const Case *c)
       g_auto (GStrv) pair = g_strsplit (*e, "=", 2);
       envp = g_environ_setenv (envp, pair[0], pair[1], TRUE);
     }
-  g_assert_true (g_spawn_async_with_pipes (f->dir, (char **) argv->pdata, envp,
-                                           G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &f->xrecord, NULL, NULL,
-                                           &f->xrecord_err, &error));
-  g_assert_no_error (error);
-  if (!test_read_until (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS))
-    g_error ("xrecord did not start recording; it said: %s", f->err->str);
+  f->xrecord = test_spawn_talking (f->dir, (const char *const *) argv->pdata, envp,
+                                  &f->xrecord_err);
+  test_wait_line (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS);
 }
 
 /* ---- what the user does ---- */
@@ -372,9 +218,9 @@ xrecord_start (Fixture *f, const Case *c)
 static void
 noise (Fixture *f, Window given)
 {
-  click_in (f, given, 200, 40, "1");
-  xdo (f, "type", "--delay", "30", "hello", NULL);
-  click_in (f, given, 200, 210, "1");
+  test_xdo_click_in (f->envp, given, 200, 40, "1");
+  test_xdo (f->envp, "type", "--delay", "30", "hello", NULL);
+  test_xdo_click_in (f->envp, given, 200, 210, "1");
 }
 
 /* xclip owns CLIPBOARD with @text from now on. */
@@ -400,8 +246,8 @@ drive_xclip (Fixture *f, Window given)
 {
   noise (f, given);
   xclip_start (f, "xxBOOMxx");
-  click_in (f, given, 100, 40, "1");
-  xdo (f, "key", "ctrl+v", NULL);
+  test_xdo_click_in (f->envp, given, 100, 40, "1");
+  test_xdo (f->envp, "key", "ctrl+v", NULL);
 }
 
 static void
@@ -411,14 +257,14 @@ drive_copy (Fixture *f, Window given)
 
   noise (f, given);
   /* In the other app: select all, copy. */
-  click_in (f, source, 200, 40, "1");
-  xdo (f, "key", "ctrl+a", NULL);
-  xdo (f, "key", "ctrl+c", NULL);
+  test_xdo_click_in (f->envp, source, 200, 40, "1");
+  test_xdo (f->envp, "key", "ctrl+a", NULL);
+  test_xdo (f->envp, "key", "ctrl+c", NULL);
   wait_owner (f, "CLIPBOARD", None);
   /* (Selecting made it PRIMARY's owner too: Given's entry never pastes
    * PRIMARY here.) */
-  click_in (f, given, 100, 40, "1");
-  xdo (f, "key", "ctrl+v", NULL);
+  test_xdo_click_in (f->envp, given, 100, 40, "1");
+  test_xdo (f->envp, "key", "ctrl+v", NULL);
 }
 
 static void
@@ -427,10 +273,10 @@ drive_primary (Fixture *f, Window given)
   Window source = source_start (f, "xxBOOMxx");
 
   noise (f, given);
-  click_in (f, source, 200, 40, "1");
-  xdo (f, "key", "ctrl+a", NULL);
+  test_xdo_click_in (f->envp, source, 200, 40, "1");
+  test_xdo (f->envp, "key", "ctrl+a", NULL);
   wait_owner (f, "PRIMARY", None);
-  click_in (f, given, 100, 40, "2");
+  test_xdo_click_in (f->envp, given, 100, 40, "2");
 }
 
 /* The lines of the recording so far that hold @what. */
@@ -473,9 +319,9 @@ drive_drop (Fixture *f, Window given)
 
   noise (f, given);
   /* Press on "Drag me", leave it far enough for GTK to start a drag. */
-  xdo (f, "mousemove", "--window", id, "200", "130", "mousedown", "1", NULL);
-  xdo (f, "mousemove_relative", "--", "-20", "0", NULL);
-  xdo (f, "mousemove_relative", "--", "-20", "0", NULL);
+  test_xdo (f->envp, "mousemove", "--window", id, "200", "130", "mousedown", "1", NULL);
+  test_xdo (f->envp, "mousemove_relative", "--", "-20", "0", NULL);
+  test_xdo (f->envp, "mousemove_relative", "--", "-20", "0", NULL);
   wait_owner (f, "XdndSelection", None);
   /* Over the drop area of Given (20,80 360x80), until the app has
    * answered a position (the source sends the next one only then). */
@@ -487,10 +333,10 @@ drive_drop (Fixture *f, Window given)
 
       if (g_get_monotonic_time () > deadline)
         g_error ("the drag did not reach Given within %d ms", WAIT_MS);
-      xdo (f, "mousemove", x, y, NULL);
+      test_xdo (f->envp, "mousemove", x, y, NULL);
       g_usleep (20000);
     }
-  xdo (f, "mouseup", "1", NULL);
+  test_xdo (f->envp, "mouseup", "1", NULL);
 }
 
 /* Ctrl+O, the path pasted into the chooser's location (copied from
@@ -502,16 +348,16 @@ choose_file (Fixture *f, Window given, const char *path)
   Window open;
   guint pasted;
 
-  click_in (f, given, 200, 40, "1");
-  xdo (f, "type", "--delay", "30", "hi", NULL);
+  test_xdo_click_in (f->envp, given, 200, 40, "1");
+  test_xdo (f->envp, "type", "--delay", "30", "hi", NULL);
   xclip_start (f, path);
-  xdo (f, "key", "ctrl+o", NULL);
+  test_xdo (f->envp, "key", "ctrl+o", NULL);
   open = wait_window (f, "Open");
-  xdo (f, "key", "ctrl+l", NULL);
+  test_xdo (f->envp, "key", "ctrl+l", NULL);
   /* The paste is the app's answer from xclip: Return once it has it, as
    * a person presses it once the path is there. */
   pasted = log_count (f, "SelectionNotify");
-  xdo (f, "key", "ctrl+v", NULL);
+  test_xdo (f->envp, "key", "ctrl+v", NULL);
   wait_log (f, "SelectionNotify", pasted + 1);
   /* GTK's chooser ignores a Return that comes while it still reads the
    * pasted path's folder, and nothing on X says when it is done: as a
@@ -519,7 +365,7 @@ choose_file (Fixture *f, Window given, const char *path)
    * when the dialog is still there after a while. */
   for (guint tries = 1; ; tries++)
     {
-      xdo (f, "key", "Return", NULL);
+      test_xdo (f->envp, "key", "Return", NULL);
       if (tries == 5)
         break;
       if (gone_within (f, open, 1500))
@@ -527,7 +373,7 @@ choose_file (Fixture *f, Window given, const char *path)
       g_test_message ("\"Open\" still up 1.5 s after Return %u: Return again", tries);
     }
   wait_gone (f, open, "Open");
-  click_in (f, given, 200, 210, "1");
+  test_xdo_click_in (f->envp, given, 200, 210, "1");
 }
 
 /* A file of the user's, a while old (what the app did not write). */
@@ -564,9 +410,9 @@ static void
 drive_env (Fixture *f, Window given)
 {
   /* Typing, then Go: it crashes for the variable. */
-  click_in (f, given, 200, 40, "1");
-  xdo (f, "type", "--delay", "30", "hello", NULL);
-  click_in (f, given, 200, 210, "1");
+  test_xdo_click_in (f->envp, given, 200, 40, "1");
+  test_xdo (f->envp, "type", "--delay", "30", "hello", NULL);
+  test_xdo_click_in (f->envp, given, 200, 210, "1");
 }
 
 /* ---- the case ---- */
@@ -579,7 +425,7 @@ run_app (Fixture *f, const char *program, const char *const *args, const char *a
          GPid *pid, int *out_fd, int *err_fd)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autofree char *script = app_path ("gtk-given.py");
+  g_autofree char *script = test_app_path ("gtk-given.py");
   g_autoptr (GError) error = NULL;
 
   g_ptr_array_add (argv, (char *) program);
@@ -613,7 +459,7 @@ record (Fixture *f, const Case *c)
 
   xrecord_start (f, c);
   given = wait_window (f, title);
-  drain (f);
+  test_x_drain (f->dpy);
   c->drive (f, given);
   status = test_wait_said (&f->xrecord, f->xrecord_err, f->err, WAIT_MS);
   f->xrecord_err = (close (f->xrecord_err), -1);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -36,7 +37,9 @@
 
 #include "sandbox.h"
 #include "session.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 #include "shard.h"
 
 #define WAIT_MS 60000
@@ -137,11 +140,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  if (f->victim > 0)
-    {
-      kill (f->victim, SIGKILL);
-      waitpid (f->victim, NULL, 0);
-    }
+  test_kill_child (&f->victim);
   close (f->agent_fd);
   close (f->tcp_fd);
   test_xvfb_stop (&f->xvfb);
@@ -249,11 +248,9 @@ replay_xterm (Fixture *f, const char *session, const char *extra)
                          "xterm", "-geometry", "80x24+10+10", "-e", "bash", "--norc",
                          "--noprofile", NULL, NULL };
   g_auto (GStrv) envp = g_get_environ ();
-  g_autoptr (GError) error = NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL, *err = NULL;
   JsonObject *result;
-  int status = -1;
 
   if (extra != NULL)
     {
@@ -263,13 +260,10 @@ replay_xterm (Fixture *f, const char *session, const char *extra)
     }
   envp = g_environ_setenv (envp, "HOME", f->home, TRUE);
   envp = g_environ_setenv (envp, "SSH_AUTH_SOCK", f->agent, TRUE);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                               &err, &status, &error));
-  g_assert_no_error (error);
+  test_run_sync_status ((const char *const *) argv, (const char *const *) envp,
+                        G_SPAWN_DEFAULT, &out, &err);
   g_test_message ("xreplay %s said: %s%s", extra != NULL ? extra : "", out, err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  result = json_node_get_object (json_parser_get_root (parser));
+  result = test_json_object (parser, out);
   if (json_object_get_null_member (result, "signal"))
     return g_strdup_printf ("%s, exit status %s", json_object_get_string_member (result, "outcome"),
                             json_object_get_null_member (result, "exit_status") ? "none"
@@ -430,11 +424,9 @@ replay_named (Fixture *f, const char *session, gboolean open, const char *progra
                          "-geometry", "80x24+10+10", "-e", "bash", "--norc", "--noprofile",
                          "-i", "-s", named, NULL, NULL };
   g_auto (GStrv) envp = g_get_environ ();
-  g_autoptr (GError) error = NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL;
   JsonObject *result;
-  int status = -1;
 
   if (open)
     {
@@ -442,13 +434,10 @@ replay_named (Fixture *f, const char *session, gboolean open, const char *progra
       argv[4] = "--no-isolate";
     }
   envp = g_environ_setenv (envp, "HOME", f->home, TRUE);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                               err, &status, &error));
-  g_assert_no_error (error);
+  test_run_sync_status ((const char *const *) argv, (const char *const *) envp,
+                        G_SPAWN_DEFAULT, &out, err);
   g_test_message ("xreplay%s said: %s%s", open ? " --no-isolate" : "", out, *err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  result = json_node_get_object (json_parser_get_root (parser));
+  result = test_json_object (parser, out);
   if (json_object_get_null_member (result, "signal"))
     return g_strdup (json_object_get_string_member (result, "outcome"));
   return g_strdup (json_object_get_string_member (result, "signal"));
@@ -515,11 +504,9 @@ app_environ (Fixture *f, const char *const *extra)
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *session = g_build_filename (f->dir, "env.session", NULL);
   g_auto (GStrv) envp = g_get_environ ();
-  g_autoptr (GError) error = NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL, *err = NULL;
   const char *tail;
-  int status = -1;
 
   g_assert_true (g_file_set_contents (session, "xreduce-session 1\nscreen 640x480\n"
                                       "10 KeyPress keysym=a keycode=38 state=0x0\n", -1, NULL));
@@ -541,14 +528,10 @@ app_environ (Fixture *f, const char *const *extra)
   envp = g_environ_setenv (envp, "LC_TIME", "C", TRUE);
   /* sh sets PWD itself (from where it is): ours, if it came, would say so. */
   envp = g_environ_setenv (envp, "PWD", "/the/callers/pwd", TRUE);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, &error));
-  g_assert_no_error (error);
+  test_run_sync_status ((const char *const *) argv->pdata, (const char *const *) envp,
+                        G_SPAWN_DEFAULT, &out, &err);
   g_test_message ("xreplay said: %s%s", out, err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  tail = json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)),
-                                        "stderr_tail");
+  tail = json_object_get_string_member (test_json_object (parser, out), "stderr_tail");
   return g_strsplit (tail != NULL ? tail : "", "\n", -1);
 }
 
@@ -634,7 +617,6 @@ test_cookie (Fixture *f, gconstpointer data)
   g_autofree char *session = g_build_filename (f->dir, "still.session", NULL);
   const char *argv[] = { env ("XREPLAY"), "-v", "--settle", "30000", session, "--",
                          env ("XDEMO"), NULL };
-  g_autoptr (GError) error = NULL;
   g_autoptr (GString) said = g_string_new (NULL);
   g_autofree char *display = NULL;
   const char *at;
@@ -647,10 +629,7 @@ test_cookie (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (session, "xreduce-session 1\nscreen 640x480\n"
                                       "100 MotionNotify state=0x0 root=100,100 pos=90,90 "
                                       "window=0 class=\"XDemo\" title=\"Editor\"\n", -1, NULL));
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv, NULL, &err_fd);
   /* The app has connected (with the cookie) and mapped its window. */
   g_assert_true (test_read_until (err_fd, said, "first window", WAIT_MS));
   at = strstr (said->str, "Xvfb :");
@@ -731,17 +710,15 @@ test_escaping_children (Fixture *f, gconstpointer data)
                                "--", app, env ("XDEMO"), NULL };
   const char *reduce_argv[] = { env ("XREDUCE"), "--no-report", "--max-gap", "100", "-o",
                                 out_path, session, "--", app, env ("XDEMO"), NULL };
-  g_autoptr (GError) error = NULL;
   guint before = test_orphans_alive (f->victim);
   int status;
 
   if (!isolation_works ())
     return;
 
-  g_assert_true (g_spawn_sync (NULL, (char **) replay, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
-                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
-                               &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) replay, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL);
   g_assert_cmpint (WEXITSTATUS (status), ==, 1);
   g_assert_cmpuint (test_orphans_alive (f->victim), ==, before);
   g_assert_cmpuint (kill_escaped (), ==, 0);
@@ -750,27 +727,24 @@ test_escaping_children (Fixture *f, gconstpointer data)
    * them, and it is the sandbox that ends them: its PID namespace, and
    * without bubblewrap its folder's end, which kills every process with
    * the sandbox in its environment; --share-home has neither). */
-  g_assert_true (g_spawn_sync (NULL, (char **) open, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
-                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
-                               &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) open, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL);
   g_assert_cmpint (WEXITSTATUS (status), ==, 1);
   g_assert_cmpuint (kill_escaped (), ==, 2);
 
   /* Without bubblewrap but with the sandbox (--no-isolate): they end
    * with the replay too, before its folder goes (issue #34). */
-  g_assert_true (g_spawn_sync (NULL, (char **) no_isolate, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
-                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
-                               &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) no_isolate, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL);
   g_assert_cmpint (WEXITSTATUS (status), ==, 1);
   g_assert_cmpuint (test_orphans_alive (f->victim), ==, before);
   g_assert_cmpuint (kill_escaped (), ==, 0);
 
-  g_assert_true (g_spawn_sync (NULL, (char **) reduce_argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
-                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
-                               &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) reduce_argv, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL);
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
   g_assert_cmpuint (test_orphans_alive (f->victim), ==, before);
   g_assert_cmpuint (kill_escaped (), ==, 0);
@@ -795,12 +769,10 @@ test_bad_options (Fixture *f, gconstpointer data)
         const char *argv[] = { env (program == 0 ? "XREPLAY" : "XREDUCE"), bad[i][0], bad[i][1],
                                session, "--", env ("XDEMO"), NULL };
         g_autofree char *err = NULL;
-        g_autoptr (GError) error = NULL;
         int status = -1;
 
-        g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-                                     NULL, NULL, NULL, &err, &status, &error));
-        g_assert_no_error (error);
+        status = test_run_sync_status ((const char *const *) argv, NULL,
+                                       G_SPAWN_STDOUT_TO_DEV_NULL, NULL, &err);
         g_test_message ("%s %s %s: %s", argv[0], bad[i][0], bad[i][1], err);
         g_assert_true (WIFEXITED (status));
         g_assert_cmpint (WEXITSTATUS (status), ==, 2);

@@ -28,7 +28,9 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 #include "shard.h"
 
 typedef struct
@@ -39,7 +41,7 @@ typedef struct
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  f->dir = g_dir_make_tmp ("test-pace-XXXXXX", NULL);
+  f->dir = test_make_tmp ("test-pace-XXXXXX");
   g_assert_nonnull (f->dir);
 }
 
@@ -115,14 +117,10 @@ replay_busy2 (const char *session, const char *pace, const char *busy, const cha
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr (GError) error = NULL;
   JsonObject *object;
-  int status;
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                               &err, &status, &error));
-  g_assert_no_error (error);
+  test_run_sync_status ((const char *const *) argv, NULL, G_SPAWN_DEFAULT, &out, &err);
   g_test_message ("%s", out);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  object = json_node_get_object (json_parser_get_root (parser));
+  object = test_json_object (parser, out);
   *signal = (int) json_object_get_int_member_with_default (object, "signal_number", 0);
   if (json_object_get_null_member (object, "signal_number"))
     *signal = 0;
@@ -178,12 +176,9 @@ test_late_focus (Fixture *f, gconstpointer data)
     const char *argv[] = { env ("XREPLAY"), "-v", session, "--", env ("XPACE"), "--busy", "300",
                            NULL };
     g_autofree char *out = NULL, *err = NULL;
-    g_autoptr (GError) error = NULL;
     int status;
 
-    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                                 &err, &status, &error));
-    g_assert_no_error (error);
+    status = test_run_sync_status ((const char *const *) argv, NULL, G_SPAWN_DEFAULT, &out, &err);
     g_test_message ("%s", err);
     g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
     g_assert_null (strstr (err, "its windows are not yet as recorded"));
@@ -325,7 +320,6 @@ test_race_recorded_only (Fixture *f, gconstpointer data)
   g_autoptr (GString) s = g_string_new (NULL);
   g_autofree char *session = NULL, *out_path = g_build_filename (f->dir, "race.min", NULL);
   g_autofree char *report = NULL, *md = NULL, *out = NULL, *err = NULL;
-  g_autoptr (GError) error = NULL;
   const char *argv[] = { env ("XREDUCE"), "--max-gap", "600", "--settle", "300", "-o",
                          out_path, NULL, "--", env ("XPACE"), "--busy", "800", NULL };
   int signal = 0, status = -1;
@@ -350,9 +344,7 @@ test_race_recorded_only (Fixture *f, gconstpointer data)
     g_assert_cmpint (signal, ==, SIGBUS);
   }
   argv[7] = session;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                               &err, &status, &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) argv, NULL, G_SPAWN_DEFAULT, &out, &err);
   g_test_message ("xreduce said:\n%s%s", out, err);
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);

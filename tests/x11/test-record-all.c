@@ -51,7 +51,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,10 +60,12 @@
 #include <glib/gstdio.h>
 #include <X11/Xlib.h>
 
-#include "selection-fixture.h"
+#include "xtest-x.h"
 #include "session.h"
 #include "shard.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 
 #define WAIT_MS 60000
 
@@ -89,25 +90,19 @@ on_x_error (Display *dpy, XErrorEvent *ev)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
   g_autofree char *home = NULL, *state = NULL;
 
   test_xvfb_start (&f->xvfb, "1280x1024");
-  f->dpy = XOpenDisplay (f->xvfb.display);
-  g_assert_nonnull (f->dpy);
-  XSetErrorHandler (on_x_error);
-  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
-  f->dir = g_dir_make_tmp ("test-record-all-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dpy = test_x_open (f->xvfb.display, on_x_error);
+  f->dir = test_make_tmp ("test-record-all-XXXXXX");
   home = g_build_filename (f->dir, "home", NULL);
   state = g_build_filename (f->dir, "state", NULL);
   g_assert_cmpint (g_mkdir (home, 0700), ==, 0);
   /* xrecord's default folder: $XDG_STATE_HOME/xreduce/sessions. */
   f->save_dir = g_build_filename (state, "xreduce", "sessions", NULL);
-  f->envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->xvfb.display, TRUE);
+  f->envp = test_x_app_environ (f->xvfb.display);
   f->envp = g_environ_setenv (f->envp, "HOME", home, TRUE);
   f->envp = g_environ_setenv (f->envp, "XDG_STATE_HOME", state, TRUE);
-  f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
   f->envp = g_environ_setenv (f->envp, "GSETTINGS_BACKEND", "memory", TRUE);
   {
     /* coredumpctl, a stand-in: `--json=short list COREDUMP_PID=N` finds
@@ -139,24 +134,11 @@ fixture_setup (Fixture *f, gconstpointer data)
 }
 
 static void
-kill_child (GPid *pid)
-{
-  if (*pid > 0)
-    {
-      kill (*pid, SIGKILL);
-      waitpid (*pid, NULL, 0);
-    }
-  *pid = 0;
-}
-
-static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  kill_child (&f->xrecord);
+  test_kill_talking (&f->xrecord, &f->xrecord_err);
   for (gsize i = 0; i < G_N_ELEMENTS (f->apps); i++)
-    kill_child (&f->apps[i]);
-  if (f->xrecord_err >= 0)
-    close (f->xrecord_err);
+    test_kill_child (&f->apps[i]);
   XCloseDisplay (f->dpy);
   test_xvfb_stop (&f->xvfb);
   test_remove_tree (f->dir);
@@ -168,72 +150,19 @@ fixture_teardown (Fixture *f, gconstpointer data)
 
 /* ---- the X events ---- */
 
-static gboolean
-named (Display *dpy, Window w, const char *title)
-{
-  char *name = NULL;
-  gboolean match;
-
-  if (!XFetchName (dpy, w, &name) || name == NULL)
-    return FALSE;
-  match = g_str_equal (name, title);
-  XFree (name);
-  return match;
-}
-
 static void
 next_event (Fixture *f, XEvent *ev, gint64 deadline, const char *waiting_for)
 {
-  while (XPending (f->dpy) == 0)
-    {
-      struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
-      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
-
-      if (left <= 0 || poll (&pfd, 1, left) <= 0)
-        g_error ("waited %d ms for %s in vain; xrecord said: %s", WAIT_MS, waiting_for,
-                 f->err->str);
-    }
-  XNextEvent (f->dpy, ev);
+  test_x_next_event (f->dpy, ev, deadline, waiting_for, WAIT_MS, f->err);
 }
 
-static Window
-find_mapped (Fixture *f, const char *title)
-{
-  Window root = DefaultRootWindow (f->dpy), parent, *children = NULL, found = None;
-  XWindowAttributes attrs;
-  unsigned int n = 0;
-
-  if (XQueryTree (f->dpy, root, &root, &parent, &children, &n))
-    {
-      for (unsigned int i = 0; i < n && found == None; i++)
-        if (XGetWindowAttributes (f->dpy, children[i], &attrs) && attrs.map_state == IsViewable
-            && named (f->dpy, children[i], title))
-          found = children[i];
-      XFree (children);
-    }
-  return found;
-}
-
-/* The top-level named @title: mapped already, or when it is; then
- * watched for its going (wait_gone). */
+/* The top-level named @title: mapped already, or when it is. It is then
+ * watched (StructureNotify: its going, for wait_gone). */
 static Window
 wait_window (Fixture *f, const char *title)
 {
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-  g_autofree char *what = g_strdup_printf ("a window \"%s\"", title);
-  Window w;
+  Window w = test_x_wait_window (f->dpy, title, 0, WAIT_MS, f->err);
 
-  XSync (f->dpy, False);
-  while ((w = find_mapped (f, title)) == None)
-    {
-      XEvent ev;
-
-      next_event (f, &ev, deadline, what);
-      if (ev.type == MapNotify && named (f->dpy, ev.xmap.window, title))
-        w = ev.xmap.window;
-      if (w != None)
-        break;
-    }
   XSelectInput (f->dpy, w, StructureNotifyMask);
   return w;
 }
@@ -241,79 +170,24 @@ wait_window (Fixture *f, const char *title)
 static void
 wait_gone (Fixture *f, Window w, const char *title)
 {
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-  g_autofree char *what = g_strdup_printf ("\"%s\" to close", title);
-  XWindowAttributes attrs;
-
-  XSync (f->dpy, False);
-  if (!XGetWindowAttributes (f->dpy, w, &attrs) || attrs.map_state != IsViewable)
-    return;
-  for (;;)
-    {
-      XEvent ev;
-
-      next_event (f, &ev, deadline, what);
-      if ((ev.type == UnmapNotify && ev.xunmap.window == w)
-          || (ev.type == DestroyNotify && ev.xdestroywindow.window == w))
-        return;
-    }
+  test_x_wait_gone (f->dpy, w, title, WAIT_MS, f->err);
 }
 
 /* ---- the programs ---- */
-
-static void G_GNUC_NULL_TERMINATED
-xdo (Fixture *f, const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autofree char *err = NULL;
-  int status = -1;
-  va_list ap;
-
-  g_ptr_array_add (argv, (char *) "xdotool");
-  va_start (ap, first);
-  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, f->envp,
-                               G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                               NULL, &err, &status, &error));
-  g_assert_no_error (error);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    g_error ("xdotool failed: %s", err);
-}
-
-static void
-click_in (Fixture *f, Window w, int x, int y)
-{
-  g_autofree char *id = g_strdup_printf ("%lu", w);
-  g_autofree char *xs = g_strdup_printf ("%d", x);
-  g_autofree char *ys = g_strdup_printf ("%d", y);
-
-  xdo (f, "mousemove", "--window", id, xs, ys, "click", "1", NULL);
-}
 
 /* A click into @w's text field, then @text typed. */
 static void
 type_in (Fixture *f, Window w, int x, int y, const char *text)
 {
-  click_in (f, w, x, y);
-  xdo (f, "type", "--delay", "30", text, NULL);
+  test_xdo_click_in (f->envp, w, x, y, "1");
+  test_xdo (f->envp, "type", "--delay", "30", text, NULL);
 }
 
 /* @argv started in @cwd (NULL: the test's), its output dropped. */
 static GPid
 spawn (Fixture *f, const char *cwd, const char *const *argv)
 {
-  g_autoptr (GError) error = NULL;
-  GPid pid = 0;
-
-  g_assert_true (g_spawn_async (cwd, (char **) argv, f->envp,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
-                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
-  return pid;
+  return test_spawn_quiet (cwd, argv, f->envp, 0);
 }
 
 /* gtk-notes.py TITLE X Y, until its window is there. */
@@ -353,7 +227,7 @@ static void
 xterm_type (Fixture *f, Window w, const char *command)
 {
   type_in (f, w, 60, 40, command);
-  xdo (f, "key", "Return", NULL);
+  test_xdo (f->envp, "key", "Return", NULL);
 }
 
 /* Waits for the app's end; its wait status. */
@@ -382,7 +256,6 @@ static void
 xrecord_all_start (Fixture *f, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
 
   g_ptr_array_add (argv, (char *) env ("XRECORD"));
   g_ptr_array_add (argv, (char *) "--all");
@@ -391,14 +264,9 @@ xrecord_all_start (Fixture *f, const char *const *args)
   for (const char *const *a = args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_pipes (f->dir, (char **) argv->pdata, f->envp,
-                                           G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &f->xrecord, NULL, NULL,
-                                           &f->xrecord_err, &error));
-  g_assert_no_error (error);
-  if (!test_read_until (f->xrecord_err, f->err, "xrecord: recording every app", WAIT_MS))
-    g_error ("xrecord --all did not start recording; it said: %s", f->err->str);
+  f->xrecord = test_spawn_talking (f->dir, (const char *const *) argv->pdata, f->envp,
+                                  &f->xrecord_err);
+  test_wait_line (f->xrecord_err, f->err, "xrecord: recording every app", WAIT_MS);
 }
 
 static guint
@@ -563,10 +431,10 @@ demo_crash (Fixture *f, Window editor, GPid *pid)
   Window print;
   int status;
 
-  click_in (f, editor, 300, 200);
-  xdo (f, "key", "alt+p", NULL);
+  test_xdo_click_in (f->envp, editor, 300, 200, "1");
+  test_xdo (f->envp, "key", "alt+p", NULL);
   print = wait_window (f, "Print");
-  click_in (f, print, 90, 128);
+  test_xdo_click_in (f->envp, print, 90, 128, "1");
   status = wait_exit (pid);
   g_assert_true (WIFSIGNALED (status));
   g_assert_cmpint (WTERMSIG (status), ==, SIGSEGV);
@@ -679,8 +547,8 @@ test_crash (Fixture *f, gconstpointer data)
   }
 
   /* Scratch closed normally: its window goes, then it exits 0. */
-  click_in (f, scratch, 200, 40);
-  xdo (f, "key", "ctrl+q", NULL);
+  test_xdo_click_in (f->envp, scratch, 200, 40, "1");
+  test_xdo (f->envp, "key", "ctrl+q", NULL);
   wait_gone (f, scratch, "Scratch");
   status = wait_exit (&f->apps[1]);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
@@ -716,21 +584,18 @@ test_crash (Fixture *f, gconstpointer data)
     argv[4] = normal;
     g_string_truncate (f->err, 0);
     close (f->xrecord_err);
-    g_assert_true (g_spawn_async_with_pipes (demo_dir, (char **) argv, f->envp,
-                                             G_SPAWN_DO_NOT_REAP_CHILD
-                                             | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                                             &f->xrecord, NULL, NULL, &f->xrecord_err, NULL));
-    if (!test_read_until (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS))
-      g_error ("xrecord did not start recording; it said: %s", f->err->str);
+    f->xrecord = test_spawn_talking (demo_dir, (const char *const *) argv, f->envp,
+                                     &f->xrecord_err);
+    test_wait_line (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS);
     editor = wait_window (f, "Editor");
     demo_use (f, editor);
     {
       Window print;
 
-      click_in (f, editor, 300, 200);
-      xdo (f, "key", "alt+p", NULL);
+      test_xdo_click_in (f->envp, editor, 300, 200, "1");
+      test_xdo (f->envp, "key", "alt+p", NULL);
       print = wait_window (f, "Print");
-      click_in (f, print, 90, 128);
+      test_xdo_click_in (f->envp, print, 90, 128, "1");
     }
     status = test_wait_said (&f->xrecord, f->xrecord_err, f->err, WAIT_MS);
     g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
@@ -829,12 +694,12 @@ test_paste (Fixture *f, gconstpointer data)
       source = wait_window (f, "Source");
       f->apps[1] = spawn (f, NULL, given_argv);
       given = wait_window (f, "Given");
-      click_in (f, source, 200, 40);
-      xdo (f, "key", "ctrl+a", NULL);
-      xdo (f, "key", "ctrl+c", NULL);
+      test_xdo_click_in (f->envp, source, 200, 40, "1");
+      test_xdo (f->envp, "key", "ctrl+a", NULL);
+      test_xdo (f->envp, "key", "ctrl+c", NULL);
       test_wait_selection_owner (f->dpy, "CLIPBOARD", None, WAIT_MS);
-      click_in (f, given, 100, 40);
-      xdo (f, "key", "ctrl+v", NULL);
+      test_xdo_click_in (f->envp, given, 100, 40, "1");
+      test_xdo (f->envp, "key", "ctrl+v", NULL);
       status = wait_exit (&f->apps[1]);
       g_assert_true (WIFSIGNALED (status));
       g_assert_cmpint (WTERMSIG (status), ==, SIGSEGV);
@@ -889,8 +754,8 @@ test_running (Fixture *f, gconstpointer data)
   editor = wait_window (f, "Editor");
   xrecord_all_start (f, args);
   demo_use (f, editor);
-  click_in (f, editor, 60, 99);
-  xdo (f, "key", "F5", NULL);
+  test_xdo_click_in (f->envp, editor, 60, 99, "1");
+  test_xdo (f->envp, "key", "F5", NULL);
   status = wait_exit (&f->apps[2]);
   g_assert_true (WIFSIGNALED (status));
   g_assert_cmpint (WTERMSIG (status), ==, SIGSEGV);
@@ -928,8 +793,8 @@ test_coredump (Fixture *f, gconstpointer data)
   f->apps[2] = spawn (f, NULL, demo_argv);
   editor = wait_window (f, "Editor");
   demo_use (f, editor);
-  click_in (f, editor, 60, 99);
-  xdo (f, "key", "F5", NULL);
+  test_xdo_click_in (f->envp, editor, 60, 99, "1");
+  test_xdo (f->envp, "key", "F5", NULL);
   status = wait_exit (&f->apps[2]);
   g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGSEGV);
   wait_said (f, "was gone with its windows open (SIGSEGV, says systemd-coredump)", 1);
@@ -1010,7 +875,7 @@ test_save_key (Fixture *f, gconstpointer data)
   type_in (f, notes, 200, 40, "abc");
   demo_use (f, editor);
 
-  xdo (f, "key", "ctrl+alt+Pause", NULL);
+  test_xdo (f->envp, "key", "ctrl+alt+Pause", NULL);
   wait_said (f, "(--save-key): its last", 2);
   g_assert_cmpuint (n_saved_files (f), ==, 2);
   {
@@ -1025,10 +890,10 @@ test_save_key (Fixture *f, gconstpointer data)
 
   /* Control with another key is no chord: recorded. The chord again:
    * its modifiers' releases (after the first save) are in no session. */
-  click_in (f, notes, 200, 40);
-  xdo (f, "key", "ctrl+a", NULL);
-  xdo (f, "type", "--delay", "30", "de", NULL);
-  xdo (f, "key", "ctrl+alt+Pause", NULL);
+  test_xdo_click_in (f->envp, notes, 200, 40, "1");
+  test_xdo (f->envp, "key", "ctrl+a", NULL);
+  test_xdo (f->envp, "type", "--delay", "30", "de", NULL);
+  test_xdo (f->envp, "key", "ctrl+alt+Pause", NULL);
   wait_said (f, "(--save-key): its last", 4);
   g_assert_cmpint (xrecord_stop (f), ==, 128 + SIGTERM);
   g_assert_cmpuint (n_saved_files (f), ==, 4);
@@ -1055,13 +920,10 @@ wait_client (Fixture *f, const char *title)
   const char *argv[] = { "xdotool", "search", "--sync", "--onlyvisible", "--name", pattern,
                          NULL };
   g_autofree char *out = NULL;
-  g_autoptr (GError) error = NULL;
   int status = -1;
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, f->envp, G_SPAWN_SEARCH_PATH
-                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status,
-                               &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) argv, (const char *const *) f->envp,
+                                 G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, &out, NULL);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   return (Window) g_ascii_strtoull (out, NULL, 10);
 }
@@ -1075,15 +937,10 @@ openbox_start (Fixture *f, GPid *pid)
   Window root = DefaultRootWindow (f->dpy);
   Atom check = XInternAtom (f->dpy, "_NET_SUPPORTING_WM_CHECK", False);
   gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-  g_autoptr (GError) error = NULL;
 
   XSelectInput (f->dpy, root, SubstructureNotifyMask | PropertyChangeMask);
   XSync (f->dpy, False);
-  g_assert_true (g_spawn_async (f->dir, (char **) argv, f->envp,
-                                G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
-                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                                NULL, NULL, pid, &error));
-  g_assert_no_error (error);
+  *pid = test_spawn_quiet (f->dir, (const char *const *) argv, f->envp, G_SPAWN_SEARCH_PATH);
   for (;;)
     {
       XEvent ev;
@@ -1125,13 +982,13 @@ test_openbox (Fixture *f, gconstpointer data)
   type_in (f, notes, 200, 40, "de");
 
   /* Notes closes normally, then the demo crashes. */
-  xdo (f, "key", "ctrl+q", NULL);
+  test_xdo (f->envp, "key", "ctrl+q", NULL);
   status = wait_exit (&f->apps[0]);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  click_in (f, editor, 300, 200);
-  xdo (f, "key", "alt+p", NULL);
+  test_xdo_click_in (f->envp, editor, 300, 200, "1");
+  test_xdo (f->envp, "key", "alt+p", NULL);
   print = wait_client (f, "Print");
-  click_in (f, print, 90, 128);
+  test_xdo_click_in (f->envp, print, 90, 128, "1");
   status = wait_exit (&f->apps[2]);
   g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGSEGV);
   wait_said (f, "was gone with its windows open", 1);
@@ -1148,7 +1005,7 @@ test_openbox (Fixture *f, gconstpointer data)
 static void
 test_usage (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("test-record-all-XXXXXX", NULL);
+  g_autofree char *dir = test_make_tmp ("test-record-all-XXXXXX");
   g_autofree char *file = g_build_filename (dir, "file", NULL);
   g_auto (GStrv) envp = NULL;
   const struct

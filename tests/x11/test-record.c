@@ -27,7 +27,10 @@
 #include <X11/extensions/XTest.h>
 
 #include "session.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-x.h"
+#include "xtest-xvfb.h"
 #include "shard.h"
 
 #define WAIT_MS 20000
@@ -45,7 +48,7 @@ typedef struct
   int app_pid;
 } Fixture;
 
-/* ---- a private Xvfb (xvfb-fixture.h) ---- */
+/* ---- a private Xvfb (tests/lib/xtest-xvfb.h) ---- */
 
 /* @disable: extensions the server leaves out, or NULL (the test's data). */
 static void
@@ -60,11 +63,8 @@ xvfb_start (Fixture *f, const char *const *disable)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
   xvfb_start (f, data);
-  f->dir = g_dir_make_tmp ("test-record-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-record-XXXXXX");
   f->log = g_build_filename (f->dir, "session.log", NULL);
   f->err = g_string_new (NULL);
   f->xrecord_err = -1;
@@ -73,24 +73,10 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GDir) dir = g_dir_open (f->dir, 0, NULL);
-  const char *name;
-
-  if (f->xrecord > 0)
-    {
-      kill (f->xrecord, SIGKILL);
-      waitpid (f->xrecord, NULL, 0);
-    }
-  if (f->xrecord_err >= 0)
-    close (f->xrecord_err);
+  test_kill_talking (&f->xrecord, &f->xrecord_err);
   XCloseDisplay (f->dpy);
   test_xvfb_stop (&f->xvfb);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (f->dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (f->dir);
+  test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->log);
   g_string_free (f->err, TRUE);
@@ -111,7 +97,6 @@ xrecord_spawn (Fixture *f, const char *const *options, const char *app,
                const char *const *app_args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
 
   g_ptr_array_add (argv, (char *) env ("XRECORD"));
   g_ptr_array_add (argv, "-o");
@@ -123,11 +108,8 @@ xrecord_spawn (Fixture *f, const char *const *options, const char *app,
   for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                                           &f->xrecord, NULL, NULL, &f->xrecord_err,
-                                           &error));
-  g_assert_no_error (error);
+  f->xrecord = test_spawn_talking (NULL, (const char *const *) argv->pdata, NULL,
+                                  &f->xrecord_err);
 }
 
 /* Starts xrecord OPTIONS -- $XDEMO APP_ARGS and waits until it records. */
@@ -137,8 +119,7 @@ xrecord_start (Fixture *f, const char *const *options, const char *const *app_ar
   const char *ready;
 
   xrecord_spawn (f, options, NULL, app_args);
-  if (!read_err_until (f, "xrecord: recording "))
-    g_error ("xrecord did not start recording; it said: %s", f->err->str);
+  test_wait_line (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS);
   ready = strstr (f->err->str, "(pid ");
   g_assert_nonnull (ready);
   f->app_pid = atoi (ready + 5);
@@ -156,16 +137,8 @@ xrecord_wait (Fixture *f)
 static int
 xrecord_run (const char *const *argv, const char *const *envp, char **err)
 {
-  g_autoptr (GError) error = NULL;
-  g_autofree char *out = NULL;
-  int status = -1;
+  int status = test_run_sync_status (argv, envp, G_SPAWN_DEFAULT, NULL, err);
 
-  /* stdout is captured: it would break the TAP stream. */
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, (char **) envp, 0, NULL, NULL,
-                               &out, err, &status, &error));
-  g_assert_no_error (error);
-  if (out != NULL && *out != '\0')
-    g_test_message ("%s said: %s", argv[0], out);
   g_assert_true (WIFEXITED (status));
   return WEXITSTATUS (status);
 }
@@ -209,64 +182,12 @@ tap (Fixture *f, KeySym modifier, KeySym sym)
     key (f, modifier, False);
 }
 
-static gboolean
-window_is_named (Display *dpy, Window w, const char *title)
-{
-  char *name = NULL;
-  gboolean match;
-
-  if (!XFetchName (dpy, w, &name) || name == NULL)
-    return FALSE;
-  match = g_str_equal (name, title);
-  XFree (name);
-  return match;
-}
-
 /* Waits for a top-level window named @title to be mapped. */
 static void
 wait_for_window (Fixture *f, const char *title)
 {
-  Window root = DefaultRootWindow (f->dpy), parent, *children = NULL;
-  unsigned int n;
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-
-  XSelectInput (f->dpy, root, SubstructureNotifyMask);
-  XSync (f->dpy, False);
-  /* Already there? */
-  if (XQueryTree (f->dpy, root, &root, &parent, &children, &n))
-    {
-      for (unsigned int i = 0; i < n; i++)
-        {
-          XWindowAttributes attrs;
-
-          if (XGetWindowAttributes (f->dpy, children[i], &attrs)
-              && attrs.map_state == IsViewable
-              && window_is_named (f->dpy, children[i], title))
-            {
-              XFree (children);
-              return;
-            }
-        }
-      XFree (children);
-    }
-  for (;;)
-    {
-      XEvent ev;
-
-      while (XPending (f->dpy) > 0)
-        {
-          XNextEvent (f->dpy, &ev);
-          if (ev.type == MapNotify && window_is_named (f->dpy, ev.xmap.window, title))
-            return;
-        }
-      {
-        struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
-        int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
-
-        if (left <= 0 || poll (&pfd, 1, left) <= 0)
-          g_error ("no window \"%s\" was mapped", title);
-      }
-    }
+  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
+  test_x_wait_window (f->dpy, title, 0, WAIT_MS, f->err);
 }
 
 /* ---- checking the log ---- */
@@ -347,7 +268,7 @@ window_origin (Fixture *f, const char *title, int *x, int *y)
 
   g_assert_true (XQueryTree (f->dpy, root, &root, &parent, &children, &n));
   for (unsigned int i = 0; i < n; i++)
-    if (window_is_named (f->dpy, children[i], title))
+    if (test_x_named (f->dpy, children[i], title))
       {
         XTranslateCoordinates (f->dpy, children[i], root, 0, 0, x, y, &child);
         XFree (children);
@@ -853,7 +774,6 @@ twm_start (Fixture *f, GPid *twm)
   gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
   Window root = DefaultRootWindow (f->dpy);
   XWindowAttributes attrs;
-  g_autoptr (GError) error = NULL;
 
   if (twm_path == NULL || xterm_path == NULL)
     {
@@ -862,11 +782,7 @@ twm_start (Fixture *f, GPid *twm)
     }
   XSelectInput (f->dpy, root, SubstructureNotifyMask);
   XSync (f->dpy, False);
-  g_assert_true (g_spawn_async (NULL, (char **) argv, envp,
-                                G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
-                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                                NULL, NULL, twm, &error));
-  g_assert_no_error (error);
+  *twm = test_spawn_quiet (NULL, (const char *const *) argv, envp, G_SPAWN_SEARCH_PATH);
   while (XGetWindowAttributes (f->dpy, root, &attrs)
          && !(attrs.all_event_masks & SubstructureRedirectMask))
     {

@@ -16,7 +16,9 @@
 #include <json-glib/json-glib.h>
 
 #include "session.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 #include "shard.h"
 
 typedef struct
@@ -32,10 +34,7 @@ static const char *const fast[] = { "--max-gap", "100", "--settle", "300", NULL 
 static void
 fixture_setup (Fixture *fixture, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
-  fixture->dir = g_dir_make_tmp ("test-reduce-XXXXXX", &error);
-  g_assert_no_error (error);
+  fixture->dir = test_make_tmp ("test-reduce-XXXXXX");
   fixture->out = g_build_filename (fixture->dir, "out.min", NULL);
 }
 
@@ -57,8 +56,6 @@ run_xreduce_talking (Fixture *fixture, gboolean quiet, const char *session,
                      char **out, char **err)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  int status = -1;
 
   g_ptr_array_add (argv, (char *) env ("XREDUCE"));
   if (quiet)
@@ -75,11 +72,7 @@ run_xreduce_talking (Fixture *fixture, gboolean quiet, const char *session,
   for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, err, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("xreduce said:\n%s%s", out ? *out : "", err ? *err : "");
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  return test_run_sync ((const char *const *) argv->pdata, NULL, G_SPAWN_DEFAULT, out, err);
 }
 
 static int
@@ -113,8 +106,7 @@ static int
 run_xreplay (const char *session, const char *const *app_args, char **out)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  int status = -1;
+  int status;
 
   g_ptr_array_add (argv, (char *) env ("XREPLAY"));
   g_ptr_array_add (argv, (char *) "--max-gap");
@@ -125,9 +117,8 @@ run_xreplay (const char *session, const char *const *app_args, char **out)
   for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, out, NULL, &status, &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) argv->pdata, NULL,
+                                 G_SPAWN_STDERR_TO_DEV_NULL, out, NULL);
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 }
 
@@ -173,7 +164,6 @@ run_xreduce_own_settle (Fixture *fixture, const char *session, const char *const
                         char **err)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
   int status = -1;
   const char *head[] = { env ("XREDUCE"), "--max-gap", "100", "-o", fixture->out, session, "--",
                          env ("XDEMO") };
@@ -183,9 +173,8 @@ run_xreduce_own_settle (Fixture *fixture, const char *session, const char *const
   for (const char *const *a = app_args; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-                               NULL, NULL, NULL, err, &status, &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) argv->pdata, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL, NULL, err);
   g_test_message ("xreduce said:\n%s", *err);
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }
@@ -255,12 +244,7 @@ test_order (Fixture *fixture, gconstpointer data)
 static JsonObject *
 json_said (JsonParser *parser, const char *out)
 {
-  g_autoptr (GError) error = NULL;
-
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
-  return json_node_get_object (json_parser_get_root (parser));
+  return test_json_object (parser, out);
 }
 
 /* More workers than a round has candidates (six launcher slots): the idle
@@ -521,8 +505,8 @@ test_bad_input (Fixture *fixture, gconstpointer data)
       int status = -1;
 
       g_assert_true (g_file_set_contents (evil, text, -1, NULL));
-      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
-                                   NULL, NULL, &err, &status, NULL));
+      status = test_run_sync_status ((const char *const *) argv, NULL,
+                                     G_SPAWN_STDOUT_TO_DEV_NULL, NULL, &err);
       g_test_message ("xreduce said: %s", err);
       g_assert_true (WIFEXITED (status));
       g_assert_cmpint (WEXITSTATUS (status), ==, 2);
@@ -532,8 +516,8 @@ test_bad_input (Fixture *fixture, gconstpointer data)
       g_assert_false (g_file_test (mark, G_FILE_TEST_EXISTS));
       g_assert_false (g_file_test (fixture->out, G_FILE_TEST_EXISTS));
       g_clear_pointer (&err, g_free);
-      g_assert_true (g_spawn_sync (NULL, (char **) both, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
-                                   NULL, NULL, &err, &status, NULL));
+      status = test_run_sync_status ((const char *const *) both, NULL,
+                                     G_SPAWN_STDOUT_TO_DEV_NULL, NULL, &err);
       g_assert_cmpint (WEXITSTATUS (status), ==, 2);
       g_assert_nonnull (strstr (err, "exclude each other"));
       g_clear_pointer (&err, g_free);
@@ -561,17 +545,13 @@ static int
 interrupt_xreduce_at (Fixture *fixture, const char *what, GString *seen)
 {
   g_autofree char *session = data_path ("demo.session");
-  g_autoptr (GError) error = NULL;
   const char *argv[] = { env ("XREDUCE"), "-o", fixture->out, "--max-gap", "100",
                          "--settle", "300", session, "--", env ("XDEMO"), NULL };
   int err_fd = -1, status = -1;
   GPid pid;
   char buf[512];
 
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv, NULL, &err_fd);
   while (strstr (seen->str, what) == NULL)
     {
       ssize_t n = read (err_fd, buf, sizeof buf);
@@ -726,7 +706,6 @@ test_sigkill_oracle (Fixture *fixture, gconstpointer data)
   const char *argv[] = { env ("XREDUCE"), "-o", fixture->out, test_cmd, session,
                          "--", env ("XDEMO"), NULL };
   g_auto (GStrv) envp = NULL;
-  g_autoptr (GError) error = NULL;
   g_autoptr (GDir) left = NULL;
   gint64 deadline;
   char line[16] = "";
@@ -738,10 +717,7 @@ test_sigkill_oracle (Fixture *fixture, gconstpointer data)
   g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
   g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
   envp = g_environ_setenv (g_get_environ (), "TMPDIR", tmp, TRUE);
-  g_assert_true (g_spawn_async (NULL, (char **) argv, envp, G_SPAWN_DO_NOT_REAP_CHILD
-                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                                NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_quiet (NULL, (const char *const *) argv, envp, 0);
   /* An oracle runs once it has said so: the open waits for its echo.
    * (xreduce is killed before anything is asserted: a failed assertion
    * must not leave it running. Two workers' oracles may both have said
@@ -976,10 +952,7 @@ test_worker_xvfb_fault (Fixture *fixture, gconstpointer data)
   int err_fd = -1, status;
   GPid pid;
 
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv, NULL, &err_fd);
   /* Its first line: the workers' servers are up, the verification starts. */
   g_assert_true (test_read_until (err_fd, said, " workers\n", 60000));
   /* Once a replay runs on them: the verification's. */
@@ -1041,10 +1014,7 @@ test_limit_time_verification (Fixture *fixture, gconstpointer data)
   GPid pid;
 
   g_assert_true (g_file_set_contents (script, text, -1, NULL));
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv, NULL, &err_fd);
   /* Its stderr ends when it does: within minutes, or it did not obey.
    * (It is closed as xreduce exits, a moment before the exit can be
    * reaped.) */
@@ -1102,15 +1072,13 @@ run_on_full_disk (Fixture *fixture, guint free_kb, char **said)
   const char *argv[] = { "unshare", "-rm", "sh", script, disk, free_arg, fixture->out,
                          env ("XREDUCE"), "-q", "-o", out, "--max-gap", "100",
                          "--settle", "300", session, "--", env ("XDEMO"), NULL };
-  g_autoptr (GError) error = NULL;
   g_autofree char *err = NULL, *text = NULL;
   int status = -1;
 
   g_assert_true (g_file_set_contents (script, full_disk_script, -1, NULL));
   g_assert_cmpint (g_mkdir (disk, 0700), ==, 0);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                               &text, &err, &status, &error));
-  g_assert_no_error (error);
+  status = test_run_sync_status ((const char *const *) argv, NULL,
+                                 G_SPAWN_SEARCH_PATH, &text, &err);
   g_rmdir (disk);
   *said = g_strconcat (text, err, NULL);
   g_test_message ("on a disk with %u KiB free:\n%s", free_kb, *said);

@@ -1,7 +1,7 @@
 /* test-replay.c — xreplay end to end on the demo app.
  *
  * Each case runs the real xreplay (which starts its own Xvfb unless given
- * --display, then one of ours from xvfb-fixture.h) on a bundled or a
+ * --display, then one of ours from tests/lib/xtest-xvfb.h) on a bundled or a
  * hand-written session and checks its verdict: exit status, outcome line,
  * --json. Synchronisation is on process state and on xreplay's own
  * verbose lines (it says when the app has started and each action as it
@@ -25,7 +25,9 @@
 #include <X11/Xlib.h>
 
 #include "session.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 #include "shard.h"
 
 /* Keep replays of the demo short; the defaults are for real apps. */
@@ -40,38 +42,20 @@ typedef struct
 static JsonObject *
 parse_json (const char *out, JsonParser **parser)
 {
-  g_autoptr (GError) error = NULL;
-  JsonNode *root;
-
   *parser = json_parser_new ();
-  json_parser_load_from_data (*parser, out, -1, &error);
-  g_assert_no_error (error);
-  root = json_parser_get_root (*parser);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
-  return json_node_get_object (root);
+  return test_json_object (*parser, out);
 }
 
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("test-replay-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-replay-XXXXXX");
 }
 
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GDir) dir = g_dir_open (f->dir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (f->dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (f->dir);
+  test_remove_tree (f->dir);
   g_free (f->dir);
   /* Whatever a case ran, nothing of it may outlive it. */
   g_assert_cmpuint (test_orphans_alive (0), ==, 0);
@@ -83,23 +67,12 @@ static int
 run_xreplay_argv (char **out, char **err, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autofree char *o = NULL, *e = NULL;
-  int status = -1;
 
   g_ptr_array_add (argv, (char *) env ("XREPLAY"));
   for (const char *const *a = args; *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &o, &e, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("xreplay said:\n%s%s", o, e);
-  if (out != NULL)
-    *out = g_steal_pointer (&o);
-  if (err != NULL)
-    *err = g_steal_pointer (&e);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  return test_run_sync ((const char *const *) argv->pdata, NULL, G_SPAWN_DEFAULT, out, err);
 }
 
 /* The same with the arguments inline, NULL-terminated. */
@@ -120,12 +93,7 @@ run_xreplay (char **out, char **err, const char *first, ...)
 static char *
 write_file (Fixture *f, const char *name, const char *text)
 {
-  char *path = g_build_filename (f->dir, name, NULL);
-  g_autoptr (GError) error = NULL;
-
-  g_file_set_contents (path, text, -1, &error);
-  g_assert_no_error (error);
-  return path;
+  return test_write_file (f->dir, name, text);
 }
 
 /* ---- verdicts ---- */
@@ -529,17 +497,13 @@ test_backtrace_sigkill (Fixture *f, gconstpointer data)
   const char *argv[] = { env ("XREPLAY"), "--backtrace", "--settle", "20000", session, "--",
                          env ("XDEMO"), "--bug", "none", NULL };
   g_auto (GStrv) envp = NULL;
-  g_autoptr (GError) error = NULL;
   gint64 deadline;
   int status;
   GPid pid;
 
   g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
   envp = g_environ_setenv (g_get_environ (), "TMPDIR", tmp, TRUE);
-  g_assert_true (g_spawn_async (NULL, (char **) argv, envp, G_SPAWN_DO_NOT_REAP_CHILD
-                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                                NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_quiet (NULL, (const char *const *) argv, envp, 0);
   /* Once the frames file is there (the app starts under its tracer next). */
   deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
   while ((frames = find_entry_below (tmp, "xreplay-frames", 3)) == NULL
@@ -668,7 +632,6 @@ test_sigterm_mid_replay (Fixture *f, gconstpointer data)
 {
   g_autofree char *session = data_path ("demo.session");
   const char *argv[] = { env ("XREPLAY"), "--verbose", session, "--", env ("XDEMO"), NULL };
-  g_autoptr (GError) error = NULL;
   g_autoptr (GString) err = g_string_new (NULL);
   GPid pid;
   int err_fd, status;
@@ -677,10 +640,7 @@ test_sigterm_mid_replay (Fixture *f, gconstpointer data)
   char line[1024];
   g_autofree char *fifth = g_strdup_printf ("[5/%u]", DEMO_ACTIONS);
 
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv, NULL, &err_fd);
   stream = fdopen (err_fd, "r");
   /* Read until the fifth action is injected: the app runs, Xvfb too. */
   while (fgets (line, sizeof line, stream) != NULL)

@@ -29,7 +29,9 @@
 #include "report.h"
 #include "session.h"
 #include "output.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 #include "shard.h"
 
 #define WAIT_MS 20000
@@ -62,10 +64,7 @@ static const char min_session[] =
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("test-report-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-report-XXXXXX");
   f->session = g_build_filename (f->dir, "print.session", NULL);
   g_assert_true (g_file_set_contents (f->session, min_session, -1, NULL));
 }
@@ -93,19 +92,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 static int
 run (const char *const *argv, const char *const *envp, char **out, char **err)
 {
-  g_autoptr (GError) error = NULL;
-  g_autofree char *own_out = NULL, *own_err = NULL;
-  int status = -1;
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, (char **) envp, G_SPAWN_SEARCH_PATH,
-                               NULL, NULL, &own_out, &own_err, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("%s said:\n%s%s", argv[0], own_out, own_err);
-  if (out != NULL)
-    *out = g_steal_pointer (&own_out);
-  if (err != NULL)
-    *err = g_steal_pointer (&own_err);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  return test_run_sync (argv, envp, G_SPAWN_SEARCH_PATH, out, err);
 }
 
 static char *
@@ -617,7 +604,6 @@ test_report_interrupted (Fixture *f, gconstpointer data)
   const char *argv[] = { env ("XREPLAY"), "--settle", "20000", "--display", NULL, "--report",
                          report, f->session, "--", env ("XDEMO"), "--bug", "none", NULL };
   const char *const left[] = { "print.session", "report", NULL };
-  g_autoptr (GError) error = NULL;
   int status = -1;
   GPid pid;
 
@@ -626,10 +612,7 @@ test_report_interrupted (Fixture *f, gconstpointer data)
   argv[4] = f->xvfb.display;
   XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
   XSync (f->dpy, False);
-  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
-                                | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                                NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_quiet (NULL, (const char *const *) argv, NULL, 0);
   wait_for_map (f, "Print");
   kill (pid, SIGINT);
   g_assert_true (wait_child (pid, &status));
@@ -792,7 +775,6 @@ test_reduce_json (Fixture *f, gconstpointer data)
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) pictures = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GError) error = NULL;
   g_autofree char *out = NULL, *md = NULL, *figure = NULL;
   JsonObject *o, *files;
   JsonArray *steps;
@@ -800,10 +782,7 @@ test_reduce_json (Fixture *f, gconstpointer data)
   g_assert_cmpint (run (reduce_argv, NULL, &out, NULL), ==, 0);
   g_test_message ("stdout:\n%s", out);
   /* stdout is the object and nothing else. */
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
-  o = json_node_get_object (json_parser_get_root (parser));
+  o = test_json_object (parser, out);
   g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "reduced");
   g_assert_cmpstr (json_object_get_string_member (o, "failure"), ==, "crashed with SIGSEGV");
   g_assert_cmpint (json_object_get_int_member (o, "actions_before"), ==, DEMO_ACTIONS);
@@ -897,8 +876,7 @@ test_reduce_json_nothing (Fixture *f, gconstpointer data)
   JsonObject *o;
 
   g_assert_cmpint (run (reduce_argv, NULL, &out, NULL), ==, 4);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
-  o = json_node_get_object (json_parser_get_root (parser));
+  o = test_json_object (parser, out);
   g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "nothing_to_reduce");
   g_assert_cmpint (json_object_get_int_member (o, "exit_status"), ==, 4);
   g_assert_nonnull (json_object_get_string_member (o, "error"));

@@ -30,7 +30,9 @@
 
 #include "sandbox.h"
 #include "session.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 #include "shard.h"
 
 #define WAIT_MS 20000
@@ -59,8 +61,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   f->envp = sandbox_apply (f->user, g_get_environ ());
   f->envp = g_environ_setenv (f->envp, "DISPLAY", f->xvfb.display, TRUE);
-  f->dir = g_dir_make_tmp ("test-sandbox-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-sandbox-XXXXXX");
   f->session = g_build_filename (f->dir, "single.session", NULL);
 }
 
@@ -81,21 +82,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 static int
 run (Fixture *f, const char *const *argv, char **out, char **err)
 {
-  g_autoptr (GError) error = NULL;
-  int status = -1;
-
-  g_autofree char *out_text = NULL, *err_text = NULL;
-
-  /* Both captured: stdout would break the TAP stream. */
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, f->envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out_text, &err_text, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("%s said: %s%s", argv[0], out_text, err_text);
-  if (out != NULL)
-    *out = g_steal_pointer (&out_text);
-  if (err != NULL)
-    *err = g_steal_pointer (&err_text);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  return test_run_sync (argv, (const char *const *) f->envp, G_SPAWN_DEFAULT, out, err);
 }
 
 static void
@@ -148,10 +135,7 @@ record (Fixture *f)
 
   XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
   XSync (f->dpy, False);
-  g_assert_true (g_spawn_async (NULL, (char **) argv, f->envp,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
-                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_quiet (NULL, (const char *const *) argv, f->envp, 0);
   wait_for_map (f);
   /* The keyboard follows the pointer: into the window. */
   XTestFakeMotionEvent (f->dpy, 0, 300, 200, CurrentTime);
@@ -261,7 +245,6 @@ test_sigkill (Fixture *f, gconstpointer data)
   const char *argv[] = { env ("XREDUCE"), "--max-gap", "100", "-o", out_path, f->session,
                          "--", env ("XSINGLE"), NULL };
   g_auto (GStrv) envp = NULL;
-  g_autoptr (GError) error = NULL;
   g_autoptr (GDir) left = NULL;
   gint64 deadline;
   int err_fd, status;
@@ -276,10 +259,7 @@ test_sigkill (Fixture *f, gconstpointer data)
   /* Its temporary files, sandboxes included, in a folder of the test's. */
   g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
   envp = g_environ_setenv (g_strdupv (f->envp), "TMPDIR", tmp, TRUE);
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, envp,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv, envp, &err_fd);
   /* Once replays run: it says how many workers, then learns the wait. */
   while (strstr (said->str, "window is waited") == NULL)
     {
@@ -315,7 +295,6 @@ interrupt_xreplay (Fixture *f, int signum)
   const char *argv[] = { env ("XREPLAY"), "--settle", "20000", "--display", f->xvfb.display,
                          f->session, "--", env ("XSINGLE"), NULL };
   g_auto (GStrv) envp = NULL;
-  g_autoptr (GError) error = NULL;
   g_autoptr (GDir) left = NULL;
   gint64 deadline;
   guint ours = test_orphans_alive (0);
@@ -326,10 +305,7 @@ interrupt_xreplay (Fixture *f, int signum)
   envp = g_environ_setenv (g_strdupv (f->envp), "TMPDIR", tmp, TRUE);
   XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
   XSync (f->dpy, False);
-  g_assert_true (g_spawn_async (NULL, (char **) argv, envp,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
-                                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_quiet (NULL, (const char *const *) argv, envp, 0);
   wait_for_map (f);
   kill (pid, signum);
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);

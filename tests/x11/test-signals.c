@@ -32,7 +32,9 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 #include "shard.h"
 
 #define WAIT_MS 60000
@@ -77,14 +79,12 @@ static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   const Case *c = data;
-  g_autoptr (GError) error = NULL;
   g_autofree char *script = NULL;
   g_autofree char *xvfb = NULL;
   g_autofree char *path = NULL;
 
   test_become_subreaper ();
-  f->dir = g_dir_make_tmp ("test-signals-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-signals-XXXXXX");
   f->tmp = g_build_filename (f->dir, "tmp", NULL);
   f->bin = g_build_filename (f->dir, "bin", NULL);
   f->fifo = g_build_filename (f->dir, "said", NULL);
@@ -251,10 +251,7 @@ test_signal (Fixture *f, gconstpointer data)
     g_ptr_array_add (argv, (char *) app_arg);
   g_ptr_array_add (argv, NULL);
 
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, f->envp,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
-  g_assert_no_error (error);
+  pid = test_spawn_talking (NULL, (const char *const *) argv->pdata, f->envp, &err_fd);
 
   switch (c->phase)
     {

@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -35,7 +34,10 @@
 #include <X11/Xutil.h>
 
 #include "session.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-x.h"
+#include "xtest-xvfb.h"
 
 #define WAIT_MS 30000
 
@@ -83,16 +85,6 @@ typedef struct
   GString *err;              /* what xrecord said */
   int item_x, item_y;        /* where Settings... was clicked (Toolkit.expected) */
 } Fixture;
-
-/* The app's windows come and go (it crashes): a request about one that
- * is gone (BadWindow) is no failure of the test. */
-static int
-on_x_error (Display *dpy, XErrorEvent *ev)
-{
-  if (ev->error_code != BadWindow)
-    g_error ("X error %d (request %d)", ev->error_code, ev->request_code);
-  return 0;
-}
 
 static gboolean
 has_property (Display *dpy, Window w, Atom atom)
@@ -204,21 +196,14 @@ wm_start (Fixture *f, const char *wm)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
   test_xvfb_start (&f->xvfb, "1280x1024");
-  f->dpy = XOpenDisplay (f->xvfb.display);
-  g_assert_nonnull (f->dpy);
-  XSetErrorHandler (on_x_error);
-  XSelectInput (f->dpy, DefaultRootWindow (f->dpy), SubstructureNotifyMask);
-  f->dir = g_dir_make_tmp ("test-toolkits-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dpy = test_x_open (f->xvfb.display, test_x_error_but_bad_window);
+  f->dir = test_make_tmp ("test-toolkits-XXXXXX");
   f->log = g_build_filename (f->dir, "session.log", NULL);
   f->min = g_build_filename (f->dir, "session.min", NULL);
   f->app = g_ptr_array_new_with_free_func (g_free);
   /* GTK without an accessibility bus, as xreplay's sandbox runs it. */
-  f->envp = g_environ_setenv (g_get_environ (), "DISPLAY", f->xvfb.display, TRUE);
-  f->envp = g_environ_setenv (f->envp, "NO_AT_BRIDGE", "1", TRUE);
+  f->envp = test_x_app_environ (f->xvfb.display);
   f->err = g_string_new (NULL);
   f->xrecord_err = -1;
   if (((const Case *) data)->desktop->wm != NULL)
@@ -228,18 +213,8 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  if (f->xrecord > 0)
-    {
-      kill (f->xrecord, SIGKILL);
-      waitpid (f->xrecord, NULL, 0);
-    }
-  if (f->xrecord_err >= 0)
-    close (f->xrecord_err);
-  if (f->wm > 0)
-    {
-      kill (f->wm, SIGKILL);
-      waitpid (f->wm, NULL, 0);
-    }
+  test_kill_talking (&f->xrecord, &f->xrecord_err);
+  test_kill_child (&f->wm);
   XCloseDisplay (f->dpy);
   test_xvfb_stop (&f->xvfb);
   test_remove_tree (f->dir);
@@ -322,19 +297,11 @@ app_command (Fixture *f, const Toolkit *tk, char **why)
 
 /* ---- xrecord ---- */
 
-/* Reads xrecord's stderr until @what, or EOF (FALSE). */
-static gboolean
-read_err_until (Fixture *f, const char *what)
-{
-  return test_read_until (f->xrecord_err, f->err, what, WAIT_MS);
-}
-
 /* xrecord --display (the fixture's) -o LOG -- APP, until it records. */
 static void
 xrecord_start (Fixture *f)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
 
   g_ptr_array_add (argv, (char *) env ("XRECORD"));
   g_ptr_array_add (argv, (char *) "--display");
@@ -345,14 +312,9 @@ xrecord_start (Fixture *f)
   for (guint i = 0; g_ptr_array_index (f->app, i) != NULL; i++)
     g_ptr_array_add (argv, g_ptr_array_index (f->app, i));
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, f->envp,
-                                           G_SPAWN_DO_NOT_REAP_CHILD
-                                           | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &f->xrecord, NULL, NULL,
-                                           &f->xrecord_err, &error));
-  g_assert_no_error (error);
-  if (!read_err_until (f, "xrecord: recording "))
-    g_error ("xrecord did not start recording; it said: %s", f->err->str);
+  f->xrecord = test_spawn_talking (NULL, (const char *const *) argv->pdata, f->envp,
+                                  &f->xrecord_err);
+  test_wait_line (f->xrecord_err, f->err, "xrecord: recording ", WAIT_MS);
 }
 
 static int
@@ -363,64 +325,10 @@ xrecord_wait (Fixture *f)
 
 /* ---- the X events ---- */
 
-static gboolean
-named (Display *dpy, Window w, const char *title)
-{
-  char *name = NULL;
-  gboolean match;
-
-  if (!XFetchName (dpy, w, &name) || name == NULL)
-    return FALSE;
-  match = g_str_equal (name, title);
-  XFree (name);
-  return match;
-}
-
-/* The next X event within the deadline. */
 static void
 next_event (Fixture *f, XEvent *ev, gint64 deadline, const char *waiting_for)
 {
-  while (XPending (f->dpy) == 0)
-    {
-      struct pollfd pfd = { .fd = ConnectionNumber (f->dpy), .events = POLLIN };
-      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
-
-      if (left <= 0 || poll (&pfd, 1, left) <= 0)
-        g_error ("waited %d ms for %s in vain; xrecord said: %s", WAIT_MS, waiting_for,
-                 f->err->str);
-    }
-  XNextEvent (f->dpy, ev);
-}
-
-/* Forgets the X events so far: the next wait is for what comes after. */
-static void
-drain (Fixture *f)
-{
-  XSync (f->dpy, False);
-  while (XPending (f->dpy) > 0)
-    {
-      XEvent ev;
-      XNextEvent (f->dpy, &ev);
-    }
-}
-
-/* @w if it is named @title, else the window inside it that is (a window
- * manager's frame holds the app's window), or None. */
-static Window
-find_named (Display *dpy, Window w, const char *title, int depth)
-{
-  Window root, parent, *children = NULL, found = None;
-  unsigned int n = 0;
-
-  if (named (dpy, w, title))
-    return w;
-  if (depth == 0 || !XQueryTree (dpy, w, &root, &parent, &children, &n))
-    return None;
-  for (unsigned int i = 0; i < n && found == None; i++)
-    found = find_named (dpy, children[i], title, depth - 1);
-  if (children != NULL)
-    XFree (children);
-  return found;
+  test_x_next_event (f->dpy, ev, deadline, waiting_for, WAIT_MS, f->err);
 }
 
 /* The app's window named @title in the root child @w, which it then
@@ -428,7 +336,7 @@ find_named (Display *dpy, Window w, const char *title, int depth)
 static Window
 app_window (Fixture *f, Window w, const char *title)
 {
-  Window found = find_named (f->dpy, w, title, 3);
+  Window found = test_x_find_named (f->dpy, w, title, 3);
 
   if (found != None)
     XSelectInput (f->dpy, found, StructureNotifyMask);
@@ -467,81 +375,29 @@ wait_map (Fixture *f, const char *title, XWindowAttributes *attrs)
 static Window
 main_window (Fixture *f, const char *title)
 {
-  Window root = DefaultRootWindow (f->dpy), parent, *children = NULL, found = None;
   XWindowAttributes attrs;
-  unsigned int n = 0;
+  Window found;
 
   XSync (f->dpy, False);
-  if (XQueryTree (f->dpy, root, &root, &parent, &children, &n))
-    {
-      for (unsigned int i = 0; i < n && found == None; i++)
-        if (XGetWindowAttributes (f->dpy, children[i], &attrs)
-            && attrs.map_state == IsViewable)
-          found = app_window (f, children[i], title);
-      XFree (children);
-    }
+  found = test_x_find_mapped (f->dpy, title, 3);
+  if (found != None)
+    XSelectInput (f->dpy, found, StructureNotifyMask);
   return found != None ? found : wait_map (f, title, &attrs);
 }
 
-/* Waits for @w to be unmapped or destroyed. */
 static void
 wait_gone (Fixture *f, Window w, const char *title)
 {
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
-  g_autofree char *what = g_strdup_printf ("\"%s\" to close", title);
-
-  for (;;)
-    {
-      XEvent ev;
-
-      next_event (f, &ev, deadline, what);
-      if ((ev.type == UnmapNotify && ev.xunmap.window == w)
-          || (ev.type == DestroyNotify && ev.xdestroywindow.window == w))
-        return;
-    }
+  test_x_wait_gone (f->dpy, w, title, WAIT_MS, f->err);
 }
 
 /* ---- xdotool ---- */
 
-static void G_GNUC_NULL_TERMINATED
-xdo (Fixture *f, const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autofree char *err = NULL;
-  int status = -1;
-  va_list ap;
-
-  g_ptr_array_add (argv, (char *) "xdotool");
-  va_start (ap, first);
-  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, f->envp,
-                               G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                               NULL, &err, &status, &error));
-  g_assert_no_error (error);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    g_error ("xdotool failed: %s", err);
-}
-
-/* A click at @x,@y in @w (a top-level). */
-static void
-click_in (Fixture *f, Window w, int x, int y)
-{
-  g_autofree char *id = g_strdup_printf ("%lu", w);
-  g_autofree char *xs = g_strdup_printf ("%d", x);
-  g_autofree char *ys = g_strdup_printf ("%d", y);
-
-  xdo (f, "mousemove", "--window", id, xs, ys, "click", "1", NULL);
-}
-
 static void
 type_into (Fixture *f, Window w, const char *text)
 {
-  click_in (f, w, 200, 135);   /* the entry, under any toolkit's menu bar */
-  xdo (f, "type", "--delay", "30", text, NULL);
+  test_xdo_click_in (f->envp, w, 200, 135, "1");   /* the entry, under any toolkit's menu bar */
+  test_xdo (f->envp, "type", "--delay", "30", text, NULL);
 }
 
 /* File > item @item (0: About..., 1: Settings...) of the menu bar of
@@ -556,11 +412,11 @@ choose (Fixture *f, const Toolkit *tk, Window main, int item, const char *title)
   Window dialog, child;
   int main_x, main_y;
 
-  drain (f);
+  test_x_drain (f->dpy);
   if (tk->menu_by_drag)
-    xdo (f, "mousemove", "--window", id, tk->file_x, tk->file_y, "mousedown", "1", NULL);
+    test_xdo (f->envp, "mousemove", "--window", id, tk->file_x, tk->file_y, "mousedown", "1", NULL);
   else
-    xdo (f, "mousemove", "--window", id, tk->file_x, tk->file_y, "click", "1", NULL);
+    test_xdo (f->envp, "mousemove", "--window", id, tk->file_x, tk->file_y, "click", "1", NULL);
   wait_map (f, NULL, &menu);
   /* Two entries of one height: the middle of the one asked for. */
   f->item_x = menu.width / 2;
@@ -576,9 +432,9 @@ choose (Fixture *f, const Toolkit *tk, Window main, int item, const char *title)
       f->item_y += menu.y - main_y;
     }
   if (tk->menu_by_drag)
-    xdo (f, "mousemove", x, y, "mouseup", "1", NULL);
+    test_xdo (f->envp, "mousemove", x, y, "mouseup", "1", NULL);
   else
-    xdo (f, "mousemove", x, y, "click", "1", NULL);
+    test_xdo (f->envp, "mousemove", x, y, "click", "1", NULL);
   dialog = wait_map (f, title, &menu);
   return dialog;
 }
@@ -598,15 +454,15 @@ record (Fixture *f, const Toolkit *tk)
   main = main_window (f, tk->title);
   /* What does not matter: typing, a click on Hello, the About dialog. */
   type_into (f, main, "hello");
-  click_in (f, main, 200, 250);
+  test_xdo_click_in (f->envp, main, 200, 250, "1");
   about = choose (f, tk, main, 0, "About");
-  drain (f);
-  click_in (f, about, 150, 60);
+  test_x_drain (f->dpy);
+  test_xdo_click_in (f->envp, about, 150, 60, "1");
   wait_gone (f, about, "About");
   type_into (f, main, "world");
   /* What does: File > Settings..., Apply. */
   settings = choose (f, tk, main, 1, "Settings");
-  click_in (f, settings, 75, 60);
+  test_xdo_click_in (f->envp, settings, 75, 60, "1");
 
   status = xrecord_wait (f);
   g_assert_true (WIFEXITED (status));
@@ -863,9 +719,9 @@ test_keyboards (Fixture *f, gconstpointer data)
 
     xrecord_start (f);
     main = main_window (f, "GTK type test");
-    click_in (f, main, 100, 50);
-    xdo (f, "type", "--delay", "30", "zäö@€", NULL);
-    xdo (f, "key", "--delay", "30", "dead_acute", "e", "Multi_key", "o", "c", "Cyrillic_zhe",
+    test_xdo_click_in (f->envp, main, 100, 50, "1");
+    test_xdo (f->envp, "type", "--delay", "30", "zäö@€", NULL);
+    test_xdo (f->envp, "key", "--delay", "30", "dead_acute", "e", "Multi_key", "o", "c", "Cyrillic_zhe",
          "Return", NULL);
     g_assert_true (WIFEXITED (xrecord_wait (f)));
   }

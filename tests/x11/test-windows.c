@@ -27,7 +27,9 @@
 #include <X11/extensions/XTest.h>
 
 #include "session.h"
-#include "xvfb-fixture.h"
+#include "xtest-proc.h"
+#include "xtest-session.h"
+#include "xtest-xvfb.h"
 
 #define WAIT_MS 20000
 
@@ -43,11 +45,8 @@ typedef struct
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
   test_xvfb_start (&f->xvfb, "1280x1024");
-  f->dir = g_dir_make_tmp ("test-windows-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmp ("test-windows-XXXXXX");
   f->err = g_string_new (NULL);
   f->err_fd = -1;
 }
@@ -55,13 +54,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  if (f->pid > 0)
-    {
-      kill (f->pid, SIGKILL);
-      waitpid (f->pid, NULL, 0);
-    }
-  if (f->err_fd >= 0)
-    close (f->err_fd);
+  test_kill_talking (&f->pid, &f->err_fd);
   test_xvfb_stop (&f->xvfb);
   test_remove_tree (f->dir);
   g_free (f->dir);
@@ -72,19 +65,13 @@ fixture_teardown (Fixture *f, gconstpointer data)
 static void
 spawn (Fixture *f, const char *const *argv)
 {
-  g_autoptr (GError) error = NULL;
-
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
-                                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                           NULL, NULL, &f->pid, NULL, NULL, &f->err_fd, &error));
-  g_assert_no_error (error);
+  f->pid = test_spawn_talking (NULL, (const char *const *) argv, NULL, &f->err_fd);
 }
 
 static void
 wait_said (Fixture *f, const char *what)
 {
-  if (!test_read_until (f->err_fd, f->err, what, WAIT_MS))
-    g_error ("no \"%s\" within %d ms; it said: %s", what, WAIT_MS, f->err->str);
+  test_wait_line (f->err_fd, f->err, what, WAIT_MS);
 }
 
 static int
