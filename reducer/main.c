@@ -22,6 +22,7 @@
 #include "summary.h"
 #include "sandbox.h"
 #include "session.h"
+#include "signame.h"
 
 /* The defaults the help says are the ones main() starts from. */
 #define DEFAULT_FRAMES 3
@@ -301,7 +302,7 @@ check_failure (const Args *a, ReduceOptions *options, GStrv *test_argv, int *sta
 
   if (a->signal_name != NULL)
     {
-      options->signal = session_signal_from_name (a->signal_name);
+      options->signal = proc_signal_from_name (a->signal_name);
       if (options->signal <= 0)
         {
           g_printerr ("xreduce: unknown signal '%s' (e.g. SIGSEGV, SEGV or 11)\n", a->signal_name);

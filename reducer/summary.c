@@ -11,6 +11,7 @@
 #include "proc.h"
 #include "quote.h"
 #include "reduce-options.h"
+#include "signame.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -430,7 +431,7 @@ summary_json (const Reduction *r, const Session *best, const char *report_md,
   json_builder_set_member_name (b, "crash");
   json_builder_begin_object (b);
   jsonio_add_string (b, "signal", r->target->outcome.kind == SESSION_OUTCOME_CRASHED
-                                   ? session_signal_name (r->target->outcome.signal) : NULL);
+                                   ? proc_signal_name (r->target->outcome.signal) : NULL);
   json_builder_set_member_name (b, "frames");
   json_builder_begin_array (b);
   for (char **f = r->target->reference_frames; f != NULL && *f != NULL; f++)

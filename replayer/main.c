@@ -32,6 +32,7 @@
 #include "session.h"
 #include "frame.h"
 #include "exit-status.h"
+#include "signame.h"
 
 static const char usage_description[] =
   "Replays SESSION's user actions with XTest against a fresh instance of APP\n"
@@ -150,7 +151,7 @@ interrupted (const Interrupt *interrupt, gboolean quiet)
     }
   if (!quiet)
     g_printerr ("xreplay: interrupted by %s; the app and the Xvfb are gone\n",
-                session_signal_name (signum));
+                proc_signal_name (signum));
   return 128 + signum;
 }
 

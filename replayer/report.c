@@ -25,6 +25,7 @@
 #include "snapshot.h"
 #include "xapp.h"
 #include "xconn.h"
+#include "signame.h"
 
 #include <errno.h>
 #include <string.h>
@@ -366,7 +367,7 @@ static Snapshot *
 end_picture (Report *report, const ReplayResult *result, const char *outcome, char **caption,
              GError **error)
 {
-  const char *name = session_signal_name (result->verdict.signal);
+  const char *name = proc_signal_name (result->verdict.signal);
   g_autofree char *badge = NULL;
   g_autofree char *said = NULL;
 

@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "xreduce-sessions"
 
 #include "session-private.h"
+#include "signame.h"
 
 #include <signal.h>
 #include <string.h>
@@ -206,56 +207,6 @@ session_outcome_is_failure (SessionOutcome outcome)
     }
 }
 
-/* Signal names without the libc's sigabbrev_np (glibc >= 2.32 only). */
-static const struct
-{
-  const char *name;
-  int number;
-} signal_names[] = {
-  { "SIGHUP", SIGHUP }, { "SIGINT", SIGINT }, { "SIGQUIT", SIGQUIT },
-  { "SIGILL", SIGILL }, { "SIGTRAP", SIGTRAP }, { "SIGABRT", SIGABRT },
-  { "SIGBUS", SIGBUS }, { "SIGFPE", SIGFPE }, { "SIGKILL", SIGKILL },
-  { "SIGUSR1", SIGUSR1 }, { "SIGSEGV", SIGSEGV }, { "SIGUSR2", SIGUSR2 },
-  { "SIGPIPE", SIGPIPE }, { "SIGALRM", SIGALRM }, { "SIGTERM", SIGTERM },
-  { "SIGSTKFLT", SIGSTKFLT }, { "SIGCHLD", SIGCHLD }, { "SIGCONT", SIGCONT },
-  { "SIGSTOP", SIGSTOP }, { "SIGTSTP", SIGTSTP }, { "SIGTTIN", SIGTTIN },
-  { "SIGTTOU", SIGTTOU }, { "SIGURG", SIGURG }, { "SIGXCPU", SIGXCPU },
-  { "SIGXFSZ", SIGXFSZ }, { "SIGVTALRM", SIGVTALRM }, { "SIGPROF", SIGPROF },
-  { "SIGWINCH", SIGWINCH }, { "SIGIO", SIGIO }, { "SIGPWR", SIGPWR },
-  { "SIGSYS", SIGSYS },
-};
-
-const char *
-session_signal_name (int signum)
-{
-  for (gsize i = 0; i < G_N_ELEMENTS (signal_names); i++)
-    if (signal_names[i].number == signum)
-      return signal_names[i].name;
-  return NULL;
-}
-
-int
-session_signal_from_name (const char *name)
-{
-  g_autofree char *upper = NULL;
-  char *end = NULL;
-  guint64 number;
-
-  if (name == NULL || *name == '\0')
-    return -1;
-  if (g_ascii_isdigit (*name))
-    {
-      number = g_ascii_strtoull (name, &end, 10);
-      return (*end == '\0' && number > 0 && number < 65) ? (int) number : -1;
-    }
-  upper = g_ascii_strup (name, -1);
-  for (gsize i = 0; i < G_N_ELEMENTS (signal_names); i++)
-    if (g_str_equal (upper, signal_names[i].name)
-        || g_str_equal (upper, signal_names[i].name + 3))
-      return signal_names[i].number;
-  return -1;
-}
-
 char *
 session_outcome_to_string (SessionOutcome outcome)
 {
@@ -266,7 +217,7 @@ session_outcome_to_string (SessionOutcome outcome)
     case SESSION_OUTCOME_NONE:
       return g_strdup ("none");
     case SESSION_OUTCOME_CRASHED:
-      name = session_signal_name (outcome.signal);
+      name = proc_signal_name (outcome.signal);
       return name != NULL ? g_strdup_printf ("crashed %s", name)
                           : g_strdup_printf ("crashed %d", outcome.signal);
     case SESSION_OUTCOME_EXITED:
@@ -300,7 +251,7 @@ session_outcome_parse (const char *text, SessionOutcome *outcome,
   else if (n == 2 && g_str_equal (words[0], "crashed"))
     {
       result.kind = SESSION_OUTCOME_CRASHED;
-      result.signal = session_signal_from_name (words[1]);
+      result.signal = proc_signal_from_name (words[1]);
       if (result.signal <= 0)
         {
           g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,

@@ -3,6 +3,7 @@
 
 #include "verdict.h"
 #include "session.h"
+#include "signame.h"
 
 #include <string.h>
 #include <sys/wait.h>
@@ -148,7 +149,7 @@ verdict_describe (const Verdict *verdict)
     case VERDICT_PASSED:
       return g_strdup ("passed");
     case VERDICT_CRASHED:
-      name = session_signal_name (verdict->signal);
+      name = proc_signal_name (verdict->signal);
       return name != NULL ? g_strdup_printf ("crashed with %s", name)
                           : g_strdup_printf ("crashed with signal %d", verdict->signal);
     case VERDICT_EXITED:
@@ -168,7 +169,7 @@ verdict_describe (const Verdict *verdict)
 void
 verdict_to_json (const Verdict *verdict, JsonBuilder *builder)
 {
-  const char *signame = verdict->signal != 0 ? session_signal_name (verdict->signal) : NULL;
+  const char *signame = verdict->signal != 0 ? proc_signal_name (verdict->signal) : NULL;
   gboolean has_status = verdict->signal == 0 && verdict->exit_status >= 0
                         && (verdict->kind == VERDICT_EXITED
                             || verdict->kind == VERDICT_COULD_NOT_START);
