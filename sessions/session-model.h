@@ -221,6 +221,10 @@ SessionOutcome session_get_outcome (const Session *session);
 void session_set_outcome (Session *session, SessionOutcome outcome,
                           gboolean at_end);
 gboolean session_outcome_is_failure (SessionOutcome outcome);
+/* A recorded outcome in words: "crashed with SIGSEGV", "exited with
+ * status 3", "hung" (verdict_describe() says a verdict's so too),
+ * "none", "not recorded". */
+char *session_outcome_describe (SessionOutcome outcome);
 
 /* Events, in file order. */
 guint session_get_n_events (const Session *session);

@@ -95,67 +95,19 @@ verdict_to_session_outcome (const Verdict *verdict)
     }
 }
 
-/* A recorded outcome as the verdict it stands for (NONE and UNKNOWN have
- * words of their own, see session_outcome_describe()). */
-static void
-verdict_from_session_outcome (Verdict *verdict, SessionOutcome outcome)
-{
-  switch (outcome.kind)
-    {
-    case SESSION_OUTCOME_CRASHED:
-      verdict_init (verdict, VERDICT_CRASHED);
-      verdict->signal = outcome.signal;
-      break;
-    case SESSION_OUTCOME_EXITED:
-      verdict_init (verdict, VERDICT_EXITED);
-      verdict->exit_status = outcome.status;
-      break;
-    case SESSION_OUTCOME_HUNG:
-      verdict_init (verdict, VERDICT_HUNG);
-      break;
-    case SESSION_OUTCOME_NONE:
-    case SESSION_OUTCOME_UNKNOWN:
-    default:
-      verdict_init (verdict, VERDICT_PASSED);
-      break;
-    }
-}
-
-char *
-session_outcome_describe (SessionOutcome outcome)
-{
-  Verdict verdict;
-
-  /* Words of the file's own: nothing failed, or nothing was written. */
-  if (outcome.kind == SESSION_OUTCOME_NONE)
-    return g_strdup ("none");
-  if (outcome.kind == SESSION_OUTCOME_LOST)
-    return g_strdup ("unknown (the app was gone with its windows open)");
-  if (outcome.kind != SESSION_OUTCOME_CRASHED && outcome.kind != SESSION_OUTCOME_EXITED
-      && outcome.kind != SESSION_OUTCOME_HUNG)
-    return g_strdup ("not recorded");
-  verdict_from_session_outcome (&verdict, outcome);
-  return verdict_describe (&verdict);
-}
-
 char *
 verdict_describe (const Verdict *verdict)
 {
   const char *detail = verdict->detail != NULL ? verdict->detail : "unknown reason";
-  const char *name;
 
   switch (verdict->kind)
     {
     case VERDICT_PASSED:
-      return g_strdup ("passed");
+      return g_strdup (verdict_kind_to_string (verdict->kind));
     case VERDICT_CRASHED:
-      name = proc_signal_name (verdict->signal);
-      return name != NULL ? g_strdup_printf ("crashed with %s", name)
-                          : g_strdup_printf ("crashed with signal %d", verdict->signal);
     case VERDICT_EXITED:
-      return g_strdup_printf ("exited with status %d", verdict->exit_status);
     case VERDICT_HUNG:
-      return g_strdup ("hung");
+      return session_outcome_describe (verdict_to_session_outcome (verdict));
     case VERDICT_COULD_NOT_START:
       return g_strdup_printf ("could not start: %s", detail);
     case VERDICT_UNRESOLVED:

@@ -45,9 +45,6 @@ void verdict_from_wait_status (Verdict *verdict, int wait_status);
 /* The outcome a session file records for @verdict: PASSED is NONE,
  * COULD_NOT_START, UNRESOLVED and INFRA_ERROR are UNKNOWN. */
 SessionOutcome verdict_to_session_outcome (const Verdict *verdict);
-/* A recorded outcome in words: "crashed with SIGSEGV", "exited with
- * status 3", "hung" (verdict_describe()'s), "none", "not recorded". */
-char *session_outcome_describe (SessionOutcome outcome);
 
 /* "passed", "crashed", "exited", "hung", "could-not-start", "unresolved",
  * "infrastructure-error": the JSON "outcome". */
@@ -56,8 +53,9 @@ gboolean verdict_kind_from_string (const char *text, VerdictKind *kind);
 
 /* "crashed with SIGSEGV", "exited with status 3", "hung", "passed",
  * "could not start: ...", "unresolved: ...", "infrastructure error: ...".
- * The one place an outcome is put in words (session_outcome_describe()
- * and xreplay's words for the app's end come from it). */
+ * The one place a verdict is put in words (xreplay's words for the app's
+ * end come from it); a crash, an exit and a hang in the words of
+ * session_outcome_describe(), the session's. */
 char *verdict_describe (const Verdict *verdict);
 
 /* Adds the members "outcome", "signal" (name or null), "signal_number",
