@@ -18,6 +18,15 @@ static const char *const kind_names[] = {
   [VERDICT_INFRA_ERROR] = "infrastructure-error",
 };
 
+static const char *const xreduce_verdict_names[] = {
+  [XREDUCE_VERDICT_REDUCED] = "reduced",
+  [XREDUCE_VERDICT_STOPPED_EARLY] = "stopped_early",
+  [XREDUCE_VERDICT_NOTHING_TO_REDUCE] = "nothing_to_reduce",
+  [XREDUCE_VERDICT_USAGE_ERROR] = "usage_error",
+  [XREDUCE_VERDICT_INFRA_ERROR] = "infra_error",
+  [XREDUCE_VERDICT_INTERRUPTED] = "interrupted",
+};
+
 void
 verdict_init (Verdict *verdict, VerdictKind kind)
 {
@@ -53,6 +62,25 @@ verdict_kind_from_string (const char *text, VerdictKind *kind)
     if (strcmp (text, kind_names[i]) == 0)
       {
         *kind = (VerdictKind) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+xreduce_verdict_to_string (XreduceVerdict verdict)
+{
+  return (guint) verdict < G_N_ELEMENTS (xreduce_verdict_names) ? xreduce_verdict_names[verdict]
+                                                                 : "unknown";
+}
+
+gboolean
+xreduce_verdict_from_string (const char *text, XreduceVerdict *verdict)
+{
+  for (guint i = 0; text != NULL && i < G_N_ELEMENTS (xreduce_verdict_names); i++)
+    if (strcmp (text, xreduce_verdict_names[i]) == 0)
+      {
+        *verdict = (XreduceVerdict) i;
         return TRUE;
       }
   return FALSE;

@@ -9,6 +9,7 @@
 
 #include "replay-args.h"
 #include "replay-result.h"
+#include "verdict.h"
 
 /* Every member set to something other than its zero, written and read
  * back: the same values. */
@@ -390,6 +391,25 @@ test_crash_words (void)
   g_assert_cmpstr (outside, ==, "killed by SIGSEGV sent from outside the app's sandbox");
 }
 
+/* xreduce --json's verdicts: each word read back as its verdict, the
+ * words scripts match on unchanged, and an unknown word refused. */
+static void
+test_xreduce_verdicts (void)
+{
+  static const char *const words[] = { "reduced", "stopped_early", "nothing_to_reduce",
+                                       "usage_error", "infra_error", "interrupted" };
+  XreduceVerdict verdict;
+
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    {
+      g_assert_true (xreduce_verdict_from_string (words[i], &verdict));
+      g_assert_cmpstr (xreduce_verdict_to_string (verdict), ==, words[i]);
+    }
+  g_assert_cmpstr (xreduce_verdict_to_string (XREDUCE_VERDICT_INTERRUPTED), ==, "interrupted");
+  g_assert_false (xreduce_verdict_from_string ("crashed", &verdict));
+  g_assert_false (xreduce_verdict_from_string (NULL, &verdict));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -398,6 +418,7 @@ main (int argc, char **argv)
   g_test_add_func ("/verdict/result/unknowns", test_result_unknowns);
   g_test_add_func ("/verdict/result/bad-json", test_result_bad_json);
   g_test_add_func ("/verdict/crash-words", test_crash_words);
+  g_test_add_func ("/verdict/xreduce-verdicts", test_xreduce_verdicts);
   g_test_add_func ("/verdict/replay-args/defaults", test_args_defaults);
   g_test_add_func ("/verdict/replay-args/values", test_args_values);
   g_test_add_func ("/verdict/replay-args/bad", test_args_bad);
