@@ -1,7 +1,7 @@
-/* test-verdict.c — the replay's interface, written once (verdict/): a
- * ReplayResult survives the trip through JSON whole; what is not such a
- * JSON object is refused; the replay options parse, check and pass on as
- * both programs use them. No display.
+/* test-verdict.c — the replay's interface, written once
+ * (replay-interface/): a ReplayResult survives the trip through JSON
+ * whole; what is not such a JSON object is refused; the replay options
+ * parse, check and pass on as both programs use them. No display.
  */
 #include <signal.h>
 #include <string.h>
