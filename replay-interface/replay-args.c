@@ -95,7 +95,7 @@ static const Option options[N_OPTIONS] = {
   [OPT_SETENV] = { "setenv", ARG_LIST, 0, 0, "The app gets NAME=VALUE (repeatable)", "NAME=VALUE" },
   [OPT_FILES] = { "files", ARG_TEXT, 0, 0, "The copies of the files the app read (xrecord --with-files), put where the app found them (default: SESSION.files beside the session)", "DIR" },
   [OPT_BACKTRACE] = { "backtrace", ARG_FLAG, 0, 0, "Trace the app's processes (ptrace): say which one died of which signal, sent by whom, and its top frames", NULL, TRUE },
-  [OPT_NO_BACKTRACE] = { "no-backtrace", ARG_FLAG, 0, 0, "With --report: do not trace the app (by default the report's replay does, as --backtrace)", NULL, TRUE },
+  [OPT_NO_BACKTRACE] = { "no-backtrace", ARG_FLAG, 0, 0, "The report's replay does not trace the app: no backtrace in the report (by default it does, as --backtrace; --backtrace and xreduce's --same-crash still do)", NULL },
 };
 
 /* What the command line said, by option. */

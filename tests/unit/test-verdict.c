@@ -324,7 +324,8 @@ test_args_names (void)
   g_assert_true (g_strv_contains ((const char *const *) names, "--setenv"));
   g_assert_true (g_strv_contains ((const char *const *) names, "--files"));
   g_assert_true (g_strv_contains ((const char *const *) names, "--double-click-time"));
-  g_assert_cmpuint (g_strv_length (names), ==, 22);
+  g_assert_true (g_strv_contains ((const char *const *) names, "--no-backtrace"));
+  g_assert_cmpuint (g_strv_length (names), ==, 23);
 }
 
 /* A crash in words: a fault with its site (a source line first, a
