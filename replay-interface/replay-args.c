@@ -64,12 +64,10 @@ typedef struct
 #define MS(field) G_STRUCT_OFFSET (ReplaySettings, field)
 
 /* In the order --help shows them and replay_args_to_argv() passes them.
- * An option that both programs take, check and pass on is an entry here;
- * one xreplay_only is xreplay's, not xreduce's (that is the difference
- * between the two, nothing else).
- * The defaults the help says are the constants the settings start from
- * (replay_settings_init()); tests/install/check-man.sh holds the man
- * pages to what --help says. */
+ * xreplay and xreduce both take, check and pass on every entry but those
+ * marked xreplay_only, which are xreplay's alone. The defaults the help
+ * says are the constants the settings start from (replay_settings_init());
+ * tests/install/check-man.sh holds the man pages to what --help says. */
 static const Option options[N_OPTIONS] = {
   [OPT_PACE] = { "pace", ARG_TEXT, 0, 0, "app: each action once the app has taken the one before (xreplay's default; xreduce takes the recorded pace when the session fails only so); recorded: the recorded gaps (see --speed)", "app|recorded" },
   [OPT_SPEED] = { "speed", ARG_TEXT, 0, 0, "Divide the recorded gaps between actions by F (default "
