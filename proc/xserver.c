@@ -18,9 +18,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
 #include <unistd.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 
@@ -366,12 +368,85 @@ xserver_continue (XServer *server)
     kill (xserver_get_pid (server), SIGCONT);
 }
 
+/* TRUE while the server is still starting: it has not written its
+ * display number yet. The server takes SIGTERM only in its dispatch
+ * loop, after its initialisation (fonts, the keymap's xkbcomp): a second
+ * or more on a loaded machine, which a Ctrl-C would wait for. */
+static gboolean
+is_starting (XServer *server)
+{
+  struct pollfd ready = { .fd = server->ready_fd, .events = POLLIN };
+
+  if (server->display != NULL || server->ready_fd < 0 || server->child == NULL
+      || xserver_get_pid (server) <= 0)
+    return FALSE;
+  return poll (&ready, 1, 0) == 0;
+}
+
+/* What a server killed while starting leaves, as its own exit would
+ * remove it: its lock file(s) in /tmp, which hold its pid, and the
+ * socket of that display. Run once it is dead (a zombie until reaped:
+ * its pid is no one else's yet). */
+static void
+remove_leftovers (pid_t pid)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/tmp", 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *text = NULL;
+      unsigned display;
+      char tail;
+      int held;
+
+      /* .X12-lock, and the .tX12-lock it is linked from. */
+      if ((sscanf (name, ".X%u-loc%c", &display, &tail) != 2
+           && sscanf (name, ".tX%u-loc%c", &display, &tail) != 2) || tail != 'k')
+        continue;
+      path = g_build_filename ("/tmp", name, NULL);
+      if (!g_file_get_contents (path, &text, NULL, NULL) || sscanf (text, "%d", &held) != 1
+          || held != (int) pid)
+        continue;
+      g_unlink (path);
+      if (name[1] == 'X')
+        {
+          g_autofree char *socket = g_strdup_printf ("/tmp/.X11-unix/X%u", display);
+          g_unlink (socket);
+        }
+    }
+}
+
+void
+xserver_signal_stop (XServer *server)
+{
+  xserver_continue (server);
+  if (server->child != NULL && xserver_get_pid (server) > 0)
+    kill (xserver_get_pid (server), is_starting (server) ? SIGKILL : SIGTERM);
+}
+
 void
 xserver_stop (XServer *server)
 {
   xserver_continue (server);
-  if (server->child != NULL)
-    proc_child_kill (server->child, XSERVER_STOP_GRACE_MS);
+  if (server->child == NULL)
+    return;
+  if (is_starting (server))
+    {
+      pid_t pid = xserver_get_pid (server);
+
+      proc_child_signal (server->child, SIGKILL);
+      /* Waited for without reaping it, so that its pid stays its own
+       * while its files are looked for. */
+      {
+        siginfo_t info = { 0 };
+        while (waitid (P_PID, pid, &info, WEXITED | WNOWAIT) != 0 && errno == EINTR)
+          ;
+      }
+      remove_leftovers (pid);
+    }
+  proc_child_kill (server->child, XSERVER_STOP_GRACE_MS);
 }
 
 void
@@ -379,9 +454,7 @@ xserver_free (XServer *server)
 {
   if (server == NULL)
     return;
-  xserver_continue (server);
-  if (server->child != NULL)
-    proc_child_kill (server->child, XSERVER_STOP_GRACE_MS);
+  xserver_stop (server);
   g_clear_pointer (&server->child, proc_child_free);
   if (server->ready_fd >= 0)
     close (server->ready_fd);

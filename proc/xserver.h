@@ -76,8 +76,13 @@ gboolean xserver_is_alive (XServer *server);
 gboolean xserver_is_stopped (const XServer *server);
 
 /* SIGTERM to the server's process group, SIGKILL if it has not exited
- * after a bounded wait, and reap it. Idempotent. */
+ * after a bounded wait, and reap it. Idempotent. A server still starting
+ * (not ready) takes SIGKILL at once: SIGTERM would wait for the end of
+ * its start; its lock file and socket are removed as its exit would. */
 void xserver_stop (XServer *server);
+/* Only the signal xserver_stop() starts with, without waiting: to stop
+ * several servers at once, then xserver_stop() or xserver_free() each. */
+void xserver_signal_stop (XServer *server);
 void xserver_free (XServer *server);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XServer, xserver_free)
 

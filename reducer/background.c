@@ -79,9 +79,20 @@ background_launch (Runner *runner)
 
       if (!launch_test (runner, worker, bg->session, -1, bg, &error))
         {
+          /* Given up at a signal or --limit-time (its file was being
+           * written): so is every test queued behind it, without writing
+           * theirs (a large session's is a second each). */
+          gboolean stopped = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
           runner->n_background--;
           bg->done (NULL, FALSE, error, bg->done_data);
           background_free (bg);
+          while (stopped && (bg = g_queue_pop_head (&runner->background)) != NULL)
+            {
+              runner->n_background--;
+              bg->done (NULL, FALSE, error, bg->done_data);
+              background_free (bg);
+            }
           continue;
         }
       worker->background = bg;

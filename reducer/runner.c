@@ -91,7 +91,9 @@ runner_new (const RunnerOptions *options, GError **error)
                                                           .no_autorepeat = TRUE,
                                                           .auth = TRUE },
                                       error);
-      if (worker->server == NULL)
+      /* Each start is a fork of this process, slow once it holds a
+       * large session: a signal stops the starting here. */
+      if (worker->server == NULL || !proc_check_interrupt (error))
         return NULL;
     }
   /* The first ones now (the verification's replays start on them); the
@@ -132,8 +134,8 @@ runner_free (Runner *runner)
   for (guint i = 0; i < runner->workers->len; i++)
     {
       Worker *worker = g_ptr_array_index (runner->workers, i);
-      if (worker->server != NULL && xserver_get_pid (worker->server) > 0)
-        kill (xserver_get_pid (worker->server), SIGTERM);
+      if (worker->server != NULL)
+        xserver_signal_stop (worker->server);
     }
   g_clear_handle_id (&runner->server_watch, g_source_remove);
   g_ptr_array_unref (runner->workers);

@@ -23,7 +23,6 @@ static gboolean
 open_journal (Reducer *reducer, const char *want, GError **error)
 {
   const ReduceOptions *options = reducer->options;
-  g_autofree char *bytes = NULL;
   g_autofree char *app = g_strjoinv ("\x1f", reducer->app_argv);
   g_autofree char *replay = g_strjoinv ("\x1f", reducer->xreplay_args);
   g_autofree char *test = options->test_argv != NULL ? g_strjoinv ("\x1f", options->test_argv)
@@ -34,18 +33,15 @@ open_journal (Reducer *reducer, const char *want, GError **error)
   g_autofree char *path = g_strconcat (reducer->output_path, ".journal", NULL);
   g_autofree char *key = NULL;
   g_autoptr (GError) local = NULL;
-  gsize len = 0;
   gsize lengths[6];
   const char *parts[6];
 
-  if (!g_file_get_contents (options->session_path, &bytes, &len, &local))
-    {
-      g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_USAGE, "%s", local->message);
-      return FALSE;
-    }
-  parts[0] = bytes, lengths[0] = len;
+  /* The file's bytes, by the sum its reading made (not read again: a
+   * large session is a second of hashing, and no signal waits for it). */
+  parts[0] = session_get_digest (reducer->session);
+  g_assert (parts[0] != NULL);
   parts[1] = app, parts[2] = replay, parts[3] = test, parts[4] = want, parts[5] = how;
-  for (guint i = 1; i < G_N_ELEMENTS (parts); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     lengths[i] = strlen (parts[i]);
   key = journal_make_key (parts, G_N_ELEMENTS (parts), lengths);
   reducer->journal = journal_open (path, key, &local);
@@ -92,6 +88,25 @@ on_deadline (gpointer data)
   if (reducer->runner != NULL)
     runner_cancel (reducer->runner);
   return G_SOURCE_REMOVE;
+}
+
+/* Between the steps of the setup, each one a pass over the session at
+ * most: a signal or the time limit stops it there, not after the
+ * verification has started (the main context does not run meanwhile). */
+static gboolean
+setup_stopped (Reducer *reducer, GError **error)
+{
+  if (!g_cancellable_is_cancelled (proc_interrupt_get_cancellable ()))
+    return FALSE;
+  reducer->timed_out = proc_interrupt_get_signal () == 0;
+  if (reducer->timed_out)
+    g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                 "time limit of %.0f s reached before the reduction started: nothing written",
+                 reducer->options->limit_time);
+  else
+    g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+                         "interrupted before the reduction started: nothing written");
+  return TRUE;
 }
 
 /* The session, the app, the target, the output: everything that can be
@@ -289,7 +304,7 @@ reduce_setup (Reducer *reducer, GError **error)
   g_autofree char *want = NULL;
   guint n_actions, max_workers;
 
-  if (!check_input (reducer, error))
+  if (!check_input (reducer, error) || setup_stopped (reducer, error))
     return FALSE;
   reducer->xreplay = options->xreplay != NULL ? g_strdup (options->xreplay) : find_xreplay ();
   if (reducer->xreplay == NULL && options->test_argv == NULL)
@@ -298,7 +313,7 @@ reduce_setup (Reducer *reducer, GError **error)
                    "cannot find the xreplay program beside xreduce or in PATH");
       return FALSE;
     }
-  if (!check_sandbox (reducer, error))
+  if (!check_sandbox (reducer, error) || setup_stopped (reducer, error))
     return FALSE;
   reducer->xreplay_args = replay_args_common ((const char *const *) options->xreplay_args,
                                              options->stderr_match, options->same_crash);
@@ -309,7 +324,7 @@ reduce_setup (Reducer *reducer, GError **error)
       return FALSE;
     }
 
-  if (!start_workers (reducer, &max_workers, error))
+  if (!start_workers (reducer, &max_workers, error) || setup_stopped (reducer, error))
     return FALSE;
   /* From the start of the run, not from here: the workers' X servers
    * took their time already. */
@@ -327,7 +342,7 @@ reduce_setup (Reducer *reducer, GError **error)
   else
     reducer_say (reducer, "%u actions; reducing for: %s; up to %u worker%s", n_actions, want,
                  max_workers, max_workers == 1 ? "" : "s");
-  if (!open_journal (reducer, want, error))
+  if (!open_journal (reducer, want, error) || setup_stopped (reducer, error))
     return FALSE;
   reducer_start_learning (reducer);
   reducer->n_before = n_actions;
@@ -338,6 +353,8 @@ reduce_setup (Reducer *reducer, GError **error)
       all[i] = i;
     reducer_set_best (reducer, all, n_actions);
   }
+  if (setup_stopped (reducer, error))
+    return FALSE;
   /* The verification starts; the baseline, and --same-crash (whose
    * oracle needs the original crash's frames), wait for its verdict, the
    * hierarchical search starts beside it. Until then the best set is the

@@ -161,6 +161,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Session, session_free)
  * end with a newline (cut short?): ignored" (a last line without '\n' was
  * cut: it is not read, whatever it says); NULL if nothing. */
 const char *session_get_warning (const Session *session);
+/* The SHA-256 (hex) of the bytes session_load_*() read it from, summed as
+ * they were read; NULL for a session parsed from memory or built. */
+const char *session_get_digest (const Session *session);
 
 /* Header. */
 void session_get_screen (const Session *session, int *width, int *height);

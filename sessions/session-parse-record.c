@@ -155,6 +155,7 @@ parser_record (Parser *parser, const char *line, GError **error)
       return FALSE;
     }
   g_array_append_val (parser->session->events, ev);
+  session_note_event (parser->session, &ev);
   parser->last_record = parser->session->events->len;
   return TRUE;
 }

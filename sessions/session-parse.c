@@ -119,6 +119,8 @@ static Session *parse_all (Parser *parser, const char *data, gsize len, GError *
 
 /* Lines between two looks at the parser's cancellable. */
 #define PARSE_CANCEL_EVERY 4096
+/* Bytes read (and summed) between two looks at it. */
+#define SESSION_READ_PIECE (4 * 1024 * 1024)
 
 Session *
 session_parse (const char *data, gsize len, const char *name, GError **error)
@@ -327,6 +329,8 @@ session_load_cancellable (const char *path, gsize max_bytes, guint max_actions,
 {
   g_autofree char *data = NULL;
   g_autofree char *shown = quote_terminal (path);
+  g_autoptr (GChecksum) sum = NULL;
+  Session *session;
   struct stat st;
   gsize len = 0;
   int fd;
@@ -368,9 +372,12 @@ session_load_cancellable (const char *path, gsize max_bytes, guint max_actions,
       return NULL;
     }
   data = g_malloc ((gsize) st.st_size + 1);
+  sum = g_checksum_new (G_CHECKSUM_SHA256);
+  /* In pieces, each one summed as it comes: a large file is a second of
+   * reading and hashing, and a signal must not wait for all of it. */
   while (len < (gsize) st.st_size)
     {
-      ssize_t n = read (fd, data + len, (gsize) st.st_size - len);
+      ssize_t n = read (fd, data + len, MIN ((gsize) st.st_size - len, SESSION_READ_PIECE));
 
       if (n < 0 && errno == EINTR)
         continue;
@@ -383,10 +390,19 @@ session_load_cancellable (const char *path, gsize max_bytes, guint max_actions,
         }
       if (n == 0)
         break;   /* it shrank meanwhile: what there is */
+      g_checksum_update (sum, (const guchar *) data + len, n);
       len += (gsize) n;
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          close (fd);
+          return NULL;
+        }
     }
   close (fd);
   data[len] = '\0';
-  return parse_cancellable (data, len, path, max_actions, cancellable, error);
+  session = parse_cancellable (data, len, path, max_actions, cancellable, error);
+  if (session != NULL)
+    session->digest = g_strdup (g_checksum_get_string (sum));
+  return session;
 }
 

@@ -16,7 +16,9 @@ struct Session
   gboolean outcome_at_end;   /* written as a footer */
   guint n_preamble;          /* leading comment events before the version line */
   GArray *events;            /* of SessionEvent, owns their strings */
+  guint n_actions;           /* of events: kept by every append (session_note_event) */
   char *warning;             /* or NULL: what the parser dropped (a cut last line) */
+  char *digest;              /* SHA-256 of the file it was loaded from, or NULL */
   /* Version 2's header (session-world.h), each owned or NULL. */
   char *home, *cwd, *host, *date, *wm;
   GPtrArray *env;            /* "NAME=VALUE" (owned), NULL-terminated */
@@ -59,6 +61,9 @@ gboolean session_world_check_sequence (const SessionEvent *prev, const SessionEv
  * action. @keep_event[i] is set for the event indices to keep. */
 void session_world_subset (const Session *session, const gboolean *kept_action,
                            gboolean *keep_event);
+
+/* @ev was just added to @session's events: the counts follow it. */
+void session_note_event (Session *session, const SessionEvent *ev);
 
 /* The header lines (version to outcome, unless at the end) as written. */
 void session_write_header (const Session *session, GString *out);

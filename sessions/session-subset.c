@@ -114,6 +114,7 @@ append_release (Session *subset, const SessionEvent *press, guint64 time_ms)
   release.time_ms = time_ms;
   release.added = TRUE;
   g_array_append_val (subset->events, release);
+  session_note_event (subset, &release);
 }
 
 static gpointer

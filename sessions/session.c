@@ -37,6 +37,7 @@ free_now (Session *session)
   g_free (session->keymap);
   g_strfreev (session->replay_options);
   g_free (session->warning);
+  g_free (session->digest);
   g_free (session->home);
   g_free (session->cwd);
   g_free (session->host);
@@ -130,6 +131,12 @@ const char *
 session_get_warning (const Session *session)
 {
   return session->warning;
+}
+
+const char *
+session_get_digest (const Session *session)
+{
+  return session->digest;
 }
 
 gboolean
@@ -359,6 +366,16 @@ session_append (Session *session, const SessionEvent *ev)
 
   session_event_copy (&copy, ev);
   g_array_append_val (session->events, copy);
+  session_note_event (session, &copy);
+}
+
+/* Events are only ever added, never changed or removed: the count of
+ * actions is kept as they come, so that asking for it costs nothing on a
+ * session of millions of events. */
+void
+session_note_event (Session *session, const SessionEvent *ev)
+{
+  session->n_actions += session_event_is_action (ev);
 }
 
 gboolean
@@ -497,11 +514,7 @@ session_get_windows_open (const Session *session)
 guint
 session_get_n_actions (const Session *session)
 {
-  guint n = 0;
-
-  for (guint i = 0; i < session->events->len; i++)
-    n += session_event_is_action (session_get_event (session, i));
-  return n;
+  return session->n_actions;
 }
 
 static void

@@ -23,6 +23,7 @@
 #include "proc.h"
 #include "interrupt.h"
 #include "sandbox.h"
+#include "xserver.h"
 
 /* How long a killed process may take to be gone. */
 #define GONE_MS 10000
@@ -533,6 +534,62 @@ test_tempdir_free (void)
   g_assert_cmpint (WTERMSIG (status), ==, SIGKILL);
 }
 
+/* An X server still starting takes SIGTERM only once its start is over
+ * (a second or more on a loaded machine, which a Ctrl-C would wait for):
+ * it is killed at once instead, and what it made (its lock file, the
+ * socket of its display) goes, as its own exit would remove them. The
+ * stand-in "Xvfb" makes both, ignores SIGTERM and never says its display. */
+static void
+test_xserver_killed_starting (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-xserver-XXXXXX", NULL);
+  g_autofree char *fake = g_build_filename (dir, "Xvfb", NULL);
+  g_autofree char *saved_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *path = g_strdup_printf ("%s:%s", dir, saved_path);
+  g_autofree char *lock = NULL;
+  g_autofree char *socket = NULL;
+  g_autofree char *script = NULL;
+  g_autoptr (GError) error = NULL;
+  XServer *server;
+  guint display = 4000 + (guint) g_random_int_range (0, 1000);
+  pid_t pid;
+
+  /* A display number no one holds. */
+  for (;; display++)
+    {
+      g_free (lock);
+      lock = g_strdup_printf ("/tmp/.X%u-lock", display);
+      if (!g_file_test (lock, G_FILE_TEST_EXISTS))
+        break;
+    }
+  socket = g_strdup_printf ("/tmp/.X11-unix/X%u", display);
+  script = g_strdup_printf ("#!/bin/sh\ntrap '' TERM\nmkdir -p /tmp/.X11-unix\n"
+                            ": > %s\nprintf '%%10d\\n' $$ > %s.new\nmv %s.new %s\n"
+                            "exec sleep 1000\n", socket, lock, lock, lock);
+  g_assert_true (g_file_set_contents (fake, script, -1, NULL));
+  g_assert_cmpint (g_chmod (fake, 0755), ==, 0);
+  g_setenv ("PATH", path, TRUE);
+  server = xserver_spawn (&(XServerOptions) { .kind = XSERVER_XVFB, .width = 64, .height = 64 },
+                          &error);
+  g_setenv ("PATH", saved_path, TRUE);
+  g_assert_no_error (error);
+  pid = xserver_get_pid (server);
+  /* Its lock made (renamed into place whole): it is starting. */
+  while (!g_file_test (lock, G_FILE_TEST_EXISTS))
+    {
+      g_assert_true (pid_alive (pid));
+      g_usleep (10000);
+    }
+  g_assert_true (g_file_test (socket, G_FILE_TEST_EXISTS));
+
+  xserver_free (server);
+  g_assert_false (pid_alive (pid));
+  g_assert_false (g_file_test (lock, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (socket, G_FILE_TEST_EXISTS));
+  g_unlink (fake);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -548,6 +605,7 @@ main (int argc, char **argv)
   g_test_add_func ("/proc/owner-killed", test_owner_killed);
   g_test_add_func ("/proc/owner-killed-group", test_owner_killed_group);
   g_test_add_func ("/tempdir/free", test_tempdir_free);
+  g_test_add_func ("/xserver/killed-starting", test_xserver_killed_starting);
   g_test_add_func ("/sandbox/owner-killed", test_sandbox_owner_killed);
   g_test_add_func ("/sandbox/env-and-bus", test_sandbox);
   g_test_add_func ("/sandbox/seed", test_sandbox_seed);
