@@ -20,7 +20,11 @@
 # verification never sees the failure): wall time, peak memory and exit
 # status; then the same with SIGINT 5 s in, the time from it to the exit.
 # Each run is killed at 150 s ("killed"). BENCH_HOSTILE_NO_REDUCE=1 skips
-# them.
+# them. Last, the million keys interrupted at each phase of the setup
+# that follows the reading (found by xreduce -v's lines: the sandbox
+# made and the workers' servers forked, the first server ready, the
+# verification's first replay started, and 1.5 s later), BENCH_HOSTILE_
+# PHASE_RUNS times each (default 3): the time from SIGINT to the exit.
 #
 # Usage: bench/bench-hostile.sh [BUILD_DIR] [CPU_LIMIT_S]
 set -eu
@@ -124,3 +128,28 @@ for keys in 2000 100000 500000; do
 done
 reduce 1000000 - -- --max-actions 2000000 --max-session-size 128
 reduce 1000000 5 -- --max-actions 2000000 --max-session-size 128
+
+# phase REGEX DELAY: the million keys, SIGINT DELAY s after xreduce -v
+# said REGEX; the time from it to the exit.
+phase () {
+  re=$1 delay=$2
+  "$xreduce" -v --limit-time 120 --max-actions 2000000 --max-session-size 128 -o "$tmp/k.min" \
+    "$tmp/k.session" -- "$xdemo" > "$tmp/v.out" 2> /dev/null &
+  pid=$!
+  while kill -0 $pid 2>/dev/null && ! grep -q -E "$re" "$tmp/v.out"; do sleep 0.02; done
+  sleep "$delay"
+  sent=$(now)
+  kill -INT $pid 2>/dev/null || true
+  wait $pid 2>/dev/null || true
+  echo "$(now) $sent" | awk '{ printf "%.2f\n", $1 - $2 }'
+}
+runs=${BENCH_HOSTILE_PHASE_RUNS:-3}
+typed 1000000 > "$tmp/k.session"
+echo "xreduce -v on 1000000 typed keys, SIGINT at each phase ($runs runs each): exit after it, s"
+for p in "sandbox /tmp|0" "Xvfb .* on :|0.3" "candidate -1 \\(0 actions\\) started|0.2" \
+         "candidate -1 \\(0 actions\\) started|1.5"; do
+  re=${p%|*} delay=${p##*|}
+  i=0 all=""
+  while [ $i -lt "$runs" ]; do all="$all $(phase "$re" "$delay")"; i=$((i + 1)); done
+  printf '  %-40s +%-4s %s\n' "$re" "$delay s" "$(echo $all | tr ' ' '\n' | sort -n | tr '\n' ' ')"
+done

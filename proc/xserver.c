@@ -30,6 +30,9 @@ G_DEFINE_QUARK (xserver-error-quark, xserver_error)
 
 /* How long a stopping server gets after SIGTERM. */
 #define XSERVER_STOP_GRACE_MS 3000
+/* How long a server killed while starting is waited for before its files
+ * are looked for. */
+#define XSERVER_KILL_WAIT_MS 5000
 
 struct XServer
 {
@@ -438,13 +441,21 @@ xserver_stop (XServer *server)
 
       proc_child_signal (server->child, SIGKILL);
       /* Waited for without reaping it, so that its pid stays its own
-       * while its files are looked for. */
-      {
-        siginfo_t info = { 0 };
-        while (waitid (P_PID, pid, &info, WEXITED | WNOWAIT) != 0 && errno == EINTR)
-          ;
-      }
-      remove_leftovers (pid);
+       * while its files are looked for; bounded, as proc_child_stop()'s
+       * wait after SIGKILL (a process stuck in the kernel). */
+      for (guint waited_ms = 0; waited_ms < XSERVER_KILL_WAIT_MS; waited_ms++)
+        {
+          siginfo_t info = { 0 };
+
+          if (waitid (P_PID, pid, &info, WEXITED | WNOWAIT | WNOHANG) != 0 && errno != EINTR)
+            break;             /* not our child any more: nothing to look for */
+          if (info.si_pid == pid)
+            {
+              remove_leftovers (pid);
+              break;
+            }
+          g_usleep (1000);
+        }
     }
   proc_child_kill (server->child, XSERVER_STOP_GRACE_MS);
 }
