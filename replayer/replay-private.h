@@ -121,6 +121,13 @@ typedef enum
 
 typedef struct Replay Replay;
 
+/* The pointer as the X server has it (held.c). */
+typedef struct
+{
+  int x, y;
+  unsigned int mask;
+} HeldPointer;
+
 struct Replay
 {
   const Session *session;
@@ -226,6 +233,15 @@ struct Replay
   Window pointer_in;         /* the deepest window under the pointer after the last
                               * motion injected, or None */
   gboolean pointer_crossed;  /* ... which that motion changed (the app has work) */
+  /* Input the X server holds (held.c). */
+  HeldPointer held_before;   /* the pointer after the last action the server did */
+  gboolean held_known;       /* ... taken */
+  HeldPointer held_want;     /* what the action held makes it: its place, */
+  gboolean held_want_pos;    /* ... if it has one, */
+  unsigned int held_want_bits; /* ... and its button's bit in the state, or 0 */
+  guint held_timer;          /* looking again whether the server let it through, or 0 */
+  gint64 held_since;         /* ... since then */
+  gboolean held_given_up;    /* an action looked held for --timeout: not looked at more */
   GError *error;             /* owned: why the replay failed (infra, cancelled) */
 };
 
@@ -306,6 +322,10 @@ guint pace_recorded_gap (Replay *r, guint64 from, guint64 to);
 /* flight.c: the app has taken the action; whatever it still has in
  * flight, within the recorded gap. */
 Act flight_taken (Replay *r);
+
+/* held.c: after an action is injected and synced; act_next() once the
+ * server has done it (another client's grab may hold the pointer). */
+Act held_check (Replay *r, const SessionEvent *ev, const WindowsMatch *match);
 
 /* apptiming.c: r->app_timing and r->recorded_timing, once the app's
  * first window is up. */

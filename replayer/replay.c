@@ -79,8 +79,10 @@ replay_clear_timers (Replay *r)
     g_source_remove (r->window_timer);
   if (r->paste_timer != 0)
     g_source_remove (r->paste_timer);
+  if (r->held_timer != 0)
+    g_source_remove (r->held_timer);
   r->timer = r->wait_timer = r->quiet_timer = r->usage_timer = r->pace_timer = 0;
-  r->window_timer = r->paste_timer = 0;
+  r->window_timer = r->paste_timer = r->held_timer = 0;
 }
 
 /* The verdict: stop everything and leave the loop. */
@@ -344,7 +346,8 @@ replay_step (Replay *r)
   r->result->n_replayed = r->next;
   r->t_last_action = note_now_ms ();
   r->last_time_ms = ev->time_ms;
-  replay_schedule_next (r);
+  /* Done by the server, or held by another client's grab (held.c). */
+  replay_act (r, held_check (r, ev, matched ? &match : NULL));
 }
 
 /* ---- X events ---- */

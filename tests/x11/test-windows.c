@@ -9,9 +9,11 @@
  * replay (their first lines), windows on MapNotify, and XSync makes the
  * server handle the test's requests before it goes on. No sleeps.
  *
- * Programs come from the environment: XRECORD, XREPLAY, XDEMO. Start
+ * Programs come from the environment: XRECORD, XREPLAY, XDEMO, XAW_CRASH. Start
  * reading at main().
  */
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -335,6 +337,96 @@ test_replay_not_anothers (Fixture *f, gconstpointer data)
   XCloseDisplay (other);
 }
 
+/* Reads f->err_fd until it holds @a or @b; which one. */
+static const char *
+wait_said_either (Fixture *f, const char *a, const char *b)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) WAIT_MS * 1000;
+
+  for (;;)
+    {
+      struct pollfd pfd = { .fd = f->err_fd, .events = POLLIN };
+      char buf[512];
+      ssize_t n;
+      int left = (int) ((deadline - g_get_monotonic_time ()) / 1000);
+
+      if (strstr (f->err->str, a) != NULL)
+        return a;
+      if (strstr (f->err->str, b) != NULL)
+        return b;
+      if (left <= 0 || poll (&pfd, 1, left) <= 0)
+        g_error ("neither \"%s\" nor \"%s\" within %d ms; it said: %s", a, b, WAIT_MS,
+                 f->err->str);
+      n = read (f->err_fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        g_error ("it ended before \"%s\" or \"%s\"; it said: %s", a, b, f->err->str);
+      g_string_append_len (f->err, buf, n);
+    }
+}
+
+/* A window manager's click to focus holds the pointer: a passive grab of
+ * button 1 in GrabModeSync freezes it at the press until the window
+ * manager lets the press through (ReplayPointer). The test's connection
+ * is that window manager, on the root, and slow: it lets the press of
+ * the Athena menu's drag through only once xreplay has gone on (said it
+ * waits, or sent the release and looks for the dialog). Had xreplay sent
+ * the drag's motion and release meanwhile, the server would give them to
+ * the app with the press, before its menu is up: Settings... is never
+ * chosen, and its Apply never crashes the app (unresolved). Waited for
+ * until the server lets the press through, then for the app, the drag
+ * chooses Settings... and Apply crashes it. */
+static void
+test_replay_held_pointer (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = g_build_filename (f->dir, "menu.session", NULL);
+  const char *app = g_getenv ("XAW_CRASH");
+  const char *const argv[] = { env ("XREPLAY"), "-v", "--display", f->xvfb.display, session,
+                               "--", app, NULL };
+  g_autoptr (GError) error = NULL;
+  Display *wm;
+  XEvent ev;
+
+  if (app == NULL)
+    {
+      g_test_skip ("xaw-crash was not built: no libXaw (Debian: libxaw7-dev)");
+      return;
+    }
+  g_file_set_contents (session,
+    "xreduce-session 1\n"
+    "screen 1280x1024\n"
+    "command \"xaw-crash\"\n"
+    "1000 ButtonPress button=1 state=0x0 root=20,16 pos=20,16 window=0 class=\"XawCrash\" "
+    "title=\"Xaw crash test\"\n"
+    "1030 MotionNotify state=0x100 root=47,73 pos=47,73 window=0 class=\"XawCrash\" "
+    "title=\"Xaw crash test\"\n"
+    "1040 ButtonRelease button=1 state=0x100 root=47,73 pos=47,73 window=0 class=\"XawCrash\" "
+    "title=\"Xaw crash test\"\n"
+    "1500 ButtonPress button=1 state=0x0 root=495,60 pos=75,60 window=1 class=\"XawCrash\" "
+    "title=\"Settings\"\n"
+    "1600 ButtonRelease button=1 state=0x100 root=495,60 pos=75,60 window=1 class=\"XawCrash\" "
+    "title=\"Settings\"\n", -1, &error);
+  g_assert_no_error (error);
+  wm = XOpenDisplay (f->xvfb.display);
+  g_assert_nonnull (wm);
+  XGrabButton (wm, Button1, AnyModifier, DefaultRootWindow (wm), False, ButtonPressMask,
+               GrabModeSync, GrabModeAsync, None, None);
+  XSync (wm, False);
+  spawn (f, argv);
+  /* The press, ours until we let it through: the pointer is frozen. */
+  do
+    XNextEvent (wm, &ev);
+  while (ev.type != ButtonPress);
+  wait_said_either (f, "action 2: the X server holds it", "action 4");
+  XAllowEvents (wm, ReplayPointer, CurrentTime);
+  XUngrabButton (wm, Button1, AnyModifier, DefaultRootWindow (wm));
+  XSync (wm, False);
+  g_assert_cmpint (wait_exit (f), ==, 1);
+  g_assert_nonnull (strstr (f->err->str, "action 2: the X server let it through"));
+  XCloseDisplay (wm);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -343,5 +435,6 @@ main (int argc, char **argv)
   ADD ("/windows/titles", test_titles);
   ADD ("/windows/wrapper-and-frame", test_wrapper_and_frame);
   ADD ("/windows/replay-not-anothers", test_replay_not_anothers);
+  ADD ("/windows/replay-held-pointer", test_replay_held_pointer);
   return g_test_run ();
 }
