@@ -14,11 +14,11 @@
  * proc_child_kill() put a child's group on its list and take it off.
  */
 #define G_LOG_DOMAIN "xreduce-proc"
-#define _GNU_SOURCE 1   /* sigabbrev_np */
 
 #include "proc.h"
 #include "proc-private.h"
 #include "interrupt.h"
+#include "signame.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -298,8 +298,8 @@ proc_check_interrupt (GError **error)
 
   if (signum == 0)
     return TRUE;
-  g_set_error (error, PROC_ERROR, PROC_ERROR_INTERRUPTED, "interrupted by SIG%s",
-               sigabbrev_np (signum));
+  g_set_error (error, PROC_ERROR, PROC_ERROR_INTERRUPTED, "interrupted by %s",
+               proc_signal_name (signum));
   return FALSE;
 }
 

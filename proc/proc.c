@@ -8,11 +8,11 @@
  * temporary folders are tempdir.c's. Start reading at proc_spawn().
  */
 #define G_LOG_DOMAIN "xreduce-proc"
-#define _GNU_SOURCE 1   /* sigabbrev_np */
 
 #include "proc.h"
 #include "proc-private.h"
 #include "interrupt.h"
+#include "signame.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -187,9 +187,9 @@ proc_describe_wait_status (int wait_status)
 {
   if (WIFSIGNALED (wait_status))
     {
-      const char *name = sigabbrev_np (WTERMSIG (wait_status));
+      const char *name = proc_signal_name (WTERMSIG (wait_status));
       return name != NULL
-        ? g_strdup_printf ("was killed by signal %d (SIG%s)", WTERMSIG (wait_status), name)
+        ? g_strdup_printf ("was killed by signal %d (%s)", WTERMSIG (wait_status), name)
         : g_strdup_printf ("was killed by signal %d", WTERMSIG (wait_status));
     }
   return g_strdup_printf ("exited with status %d", WEXITSTATUS (wait_status));

@@ -13,6 +13,7 @@
 
 #include "header.h"
 #include "quote.h"
+#include "signame.h"
 
 /* ---- the buffers ---- */
 
@@ -232,7 +233,7 @@ app_save_crash (App *app, int signal)
       outcome.kind = SESSION_OUTCOME_CRASHED;
       outcome.signal = signal;
       why = g_strdup_printf ("was gone with its windows open (%s, says systemd-coredump)",
-                             session_signal_name (signal));
+                             proc_signal_name (signal));
     }
   app_save (app, why != NULL ? why : "was gone with its windows open", outcome);
   g_hash_table_remove (all->apps, GINT_TO_POINTER (app->pid));

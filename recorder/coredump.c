@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "session.h"
+#include "signame.h"
 
 struct RecCoredump
 {
@@ -48,7 +49,7 @@ rec_coredump_parse (const char *json, pid_t pid, gint64 since_us)
       if (sig == NULL || !JSON_NODE_HOLDS_VALUE (sig))
         continue;
       if (json_node_get_value_type (sig) == G_TYPE_STRING)
-        signal = session_signal_from_name (json_node_get_string (sig));
+        signal = proc_signal_from_name (json_node_get_string (sig));
       else if (json_node_get_value_type (sig) == G_TYPE_INT64)
         signal = (int) CLAMP (json_node_get_int (sig), 0, 128);
     }

@@ -33,6 +33,7 @@
 #include "help.h"
 #include "verdict.h"
 #include "exit-status.h"
+#include "signame.h"
 
 static gboolean
 parse_screen (const char *text, int *width, int *height)
@@ -374,7 +375,7 @@ recorded (Recorder *recorder, SessionOutcome outcome, const char *output)
       if (recorder_get_n_app_windows (recorder) == 0)
         print_nothing_recorded (recorder);
       g_printerr ("xrecord: stopped by %s\n",
-                  session_signal_name (recorder_get_signal (recorder)));
+                  proc_signal_name (recorder_get_signal (recorder)));
       return EXIT_STATUS_SIGNAL + recorder_get_signal (recorder);
     }
   if (recorder_get_start_timed_out (recorder, &timeout_ms, &n_created))
@@ -425,7 +426,7 @@ main (int argc, char **argv)
     {
       /* Before the log was begun: nothing recorded, nothing left. */
       g_printerr ("xrecord: stopped by %s while starting\n",
-                  session_signal_name (proc_interrupt_get_signal ()));
+                  proc_signal_name (proc_interrupt_get_signal ()));
       return EXIT_STATUS_SIGNAL + proc_interrupt_get_signal ();
     }
   g_printerr ("xrecord: %s\n", error->message);

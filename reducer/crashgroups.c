@@ -5,6 +5,7 @@
 #include "crashgroups.h"
 #include "jsonio.h"
 #include "quote.h"
+#include "verdict.h"
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
@@ -93,6 +94,7 @@ crash_groups_add_json (CrashGroups *groups, const char *data, gsize len, const c
   JsonObject *object, *crash, *files;
   JsonNode *root, *node;
   const char *verdict, *failure;
+  XreduceVerdict kind;
   Member *member;
   Group *group;
 
@@ -120,7 +122,8 @@ crash_groups_add_json (CrashGroups *groups, const char *data, gsize len, const c
   member->after = jsonio_get_int (object, "actions_after");
   groups->n_results++;
   failure = jsonio_get_string (object, "failure");
-  if ((strcmp (verdict, "reduced") != 0 && strcmp (verdict, "stopped_early") != 0)
+  if (!xreduce_verdict_from_string (verdict, &kind)
+      || (kind != XREDUCE_VERDICT_REDUCED && kind != XREDUCE_VERDICT_STOPPED_EARLY)
       || failure == NULL)
     {
       member->verdict = g_strdup (verdict);

@@ -22,6 +22,7 @@
 #include "summary.h"
 #include "sandbox.h"
 #include "session.h"
+#include "signame.h"
 
 /* The defaults the help says are the ones main() starts from. */
 #define DEFAULT_FRAMES 3
@@ -301,7 +302,7 @@ check_failure (const Args *a, ReduceOptions *options, GStrv *test_argv, int *sta
 
   if (a->signal_name != NULL)
     {
-      options->signal = session_signal_from_name (a->signal_name);
+      options->signal = proc_signal_from_name (a->signal_name);
       if (options->signal <= 0)
         {
           g_printerr ("xreduce: unknown signal '%s' (e.g. SIGSEGV, SEGV or 11)\n", a->signal_name);
@@ -448,8 +449,9 @@ refused (int status, gboolean json)
       g_autofree char *first = g_strndup (said_on_stderr->str,
                                           strcspn (said_on_stderr->str, "\n"));
       const char *message = g_str_has_prefix (first, "xreduce: ") ? first + 9 : first;
-      g_autofree char *text = summary_json_error (status == EXIT_STATUS_USAGE ? "usage_error"
-                                                                              : "infra_error",
+      g_autofree char *text = summary_json_error (status == EXIT_STATUS_USAGE
+                                                    ? XREDUCE_VERDICT_USAGE_ERROR
+                                                    : XREDUCE_VERDICT_INFRA_ERROR,
                                                   *message != '\0' ? message : "bad options",
                                                   status, NULL, NULL);
       g_print ("%s\n", text);
@@ -507,7 +509,7 @@ main (int argc, char **argv)
   g_string_free (g_steal_pointer (&said_on_stderr), TRUE);
   if (!reduce_run (&options, &summary, &error))
     {
-      const char *verdict = "infra_error";
+      XreduceVerdict verdict = XREDUCE_VERDICT_INFRA_ERROR;
 
       status = EXIT_STATUS_INFRA;
       g_printerr ("xreduce: %s\n", error->message);
@@ -516,17 +518,17 @@ main (int argc, char **argv)
           {
           case REDUCE_ERROR_USAGE:
             status = EXIT_STATUS_USAGE;
-            verdict = "usage_error";
+            verdict = XREDUCE_VERDICT_USAGE_ERROR;
             break;
           case REDUCE_ERROR_VERIFY:
             status = EXIT_STATUS_NOTHING_TO_REDUCE;
-            verdict = "nothing_to_reduce";
+            verdict = XREDUCE_VERDICT_NOTHING_TO_REDUCE;
             break;
           case REDUCE_ERROR_INTERRUPTED:
             /* 128 + the signal, as xreplay and xrecord exit; --limit-time
              * before anything was seen to fail: 130, as for Ctrl-C. */
             status = EXIT_STATUS_SIGNAL + (summary.signal != 0 ? summary.signal : SIGINT);
-            verdict = "interrupted";
+            verdict = XREDUCE_VERDICT_INTERRUPTED;
             break;
           case REDUCE_ERROR_INFRA:
           default:

@@ -11,6 +11,7 @@
 #include "proc.h"
 #include "quote.h"
 #include "reduce-options.h"
+#include "signame.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -392,7 +393,9 @@ summary_json (const Reduction *r, const Session *best, const char *report_md,
   guint n_in_file = session_get_n_actions (best);
 
   json_builder_begin_object (b);
-  jsonio_add_string (b, "verdict", r->stopped_early ? "stopped_early" : "reduced");
+  jsonio_add_string (b, "verdict",
+                     xreduce_verdict_to_string (r->stopped_early ? XREDUCE_VERDICT_STOPPED_EARLY
+                                                                 : XREDUCE_VERDICT_REDUCED));
   jsonio_add_string (b, "failure", want);
   jsonio_add_int (b, "actions_before", r->n_before, TRUE);
   jsonio_add_int (b, "actions_after", r->n_after, TRUE);
@@ -430,7 +433,7 @@ summary_json (const Reduction *r, const Session *best, const char *report_md,
   json_builder_set_member_name (b, "crash");
   json_builder_begin_object (b);
   jsonio_add_string (b, "signal", r->target->outcome.kind == SESSION_OUTCOME_CRASHED
-                                   ? session_signal_name (r->target->outcome.signal) : NULL);
+                                   ? proc_signal_name (r->target->outcome.signal) : NULL);
   json_builder_set_member_name (b, "frames");
   json_builder_begin_array (b);
   for (char **f = r->target->reference_frames; f != NULL && *f != NULL; f++)
@@ -474,13 +477,13 @@ summary_json (const Reduction *r, const Session *best, const char *report_md,
 }
 
 char *
-summary_json_error (const char *verdict, const char *message, int exit_status,
+summary_json_error (XreduceVerdict verdict, const char *message, int exit_status,
                     const char *session_path, const char *output_path)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  jsonio_add_string (b, "verdict", verdict);
+  jsonio_add_string (b, "verdict", xreduce_verdict_to_string (verdict));
   jsonio_add_string (b, "error", message);
   jsonio_add_int (b, "exit_status", exit_status, TRUE);
   json_builder_set_member_name (b, "files");

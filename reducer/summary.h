@@ -9,6 +9,7 @@
 #include "runner.h"
 #include "session.h"
 #include "target.h"
+#include "verdict.h"
 
 G_BEGIN_DECLS
 
@@ -89,11 +90,11 @@ void summary_print (const Reduction *reduction, const Session *best,
 char *summary_json (const Reduction *reduction, const Session *best, const char *report_md,
                     const RunResult *report_replay);
 
-/* xreduce --json when there is no result: {"verdict" ("nothing_to_reduce",
- * "usage_error", "infra_error", "interrupted"), "error", "exit_status",
- * "files": {"session" (the session reduced, or null), "minimal_session"
- * (null unless a best session was kept)}}. */
-char *summary_json_error (const char *verdict, const char *message, int exit_status,
+/* xreduce --json when there is no result: {"verdict" (@verdict's word:
+ * "nothing_to_reduce", "usage_error", "infra_error", "interrupted"),
+ * "error", "exit_status", "files": {"session" (the session reduced, or
+ * null), "minimal_session" (null unless a best session was kept)}}. */
+char *summary_json_error (XreduceVerdict verdict, const char *message, int exit_status,
                           const char *session_path, const char *output_path);
 
 G_END_DECLS

@@ -32,6 +32,7 @@
 #include "session.h"
 #include "frame.h"
 #include "exit-status.h"
+#include "signame.h"
 
 static const char usage_description[] =
   "Replays SESSION's user actions with XTest against a fresh instance of APP\n"
@@ -150,7 +151,7 @@ interrupted (const Interrupt *interrupt, gboolean quiet)
     }
   if (!quiet)
     g_printerr ("xreplay: interrupted by %s; the app and the Xvfb are gone\n",
-                session_signal_name (signum));
+                proc_signal_name (signum));
   return 128 + signum;
 }
 
@@ -304,8 +305,7 @@ typedef struct
 {
   char *display, *stderr_match, *export_format, *report_dir;
   ReplayArgs *replay;        /* the options xreduce shares (replay-args.h) */
-  gboolean json, quiet, verbose, list, list_actions, backtrace, run_recorded;
-  gboolean no_backtrace, version;
+  gboolean json, quiet, verbose, list, list_actions, run_recorded, version;
   const char *const *app_argv; /* after "--", or NULL */
   char **rest;               /* what is left: the program name and SESSION */
 } Args;
@@ -350,11 +350,14 @@ parse_args (int argc, char **argv, Args *a, int *status)
   g_autoptr (GOptionContext) context = g_option_context_new ("SESSION [-- APP [ARGS...]]");
   g_autoptr (GError) error = NULL;
   int dashdash = -1;
-  GOptionEntry entries[] = {
+  GOptionEntry first[] = {
     { "display", 'd', 0, G_OPTION_ARG_STRING, &a->display, "Replay on this existing display instead of a private Xvfb (e.g. a Xephyr to watch)", "DPY" },
     { "stderr-match", 0, 0, G_OPTION_ARG_STRING, &a->stderr_match, "A failure counts only if the app's stderr matches REGEX", "REGEX" },
-    { "backtrace", 0, 0, G_OPTION_ARG_NONE, &a->backtrace, "Trace the app's processes (ptrace): say which one died of which signal, sent by whom, and its top frames", NULL },
-    { "no-backtrace", 0, 0, G_OPTION_ARG_NONE, &a->no_backtrace, "With --report: do not trace the app (by default the report's replay does, as --backtrace)", NULL },
+    { NULL }
+  };
+  /* After them, the replay options' table's own of xreplay (--backtrace,
+   * ...), then: */
+  GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the result as one JSON object", NULL },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &a->report_dir, "Write a bug-report folder: report.md, a picture before each step, steps.png, an xdotool script (private: 0700, files 0600; put in place of an earlier report when complete)", "DIR" },
     { "list", 0, 0, G_OPTION_ARG_NONE, &a->list, "Print the session's steps in words (typing, keys, clicks, drags), numbered, with their actions, and exit", NULL },
@@ -387,8 +390,10 @@ parse_args (int argc, char **argv, Args *a, int *status)
     a->rest[i] = g_strdup (argv[i]);
   g_option_context_set_summary (context, "Replay a recorded X11 session against an app.");
   g_option_context_set_description (context, usage_description);
-  g_option_context_add_main_entries (context, entries, NULL);
   a->replay = replay_args_new ();
+  g_option_context_add_main_entries (context, first, NULL);
+  replay_args_add_xreplay_options (a->replay, context);
+  g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_add_group (context, replay_args_get_group (a->replay));
   if (help_maybe_print (context, (int) g_strv_length (a->rest), a->rest))
     return exit_status_stop (status, EXIT_STATUS_OK);
@@ -712,11 +717,11 @@ main (int argc, char **argv)
       g_printerr ("xreplay: %s\n", error->message);
       return EXIT_STATUS_USAGE;
     }
-  if (a.backtrace && !check_backtrace (&crashtrace, &status))
+  if (opts.settings.backtrace && !check_backtrace (&crashtrace, &status))
     return status;
   /* A report says which process died and where: its replay traces the
    * app (xreduce's tests run without, its report's replay with). */
-  if (!a.backtrace && a.report_dir != NULL && !a.no_backtrace)
+  if (!opts.settings.backtrace && a.report_dir != NULL && !opts.settings.no_backtrace)
     crashtrace = find_crashtrace ();
   opts.crashtrace = crashtrace;
   if (a.report_dir != NULL && !start_report (&a, session, app_argv, &opts, &report, &status))

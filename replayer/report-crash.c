@@ -7,6 +7,7 @@
 
 #include "report-private.h"
 #include "quote.h"
+#include "signame.h"
 
 #include <string.h>
 
@@ -21,7 +22,7 @@ report_outcome_words (const ReplayResult *result, GArray *python)
 char *
 report_verdict_words (const ReplayResult *result)
 {
-  const char *name = session_signal_name (result->verdict.signal);
+  const char *name = proc_signal_name (result->verdict.signal);
 
   if (result->verdict.kind == VERDICT_CRASHED && crash_info_is_sent (&result->crash))
     return name != NULL ? g_strdup_printf ("was killed by %s", name)

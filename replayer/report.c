@@ -25,6 +25,7 @@
 #include "snapshot.h"
 #include "xapp.h"
 #include "xconn.h"
+#include "signame.h"
 
 #include <errno.h>
 #include <string.h>
@@ -366,7 +367,7 @@ static Snapshot *
 end_picture (Report *report, const ReplayResult *result, const char *outcome, char **caption,
              GError **error)
 {
-  const char *name = session_signal_name (result->verdict.signal);
+  const char *name = proc_signal_name (result->verdict.signal);
   g_autofree char *badge = NULL;
   g_autofree char *said = NULL;
 
@@ -375,9 +376,10 @@ end_picture (Report *report, const ReplayResult *result, const char *outcome, ch
   badge = result->verdict.kind == VERDICT_CRASHED && name != NULL
             ? g_strdup_printf ("%s %s", crash_info_is_sent (&result->crash) ? "killed by"
                                                                            : "crashed:", name)
-          : result->verdict.kind == VERDICT_HUNG ? g_strdup ("hung")
-          : result->verdict.kind == VERDICT_EXITED
-          ? g_strdup_printf ("exited %d", result->verdict.exit_status) : g_strdup ("the end");
+          /* "hung", "exited 3": the session file's words for them. */
+          : result->verdict.kind == VERDICT_HUNG || result->verdict.kind == VERDICT_EXITED
+          ? session_outcome_to_string (verdict_to_session_outcome (&result->verdict))
+          : g_strdup ("the end");
   said = quote_terminal (outcome);
   *caption = g_strdup_printf ("The end: after step %u, the app %s", report->steps->len, said);
   return snapshot_mark_end (g_ptr_array_index (report->pictures, report->pictures->len - 1),

@@ -57,6 +57,9 @@ gboolean session_save_scratch (const Session *session, const char *path,
 /* The one line for @ev, without newline, as session_to_string writes it. */
 char *session_event_to_line (const SessionEvent *ev);
 
+/* The outcome line's first word for @kind: "none", "crashed", "exited",
+ * "hung", "unknown" (LOST and UNKNOWN): the one table of them. */
+const char *session_outcome_kind_to_string (SessionOutcomeKind kind);
 /* The header line's words: "crashed SIGSEGV". */
 char *session_outcome_to_string (SessionOutcome outcome);
 gboolean session_outcome_parse (const char *text, SessionOutcome *outcome,

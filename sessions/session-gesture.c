@@ -1,5 +1,5 @@
-/* session-gesture.c — grouping user actions into gestures, the units a
- * person thinks in and the second level of hierarchical reduction (under
+/* session-gesture.c — grouping user actions into gestures, what a hand
+ * does in one go and the second level of hierarchical reduction (under
  * phrases), and the one list of modifier keys.
  *
  * Gestures are strokes (session-phrase.c: a key with its release and

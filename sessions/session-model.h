@@ -224,10 +224,10 @@ SessionOutcome session_get_outcome (const Session *session);
 void session_set_outcome (Session *session, SessionOutcome outcome,
                           gboolean at_end);
 gboolean session_outcome_is_failure (SessionOutcome outcome);
-/* "SIGSEGV" for 11, NULL if unknown. */
-const char *session_signal_name (int signum);
-/* "SIGSEGV", "segv" or "11" to 11; -1 if unknown. */
-int session_signal_from_name (const char *name);
+/* A recorded outcome in words: "crashed with SIGSEGV", "exited with
+ * status 3", "hung" (verdict_describe() says a verdict's so too),
+ * "none", "not recorded". */
+char *session_outcome_describe (SessionOutcome outcome);
 
 /* Events, in file order. */
 guint session_get_n_events (const Session *session);

@@ -15,7 +15,7 @@ G_BEGIN_DECLS
  * "move to 300,200 in "Editor"". */
 char *session_event_describe (const SessionEvent *ev);
 
-/* Gestures: the units a person thinks in. Indices are *action* numbers
+/* Gestures: what a hand does in one go. Indices are *action* numbers
  * (positions in session_get_actions), not event indices. */
 typedef enum
 {

@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "xreduce-sessions"
 
 #include "session-private.h"
+#include "signame.h"
 
 #include <signal.h>
 #include <string.h>
@@ -213,79 +214,87 @@ session_outcome_is_failure (SessionOutcome outcome)
     }
 }
 
-/* Signal names without the libc's sigabbrev_np (glibc >= 2.32 only). */
+/* The outcome line's first word, by kind: the one table of the session
+ * file's outcome words. A file's "unknown" is read as LOST (the app
+ * vanished, xrecord --all); UNKNOWN (no outcome line) writes it too. */
+static const char *const outcome_words[] = {
+  [SESSION_OUTCOME_UNKNOWN] = "unknown",
+  [SESSION_OUTCOME_NONE] = "none",
+  [SESSION_OUTCOME_CRASHED] = "crashed",
+  [SESSION_OUTCOME_EXITED] = "exited",
+  [SESSION_OUTCOME_HUNG] = "hung",
+  [SESSION_OUTCOME_LOST] = "unknown",
+};
+
+/* Which kinds a word of the file stands for, and whether a second word
+ * (a signal, a status) follows it. */
 static const struct
 {
-  const char *name;
-  int number;
-} signal_names[] = {
-  { "SIGHUP", SIGHUP }, { "SIGINT", SIGINT }, { "SIGQUIT", SIGQUIT },
-  { "SIGILL", SIGILL }, { "SIGTRAP", SIGTRAP }, { "SIGABRT", SIGABRT },
-  { "SIGBUS", SIGBUS }, { "SIGFPE", SIGFPE }, { "SIGKILL", SIGKILL },
-  { "SIGUSR1", SIGUSR1 }, { "SIGSEGV", SIGSEGV }, { "SIGUSR2", SIGUSR2 },
-  { "SIGPIPE", SIGPIPE }, { "SIGALRM", SIGALRM }, { "SIGTERM", SIGTERM },
-  { "SIGSTKFLT", SIGSTKFLT }, { "SIGCHLD", SIGCHLD }, { "SIGCONT", SIGCONT },
-  { "SIGSTOP", SIGSTOP }, { "SIGTSTP", SIGTSTP }, { "SIGTTIN", SIGTTIN },
-  { "SIGTTOU", SIGTTOU }, { "SIGURG", SIGURG }, { "SIGXCPU", SIGXCPU },
-  { "SIGXFSZ", SIGXFSZ }, { "SIGVTALRM", SIGVTALRM }, { "SIGPROF", SIGPROF },
-  { "SIGWINCH", SIGWINCH }, { "SIGIO", SIGIO }, { "SIGPWR", SIGPWR },
-  { "SIGSYS", SIGSYS },
+  SessionOutcomeKind kind;
+  gboolean has_value;
+} outcome_read[] = {
+  { SESSION_OUTCOME_NONE, FALSE }, { SESSION_OUTCOME_HUNG, FALSE },
+  { SESSION_OUTCOME_LOST, FALSE }, { SESSION_OUTCOME_CRASHED, TRUE },
+  { SESSION_OUTCOME_EXITED, TRUE },
 };
 
 const char *
-session_signal_name (int signum)
+session_outcome_kind_to_string (SessionOutcomeKind kind)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS (signal_names); i++)
-    if (signal_names[i].number == signum)
-      return signal_names[i].name;
-  return NULL;
-}
-
-int
-session_signal_from_name (const char *name)
-{
-  g_autofree char *upper = NULL;
-  char *end = NULL;
-  guint64 number;
-
-  if (name == NULL || *name == '\0')
-    return -1;
-  if (g_ascii_isdigit (*name))
-    {
-      number = g_ascii_strtoull (name, &end, 10);
-      return (*end == '\0' && number > 0 && number < 65) ? (int) number : -1;
-    }
-  upper = g_ascii_strup (name, -1);
-  for (gsize i = 0; i < G_N_ELEMENTS (signal_names); i++)
-    if (g_str_equal (upper, signal_names[i].name)
-        || g_str_equal (upper, signal_names[i].name + 3))
-      return signal_names[i].number;
-  return -1;
+  return (guint) kind < G_N_ELEMENTS (outcome_words) ? outcome_words[kind]
+                                                     : outcome_words[SESSION_OUTCOME_UNKNOWN];
 }
 
 char *
 session_outcome_to_string (SessionOutcome outcome)
 {
+  const char *word = session_outcome_kind_to_string (outcome.kind);
   const char *name;
 
   switch (outcome.kind)
     {
-    case SESSION_OUTCOME_NONE:
-      return g_strdup ("none");
     case SESSION_OUTCOME_CRASHED:
-      name = session_signal_name (outcome.signal);
-      return name != NULL ? g_strdup_printf ("crashed %s", name)
-                          : g_strdup_printf ("crashed %d", outcome.signal);
+      name = proc_signal_name (outcome.signal);
+      return name != NULL ? g_strdup_printf ("%s %s", word, name)
+                          : g_strdup_printf ("%s %d", word, outcome.signal);
     case SESSION_OUTCOME_EXITED:
-      return g_strdup_printf ("exited %d", outcome.status);
+      return g_strdup_printf ("%s %d", word, outcome.status);
+    case SESSION_OUTCOME_NONE:
     case SESSION_OUTCOME_HUNG:
-      return g_strdup ("hung");
     case SESSION_OUTCOME_LOST:
-      return g_strdup ("unknown");
     case SESSION_OUTCOME_UNKNOWN:
     default:
-      return g_strdup ("unknown");
+      return g_strdup (word);
     }
+}
+
+/* The second word of `crashed SIGNAL` or `exited N` into @result. */
+static gboolean
+outcome_parse_value (const char *word, SessionOutcome *result, GError **error)
+{
+  char *end = NULL;
+  gint64 status;
+
+  if (result->kind == SESSION_OUTCOME_CRASHED)
+    {
+      result->signal = proc_signal_from_name (word);
+      if (result->signal <= 0)
+        {
+          g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+                       "unknown signal '%s'", word);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  status = g_ascii_strtoll (word, &end, 10);
+  if (end == word || *end != '\0' || status < 0 || status > 255)
+    {
+      g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+                   "bad exit status '%s' (0-255)", word);
+      return FALSE;
+    }
+  result->status = (int) status;
+  return TRUE;
 }
 
 gboolean
@@ -295,47 +304,46 @@ session_outcome_parse (const char *text, SessionOutcome *outcome,
   g_auto (GStrv) words = g_strsplit (text, " ", -1);
   guint n = g_strv_length (words);
   SessionOutcome result = { 0 };
-  char *end = NULL;
-  gint64 status;
 
-  if (n == 1 && g_str_equal (words[0], "none"))
-    result.kind = SESSION_OUTCOME_NONE;
-  else if (n == 1 && g_str_equal (words[0], "hung"))
-    result.kind = SESSION_OUTCOME_HUNG;
-  else if (n == 1 && g_str_equal (words[0], "unknown"))
-    result.kind = SESSION_OUTCOME_LOST;
-  else if (n == 2 && g_str_equal (words[0], "crashed"))
-    {
-      result.kind = SESSION_OUTCOME_CRASHED;
-      result.signal = session_signal_from_name (words[1]);
-      if (result.signal <= 0)
-        {
-          g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
-                       "unknown signal '%s'", words[1]);
+  for (guint i = 0; i < G_N_ELEMENTS (outcome_read); i++)
+    if (n == (outcome_read[i].has_value ? 2u : 1u)
+        && g_str_equal (words[0], outcome_words[outcome_read[i].kind]))
+      {
+        result.kind = outcome_read[i].kind;
+        if (outcome_read[i].has_value && !outcome_parse_value (words[1], &result, error))
           return FALSE;
-        }
-    }
-  else if (n == 2 && g_str_equal (words[0], "exited"))
+        *outcome = result;
+        return TRUE;
+      }
+  g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
+               "bad outcome '%s' (none, crashed SIGNAL, exited N, hung or unknown)",
+               text);
+  return FALSE;
+}
+
+char *
+session_outcome_describe (SessionOutcome outcome)
+{
+  const char *name;
+
+  switch (outcome.kind)
     {
-      status = g_ascii_strtoll (words[1], &end, 10);
-      if (end == words[1] || *end != '\0' || status < 0 || status > 255)
-        {
-          g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
-                       "bad exit status '%s' (0-255)", words[1]);
-          return FALSE;
-        }
-      result.kind = SESSION_OUTCOME_EXITED;
-      result.status = (int) status;
+    case SESSION_OUTCOME_NONE:
+      return g_strdup ("none");
+    case SESSION_OUTCOME_LOST:
+      return g_strdup ("unknown (the app was gone with its windows open)");
+    case SESSION_OUTCOME_CRASHED:
+      name = proc_signal_name (outcome.signal);
+      return name != NULL ? g_strdup_printf ("crashed with %s", name)
+                          : g_strdup_printf ("crashed with signal %d", outcome.signal);
+    case SESSION_OUTCOME_EXITED:
+      return g_strdup_printf ("exited with status %d", outcome.status);
+    case SESSION_OUTCOME_HUNG:
+      return g_strdup ("hung");
+    case SESSION_OUTCOME_UNKNOWN:
+    default:
+      return g_strdup ("not recorded");
     }
-  else
-    {
-      g_set_error (error, SESSION_ERROR, SESSION_ERROR_PARSE,
-                   "bad outcome '%s' (none, crashed SIGNAL, exited N, hung or unknown)",
-                   text);
-      return FALSE;
-    }
-  *outcome = result;
-  return TRUE;
 }
 
 guint

@@ -7,8 +7,9 @@
 #    is a call, or a use of its data).
 # 2. No folder calls up, nor across to a sibling: the floors are
 #      0  output/ proc/         (X-free, each on its own)
-#      1  sessions/ xapp/       (the session, on output/; the X layer, on proc/)
-#      2  verdict/              (the verdict, the replay options; on sessions/, proc/)
+#      1  sessions/ xapp/       (the session, on output/ and proc/'s signal names;
+#                               the X layer, on proc/)
+#      2  replay-interface/     (the replay options, the verdict; on sessions/, proc/)
 #      3  recorder/ replayer/ reducer/   (one program each)
 #    and a folder uses only folders on floors below its own. main.c of
 #    each program counts as its folder's.
@@ -23,7 +24,7 @@ src=$2
 allow=$src/tests/install/check-layers.allow
 export LC_ALL=C
 
-declare -A floor=([output]=0 [proc]=0 [sessions]=1 [xapp]=1 [verdict]=2
+declare -A floor=([output]=0 [proc]=0 [sessions]=1 [xapp]=1 [replay-interface]=2
                   [recorder]=3 [replayer]=3 [reducer]=3)
 
 # "folder/file.c SYMBOL" for every defined (D) and undefined (U) global

@@ -30,7 +30,6 @@ declare -A own=(
   [--verbose]="its own -v says what every test does"
   [--report]="one folder per replay; xreduce writes OUT.report itself"
   [--backtrace]="xreduce asks for it with --same-crash"
-  [--no-backtrace]="only for --report"
   [--list]="prints, does not replay" [--list-actions]="prints, does not replay"
   [--export]="prints, does not replay"
   [--run-recorded-command]="xreduce has its own: the command is chosen once, by xreduce"

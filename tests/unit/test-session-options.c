@@ -1,8 +1,8 @@
 /* test-session-options.c — the session's `desktop` and `replay` header
  * lines (sessions/session-options.c), and how the replay options take
- * them (verdict/replay-args.c): hostile input, every bad value refused
- * with file:line and the word; what a file may not carry refused by name;
- * the lines round-trip, survive a subset, and the command line wins; the
+ * them (replay-interface/replay-args.c): hostile input, every bad value
+ * refused with file:line and the word; what a file may not carry refused
+ * by name; the lines round-trip, survive a subset, and the command line wins; the
  * command line xreduce gives each replay, built in one place.
  */
 #include <string.h>

@@ -14,6 +14,7 @@
 #include "quote.h"
 #include "session.h"
 #include "verdict.h"
+#include "signame.h"
 
 static const char sample[] =
   "# xreduce session, recorded by a test\n"
@@ -894,12 +895,12 @@ test_crlf_and_footer (void)
 static void
 test_signals (void)
 {
-  g_assert_cmpint (session_signal_from_name ("SIGSEGV"), ==, 11);
-  g_assert_cmpint (session_signal_from_name ("segv"), ==, 11);
-  g_assert_cmpint (session_signal_from_name ("6"), ==, 6);
-  g_assert_cmpint (session_signal_from_name ("SIGNOPE"), ==, -1);
-  g_assert_cmpint (session_signal_from_name ("99"), ==, -1);
-  g_assert_cmpstr (session_signal_name (6), ==, "SIGABRT");
+  g_assert_cmpint (proc_signal_from_name ("SIGSEGV"), ==, 11);
+  g_assert_cmpint (proc_signal_from_name ("segv"), ==, 11);
+  g_assert_cmpint (proc_signal_from_name ("6"), ==, 6);
+  g_assert_cmpint (proc_signal_from_name ("SIGNOPE"), ==, -1);
+  g_assert_cmpint (proc_signal_from_name ("99"), ==, -1);
+  g_assert_cmpstr (proc_signal_name (6), ==, "SIGABRT");
 }
 
 static void

@@ -1,7 +1,7 @@
-/* test-verdict.c — the replay's interface, written once (verdict/): a
- * ReplayResult survives the trip through JSON whole; what is not such a
- * JSON object is refused; the replay options parse, check and pass on as
- * both programs use them. No display.
+/* test-verdict.c — the replay's interface, written once
+ * (replay-interface/): a ReplayResult survives the trip through JSON
+ * whole; what is not such a JSON object is refused; the replay options
+ * parse, check and pass on as both programs use them. No display.
  */
 #include <signal.h>
 #include <string.h>
@@ -9,6 +9,7 @@
 
 #include "replay-args.h"
 #include "replay-result.h"
+#include "verdict.h"
 
 /* Every member set to something other than its zero, written and read
  * back: the same values. */
@@ -323,7 +324,8 @@ test_args_names (void)
   g_assert_true (g_strv_contains ((const char *const *) names, "--setenv"));
   g_assert_true (g_strv_contains ((const char *const *) names, "--files"));
   g_assert_true (g_strv_contains ((const char *const *) names, "--double-click-time"));
-  g_assert_cmpuint (g_strv_length (names), ==, 22);
+  g_assert_true (g_strv_contains ((const char *const *) names, "--no-backtrace"));
+  g_assert_cmpuint (g_strv_length (names), ==, 23);
 }
 
 /* A crash in words: a fault with its site (a source line first, a
@@ -390,6 +392,25 @@ test_crash_words (void)
   g_assert_cmpstr (outside, ==, "killed by SIGSEGV sent from outside the app's sandbox");
 }
 
+/* xreduce --json's verdicts: each word read back as its verdict, the
+ * words scripts match on unchanged, and an unknown word refused. */
+static void
+test_xreduce_verdicts (void)
+{
+  static const char *const words[] = { "reduced", "stopped_early", "nothing_to_reduce",
+                                       "usage_error", "infra_error", "interrupted" };
+  XreduceVerdict verdict;
+
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    {
+      g_assert_true (xreduce_verdict_from_string (words[i], &verdict));
+      g_assert_cmpstr (xreduce_verdict_to_string (verdict), ==, words[i]);
+    }
+  g_assert_cmpstr (xreduce_verdict_to_string (XREDUCE_VERDICT_INTERRUPTED), ==, "interrupted");
+  g_assert_false (xreduce_verdict_from_string ("crashed", &verdict));
+  g_assert_false (xreduce_verdict_from_string (NULL, &verdict));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -398,6 +419,7 @@ main (int argc, char **argv)
   g_test_add_func ("/verdict/result/unknowns", test_result_unknowns);
   g_test_add_func ("/verdict/result/bad-json", test_result_bad_json);
   g_test_add_func ("/verdict/crash-words", test_crash_words);
+  g_test_add_func ("/verdict/xreduce-verdicts", test_xreduce_verdicts);
   g_test_add_func ("/verdict/replay-args/defaults", test_args_defaults);
   g_test_add_func ("/verdict/replay-args/values", test_args_values);
   g_test_add_func ("/verdict/replay-args/bad", test_args_bad);

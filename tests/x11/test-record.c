@@ -32,6 +32,7 @@
 #include "xtest-x.h"
 #include "xtest-xvfb.h"
 #include "shard.h"
+#include "signame.h"
 
 #define WAIT_MS 20000
 
@@ -873,7 +874,7 @@ test_record_signal_while_placing (Fixture *f, gconstpointer data)
       kill (f->xrecord, signals[i]);
       status = xrecord_wait (f);
       g_test_message ("%s: xrecord ended %" G_GINT64_FORMAT " ms after it",
-                      session_signal_name (signals[i]), (g_get_monotonic_time () - sent) / 1000);
+                      proc_signal_name (signals[i]), (g_get_monotonic_time () - sent) / 1000);
       twm_stop (twm);
       g_assert_true (WIFEXITED (status));
       g_assert_cmpint (WEXITSTATUS (status), ==, 128 + signals[i]);

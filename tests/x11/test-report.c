@@ -760,6 +760,29 @@ test_reduce_report (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (section, "1-minimal: verified"));
 }
 
+/* xreduce --no-backtrace: the report's replay runs without the crash
+ * tracer (xreplay's default for a report is to trace), and the report
+ * says it has no backtrace; the crash is still said. */
+static void
+test_reduce_no_backtrace (Fixture *f, gconstpointer data)
+{
+  g_autofree char *min = g_build_filename (f->dir, "out.min", NULL);
+  g_autofree char *report = g_strconcat (min, ".report", NULL);
+  const char *reduce_argv[] = { env ("XREDUCE"), "--quiet", "--no-backtrace", "--max-gap", "100",
+                                "--settle", "300", "-o", min, f->session, "--", env ("XDEMO"),
+                                NULL };
+  g_autofree char *md = NULL;
+
+  g_assert_cmpint (run (reduce_argv, NULL, NULL, NULL), ==, 0);
+  md = read_file (report, "report.md");
+  g_test_message ("report.md:\n%s", md);
+  g_assert_nonnull (strstr (md, "crashed with SIGSEGV"));
+  g_assert_nonnull (strstr (md, "\nNo backtrace: this replay did not trace the app "
+                                "(--no-backtrace).\n"));
+  g_assert_null (strstr (md, "Backtrace of the thread that died"));
+  g_assert_null (strstr (md, "#0 "));
+}
+
 /* xreduce --json: one JSON object that says what the report says: the
  * counts, the steps in words, the tests and cache hits, the files. */
 static void
@@ -971,6 +994,7 @@ main (int argc, char **argv)
   ADD ("/report/interrupted", test_report_interrupted);
   ADD ("/report/xdotool-script", test_xdotool_script);
   ADD ("/report/reduce", test_reduce_report);
+  ADD ("/report/reduce-no-backtrace", test_reduce_no_backtrace);
   ADD ("/report/reduce-json", test_reduce_json);
   ADD ("/report/reduce-json-nothing", test_reduce_json_nothing);
   return g_test_run ();

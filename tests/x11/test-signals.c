@@ -19,7 +19,6 @@
  * How long each program took to end is printed (figures for
  * bench/bench-signals.sh); the test checks behaviour, not time.
  */
-#define _GNU_SOURCE 1   /* sigabbrev_np */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -32,6 +31,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "signame.h"
 #include "xtest-proc.h"
 #include "xtest-session.h"
 #include "xtest-xvfb.h"
@@ -280,8 +280,8 @@ test_signal (Fixture *f, gconstpointer data)
   status = test_wait_said (&pid, err_fd, said, WAIT_MS);
   ended = g_get_monotonic_time ();
   close (err_fd);
-  g_test_message ("ended: %s %s SIG%s in %" G_GINT64_FORMAT " ms", program_name (c->program),
-                  phase_name (c->phase), sigabbrev_np (c->signum), (ended - sent) / 1000);
+  g_test_message ("ended: %s %s %s in %" G_GINT64_FORMAT " ms", program_name (c->program),
+                  phase_name (c->phase), proc_signal_name (c->signum), (ended - sent) / 1000);
 
   /* One status for one cause, in all three programs: 128 + the signal
    * (xreduce used to say 130 for every one). */
@@ -341,8 +341,8 @@ main (int argc, char **argv)
 
         all[n] = cases[i];
         all[n].signum = signals[s];
-        path = g_strdup_printf ("/signals/%s/%s/SIG%s", program_name (all[n].program),
-                                phase_name (all[n].phase), sigabbrev_np (signals[s]));
+        path = g_strdup_printf ("/signals/%s/%s/%s", program_name (all[n].program),
+                                phase_name (all[n].phase), proc_signal_name (signals[s]));
         if (test_shard_mine ())
           g_test_add (path, Fixture, &all[n], fixture_setup, test_signal, fixture_teardown);
         n++;

@@ -7,7 +7,9 @@
  * A new replay option is one entry in replay-args.c's table (its name,
  * help, and where its value goes in ReplaySettings): xreplay takes it,
  * xreduce takes it and passes it on to every replay, both check it the
- * same way before anything starts.
+ * same way before anything starts. An entry marked xreplay_only is
+ * xreplay's alone (xreduce asks for it itself where it needs it:
+ * replay_args_common()); unmarked, xreduce takes it too.
  */
 #pragma once
 
@@ -69,6 +71,8 @@ typedef struct
   const char *files_dir;     /* or NULL: the copies of the files the app read (xrecord
                               * --with-files), an absolute path; xreplay's default is
                               * SESSION.files beside the session */
+  gboolean backtrace;        /* the app under the crash tracer (xreduce-crashtrace) */
+  gboolean no_backtrace;     /* a report's replay without it (else it is under it) */
 } ReplaySettings;
 
 /* The defaults: what a replay does when no option says otherwise. */
@@ -83,6 +87,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ReplayArgs, replay_args_free)
 /* The options as a group ("Replay options", --help-replay) whose values
  * land in @args, for g_option_context_add_group() (which takes it). */
 GOptionGroup *replay_args_get_group (ReplayArgs *args);
+/* xreplay's own options of the table (--backtrace, ...), not in the
+ * group, as @context's main options, whose values land in @args too. */
+void replay_args_add_xreplay_options (ReplayArgs *args, GOptionContext *context);
 
 /* After parsing: checks every value given (numbers, sizes, the --home
  * folder, the --wm command line, options that exclude each other) and
@@ -95,7 +102,8 @@ const ReplaySettings *replay_args_get_settings (const ReplayArgs *args);
 
 /* The options given, as xreplay's words ("--settle", "800", ...), in a
  * fixed order, with the checked values (--home as an absolute path):
- * what xreduce passes on to every replay. Newly allocated. */
+ * what xreduce passes on to every replay (xreplay's own options are not
+ * among them). Newly allocated. */
 char **replay_args_to_argv (const ReplayArgs *args);
 
 /* The options of @session's `replay` line (session_get_replay_options)
@@ -157,8 +165,9 @@ char **replay_args_command (const char *xreplay, const char *const *common,
 gboolean replay_settings_resolve_isolation (ReplaySettings *settings, const char *what,
                                             char **warning, GError **error);
 
-/* Every option of the group, "--name" (its long name), for a test that
- * checks that both programs take each. Newly allocated. */
+/* Every option of the group (not xreplay's alone), "--name" (its long
+ * name), for a test that checks that both programs take each. Newly
+ * allocated. */
 char **replay_args_list_names (void);
 
 G_END_DECLS

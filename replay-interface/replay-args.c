@@ -44,6 +44,8 @@ typedef enum
   OPT_KEEP_ENV,
   OPT_SETENV,
   OPT_FILES,
+  OPT_BACKTRACE,
+  OPT_NO_BACKTRACE,
   N_OPTIONS
 } OptionId;
 
@@ -55,14 +57,17 @@ typedef struct
   gsize offset;              /* ARG_MS: where the value goes in ReplaySettings */
   const char *help;
   const char *arg;
+  gboolean xreplay_only;     /* xreplay's alone, among its own options: xreduce does not
+                              * take it, and asks for it itself where it needs it */
 } Option;
 
 #define MS(field) G_STRUCT_OFFSET (ReplaySettings, field)
 
 /* In the order --help shows them and replay_args_to_argv() passes them.
- * The defaults the help says are the constants the settings start from
- * (replay_settings_init()); tests/install/check-man.sh holds the man
- * pages to what --help says. */
+ * xreplay and xreduce both take, check and pass on every entry but those
+ * marked xreplay_only, which are xreplay's alone. The defaults the help
+ * says are the constants the settings start from (replay_settings_init());
+ * tests/install/check-man.sh holds the man pages to what --help says. */
 static const Option options[N_OPTIONS] = {
   [OPT_PACE] = { "pace", ARG_TEXT, 0, 0, "app: each action once the app has taken the one before (xreplay's default; xreduce takes the recorded pace when the session fails only so); recorded: the recorded gaps (see --speed)", "app|recorded" },
   [OPT_SPEED] = { "speed", ARG_TEXT, 0, 0, "Divide the recorded gaps between actions by F (default "
@@ -87,6 +92,8 @@ static const Option options[N_OPTIONS] = {
   [OPT_KEEP_ENV] = { "keep-env", ARG_LIST, 0, 0, "The app also gets this variable of ours (repeatable)", "NAME" },
   [OPT_SETENV] = { "setenv", ARG_LIST, 0, 0, "The app gets NAME=VALUE (repeatable)", "NAME=VALUE" },
   [OPT_FILES] = { "files", ARG_TEXT, 0, 0, "The copies of the files the app read (xrecord --with-files), put where the app found them (default: SESSION.files beside the session)", "DIR" },
+  [OPT_BACKTRACE] = { "backtrace", ARG_FLAG, 0, 0, "Trace the app's processes (ptrace): say which one died of which signal, sent by whom, and its top frames", NULL, TRUE },
+  [OPT_NO_BACKTRACE] = { "no-backtrace", ARG_FLAG, 0, 0, "The report's replay does not trace the app: no backtrace in the report (by default it does, as --backtrace; --backtrace and xreduce's --same-crash still do)", NULL },
 };
 
 /* What the command line said, by option. */
@@ -151,30 +158,55 @@ replay_args_free (ReplayArgs *args)
   g_free (args);
 }
 
+/* The GOption entries of the table's options that are (@xreplay_only)
+ * or are not xreplay's alone, their values landing in @args; ended by
+ * an empty one. */
+static void
+fill_entries (ReplayArgs *args, gboolean xreplay_only, GOptionEntry entries[N_OPTIONS + 1])
+{
+  static const GOptionArg arg_of[] = { [ARG_MS] = G_OPTION_ARG_STRING,
+                                       [ARG_TEXT] = G_OPTION_ARG_STRING,
+                                       [ARG_FLAG] = G_OPTION_ARG_NONE,
+                                       [ARG_LIST] = G_OPTION_ARG_STRING_ARRAY };
+  guint n = 0;
+
+  for (guint i = 0; i < N_OPTIONS; i++)
+    {
+      if (options[i].xreplay_only != xreplay_only)
+        continue;
+      entries[n].long_name = options[i].name;
+      entries[n].arg = arg_of[options[i].kind];
+      /* --home is a file name, not text in the locale's encoding. */
+      if (i == OPT_HOME || i == OPT_FILES)
+        entries[n].arg = G_OPTION_ARG_FILENAME;
+      entries[n].arg_data = &args->given[i];
+      entries[n].description = options[i].help;
+      entries[n].arg_description = options[i].arg;
+      n++;
+    }
+  memset (&entries[n], 0, sizeof entries[n]);
+}
+
 GOptionGroup *
 replay_args_get_group (ReplayArgs *args)
 {
   GOptionGroup *group = g_option_group_new ("replay", "Replay options (xreduce passes them on to every replay):",
                                             "Show how the app is replayed", NULL, NULL);
   GOptionEntry entries[N_OPTIONS + 1] = { { NULL } };
-  static const GOptionArg arg_of[] = { [ARG_MS] = G_OPTION_ARG_STRING,
-                                       [ARG_TEXT] = G_OPTION_ARG_STRING,
-                                       [ARG_FLAG] = G_OPTION_ARG_NONE,
-                                       [ARG_LIST] = G_OPTION_ARG_STRING_ARRAY };
 
-  for (guint i = 0; i < N_OPTIONS; i++)
-    {
-      entries[i].long_name = options[i].name;
-      entries[i].arg = arg_of[options[i].kind];
-      entries[i].arg_data = &args->given[i];
-      entries[i].description = options[i].help;
-      entries[i].arg_description = options[i].arg;
-    }
-  /* --home is a file name, not text in the locale's encoding. */
-  entries[OPT_HOME].arg = G_OPTION_ARG_FILENAME;
-  entries[OPT_FILES].arg = G_OPTION_ARG_FILENAME;
+  fill_entries (args, FALSE, entries);
   g_option_group_add_entries (group, entries);
   return group;
+}
+
+void
+replay_args_add_xreplay_options (ReplayArgs *args, GOptionContext *context)
+{
+  GOptionEntry entries[N_OPTIONS + 1] = { { NULL } };
+
+  /* GOption copies the entries (their strings are the table's). */
+  fill_entries (args, TRUE, entries);
+  g_option_context_add_main_entries (context, entries, NULL);
 }
 
 static gboolean
@@ -370,12 +402,21 @@ check_sandbox (ReplayArgs *args, GError **error)
   return TRUE;
 }
 
+/* --backtrace, --no-backtrace. */
+static gboolean
+check_tracer (ReplayArgs *args, GError **error)
+{
+  args->settings.backtrace = args->given[OPT_BACKTRACE].flag;
+  args->settings.no_backtrace = args->given[OPT_NO_BACKTRACE].flag;
+  return TRUE;
+}
+
 gboolean
 replay_args_check (ReplayArgs *args, GError **error)
 {
   replay_settings_init (&args->settings);
   return check_limits (args, error) && check_ms (args, error) && check_timing (args, error)
-         && check_sandbox (args, error);
+         && check_sandbox (args, error) && check_tracer (args, error);
 }
 
 const ReplaySettings *
@@ -394,6 +435,8 @@ replay_args_to_argv (const ReplayArgs *args)
       g_autofree char *flag = g_strconcat ("--", options[i].name, NULL);
       const Given *given = &args->given[i];
 
+      if (options[i].xreplay_only)
+        continue;
       switch (options[i].kind)
         {
         case ARG_FLAG:
@@ -524,6 +567,15 @@ replay_args_to_argv_not_in_session (const ReplayArgs *args)
 
 /* ---- how xreduce runs xreplay ---- */
 
+/* --NAME, NAME a flag of the table. */
+static void
+add_flag (GStrvBuilder *builder, guint option)
+{
+  g_autofree char *word = g_strconcat ("--", options[option].name, NULL);
+
+  g_strv_builder_add (builder, word);
+}
+
 char **
 replay_args_common (const char *const *given, const char *stderr_match, gboolean backtrace)
 {
@@ -533,7 +585,7 @@ replay_args_common (const char *const *given, const char *stderr_match, gboolean
   if (stderr_match != NULL)
     g_strv_builder_add_many (builder, "--stderr-match", stderr_match, NULL);
   if (backtrace)
-    g_strv_builder_add (builder, "--backtrace");
+    add_flag (builder, OPT_BACKTRACE);
   if (given != NULL)
     g_strv_builder_addv (builder, (const char **) given);
   return g_strv_builder_end (builder);
@@ -584,7 +636,7 @@ replay_args_command (const char *xreplay, const char *const *common,
   if (o->report_dir != NULL)
     g_strv_builder_add_many (builder, "--report", o->report_dir, NULL);
   if (o->no_backtrace)
-    g_strv_builder_add (builder, "--no-backtrace");
+    add_flag (builder, OPT_NO_BACKTRACE);
   if (display != NULL)
     g_strv_builder_add_many (builder, "--display", display, NULL);
   g_strv_builder_add_many (builder, session_path, "--", NULL);
@@ -598,10 +650,11 @@ replay_args_list_names (void)
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
 
   for (guint i = 0; i < N_OPTIONS; i++)
-    {
-      g_autofree char *flag = g_strconcat ("--", options[i].name, NULL);
-      g_strv_builder_add (builder, flag);
-    }
+    if (!options[i].xreplay_only)
+      {
+        g_autofree char *flag = g_strconcat ("--", options[i].name, NULL);
+        g_strv_builder_add (builder, flag);
+      }
   return g_strv_builder_end (builder);
 }
 

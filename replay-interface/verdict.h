@@ -24,6 +24,18 @@ typedef enum
   VERDICT_INFRA_ERROR,       /* Xvfb, the X connection or the sandbox failed */
 } VerdictKind;
 
+/* What xreduce --json says became of the whole reduction: its
+ * "verdict" member (xreplay's verdict of one run is VerdictKind's). */
+typedef enum
+{
+  XREDUCE_VERDICT_REDUCED,            /* a minimal session, 1-minimal */
+  XREDUCE_VERDICT_STOPPED_EARLY,      /* a smaller session, a limit came first */
+  XREDUCE_VERDICT_NOTHING_TO_REDUCE,  /* the full session did not fail */
+  XREDUCE_VERDICT_USAGE_ERROR,        /* the command line or the input was refused */
+  XREDUCE_VERDICT_INFRA_ERROR,        /* the replays could not run */
+  XREDUCE_VERDICT_INTERRUPTED,        /* a signal, or --limit-time before any failure */
+} XreduceVerdict;
+
 typedef struct
 {
   VerdictKind kind;
@@ -45,19 +57,22 @@ void verdict_from_wait_status (Verdict *verdict, int wait_status);
 /* The outcome a session file records for @verdict: PASSED is NONE,
  * COULD_NOT_START, UNRESOLVED and INFRA_ERROR are UNKNOWN. */
 SessionOutcome verdict_to_session_outcome (const Verdict *verdict);
-/* A recorded outcome in words: "crashed with SIGSEGV", "exited with
- * status 3", "hung" (verdict_describe()'s), "none", "not recorded". */
-char *session_outcome_describe (SessionOutcome outcome);
 
 /* "passed", "crashed", "exited", "hung", "could-not-start", "unresolved",
  * "infrastructure-error": the JSON "outcome". */
 const char *verdict_kind_to_string (VerdictKind kind);
 gboolean verdict_kind_from_string (const char *text, VerdictKind *kind);
 
+/* "reduced", "stopped_early", "nothing_to_reduce", "usage_error",
+ * "infra_error", "interrupted": xreduce --json's "verdict", one table. */
+const char *xreduce_verdict_to_string (XreduceVerdict verdict);
+gboolean xreduce_verdict_from_string (const char *text, XreduceVerdict *verdict);
+
 /* "crashed with SIGSEGV", "exited with status 3", "hung", "passed",
  * "could not start: ...", "unresolved: ...", "infrastructure error: ...".
- * The one place an outcome is put in words (session_outcome_describe()
- * and xreplay's words for the app's end come from it). */
+ * The one place a verdict is put in words (xreplay's words for the app's
+ * end come from it); a crash, an exit and a hang in the words of
+ * session_outcome_describe(), the session's. */
 char *verdict_describe (const Verdict *verdict);
 
 /* Adds the members "outcome", "signal" (name or null), "signal_number",

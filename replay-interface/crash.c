@@ -5,6 +5,7 @@
 #include "crash.h"
 #include "jsonio.h"
 #include "session.h"
+#include "signame.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -149,7 +150,7 @@ crash_info_site (const CrashInfo *crash)
 char *
 crash_info_outcome (const CrashInfo *crash, const char *site_hint)
 {
-  const char *name = session_signal_name (crash->signal);
+  const char *name = proc_signal_name (crash->signal);
   g_autofree char *signal = name != NULL ? g_strdup (name)
                                          : g_strdup_printf ("signal %d", crash->signal);
   g_autofree char *site = crash_info_site (crash);
@@ -197,7 +198,7 @@ crash_info_to_json (const CrashInfo *crash, JsonBuilder *b)
                                ? g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", crash->address)
                                : NULL;
 
-  jsonio_add_string (b, "signal", session_signal_name (crash->signal));
+  jsonio_add_string (b, "signal", proc_signal_name (crash->signal));
   jsonio_add_int (b, "signal_number", crash->signal, crash->signal > 0);
   jsonio_add_int (b, "code", crash->code, crash->signal > 0);
   jsonio_add_string (b, "code_name", crash->signal > 0

@@ -3,6 +3,7 @@
 
 #include "verdict.h"
 #include "session.h"
+#include "signame.h"
 
 #include <string.h>
 #include <sys/wait.h>
@@ -15,6 +16,15 @@ static const char *const kind_names[] = {
   [VERDICT_COULD_NOT_START] = "could-not-start",
   [VERDICT_UNRESOLVED] = "unresolved",
   [VERDICT_INFRA_ERROR] = "infrastructure-error",
+};
+
+static const char *const xreduce_verdict_names[] = {
+  [XREDUCE_VERDICT_REDUCED] = "reduced",
+  [XREDUCE_VERDICT_STOPPED_EARLY] = "stopped_early",
+  [XREDUCE_VERDICT_NOTHING_TO_REDUCE] = "nothing_to_reduce",
+  [XREDUCE_VERDICT_USAGE_ERROR] = "usage_error",
+  [XREDUCE_VERDICT_INFRA_ERROR] = "infra_error",
+  [XREDUCE_VERDICT_INTERRUPTED] = "interrupted",
 };
 
 void
@@ -57,6 +67,25 @@ verdict_kind_from_string (const char *text, VerdictKind *kind)
   return FALSE;
 }
 
+const char *
+xreduce_verdict_to_string (XreduceVerdict verdict)
+{
+  return (guint) verdict < G_N_ELEMENTS (xreduce_verdict_names) ? xreduce_verdict_names[verdict]
+                                                                 : "unknown";
+}
+
+gboolean
+xreduce_verdict_from_string (const char *text, XreduceVerdict *verdict)
+{
+  for (guint i = 0; text != NULL && i < G_N_ELEMENTS (xreduce_verdict_names); i++)
+    if (strcmp (text, xreduce_verdict_names[i]) == 0)
+      {
+        *verdict = (XreduceVerdict) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 void
 verdict_from_wait_status (Verdict *verdict, int wait_status)
 {
@@ -94,67 +123,19 @@ verdict_to_session_outcome (const Verdict *verdict)
     }
 }
 
-/* A recorded outcome as the verdict it stands for (NONE and UNKNOWN have
- * words of their own, see session_outcome_describe()). */
-static void
-verdict_from_session_outcome (Verdict *verdict, SessionOutcome outcome)
-{
-  switch (outcome.kind)
-    {
-    case SESSION_OUTCOME_CRASHED:
-      verdict_init (verdict, VERDICT_CRASHED);
-      verdict->signal = outcome.signal;
-      break;
-    case SESSION_OUTCOME_EXITED:
-      verdict_init (verdict, VERDICT_EXITED);
-      verdict->exit_status = outcome.status;
-      break;
-    case SESSION_OUTCOME_HUNG:
-      verdict_init (verdict, VERDICT_HUNG);
-      break;
-    case SESSION_OUTCOME_NONE:
-    case SESSION_OUTCOME_UNKNOWN:
-    default:
-      verdict_init (verdict, VERDICT_PASSED);
-      break;
-    }
-}
-
-char *
-session_outcome_describe (SessionOutcome outcome)
-{
-  Verdict verdict;
-
-  /* Words of the file's own: nothing failed, or nothing was written. */
-  if (outcome.kind == SESSION_OUTCOME_NONE)
-    return g_strdup ("none");
-  if (outcome.kind == SESSION_OUTCOME_LOST)
-    return g_strdup ("unknown (the app was gone with its windows open)");
-  if (outcome.kind != SESSION_OUTCOME_CRASHED && outcome.kind != SESSION_OUTCOME_EXITED
-      && outcome.kind != SESSION_OUTCOME_HUNG)
-    return g_strdup ("not recorded");
-  verdict_from_session_outcome (&verdict, outcome);
-  return verdict_describe (&verdict);
-}
-
 char *
 verdict_describe (const Verdict *verdict)
 {
   const char *detail = verdict->detail != NULL ? verdict->detail : "unknown reason";
-  const char *name;
 
   switch (verdict->kind)
     {
     case VERDICT_PASSED:
-      return g_strdup ("passed");
+      return g_strdup (verdict_kind_to_string (verdict->kind));
     case VERDICT_CRASHED:
-      name = session_signal_name (verdict->signal);
-      return name != NULL ? g_strdup_printf ("crashed with %s", name)
-                          : g_strdup_printf ("crashed with signal %d", verdict->signal);
     case VERDICT_EXITED:
-      return g_strdup_printf ("exited with status %d", verdict->exit_status);
     case VERDICT_HUNG:
-      return g_strdup ("hung");
+      return session_outcome_describe (verdict_to_session_outcome (verdict));
     case VERDICT_COULD_NOT_START:
       return g_strdup_printf ("could not start: %s", detail);
     case VERDICT_UNRESOLVED:
@@ -168,7 +149,7 @@ verdict_describe (const Verdict *verdict)
 void
 verdict_to_json (const Verdict *verdict, JsonBuilder *builder)
 {
-  const char *signame = verdict->signal != 0 ? session_signal_name (verdict->signal) : NULL;
+  const char *signame = verdict->signal != 0 ? proc_signal_name (verdict->signal) : NULL;
   gboolean has_status = verdict->signal == 0 && verdict->exit_status >= 0
                         && (verdict->kind == VERDICT_EXITED
                             || verdict->kind == VERDICT_COULD_NOT_START);
