@@ -398,8 +398,10 @@ verification_poll (Verification *v, GError **error)
   return v->state;
 }
 
-gboolean
-verification_wait (Verification *v, GError **error)
+/* Runs the background tests until the verdict is in, or (@first_failure)
+ * until a replay has seen the full session fail. */
+static gboolean
+wait_until (Verification *v, gboolean first_failure, GError **error)
 {
   for (;;)
     {
@@ -415,7 +417,10 @@ verification_wait (Verification *v, GError **error)
         default:
           break;
         }
-      if (!runner_wait_background (v->runner, &local))
+      if (first_failure && v->fails > 0)
+        return TRUE;
+      if (!(first_failure ? runner_step_background (v->runner, &local)
+                          : runner_wait_background (v->runner, &local)))
         {
           g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
           return FALSE;
@@ -424,30 +429,15 @@ verification_wait (Verification *v, GError **error)
 }
 
 gboolean
+verification_wait (Verification *v, GError **error)
+{
+  return wait_until (v, FALSE, error);
+}
+
+gboolean
 verification_wait_failure (Verification *v, GError **error)
 {
-  for (;;)
-    {
-      g_autoptr (GError) local = NULL;
-
-      switch (verification_poll (v, error))
-        {
-        case VERIFICATION_DONE:
-          return TRUE;
-        case VERIFICATION_FAILED:
-          return FALSE;
-        case VERIFICATION_PENDING:
-        default:
-          break;
-        }
-      if (v->fails > 0)
-        return TRUE;
-      if (!runner_step_background (v->runner, &local))
-        {
-          g_set_error_literal (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED, "interrupted");
-          return FALSE;
-        }
-    }
+  return wait_until (v, TRUE, error);
 }
 
 guint
