@@ -452,16 +452,7 @@ summary_json (const Reduction *r, const Session *best, const char *report_md,
     jsonio_add_string (b, "how", how);
     jsonio_add_string (b, "process", crash != NULL ? crash->process : NULL);
     jsonio_add_string (b, "site", site);
-    json_builder_set_member_name (b, "sent_by");
-    if (crash != NULL && crash_info_is_sent (crash))
-      {
-        json_builder_begin_object (b);
-        jsonio_add_int (b, "pid", crash->sender_pid, TRUE);
-        jsonio_add_string (b, "name", crash->sender);
-        json_builder_end_object (b);
-      }
-    else
-      json_builder_add_null_value (b);
+    crash_info_add_sent_by (crash, b);
   }
   json_builder_end_object (b);
   json_builder_set_member_name (b, "files");

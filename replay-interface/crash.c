@@ -191,6 +191,21 @@ crash_info_outcome_python (const CrashInfo *crash, GArray *python)
 }
 
 void
+crash_info_add_sent_by (const CrashInfo *crash, JsonBuilder *b)
+{
+  json_builder_set_member_name (b, "sent_by");
+  if (crash != NULL && crash_info_is_sent (crash))
+    {
+      json_builder_begin_object (b);
+      jsonio_add_int (b, "pid", crash->sender_pid, TRUE);
+      jsonio_add_string (b, "name", crash->sender);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+}
+
+void
 crash_info_to_json (const CrashInfo *crash, JsonBuilder *b)
 {
   char buf[32];
@@ -209,16 +224,7 @@ crash_info_to_json (const CrashInfo *crash, JsonBuilder *b)
   jsonio_add_int (b, "tid", crash->tid, crash->tid > 0);
   jsonio_add_string (b, "process", crash->process);
   jsonio_add_bool (b, "child_process", crash->child);
-  json_builder_set_member_name (b, "sent_by");
-  if (crash_info_is_sent (crash))
-    {
-      json_builder_begin_object (b);
-      jsonio_add_int (b, "pid", crash->sender_pid, TRUE);
-      jsonio_add_string (b, "name", crash->sender);
-      json_builder_end_object (b);
-    }
-  else
-    json_builder_add_null_value (b);
+  crash_info_add_sent_by (crash, b);
   jsonio_add_strings (b, "frames", (const char *const *) crash->frames);
   jsonio_add_strings (b, "frames_at", (const char *const *) crash->frames_at);
   jsonio_add_string (b, "no_frames", crash->no_frames);

@@ -76,6 +76,9 @@ char *crash_info_outcome_python (const CrashInfo *crash, GArray *python);
  * "sent_by" ({"pid", "name"} or null), "frames", "frames_at",
  * "no_frames". */
 void crash_info_to_json (const CrashInfo *crash, JsonBuilder *builder);
+/* Its "sent_by" member: {pid, name} of the process that sent the
+ * signal, or null (also for a NULL @crash). */
+void crash_info_add_sent_by (const CrashInfo *crash, JsonBuilder *builder);
 /* Reads them back (@crash zeroed first); FALSE if @object holds no
  * signal. */
 gboolean crash_info_from_json (JsonObject *object, CrashInfo *crash);
