@@ -18,6 +18,28 @@ typedef struct
   gboolean active;           /* state R (running or runnable) or D (disk) */
 } ProcStat;
 
+/* The pids of a /proc/PID/task/TID/children list ("12 34 "), appended
+ * to @pids (of pid_t). */
+static void
+append_pids (GArray *pids, const char *list)
+{
+  const char *at = list;
+  char *end;
+
+  for (;; at = end)
+    {
+      gint64 child = g_ascii_strtoll (at, &end, 10);
+
+      if (end == at)
+        break;
+      if (child > 0)
+        {
+          pid_t pid = (pid_t) child;
+          g_array_append_val (pids, pid);
+        }
+    }
+}
+
 /* Reads /proc/@pid/stat: the parent and the CPU ticks. FALSE if the
  * process is gone or the line is not understood. */
 static gboolean
@@ -109,8 +131,7 @@ append_children (pid_t pid, GArray *pids)
     {
       g_autofree char *path = g_strdup_printf ("%s/%s/children", task, tid);
       g_autofree char *list = NULL;
-      char *at, *end;
-
+      
       if (!g_file_get_contents (path, &list, NULL, NULL))
         {
           g_autofree char *stat = g_strdup_printf ("%s/%s/stat", task, tid);
@@ -119,18 +140,7 @@ append_children (pid_t pid, GArray *pids)
             return FALSE;
           continue;   /* the thread ended meanwhile */
         }
-      for (at = list;; at = end)
-        {
-          gint64 child = g_ascii_strtoll (at, &end, 10);
-
-          if (end == at)
-            break;
-          if (child > 0)
-            {
-              pid_t p = (pid_t) child;
-              g_array_append_val (pids, p);
-            }
-        }
+      append_pids (pids, list);
     }
   return TRUE;
 }
@@ -427,25 +437,13 @@ glance_at (pid_t pid, gboolean children, GArray *todo, ProcTreeGlance *glance)
         {
           g_autofree char *path = g_strdup_printf ("%s/%s/children", task, tid);
           g_autofree char *list = NULL;
-          char *at, *end;
-
+          
           if (!g_file_get_contents (path, &list, NULL, NULL))
             {
               listed = g_file_test (stat, G_FILE_TEST_EXISTS) ? FALSE : listed;
               continue;
             }
-          for (at = list;; at = end)
-            {
-              gint64 child = g_ascii_strtoll (at, &end, 10);
-
-              if (end == at)
-                break;
-              if (child > 0)
-                {
-                  pid_t p = (pid_t) child;
-                  g_array_append_val (todo, p);
-                }
-            }
+          append_pids (todo, list);
         }
     }
   if (any && children)
@@ -554,22 +552,10 @@ proctree_timerfd_ms (pid_t root)
         {
           g_autofree char *path = g_strdup_printf ("%s/%s/children", task, name);
           g_autofree char *list = NULL;
-          char *at, *end;
-
+          
           if (!g_file_get_contents (path, &list, NULL, NULL))
             continue;
-          for (at = list;; at = end)
-            {
-              gint64 child = g_ascii_strtoll (at, &end, 10);
-
-              if (end == at)
-                break;
-              if (child > 0)
-                {
-                  pid_t c = (pid_t) child;
-                  g_array_append_val (todo, c);
-                }
-            }
+          append_pids (todo, list);
         }
     }
   return soonest;
@@ -596,8 +582,7 @@ proctree_run_delay_ms (pid_t root)
           g_autofree char *path = g_strdup_printf ("%s/%s/schedstat", task, tid);
           g_autofree char *children = g_strdup_printf ("%s/%s/children", task, tid);
           g_autofree char *text = NULL, *list = NULL;
-          char *at, *end;
-
+          
           /* "run time, time waiting for a CPU (ns), time slices" */
           if (g_file_get_contents (path, &text, NULL, NULL))
             {
@@ -608,18 +593,7 @@ proctree_run_delay_ms (pid_t root)
             }
           if (!g_file_get_contents (children, &list, NULL, NULL))
             continue;
-          for (at = list;; at = end)
-            {
-              gint64 child = g_ascii_strtoll (at, &end, 10);
-
-              if (end == at)
-                break;
-              if (child > 0)
-                {
-                  pid_t c = (pid_t) child;
-                  g_array_append_val (todo, c);
-                }
-            }
+          append_pids (todo, list);
         }
     }
   return delay_ns / 1000000;
