@@ -528,6 +528,17 @@ append_window (GString *out, const SessionEvent *ev)
     g_string_append_printf (out, " in window %d", ev->window);
 }
 
+/* "X,Y" in the action's window (and which), else on the root. */
+static void
+append_place (GString *out, const SessionEvent *ev)
+{
+  if (ev->window >= 0)
+    g_string_append_printf (out, "%d,%d", ev->x, ev->y);
+  else
+    g_string_append_printf (out, "%d,%d", ev->root_x, ev->root_y);
+  append_window (out, ev);
+}
+
 char *
 session_event_describe (const SessionEvent *ev)
 {
@@ -543,29 +554,18 @@ session_event_describe (const SessionEvent *ev)
       break;
     case SESSION_EVENT_BUTTON_PRESS:
     case SESSION_EVENT_BUTTON_RELEASE:
-      g_string_append_printf (out, "%s button %u",
+      g_string_append_printf (out, "%s button %u at ",
                               ev->kind == SESSION_EVENT_BUTTON_PRESS
                                 ? "press" : "release", ev->button);
-      if (ev->window >= 0)
-        g_string_append_printf (out, " at %d,%d", ev->x, ev->y);
-      else
-        g_string_append_printf (out, " at %d,%d", ev->root_x, ev->root_y);
-      append_window (out, ev);
+      append_place (out, ev);
       break;
     case SESSION_EVENT_MOTION:
-      if (ev->window >= 0)
-        g_string_append_printf (out, "move to %d,%d", ev->x, ev->y);
-      else
-        g_string_append_printf (out, "move to %d,%d", ev->root_x, ev->root_y);
-      append_window (out, ev);
+      g_string_append (out, "move to ");
+      append_place (out, ev);
       break;
     case SESSION_EVENT_DROP:
-      g_string_append_printf (out, "drop %s", ev->types != NULL ? ev->types : "");
-      if (ev->window >= 0)
-        g_string_append_printf (out, " at %d,%d", ev->x, ev->y);
-      else
-        g_string_append_printf (out, " at %d,%d", ev->root_x, ev->root_y);
-      append_window (out, ev);
+      g_string_append_printf (out, "drop %s at ", ev->types != NULL ? ev->types : "");
+      append_place (out, ev);
       break;
     case SESSION_EVENT_SERVER:
       g_string_append_printf (out, "(server) %s", ev->name);
