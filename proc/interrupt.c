@@ -71,14 +71,21 @@ on_notify (int fd, GIOCondition condition, gpointer data)
 }
 
 static gpointer
-run_thread (gpointer data)
+run_loop (gpointer data)
 {
-  Watch *w = data;
+  GMainLoop *loop = data;
+  GMainContext *context = g_main_loop_get_context (loop);
 
-  g_main_context_push_thread_default (w->context);
-  g_main_loop_run (w->loop);
-  g_main_context_pop_thread_default (w->context);
+  g_main_context_push_thread_default (context);
+  g_main_loop_run (loop);
+  g_main_context_pop_thread_default (context);
   return NULL;
+}
+
+GThread *
+proc_loop_thread_new (const char *name, GMainLoop *loop)
+{
+  return g_thread_new (name, run_loop, loop);
 }
 
 void
@@ -107,7 +114,7 @@ proc_interrupt_watch (ProcInterruptFunc func, gpointer user_data)
       g_source_unref (source);
     }
   watch->notify_source = g_unix_fd_add (watch->notify_fd, G_IO_IN, on_notify, NULL);
-  watch->thread = g_thread_new ("interrupt", run_thread, watch);
+  watch->thread = proc_loop_thread_new ("interrupt", watch->loop);
 }
 
 static gboolean

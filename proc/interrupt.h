@@ -43,4 +43,8 @@ GCancellable *proc_interrupt_get_cancellable (void);
  * a time limit that holds while the main context is busy. */
 void proc_interrupt_set_deadline (gint64 monotonic_us);
 
+/* A thread that runs @loop, its context the thread's default, until
+ * g_main_loop_quit(): the signal watch's, and xrecord's guard's. */
+GThread *proc_loop_thread_new (const char *name, GMainLoop *loop);
+
 G_END_DECLS

@@ -83,17 +83,6 @@ on_check (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static gpointer
-guard_thread (gpointer user_data)
-{
-  Guard *guard = user_data;
-
-  g_main_context_push_thread_default (guard->context);
-  g_main_loop_run (guard->loop);
-  g_main_context_pop_thread_default (guard->context);
-  return NULL;
-}
-
 static void
 attach (Guard *guard, GSource *source, GSourceFunc func)
 {
@@ -114,7 +103,7 @@ guard_new (GuardSignalFunc on_signal, gpointer user_data)
   on_beat (guard);
   guard->beat_source = g_timeout_add (GUARD_BEAT_MS, on_beat, guard);
   attach (guard, g_timeout_source_new (GUARD_CHECK_MS), on_check);
-  guard->thread = g_thread_new ("xrecord-guard", guard_thread, guard);
+  guard->thread = proc_loop_thread_new ("xrecord-guard", guard->loop);
   /* The signals, in a thread of their own too: they also end xrecord's
    * synchronous waits (its X server's readiness), and reach @on_signal
    * in the main context. */
