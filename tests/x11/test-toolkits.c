@@ -147,6 +147,7 @@ wm_start (Fixture *f, const char *wm)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GError) error = NULL;
+  g_auto (GStrv) wm_envp = NULL;
   Window root = DefaultRootWindow (f->dpy);
   Atom check = XInternAtom (f->dpy, "_NET_SUPPORTING_WM_CHECK", False);
   gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
@@ -171,7 +172,10 @@ wm_start (Fixture *f, const char *wm)
   f->wm_command = g_strjoinv (" ", (char **) argv->pdata);
   XSelectInput (f->dpy, root, SubstructureNotifyMask | PropertyChangeMask);
   XSync (f->dpy, False);
-  if (!g_spawn_async (f->dir, (char **) argv->pdata, f->envp,
+  /* Its runtime files (i3's IPC socket and log) in the test's folder,
+   * which goes with it, not in a /tmp/i3-USER.* of their own. */
+  wm_envp = g_environ_setenv (g_strdupv (f->envp), "XDG_RUNTIME_DIR", f->dir, TRUE);
+  if (!g_spawn_async (f->dir, (char **) argv->pdata, wm_envp,
                       G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
                       | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                       NULL, NULL, &f->wm, &error))
