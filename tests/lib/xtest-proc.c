@@ -98,14 +98,7 @@ test_become_subreaper (void)
 gboolean
 test_pid_alive (pid_t pid)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
-  g_autofree char *stat = NULL;
-  const char *p;
-
-  if (pid <= 0 || !g_file_get_contents (path, &stat, NULL, NULL))
-    return FALSE;
-  p = strrchr (stat, ')');
-  return p != NULL && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+  return pid > 0 && !proc_is_gone (pid);
 }
 
 guint
