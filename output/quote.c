@@ -132,52 +132,49 @@ quote_markdown_code (const char *text)
   return g_strdup_printf ("%s%s%s%s%s", fence, pad ? " " : "", line, pad ? " " : "", fence);
 }
 
-char *
-quote_markdown_text (const char *text)
+/* The characters that are Markdown markup wherever they stand (code,
+ * emphasis, links, HTML, headings, tables, strikethrough). */
+#define MARKDOWN_MARKUP "\\`*_[]<>#|~"
+
+/* @text on one line of Markdown, a backslash before each character of
+ * @always (but an underscore inside a word, no emphasis in CommonMark) and
+ * before what starts a bare link in GFM: a link's "://", an address's
+ * "a@b", the '.' after "www". */
+static char *
+markdown_escape (const char *text, const char *always)
 {
   g_autofree char *line = quote_terminal (text);
   GString *out = g_string_new (NULL);
 
   for (const char *p = line; *p != '\0'; p++)
     {
-      /* An underscore inside a word is no emphasis (CommonMark). */
       gboolean intraword = *p == '_' && p > line && g_ascii_isalnum (p[-1])
                            && g_ascii_isalnum (p[1]);
-
-      /* ':' and '@' too, and the '.' after "www": a bare URL or address
-       * ("http://evil.example/", "www.evil.example", "a@evil.example")
-       * is no link to a Markdown reader that would make it one (GFM's
-       * autolinks start at those characters). */
+      gboolean scheme = *p == ':' && p[1] == '/' && p[2] == '/';
+      gboolean at = *p == '@' && p > line && g_ascii_isalnum (p[-1]) && g_ascii_isalnum (p[1]);
       gboolean www = *p == '.' && p - line >= 3 && g_ascii_strncasecmp (p - 3, "www", 3) == 0;
 
-      if ((strchr ("\\`*_[]<>#|~!:@", *p) != NULL && !intraword) || www)
+      if ((strchr (always, *p) != NULL && !intraword) || scheme || at || www)
         g_string_append_c (out, '\\');
       g_string_append_c (out, *p);
     }
   return g_string_free (out, FALSE);
 }
 
+/* Every '!', ':' and '@' too: no image, and no bare URL or address
+ * ("http://evil.example/", "a@evil.example") to a reader that makes links
+ * of more than GFM does. */
+char *
+quote_markdown_text (const char *text)
+{
+  return markdown_escape (text, MARKDOWN_MARKUP "!:@");
+}
+
+/* Only what is markup: ':' in "xdemo.c:209" or "std::vector" is none. */
 char *
 quote_markdown_title (const char *text)
 {
-  g_autofree char *line = quote_terminal (text);
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = line; *p != '\0'; p++)
-    {
-      gboolean intraword = *p == '_' && p > line && g_ascii_isalnum (p[-1])
-                           && g_ascii_isalnum (p[1]);
-      /* A link needs "scheme://", an address "a@b", GFM's bare link
-       * "www.": ':' in "xdemo.c:209" or "std::vector" is no markup. */
-      gboolean scheme = *p == ':' && p[1] == '/' && p[2] == '/';
-      gboolean at = *p == '@' && p > line && g_ascii_isalnum (p[-1]) && g_ascii_isalnum (p[1]);
-      gboolean www = *p == '.' && p - line >= 3 && g_ascii_strncasecmp (p - 3, "www", 3) == 0;
-
-      if ((strchr ("\\`*_[]<>#|~", *p) != NULL && !intraword) || scheme || at || www)
-        g_string_append_c (out, '\\');
-      g_string_append_c (out, *p);
-    }
-  return g_string_free (out, FALSE);
+  return markdown_escape (text, MARKDOWN_MARKUP);
 }
 
 char *
