@@ -45,6 +45,16 @@ jsonio_add_strings (JsonBuilder *builder, const char *member, const char *const 
   json_builder_end_array (builder);
 }
 
+void
+jsonio_add_counted (JsonBuilder *builder, const char *member, const GArray *indices)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < indices->len; i++)
+    json_builder_add_int_value (builder, g_array_index (indices, guint, i) + 1);
+  json_builder_end_array (builder);
+}
+
 /* The member's node if it holds a value of @type, else NULL. */
 static JsonNode *
 value_of (JsonObject *object, const char *member, GType type)

@@ -18,6 +18,9 @@ void jsonio_add_int (JsonBuilder *builder, const char *member, gint64 value, gbo
 void jsonio_add_bool (JsonBuilder *builder, const char *member, gboolean value);
 /* "member": ["a", "b"], or null for NULL. */
 void jsonio_add_strings (JsonBuilder *builder, const char *member, const char *const *values);
+/* "member": [1, 2, 5] for @indices (an array of guint) 0, 1, 4: counted
+ * from 1, as a person counts (a step's action numbers). */
+void jsonio_add_counted (JsonBuilder *builder, const char *member, const GArray *indices);
 
 /* @object may be NULL (a member of a missing object is missing too). */
 gint64 jsonio_get_int (JsonObject *object, const char *member);

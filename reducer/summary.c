@@ -369,11 +369,7 @@ json_steps (JsonBuilder *b, const Session *best)
         continue;
       json_builder_begin_object (b);
       jsonio_add_string (b, "words", words);
-      json_builder_set_member_name (b, "actions");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < phrase->actions->len; i++)
-        json_builder_add_int_value (b, g_array_index (phrase->actions, guint, i) + 1);
-      json_builder_end_array (b);
+      jsonio_add_counted (b, "actions", phrase->actions);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -551,11 +551,7 @@ export_json (Emit *e, const Session *session)
       json_builder_set_member_name (sb, "kind");
       json_builder_add_string_value (sb, session_phrase_kind_to_string (phrase->kind));
       jsonio_add_string (sb, "words", g_ptr_array_index (words, p));
-      json_builder_set_member_name (sb, "actions");
-      json_builder_begin_array (sb);
-      for (guint i = 0; i < phrase->actions->len; i++)
-        json_builder_add_int_value (sb, g_array_index (phrase->actions, guint, i) + 1);
-      json_builder_end_array (sb);
+      jsonio_add_counted (sb, "actions", phrase->actions);
       json_builder_end_object (sb);
       node = build_done (sb);
       g_string_append (e->out, p > 0 ? ",\n" : "\n");
