@@ -34,11 +34,14 @@ struct ProcGoneWatch
   gpointer user_data;
 };
 
-static void
-gone_watch_call (ProcGoneWatch *watch, gboolean gone)
+/* The source at @fired (its callback returns G_SOURCE_REMOVE) and the
+ * others end, and the watcher hears whether the process is @gone. */
+static gboolean
+gone_watch_fired (ProcGoneWatch *watch, guint *fired, gboolean gone)
 {
   ProcGoneFunc func = watch->func;
 
+  *fired = 0;
   watch->func = NULL;
   if (watch->fd_source != 0)
     g_source_remove (watch->fd_source);
@@ -47,6 +50,7 @@ gone_watch_call (ProcGoneWatch *watch, gboolean gone)
   watch->fd_source = watch->timer = watch->idle = 0;
   if (func != NULL)
     func (gone, watch->user_data);
+  return G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -54,9 +58,7 @@ on_gone_fd (int fd, GIOCondition condition, gpointer user_data)
 {
   ProcGoneWatch *watch = user_data;
 
-  watch->fd_source = 0;
-  gone_watch_call (watch, TRUE);
-  return G_SOURCE_REMOVE;
+  return gone_watch_fired (watch, &watch->fd_source, TRUE);
 }
 
 static gboolean
@@ -64,9 +66,7 @@ on_gone_timeout (gpointer user_data)
 {
   ProcGoneWatch *watch = user_data;
 
-  watch->timer = 0;
-  gone_watch_call (watch, FALSE);
-  return G_SOURCE_REMOVE;
+  return gone_watch_fired (watch, &watch->timer, FALSE);
 }
 
 static gboolean
@@ -74,9 +74,7 @@ on_gone_already (gpointer user_data)
 {
   ProcGoneWatch *watch = user_data;
 
-  watch->idle = 0;
-  gone_watch_call (watch, TRUE);
-  return G_SOURCE_REMOVE;
+  return gone_watch_fired (watch, &watch->idle, TRUE);
 }
 
 ProcGoneWatch *

@@ -578,6 +578,74 @@ test_xserver_killed_starting (void)
   g_rmdir (dir);
 }
 
+/* @data: an int, -1 until the watch's one call sets it to gone or not. */
+static void
+on_gone (gboolean gone, gpointer data)
+{
+  int *heard = data;
+
+  g_assert_cmpint (*heard, ==, -1);
+  *heard = gone;
+}
+
+/* Runs the main loop until @watch is heard; frees it. */
+static gboolean
+watch_heard (ProcGoneWatch *watch, int *heard)
+{
+  while (*heard < 0)
+    g_main_context_iteration (NULL, TRUE);
+  proc_gone_watch_free (watch);
+  return *heard;
+}
+
+/* A child that waits for its SIGKILL. */
+static pid_t
+fork_paused (void)
+{
+  pid_t pid = fork ();
+
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      pause ();
+      _exit (0);
+    }
+  return pid;
+}
+
+/* proc_watch_gone() hears once, by each of its three ways: a process
+ * gone (reaped) before the watch, one that ends while watched (its
+ * pidfd), one that outlives the timeout. */
+static void
+test_watch_gone (void)
+{
+  ProcGoneWatch *watch;
+  int heard = -1;
+  int status;
+  pid_t pid;
+
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    _exit (0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (watch_heard (proc_watch_gone (pid, GONE_MS, on_gone, &heard), &heard));
+
+  heard = -1;
+  pid = fork_paused ();
+  watch = proc_watch_gone (pid, GONE_MS, on_gone, &heard);
+  kill (pid, SIGKILL);
+  g_assert_true (watch_heard (watch, &heard));
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+
+  /* Still running after the timeout: FALSE, and the watch is done. */
+  heard = -1;
+  pid = fork_paused ();
+  g_assert_false (watch_heard (proc_watch_gone (pid, 50, on_gone, &heard), &heard));
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -590,6 +658,7 @@ main (int argc, char **argv)
   g_test_add_func ("/proc/read-line", test_read_line);
   g_test_add_func ("/proc/interrupt", test_interrupt);
   g_test_add_func ("/proc/run", test_run);
+  g_test_add_func ("/proc/watch-gone", test_watch_gone);
   g_test_add_func ("/proc/owner-killed", test_owner_killed);
   g_test_add_func ("/proc/owner-killed-group", test_owner_killed_group);
   g_test_add_func ("/tempdir/free", test_tempdir_free);
