@@ -300,6 +300,42 @@ read_timeout (pid_t pid, guint64 address, gboolean nano)
   return parts[0] * 1000 + (nano ? parts[1] / 1000000 : parts[1] / 1000);
 }
 
+/* The calls that wait with a timeout, the argument that holds it, and
+ * how: milliseconds (negative: forever), or the address of a struct
+ * timespec or timeval (NULL: forever). */
+typedef enum
+{
+  TIMEOUT_MS,
+  TIMEOUT_TIMESPEC,
+  TIMEOUT_TIMEVAL,
+} TimeoutForm;
+
+static const struct
+{
+  long nr;
+  guint arg;
+  TimeoutForm form;
+} timed_calls[] = {
+  { SYS_epoll_pwait, 3, TIMEOUT_MS },
+  /* Each architecture has both or neither (a 32-bit one born with y2038's
+   * time64 calls, riscv32, neither). */
+#if defined SYS_ppoll && defined SYS_pselect6
+  { SYS_ppoll, 2, TIMEOUT_TIMESPEC },
+  { SYS_pselect6, 4, TIMEOUT_TIMESPEC },
+#endif
+  /* The older calls, which the generic system call table (arm64, riscv)
+   * has not. */
+#ifdef SYS_poll
+  { SYS_poll, 2, TIMEOUT_MS },
+#endif
+#ifdef SYS_epoll_wait
+  { SYS_epoll_wait, 3, TIMEOUT_MS },
+#endif
+#ifdef SYS_select
+  { SYS_select, 4, TIMEOUT_TIMEVAL },
+#endif
+};
+
 gint64
 proctree_syscall_timeout (pid_t pid, const char *syscall_line)
 {
@@ -308,7 +344,6 @@ proctree_syscall_timeout (pid_t pid, const char *syscall_line)
   char *end = NULL;
   gint64 nr = g_ascii_strtoll (p, &end, 10);
   guint n_args = 0;
-  gint32 ms;
 
   if (end == p)
     return -1;   /* "running": no system call */
@@ -328,38 +363,17 @@ proctree_syscall_timeout (pid_t pid, const char *syscall_line)
   /* The six arguments, the stack pointer and the program counter. */
   if (n_args < 6)
     return -1;
-  switch (nr)
-    {
-#ifdef SYS_poll
-    case SYS_poll:
-      ms = (gint32) (guint32) args[2];
-      return ms >= 0 ? ms : -1;
-#endif
-#ifdef SYS_epoll_wait
-    case SYS_epoll_wait:
-      ms = (gint32) (guint32) args[3];
-      return ms >= 0 ? ms : -1;
-#endif
-#ifdef SYS_epoll_pwait
-    case SYS_epoll_pwait:
-      ms = (gint32) (guint32) args[3];
-      return ms >= 0 ? ms : -1;
-#endif
-#ifdef SYS_ppoll
-    case SYS_ppoll:
-      return read_timeout (pid, args[2], TRUE);
-#endif
-#ifdef SYS_select
-    case SYS_select:
-      return read_timeout (pid, args[4], FALSE);
-#endif
-#ifdef SYS_pselect6
-    case SYS_pselect6:
-      return read_timeout (pid, args[4], TRUE);
-#endif
-    default:
-      return -1;
-    }
+  for (guint i = 0; i < G_N_ELEMENTS (timed_calls); i++)
+    if (timed_calls[i].nr == nr)
+      {
+        guint64 arg = args[timed_calls[i].arg];
+        gint32 ms = (gint32) (guint32) arg;
+
+        if (timed_calls[i].form == TIMEOUT_MS)
+          return ms >= 0 ? ms : -1;
+        return read_timeout (pid, arg, timed_calls[i].form == TIMEOUT_TIMESPEC);
+      }
+  return -1;
 }
 
 /* Is a thread in the system call numbered @nr waiting as an idle program
