@@ -528,33 +528,9 @@ dd_run (Dd *dd, const DdLevel *levels, guint n_levels, GError **error)
 }
 
 gboolean
-dd_reduce (const GArray *const *units,
-           guint                n_units,
-           DdTestFunc           test,
-           gpointer             test_data,
-           const DdOptions     *options,
-           guint              **result,
-           guint               *n_result,
-           DdStats             *stats,
-           GError             **error)
-{
-  DdLevel level = { .units = units, .n_units = n_units };
-
-  g_return_val_if_fail (units != NULL || n_units == 0, FALSE);
-  return dd_reduce_hierarchy (&level, 1, test, test_data, options, result, n_result, stats,
-                              error);
-}
-
-gboolean
-dd_reduce_hierarchy (const DdLevel     *levels,
-                     guint              n_levels,
-                     DdTestFunc         test,
-                     gpointer           test_data,
-                     const DdOptions   *options,
-                     guint            **result,
-                     guint             *n_result,
-                     DdStats           *stats,
-                     GError           **error)
+dd_reduce_hierarchy (const DdLevel *levels, guint n_levels, DdTestFunc test, gpointer test_data,
+                     const DdOptions *options, guint **result, guint *n_result, DdStats *stats,
+                     GError **error)
 {
   g_return_val_if_fail (levels != NULL && n_levels > 0, FALSE);
   g_return_val_if_fail (levels[0].units != NULL || levels[0].n_units == 0, FALSE);

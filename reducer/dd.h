@@ -2,9 +2,10 @@
  *
  * The reducer's search algorithm.  The elements are the session's user
  * actions, numbered 0..n-1; the oracle (a DdTestFunc) replays a candidate
- * subset and says whether the failure still happens.  dd_reduce() returns a
- * failing subset that is 1-minimal: removing any single element of it makes
- * the failure go away (verified at the end, see DdStats.one_minimal_verified).
+ * subset and says whether the failure still happens.  dd_reduce_hierarchy()
+ * returns a failing subset that is 1-minimal: removing any single element
+ * of it makes the failure go away (verified at the end, see
+ * DdStats.one_minimal_verified).
  *
  * Two algorithms:
  *  - DD_ALGORITHM_HDD (default): hierarchical reduction in the spirit of HDD
@@ -49,7 +50,7 @@
  * and DdOptions.stop is asked before each: a search over 10^6 elements
  * stops within a few milliseconds of being told to.
  *
- * Start reading at dd_reduce() in dd.c.
+ * Start reading at dd_reduce_hierarchy() in dd.c.
  */
 #pragma once
 
@@ -104,7 +105,7 @@ typedef struct {
  * killed at once, and one that is wanted is what the search asks next, best
  * run to its end before the call returns if it is already running.
  * Returns FALSE with @error to abort the reduction (e.g. interrupted, or an
- * infrastructure error); dd_reduce() then returns that error.
+ * infrastructure error); dd_reduce_hierarchy() then returns that error.
  * With confirm_passes > 1 a batch may hold the same candidate several times
  * in a row: each copy is one more run. */
 typedef gboolean (*DdTestFunc) (const DdCandidate *cands,
@@ -144,7 +145,7 @@ typedef struct {
   gboolean last_units_first; /* HDD: before the search, one batch tries the last 1, 2, 4, ...
                              units of the top level, shortest first (suffix.h); the shortest
                              that fails is where the search starts */
-  /* Optional callbacks, all called from dd_reduce()'s thread: */
+  /* Optional callbacks, all called from dd_reduce_hierarchy()'s thread: */
   void (*normalize) (const guint *elems, guint n_elems, GArray *out, gpointer user_data);
                           /* what a candidate really tests: appends to @out (a GArray of
                              guint) the elements of @elems that matter (a release whose press
@@ -160,7 +161,7 @@ typedef struct {
                              the current failing set shrinks; @elems is sorted, borrowed */
   gboolean (*stop) (gpointer user_data);  /* asked between candidates, before every oracle
                              call and in every lookahead: TRUE ends the search at once
-                             (dd_reduce() returns DD_ERROR_STOPPED); a signal, a time
+                             (dd_reduce_hierarchy() returns DD_ERROR_STOPPED); a signal, a time
                              limit. NULL: never */
   gpointer user_data;     /* for normalize, spare_slots, progress, improved and stop */
 } DdOptions;
@@ -175,32 +176,6 @@ void dd_options_init (DdOptions *options);
  * (0.3^3 = 0.027).  Returns G_MAXUINT if no guint r is enough. */
 guint dd_confirmations_for (double fail_rate, double confidence);
 
-/* Reduces the union of @units to a 1-minimal failing subset.
- *
- * @units: @n_units arrays of guint element ids (a partition into gestures,
- *   or one element each for flat reduction).  Units need not be sorted;
- *   empty units are ignored; overlapping units are allowed (candidates are
- *   unions of units).  DD_ALGORITHM_DDMIN only uses the union.
- * @test, @test_data: the oracle and its user data.
- * @options: NULL for the defaults.
- * @result, @n_result: the failing set, ascending; free with g_free().
- * @stats: (nullable): filled in on success and on error (zeroed if the
- *   arguments are invalid).
- *
- * It does NOT test the full input (the caller verified that it fails).
- * Returns FALSE with @error if the oracle returned an error or broke its
- * contract, or DdOptions.stop said to stop (DD_ERROR_STOPPED); *result is
- * then left untouched. */
-gboolean dd_reduce (const GArray *const *units,
-                    guint                n_units,
-                    DdTestFunc           test,
-                    gpointer             test_data,
-                    const DdOptions     *options,
-                    guint              **result,
-                    guint               *n_result,
-                    DdStats             *stats,
-                    GError             **error);
-
 /* One level of a hierarchy: @n_units units, each a GArray of guint element ids. */
 typedef struct {
   const GArray *const *units;
@@ -214,11 +189,26 @@ typedef struct {
                              at a time at once, not halves first */
 } DdLevel;
 
-/* dd_reduce() over a hierarchy (HDD): ddmin over the units of @levels[0],
- * then over those of @levels[1] cut to what survived, and so on (each
- * level should refine the one before: phrases, gestures), then over
- * single elements until 1-minimal.  The input is the union of the units
- * of @levels[0].  With n_levels == 1 it is dd_reduce(). */
+/* Reduces the union of @levels[0]'s units to a 1-minimal failing subset:
+ * ddmin over the units of @levels[0], then over those of @levels[1] cut
+ * to what survived, and so on (HDD: each level should refine the one
+ * before: phrases, gestures), then over single elements until 1-minimal.
+ * One level is flat reduction over its units.
+ *
+ * @levels: @n_levels >= 1 levels.  A level's units (a partition into
+ *   gestures, or one element each for flat reduction) need not be sorted;
+ *   empty units are ignored; overlapping units are allowed (candidates are
+ *   unions of units).  DD_ALGORITHM_DDMIN only uses the union.
+ * @test, @test_data: the oracle and its user data.
+ * @options: NULL for the defaults.
+ * @result, @n_result: the failing set, ascending; free with g_free().
+ * @stats: (nullable): filled in on success and on error (zeroed if the
+ *   arguments are invalid).
+ *
+ * It does NOT test the full input (the caller verified that it fails).
+ * Returns FALSE with @error if the oracle returned an error or broke its
+ * contract, or DdOptions.stop said to stop (DD_ERROR_STOPPED); *result is
+ * then left untouched. */
 gboolean dd_reduce_hierarchy (const DdLevel     *levels,
                               guint              n_levels,
                               DdTestFunc         test,

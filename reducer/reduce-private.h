@@ -79,7 +79,7 @@ typedef struct Reducer
   Journal *journal;          /* OUT.journal: outcomes known, for a resumed run */
   guint64 journal_hits;      /* candidates answered from an interrupted run's journal */
   guint64 journal_hits_speculative;  /* ... of them speculative ones */
-  guint64 earlier_tests;     /* tests before this dd_reduce() (suffix passes, restarts) */
+  guint64 earlier_tests;     /* tests before this dd_reduce_hierarchy() (suffix passes, restarts) */
   guint64 earlier_speculative;  /* of those, speculative ones (DdStats.speculative) */
   guint64 earlier_cache_hits;
   gboolean learn_wait;       /* learn --window-wait from the replays */

@@ -392,6 +392,7 @@ static GArray *
 reduce (Fake *fake, GPtrArray *units, const DdOptions *base, Run *run)
 {
   g_autoptr(GError) error = NULL;
+  DdLevel level = { (const GArray *const *) units->pdata, units->len };
   DdOptions options = *base;
   guint *result = NULL;
   guint n_result = 0;
@@ -405,8 +406,8 @@ reduce (Fake *fake, GPtrArray *units, const DdOptions *base, Run *run)
   options.user_data = run;
   fake->allow_repeats = options.confirm_passes > 1;
 
-  g_assert_true (dd_reduce ((const GArray *const *) units->pdata, units->len, fake_test, fake,
-                            &options, &result, &n_result, &run->stats, &error));
+  g_assert_true (dd_reduce_hierarchy (&level, 1, fake_test, fake, &options, &result, &n_result,
+                                      &run->stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (run->stats.n_initial, ==, fake->input->len);
   g_assert_cmpuint (run->stats.n_current, ==, n_result);
@@ -604,7 +605,8 @@ test_empty_input (void)
   g_autoptr(GArray) input = range_array (1, 0);
 
   fake_init (&fake, pred_always, NULL, input, 1);
-  g_assert_true (dd_reduce (NULL, 0, fake_test, &fake, NULL, &result, &n_result, &stats, &error));
+  g_assert_true (dd_reduce_hierarchy (&(DdLevel) { 0 }, 1, fake_test, &fake, NULL, &result,
+                                      &n_result, &stats, &error));
   g_assert_no_error (error);
   g_assert_nonnull (result);
   g_assert_cmpuint (n_result, ==, 0);
@@ -1360,6 +1362,7 @@ test_oracle_error (void)
 {
   g_autoptr(GArray) input = range_array (0, 63);
   g_autoptr(GPtrArray) units = flat_units (input);
+  DdLevel level = { (const GArray *const *) units->pdata, units->len };
   guint need_v[] = { 9, 50 };
   g_autoptr(GArray) need = uint_array (need_v, 2);
 
@@ -1382,8 +1385,8 @@ test_oracle_error (void)
         fake.break_contract = TRUE;
       else
         options.parallel = 0;
-      g_assert_false (dd_reduce ((const GArray *const *) units->pdata, units->len, fake_test, &fake,
-                                 &options, &result, &n_result, &stats, &error));
+      g_assert_false (dd_reduce_hierarchy (&level, 1, fake_test, &fake, &options, &result,
+                                           &n_result, &stats, &error));
       g_assert_null (result);
       if (mode == 0)
         {
