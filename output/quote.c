@@ -31,10 +31,14 @@ quote_is_hidden (gunichar c)
          || c == 0x200f || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 
-/* quote_terminal() and quote_message(): hidden characters and invalid
- * UTF-8 escaped; backslashes doubled when @backslash. */
+/* Writes @c to @out escaped, or returns FALSE to have it copied as it
+ * is. @c is (gunichar) -1 for a byte that is not UTF-8, @byte. */
+typedef gboolean (*EscapeFunc) (GString *out, gunichar c, guchar byte);
+
+/* @text (NULL: "") a character at a time, each written by @escape or
+ * copied. */
 static char *
-quote_visible (const char *text, gboolean backslash)
+quote_each (const char *text, EscapeFunc escape)
 {
   GString *out = g_string_new (NULL);
   const char *p = text != NULL ? text : "";
@@ -43,71 +47,74 @@ quote_visible (const char *text, gboolean backslash)
   while (p < end)
     {
       gunichar c = g_utf8_get_char_validated (p, end - p);
+      gboolean utf8 = c != (gunichar) -1 && c != (gunichar) -2;
+      const char *next = utf8 ? g_utf8_next_char (p) : p + 1;
 
-      if (c == (gunichar) -1 || c == (gunichar) -2)
-        {
-          /* Not UTF-8: the byte, escaped. */
-          g_string_append_printf (out, "\\x%02x", (guint) (guchar) *p);
-          p++;
-          continue;
-        }
-      if (c == '\n')
-        g_string_append (out, "\\n");
-      else if (c == '\t')
-        g_string_append (out, "\\t");
-      else if (c == '\r')
-        g_string_append (out, "\\r");
-      else if (c == '\\' && backslash)
-        g_string_append (out, "\\\\");
-      else if (quote_is_hidden (c))
-        g_string_append_printf (out, c < 0x100 ? "\\x%02x" : "\\u%04x", c);
-      else
-        g_string_append_len (out, p, g_utf8_next_char (p) - p);
-      p = g_utf8_next_char (p);
+      if (!escape (out, utf8 ? c : (gunichar) -1, (guchar) *p))
+        g_string_append_len (out, p, next - p);
+      p = next;
     }
   return g_string_free (out, FALSE);
+}
+
+/* quote_message(): hidden characters and invalid UTF-8 escaped. */
+static gboolean
+escape_message (GString *out, gunichar c, guchar byte)
+{
+  if (c == (gunichar) -1)
+    g_string_append_printf (out, "\\x%02x", byte);
+  else if (c == '\n')
+    g_string_append (out, "\\n");
+  else if (c == '\t')
+    g_string_append (out, "\\t");
+  else if (c == '\r')
+    g_string_append (out, "\\r");
+  else if (quote_is_hidden (c))
+    g_string_append_printf (out, c < 0x100 ? "\\x%02x" : "\\u%04x", c);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* quote_terminal(): the same, and backslashes doubled. */
+static gboolean
+escape_terminal (GString *out, gunichar c, guchar byte)
+{
+  if (c != '\\')
+    return escape_message (out, c, byte);
+  g_string_append (out, "\\\\");
+  return TRUE;
+}
+
+/* quote_json_text(): hidden characters become \u escapes, which mean the
+ * same to a JSON reader: json-glib leaves C1 and the bidi controls as
+ * they are, and even U+001F (invalid JSON). A newline is the generator's
+ * own (one inside a string it writes as \n); invalid UTF-8 stays as it is. */
+static gboolean
+escape_json (GString *out, gunichar c, guchar byte)
+{
+  if (c == (gunichar) -1 || c == '\n' || !quote_is_hidden (c))
+    return FALSE;
+  g_string_append_printf (out, "\\u%04x", c);
+  return TRUE;
 }
 
 char *
 quote_terminal (const char *text)
 {
-  return quote_visible (text, TRUE);
+  return quote_each (text, escape_terminal);
 }
 
 char *
 quote_message (const char *text)
 {
-  return quote_visible (text, FALSE);
+  return quote_each (text, escape_message);
 }
 
 char *
 quote_json_text (const char *json)
 {
-  GString *out = g_string_new (NULL);
-  const char *p = json != NULL ? json : "";
-  const char *end = p + strlen (p);
-
-  while (p < end)
-    {
-      gunichar c = g_utf8_get_char_validated (p, end - p);
-
-      /* Hidden characters become \u escapes, which mean the same to a
-       * JSON reader: json-glib leaves C1 and the bidi controls as they
-       * are, and even U+001F (invalid JSON). A newline is the generator's
-       * own (one inside a string it writes as \n). */
-      if (c != (gunichar) -1 && c != (gunichar) -2 && c != '\n' && quote_is_hidden (c))
-        g_string_append_printf (out, "\\u%04x", c);
-      else if (c == (gunichar) -1 || c == (gunichar) -2)
-        {
-          g_string_append_c (out, *p);
-          p++;
-          continue;
-        }
-      else
-        g_string_append_len (out, p, g_utf8_next_char (p) - p);
-      p = g_utf8_next_char (p);
-    }
-  return g_string_free (out, FALSE);
+  return quote_each (json, escape_json);
 }
 
 char *

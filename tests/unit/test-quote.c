@@ -63,6 +63,28 @@ test_quote_terminal (void)
     }
 }
 
+/* quote_message() as quote_terminal() but backslashes kept; quote_json_text()
+ * only hidden characters but newlines, as \u escapes, invalid UTF-8 kept. */
+static void
+test_quote_message_json (void)
+{
+  const char *cases[][3] = {
+    { "back\\slash\n", "back\\slash\\n", "back\\slash\n" },
+    { "c1 \xc2\x9b" "31m \x1f", "c1 \\x9b31m \\x1f", "c1 \\u009b31m \\u001f" },
+    { "evil\xe2\x80\xaetxt.exe", "evil\\u202etxt.exe", "evil\\u202etxt.exe" },
+    { "bad \xff caf\xc3\xa9", "bad \\xff caf\xc3\xa9", "bad \xff caf\xc3\xa9" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *message = quote_message (cases[i][0]);
+      g_autofree char *json = quote_json_text (cases[i][0]);
+
+      g_assert_cmpstr (message, ==, cases[i][1]);
+      g_assert_cmpstr (json, ==, cases[i][2]);
+    }
+}
+
 static void
 test_quote_markdown (void)
 {
@@ -277,6 +299,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/quote/shell", test_quote_shell);
   g_test_add_func ("/quote/terminal", test_quote_terminal);
+  g_test_add_func ("/quote/message-json", test_quote_message_json);
   g_test_add_func ("/quote/markdown", test_quote_markdown);
   g_test_add_func ("/quote/markdown-text", test_quote_markdown_text);
   g_test_add_func ("/quote/markdown-title", test_quote_markdown_title);
