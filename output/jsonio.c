@@ -55,6 +55,17 @@ jsonio_add_counted (JsonBuilder *builder, const char *member, const GArray *indi
   json_builder_end_array (builder);
 }
 
+char *
+jsonio_to_text (JsonBuilder *builder, gboolean pretty)
+{
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = json_builder_get_root (builder);
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, pretty);
+  return json_generator_to_data (generator, NULL);
+}
+
 /* The member's node if it holds a value of @type, else NULL. */
 static JsonNode *
 value_of (JsonObject *object, const char *member, GType type)

@@ -22,6 +22,10 @@ void jsonio_add_strings (JsonBuilder *builder, const char *member, const char *c
  * from 1, as a person counts (a step's action numbers). */
 void jsonio_add_counted (JsonBuilder *builder, const char *member, const GArray *indices);
 
+/* What @builder built, as JSON text (newly allocated): on one line, or
+ * indented when @pretty. */
+char *jsonio_to_text (JsonBuilder *builder, gboolean pretty);
+
 /* @object may be NULL (a member of a missing object is missing too). */
 gint64 jsonio_get_int (JsonObject *object, const char *member);
 const char *jsonio_get_string (JsonObject *object, const char *member);

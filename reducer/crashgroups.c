@@ -370,8 +370,6 @@ crash_groups_to_json (const CrashGroups *groups)
 {
   g_autoptr (GPtrArray) sorted = sorted_groups (groups);
   g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
   g_autofree char *text = NULL;
 
   json_builder_begin_object (b);
@@ -418,10 +416,7 @@ crash_groups_to_json (const CrashGroups *groups)
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
+  text = jsonio_to_text (b, TRUE);
   /* Hidden characters as \u escapes, not raw (a frame, a path). */
   return quote_json_text (text);
 }

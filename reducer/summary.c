@@ -330,18 +330,6 @@ summary_print (const Reduction *reduction, const Session *best, char *const *app
     g_print ("report: %s\n", report_md);
 }
 
-/* What @b built, as indented JSON text (newly allocated). */
-static char *
-json_text (JsonBuilder *b)
-{
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (JsonNode) root = json_builder_get_root (b);
-
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  return json_generator_to_data (generator, NULL);
-}
-
 /* The steps of @best in words (terminal words: one line each, control
  * characters shown as \x1b), each with its actions counted from 1, as
  * `xreplay --list` numbers them. */
@@ -460,7 +448,7 @@ summary_json (const Reduction *r, const Session *best, const char *report_md,
                                          ? gif : NULL);
   json_builder_end_object (b);
   json_builder_end_object (b);
-  return json_text (b);
+  return jsonio_to_text (b, TRUE);
 }
 
 char *
@@ -479,5 +467,5 @@ summary_json_error (XreduceVerdict verdict, const char *message, int exit_status
   jsonio_add_string (b, "minimal_session", output_path);
   json_builder_end_object (b);
   json_builder_end_object (b);
-  return json_text (b);
+  return jsonio_to_text (b, TRUE);
 }

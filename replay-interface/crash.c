@@ -278,16 +278,12 @@ gboolean
 crash_info_save (const CrashInfo *crash, const char *path, GError **error)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
   g_autofree char *text = NULL;
 
   json_builder_begin_object (b);
   crash_info_to_json (crash, b);
   json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
+  text = jsonio_to_text (b, FALSE);
   return g_file_set_contents (path, text, -1, error);
 }
 

@@ -28,8 +28,6 @@ char *
 replay_result_to_json (const ReplayResult *result)
 {
   g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
   g_autofree char *valid = NULL;
   const char *tail;
 
@@ -90,10 +88,7 @@ replay_result_to_json (const ReplayResult *result)
   else
     json_builder_add_null_value (builder);
   json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  return json_generator_to_data (generator, NULL);
+  return jsonio_to_text (builder, FALSE);
 }
 
 gboolean
