@@ -152,10 +152,13 @@ main (int argc, char **argv)
             return 3;
           }
         printf ("%-22s -j %u: %4" G_GUINT64_FORMAT " tests (%3" G_GUINT64_FORMAT
-                " speculative), %3" G_GUINT64_FORMAT " batches, %u -> %u actions%s\n",
+                " speculative), %3" G_GUINT64_FORMAT " batches, %u -> %u actions%s",
                 phrases ? "phrases+gestures" : "gestures", batches[b], stats.tests,
                 stats.speculative, stats.batches, stats.n_initial, n,
                 stats.one_minimal_verified ? ", 1-minimal" : "");
+        if (stats.inferred > 0)
+          printf (" (%" G_GUINT64_FORMAT " typed removals inferred, not replayed)", stats.inferred);
+        putchar ('\n');
         if (phrases && b == 0)
           {
             g_autoptr (Session) min = session_subset (session, result, n);

@@ -136,7 +136,14 @@ scan_next (Dd *dd, const Cands *cands, guint *pos, GHashTable *seen, guint *inde
       if ((*entry)->failed)
         return SCAN_FAILED;
       if (dd_runs_needed (dd, *entry) == 0)
-        return SCAN_PASSED;
+        {
+          if ((*entry)->inferred == 1)
+            {
+              (*entry)->inferred = 2;
+              dd->stats.inferred++;
+            }
+          return SCAN_PASSED;
+        }
       *set = g_steal_pointer (&s);
       return SCAN_OPEN;
     }
@@ -330,6 +337,7 @@ dd_run_batch (Dd *dd, const Cands *cands, gint *first_fail, GArray **chosen, GEr
         }
     }
   *first_fail = found;
+  dd_infer_note (dd, cands, found);
   if (found >= 0)
     *chosen = dd_candidate (dd, cands, (guint) found);
   return TRUE;

@@ -25,6 +25,7 @@ typedef struct {
   Digest digest;
   gboolean failed;  /* one DD_FAIL is enough */
   guint passes;     /* DD_PASS or DD_UNRESOLVED outcomes so far */
+  guint8 inferred;  /* 1: decided by dd-infer.c, not by a test; 2: and the search used it */
 } CacheEntry;
 
 /* A batch: a rule that makes its candidates one at a time (cands_build),
@@ -93,6 +94,11 @@ struct Dd {
                           could not decide, in order (GArray*), at most frontier_cap;
                           owned */
   guint frontier_cap;
+  /* Typed characters found needed (dd-infer.c); a lookahead shares them: */
+  const GArray *typed; /* the levels' typed elements (DdLevel.typed), or NULL */
+  GPtrArray *needed;   /* GArray* parts (sorted): typed parts whose removal from a
+                          superset of the current set passed; NULL: no inference */
+  GHashTable *needed_seen; /* their digests */
   /* dd_run(), set by dd.c: the search a lookahead runs (dd-speculate.c) */
   gboolean (*run) (Dd *dd, const DdLevel *levels, guint n_levels, GError **error);
 };
@@ -110,6 +116,8 @@ typedef struct {
 Digest dd_digest_of (GArray *set);
 GHashTable *dd_digest_table_new (void);
 gboolean dd_digest_table_add (GHashTable *table, const Digest *d, gpointer value);
+/* dd-sets.c: @base (sorted) without the elements of @drop (sorted), new. */
+GArray *dd_set_minus (GArray *base, GArray *drop);
 /* dd-sets.c: sorts @array ascending without duplicates. */
 void dd_sort_unique (GArray *array);
 /* dd-sets.c: a new empty array of guint. */
@@ -130,6 +138,12 @@ gboolean dd_halt_error (GError **error);
 guint dd_runs_needed (Dd *dd, const CacheEntry *entry);
 /* dd-sets.c: the cache's entry for @d, made if there is none. */
 CacheEntry *dd_cache_get (Dd *dd, const Digest *d);
+
+/* dd-infer.c: after a batch whose first failure is @first_fail (or -1),
+ * notes the typed parts its passing candidates showed needed; after the
+ * current set shrank, answers their removals from it in the cache. */
+void dd_infer_note (Dd *dd, const Cands *cands, gint first_fail);
+void dd_infer_after_adopt (Dd *dd);
 
 /* dd-batch.c: tests @cands as one ordered batch (*first_fail: the first
  * that fails, or -1; *chosen: its set). */

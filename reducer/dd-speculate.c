@@ -139,7 +139,8 @@ dd_lookahead (Dd *dd, Assumption *assumed, guint cap)
 {
   Dd ahead = { .opts = dd->opts, .cache = dd->cache, .levels = dd->levels,
                .n_levels = dd->n_levels, .lookahead = TRUE, .resume = &dd->at,
-               .resume_batch = TRUE, .frontier_cap = MAX (cap, 1), .run = dd->run };
+               .resume_batch = TRUE, .frontier_cap = MAX (cap, 1), .run = dd->run,
+               .typed = dd->typed, .needed = dd->needed };
   GPtrArray *frontier = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
 
   /* The newest assumption about a set counts. */

@@ -151,6 +151,8 @@ dd_adopt (Dd *dd, GArray *set)
   g_array_unref (dd->current);
   dd->current = g_array_ref (set);
   dd->stats.n_current = set->len;
+  if (shrank)
+    dd_infer_after_adopt (dd);
   if (shrank && dd->opts.improved != NULL)
     dd->opts.improved ((const guint *) set->data, set->len, dd->opts.user_data);
 }
@@ -575,6 +577,16 @@ dd_reduce_hierarchy (const DdLevel *levels, guint n_levels, DdTestFunc test, gpo
 
   cache = dd_digest_table_new ();
   dd.cache = cache;
+  for (guint l = 0; l < n_levels; l++)
+    dd.typed = levels[l].typed != NULL ? levels[l].typed : dd.typed;
+  /* Not for a flaky failure: a pass there is only likely, and asking
+   * again, from a smaller set, is what corrects a wrong one. */
+  if (dd.typed != NULL && dd.opts.algorithm == DD_ALGORITHM_HDD && !dd.opts.no_inference
+      && dd.opts.confirm_passes == 1)
+    {
+      dd.needed = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      dd.needed_seen = dd_digest_table_new ();
+    }
   {
     g_autoptr (GArray) all = dd_union_of (parts, 0, 0, TRUE);
     Digest d;
@@ -602,6 +614,8 @@ dd_reduce_hierarchy (const DdLevel *levels, guint n_levels, DdTestFunc test, gpo
     }
   g_array_unref (dd.current);
   g_array_unref (dd.input);
+  g_clear_pointer (&dd.needed, g_ptr_array_unref);
+  g_clear_pointer (&dd.needed_seen, g_hash_table_unref);
   return ok;
 }
 

@@ -130,6 +130,9 @@ typedef struct {
   guint suffix_units;     /* last_units_first: units in the shortest failing suffix, 0 if none */
   gboolean hit_limit;     /* stopped early because of limit_tests */
   gboolean one_minimal_verified;  /* every one-element removal of the result passes */
+  guint64 inferred;       /* of the cache's answers, removals of a typed part that a test
+                             showed needed in a larger set: taken as passing without a
+                             replay (failures taken as monotone, see dd-infer.c) */
 } DdStats;
 
 typedef struct {
@@ -142,6 +145,9 @@ typedef struct {
   guint64 limit_tests;    /* 0 = no limit; otherwise stop after this many tests with the
                              best (failing, maybe not minimal) result so far, not an error;
                              DdStats.hit_limit says so */
+  gboolean no_inference;  /* HDD: replay every removal of a typed part, even one a test
+                             showed needed in a larger set (by default the cache answers
+                             those: see DdStats.inferred; never with confirm_passes > 1) */
   gboolean last_units_first; /* HDD: before the search, one batch tries the last 1, 2, 4, ...
                              units of the top level, shortest first (suffix.h); the shortest
                              that fails is where the search starts */

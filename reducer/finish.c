@@ -31,6 +31,7 @@ fill_reduction (Reducer *reducer, Reduction *reduction, gboolean ok)
   reduction->seconds = reducer_elapsed_s (reducer);
   reduction->one_minimal = ok && reducer->last_stats.one_minimal_verified && !reducer->timed_out;
   reduction->stopped_early = reducer->last_stats.hit_limit || reducer->timed_out;
+  reduction->inferred = reduction->one_minimal ? reducer->last_stats.inferred : 0;
   reduction->target = &reducer->target;
   if (reducer->judged)
     {

@@ -41,6 +41,7 @@ typedef struct
   double limit_time;         /* seconds, 0 = none */
   guint test_timeout_ms;     /* --test-timeout, 0 = derived (runner_test_timeout) */
   guint64 limit_tests;
+  gboolean no_inference;     /* replay every removal of a typed part (dd.h) */
   guint verify_runs;         /* full-session replays before reducing */
   ReplaySettings replay;     /* what every replay gets (replay-args.h): the limits, the
                               * sandbox; a wait or pace not given (*_given) is learnt

@@ -211,6 +211,7 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
     dd_options.limit_tests = options->limit_tests > reducer->earlier_tests
                                ? options->limit_tests - reducer->earlier_tests : 1;
   dd_options.last_units_first = with_suffixes;
+  dd_options.no_inference = options->no_inference;
   dd_options.normalize = normalize_candidate;
   dd_options.spare_slots = spare_slots;
   dd_options.progress = reducer_on_progress;

@@ -143,12 +143,21 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
   append_sessions (md, r, report_dir, n_in_file);
   append_costs (md, r);
   append_timing (md, r);
-  if (r->one_minimal && r->put_back > 0)
-    g_string_append (md, "- 1-minimal: verified before the releases were put back (removing "
-                         "any one action but those makes the failure go away)\n");
-  else if (r->one_minimal)
-    g_string_append (md, "- 1-minimal: verified (removing any one remaining action makes the "
-                         "failure go away)\n");
+  if (r->one_minimal)
+    {
+      g_string_append (md, r->put_back > 0
+                             ? "- 1-minimal: verified before the releases were put back (removing "
+                               "any one action but those makes the failure go away)"
+                             : "- 1-minimal: verified (removing any one remaining action makes the "
+                               "failure go away)");
+      if (r->inferred > 0)
+        g_string_append_printf (md, "; for %" G_GUINT64_FORMAT " typed character%s this was "
+                                "inferred, not replayed again: a replay had shown %s needed "
+                                "before a later removal (`--no-inference` replays %s)",
+                                r->inferred, r->inferred == 1 ? "" : "s",
+                                r->inferred == 1 ? "it" : "them", r->inferred == 1 ? "it" : "them");
+      g_string_append_c (md, '\n');
+    }
   else
     g_string_append_printf (md, "- 1-minimal: not verified%s\n",
                             r->interrupted ? " (interrupted: not minimal)"
@@ -394,6 +403,7 @@ summary_json (const Reduction *r, const Session *best, const char *report_md,
   json_builder_set_member_name (b, "seconds");
   json_builder_add_double_value (b, r->seconds);
   jsonio_add_bool (b, "one_minimal", r->one_minimal);
+  jsonio_add_int (b, "inferred_removals", (gint64) r->inferred, TRUE);
   jsonio_add_bool (b, "stopped_early", r->stopped_early);
   jsonio_add_string (b, "algorithm", r->ddmin ? "ddmin" : "hdd");
   jsonio_add_int (b, "workers", r->workers, TRUE);

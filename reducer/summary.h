@@ -27,6 +27,7 @@ typedef struct
   guint64 journal_hits;      /* answered from an interrupted run's journal (not in tests) */
   double seconds;
   gboolean one_minimal, stopped_early;
+  guint64 inferred;          /* of one_minimal's removals, those inferred (DdStats) */
   gboolean interrupted;      /* Ctrl-C: the best so far, not minimal */
   const Target *target;
   guint verify_fails, verify_runs, confirm;

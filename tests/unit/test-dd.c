@@ -732,13 +732,13 @@ test_hierarchical (void)
 }
 
 /* A typed URL (DdLevel.typed): phrases {0-9} (a click and motion),
- * {10-29} (typing), {30-39}; then the single characters. The failure
- * needs @hidden. With the hint the characters are tried one at a time at
- * once: the same result, 1-minimal, and, when nearly all of the typing
- * matters (a URL without one of its slashes), fewer tests, at most 1.5 a
- * kept element; when little of it matters, still the same result. */
+ * {10-29} (typing), {30-39}; then the single characters. The failure is
+ * @pred over @data (hidden: pred_superset's set). With the hint the
+ * characters are tried one at a time at once, and a character a test
+ * showed needed is not tested again after a later removal (unless
+ * @no_inference). */
 static void
-reduce_typed (GArray *hidden, gboolean hint, Run *run)
+reduce_typed_with (Pred pred, gconstpointer data, gboolean hint, gboolean no_inference, Run *run)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) input = range_array (0, 39);
@@ -750,13 +750,14 @@ reduce_typed (GArray *hidden, gboolean hint, Run *run)
   guint *result = NULL, n_result = 0;
   Fake fake;
 
+  options.no_inference = no_inference;
   g_ptr_array_add (phrases, range_array (0, 9));
   g_ptr_array_add (phrases, range_array (10, 29));
   g_ptr_array_add (phrases, range_array (30, 39));
   levels[0] = (DdLevel) { (const GArray *const *) phrases->pdata, phrases->len };
   levels[1] = (DdLevel) { (const GArray *const *) chars->pdata, chars->len,
                           .typed = hint ? typed : NULL };
-  fake_init (&fake, pred_superset, hidden, input, 1);
+  fake_init (&fake, pred, data, input, 1);
   memset (run, 0, sizeof *run);
   g_assert_true (dd_reduce_hierarchy (levels, 2, fake_test, &fake, &options, &result,
                                       &n_result, &run->stats, &error));
@@ -765,9 +766,19 @@ reduce_typed (GArray *hidden, gboolean hint, Run *run)
   run->result = uint_array (result, n_result);
   g_free (result);
   fake_clear (&fake);
+  g_assert_true (run->stats.one_minimal_verified);
+}
+
+/* The same, the failure needing @hidden: the same result, 1-minimal,
+ * and, when nearly all of the typing matters (a URL without one of its
+ * slashes), fewer tests with the hint, at most 1.5 a kept element; when
+ * little of it matters, still the same result. */
+static void
+reduce_typed (GArray *hidden, gboolean hint, Run *run)
+{
+  reduce_typed_with (pred_superset, hidden, hint, FALSE, run);
   assert_set_eq (run->result, hidden);
   assert_one_minimal (pred_superset, hidden, run->result);
-  g_assert_true (run->stats.one_minimal_verified);
 }
 
 static void
@@ -794,6 +805,58 @@ test_typed (void)
                   G_GUINT64_FORMAT " without", with.stats.tests, without.stats.tests);
   g_array_unref (with.result);
   g_array_unref (without.result);
+}
+
+/* Fails iff {10..29} but 15 and 17 are in, and 12 is in unless 15 is
+ * out: 15 goes, and after it 12 could go too, which a test of 12 before
+ * 15 went said it could not (a failure that is not monotone). */
+static gboolean
+pred_typed_not_monotone (const guint *c, guint n, G_GNUC_UNUSED gconstpointer data)
+{
+  for (guint x = 10; x <= 29; x++)
+    if (x != 12 && x != 15 && x != 17 && !set_has (c, n, x))
+      return FALSE;
+  return set_has (c, n, 12) || !set_has (c, n, 15);
+}
+
+/* A typed character a test showed needed is not replayed again after a
+ * later removal (dd-infer.c): a URL whose 15th and 17th characters go
+ * (chrome://x is chrome:x) costs fewer tests, the same 1-minimal result,
+ * and DdStats.inferred says how many removals were inferred; with
+ * no_inference none is. Where the failure is not monotone the inference
+ * keeps what a test once showed needed; no_inference finds it can go. */
+static void
+test_typed_inferred (void)
+{
+  g_autoptr(GArray) url = range_array (10, 29);
+  Run inferred, replayed;
+  const guint want_v[] = { 10, 11, 13, 14, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29 };
+  g_autoptr(GArray) want = uint_array (want_v, G_N_ELEMENTS (want_v));
+
+  g_array_remove_index (url, 7);   /* elements 15 and 17 are not needed */
+  g_array_remove_index (url, 5);
+  reduce_typed_with (pred_superset, url, TRUE, FALSE, &inferred);
+  reduce_typed_with (pred_superset, url, TRUE, TRUE, &replayed);
+  g_test_message ("a URL of %u kept characters, 2 gone: %" G_GUINT64_FORMAT " tests (%"
+                  G_GUINT64_FORMAT " removals inferred), %" G_GUINT64_FORMAT " replaying all",
+                  url->len, inferred.stats.tests, inferred.stats.inferred, replayed.stats.tests);
+  assert_set_eq (inferred.result, url);
+  assert_set_eq (replayed.result, url);
+  assert_one_minimal (pred_superset, url, inferred.result);
+  g_assert_cmpuint (inferred.stats.inferred, >, 0);
+  g_assert_cmpuint (replayed.stats.inferred, ==, 0);
+  g_assert_cmpuint (inferred.stats.tests + inferred.stats.inferred, ==, replayed.stats.tests);
+  g_array_unref (inferred.result);
+  g_array_unref (replayed.result);
+
+  reduce_typed_with (pred_typed_not_monotone, NULL, TRUE, FALSE, &inferred);
+  reduce_typed_with (pred_typed_not_monotone, NULL, TRUE, TRUE, &replayed);
+  g_assert_true (set_has ((const guint *) inferred.result->data, inferred.result->len, 12));
+  g_assert_cmpuint (inferred.stats.inferred, >, 0);
+  assert_set_eq (replayed.result, want);
+  assert_one_minimal (pred_typed_not_monotone, NULL, replayed.result);
+  g_array_unref (inferred.result);
+  g_array_unref (replayed.result);
 }
 
 /* ---- long typed runs: time, memory and stopping -------------------- */
@@ -1428,6 +1491,7 @@ main (int argc, char **argv)
   g_test_add_func ("/dd/limit", test_limit);
   g_test_add_func ("/dd/oracle-error", test_oracle_error);
   g_test_add_func ("/dd/typed", test_typed);
+  g_test_add_func ("/dd/typed-inferred", test_typed_inferred);
   g_test_add_func ("/dd/one-at-a-time", test_one_at_a_time);
   g_test_add_func ("/dd/stop", test_stop);
 
