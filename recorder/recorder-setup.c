@@ -228,7 +228,9 @@ recorder_start_capture (Recorder *recorder, GError **error)
     }
   toplevels_add_own_client (recorder->tops, rec_pastes_get_base (recorder->pastes));
   guard_add_fd (recorder->guard, rec_pastes_get_fd (recorder->pastes));
-  recorder->tracker_source = xconn_source_new (recorder->tracker, recorder_on_tracker, NULL, recorder, NULL);
+  /* The tracker's own event queue holds the events it was sent; the model
+   * reads them from the RECORD stream instead, in order with the rest. */
+  recorder->tracker_source = xconn_discard_source_new (recorder->tracker, &recorder->server_gone);
   g_source_attach (recorder->tracker_source, NULL);
   /* On a private server every client but ours is the app's; on a shared
    * display only the server can say whose a window is. */
