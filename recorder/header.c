@@ -6,41 +6,28 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <X11/Xatom.h>
 
 #include "quote.h"
 #include "xapp.h"
 #include "xconn.h"
 
-/* The window manager's name, as it says it (_NET_WM_NAME of the window
- * _NET_SUPPORTING_WM_CHECK names), or NULL. */
+/* The window manager's name, as it says it (at most 256 bytes, valid
+ * UTF-8), or NULL. */
 char *
 rec_header_wm_name (Display *dpy)
 {
-  Atom check = XInternAtom (dpy, "_NET_SUPPORTING_WM_CHECK", False);
-  Atom name = XInternAtom (dpy, "_NET_WM_NAME", False);
-  Atom utf8 = XInternAtom (dpy, "UTF8_STRING", False);
-  Atom type;
-  int format;
-  unsigned long n = 0, after;
-  unsigned char *data = NULL;
-  Window wm = None;
-  char *said = NULL;
+  g_autoptr (GBytes) said = NULL;
+  const char *data = NULL;
+  gsize n = 0;
 
   xconn_trap_push (dpy);
-  if (XGetWindowProperty (dpy, DefaultRootWindow (dpy), check, 0, 1, False, XA_WINDOW, &type,
-                          &format, &n, &after, &data) == Success && data != NULL && n == 1
-      && format == 32)
-    wm = (Window) *(unsigned long *) data;
-  g_clear_pointer (&data, XFree);
-  if (wm != None
-      && XGetWindowProperty (dpy, wm, name, 0, 64, False, utf8, &type, &format, &n, &after,
-                             &data) == Success && data != NULL && format == 8 && n > 0
-      && g_utf8_validate ((const char *) data, (gssize) n, NULL))
-    said = g_strndup ((const char *) data, n);
-  g_clear_pointer (&data, XFree);
+  said = xapp_window_manager_said (dpy, 256);
   xconn_trap_pop (dpy);
-  return said;
+  if (said != NULL)
+    data = g_bytes_get_data (said, &n);
+  if (data == NULL || !g_utf8_validate (data, (gssize) n, NULL))
+    return NULL;
+  return g_strndup (data, n);
 }
 
 static int

@@ -473,35 +473,50 @@ xapp_identity_window (XApp *xapp, Window top)
 }
 
 /* (See xapp.h.) EWMH's _NET_SUPPORTING_WM_CHECK names a window whose
- * _NET_WM_NAME is the window manager's; one that says nothing still
- * redirects the root's children. */
-char *
-xapp_window_manager_name (Display *dpy)
+ * _NET_WM_NAME is the window manager's. */
+GBytes *
+xapp_window_manager_said (Display *dpy, long max)
 {
-  Window root = DefaultRootWindow (dpy);
   Atom check = XInternAtom (dpy, "_NET_SUPPORTING_WM_CHECK", False);
   Atom name = XInternAtom (dpy, "_NET_WM_NAME", False);
   Atom utf8 = XInternAtom (dpy, "UTF8_STRING", False);
-  XWindowAttributes attrs;
   Atom type;
   int format;
   unsigned long n = 0, after;
   unsigned char *data = NULL;
   Window wm = None;
-  char *said = NULL;
+  GBytes *said = NULL;
 
-  if (XGetWindowProperty (dpy, root, check, 0, 1, False, XA_WINDOW, &type, &format, &n, &after,
-                          &data) == Success && data != NULL && format == 32 && n == 1)
+  if (XGetWindowProperty (dpy, DefaultRootWindow (dpy), check, 0, 1, False, XA_WINDOW, &type,
+                          &format, &n, &after, &data) == Success && data != NULL
+      && format == 32 && n == 1)
     wm = *(Window *) data;
   g_clear_pointer (&data, XFree);
   if (wm != None
-      && XGetWindowProperty (dpy, wm, name, 0, 256, False, utf8, &type, &format, &n, &after,
+      && XGetWindowProperty (dpy, wm, name, 0, max / 4, False, utf8, &type, &format, &n, &after,
                              &data) == Success && data != NULL && format == 8 && n > 0)
-    said = g_utf8_make_valid ((const char *) data, (gssize) n);
+    said = g_bytes_new (data, n);
   g_clear_pointer (&data, XFree);
+  return said;
+}
+
+/* (See xapp.h.) One that says nothing still redirects the root's
+ * children. */
+char *
+xapp_window_manager_name (Display *dpy)
+{
+  g_autoptr (GBytes) said = xapp_window_manager_said (dpy, 1024);
+  XWindowAttributes attrs;
+
   if (said != NULL)
-    return said;
-  if (XGetWindowAttributes (dpy, root, &attrs) && (attrs.all_event_masks & SubstructureRedirectMask))
+    {
+      gsize n;
+      const char *data = g_bytes_get_data (said, &n);
+
+      return g_utf8_make_valid (data, (gssize) n);
+    }
+  if (XGetWindowAttributes (dpy, DefaultRootWindow (dpy), &attrs)
+      && (attrs.all_event_masks & SubstructureRedirectMask))
     return g_strdup ("one that does not say its name");
   return NULL;
 }

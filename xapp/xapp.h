@@ -171,6 +171,11 @@ gboolean xapp_xsettings_get_int (const guint8 *data, gsize len, const char *name
 /* X-free: the largest value of the resources named "...*@suffix" or
  * "...@suffix" in RESOURCE_MANAGER's @text ("*multiClickTime: 300"). */
 gboolean xapp_resources_get_max (const char *text, const char *suffix, gint *value);
+/* What the window manager of @dpy says its name is (EWMH), its first
+ * @max bytes as they are (not checked: a client's text), or NULL: it says
+ * none. (Between xconn_trap_push() and _pop(): its window may go
+ * meanwhile.) */
+GBytes *xapp_window_manager_said (Display *dpy, long max);
 /* The window manager of @dpy: the name it says, "one that does not say
  * its name", or NULL: none runs. A client's text: quoted where it goes.
  * (Between xconn_trap_push() and _pop(): its window may go meanwhile.) */
