@@ -13,7 +13,7 @@
 
 /* The window manager's name, as it says it (at most 256 bytes, valid
  * UTF-8), or NULL. */
-char *
+static char *
 rec_header_wm_name (Display *dpy)
 {
   g_autoptr (GBytes) said = NULL;
@@ -28,6 +28,22 @@ rec_header_wm_name (Display *dpy)
   if (data == NULL || !g_utf8_validate (data, (gssize) n, NULL))
     return NULL;
   return g_strndup (data, n);
+}
+
+void
+rec_header_set_place (Session *header, Display *dpy, const char *cwd)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
+  g_autofree char *wm = rec_header_wm_name (dpy);
+
+  if (cwd != NULL && g_path_is_absolute (cwd) && g_utf8_validate (cwd, -1, NULL))
+    session_set_cwd (header, cwd);
+  if (g_utf8_validate (g_get_host_name (), -1, NULL))
+    session_set_host (header, g_get_host_name ());
+  session_set_date (header, date);
+  if (wm != NULL)
+    session_set_wm (header, wm);
 }
 
 static int
@@ -122,9 +138,6 @@ rec_header_of_process (Display *dpy, pid_t pid, const char *keymap,
   g_autofree char *cwd = g_file_read_link (cwd_link, NULL);
   g_auto (GStrv) envp = read_proc_strings (pid, "environ");
   g_auto (GStrv) command = read_proc_strings (pid, "cmdline");
-  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
-  g_autofree char *wm = rec_header_wm_name (dpy);
   const char *home = envp != NULL ? g_environ_getenv (envp, "HOME") : NULL;
 
   session_set_screen (header, DisplayWidth (dpy, DefaultScreen (dpy)),
@@ -135,13 +148,7 @@ rec_header_of_process (Display *dpy, pid_t pid, const char *keymap,
   rec_header_set_desktop (header, dpy);
   if (home != NULL && g_path_is_absolute (home) && g_utf8_validate (home, -1, NULL))
     session_set_home (header, home);
-  if (cwd != NULL && g_path_is_absolute (cwd) && g_utf8_validate (cwd, -1, NULL))
-    session_set_cwd (header, cwd);
-  if (g_utf8_validate (g_get_host_name (), -1, NULL))
-    session_set_host (header, g_get_host_name ());
-  session_set_date (header, date);
-  if (wm != NULL)
-    session_set_wm (header, wm);
+  rec_header_set_place (header, dpy, cwd);
   rec_header_add_env (header, (const char *const *) envp, record_env);
   *argv = g_steal_pointer (&command);
   return g_steal_pointer (&header);

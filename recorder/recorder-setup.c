@@ -129,20 +129,11 @@ recorder_open_display (Recorder *recorder, GError **error)
 static void
 add_world (Recorder *recorder, Session *header)
 {
-  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
   g_autofree char *cwd = g_get_current_dir ();
-  g_autofree char *wm = rec_header_wm_name (recorder->tracker);
 
   if (g_path_is_absolute (g_get_home_dir ()))
     session_set_home (header, g_get_home_dir ());
-  if (g_path_is_absolute (cwd) && g_utf8_validate (cwd, -1, NULL))
-    session_set_cwd (header, cwd);
-  if (g_utf8_validate (g_get_host_name (), -1, NULL))
-    session_set_host (header, g_get_host_name ());
-  session_set_date (header, date);
-  if (wm != NULL)
-    session_set_wm (header, wm);
+  rec_header_set_place (header, recorder->tracker, cwd);
   {
     g_auto (GStrv) envp = g_get_environ ();
 
