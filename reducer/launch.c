@@ -123,8 +123,7 @@ on_test_timeout (gpointer data)
 {
   Worker *worker = data;
 
-  worker->timeout_id = 0;
-  if (worker->process == NULL)
+  if (!worker_timer_fired (worker, &worker->timeout_id))
     return G_SOURCE_REMOVE;
   worker->timed_out = TRUE;
   if (worker->launched)

@@ -132,6 +132,9 @@ gboolean worker_start_server (Runner *runner, Worker *worker, GError **error);
  * first test (and its cookie written). */
 gboolean worker_ensure_ready (Runner *runner, Worker *worker, GError **error);
 void worker_free (Worker *worker);
+/* One of @worker's timers (*@id) has fired: it is cleared; TRUE while a
+ * test still runs, which the timer's stage is for. */
+gboolean worker_timer_fired (Worker *worker, guint *id);
 /* An idle worker among the active ones, or NULL. */
 Worker *worker_find_idle (Runner *runner);
 /* Stopping a test: through the launcher in stages (its stdin closed,

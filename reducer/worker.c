@@ -115,6 +115,13 @@ worker_find_idle (Runner *runner)
   return NULL;
 }
 
+gboolean
+worker_timer_fired (Worker *worker, guint *id)
+{
+  *id = 0;
+  return worker->process != NULL;
+}
+
 /* The next stage of stopping a test that runs through the launcher
  * (runner.h): SIGUSR1, SIGTERM after the grace, SIGKILL last. */
 static gboolean
@@ -122,8 +129,7 @@ on_stop_stage (gpointer data)
 {
   Worker *worker = data;
 
-  worker->stop_id = 0;
-  if (worker->process == NULL)
+  if (!worker_timer_fired (worker, &worker->stop_id))
     return G_SOURCE_REMOVE;
   worker->stop_stage++;
   g_debug ("worker %u: the launcher gets %s", worker->id,
