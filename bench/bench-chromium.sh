@@ -18,17 +18,13 @@
 # BUILD_DIR/chromium.min.report; CHROMIUM_SESSION=FILE reduces FILE instead
 # of recording anew.
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$top/build}
-[ $# -ge 1 ] && shift
-[ "${1:-}" = "--" ] && shift
-xrecord=$build/recorder/xrecord
-xreduce=$build/reducer/xreduce
-for p in "$xrecord" "$xreduce"; do
-  [ -x "$p" ] || { echo "$0: $p is not built (ninja -C $build)" >&2; exit 2; }
-done
-command -v chromium >/dev/null || { echo "$0: chromium is not installed" >&2; exit 2; }
-command -v xdotool >/dev/null || { echo "$0: xdotool is not installed" >&2; exit 2; }
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"   # $top
+bench_build_dir "$@"
+shift "$bench_shift"
+bench_built "$xrecord" "$xreduce"
+bench_installed chromium
+bench_installed xdotool
 . "$top/scripts/xvfb.sh"
 . "$top/scripts/xrecord.sh"
 xrecord_workdir
@@ -38,47 +34,20 @@ if [ -n "${CHROMIUM_SESSION:-}" ]; then
   cp "$CHROMIUM_SESSION" "$tmp/chromium.session"
 else
 xvfb_start "$tmp"
-mkdir "$tmp/home"
-HOME=$tmp/home xrecord_start "$tmp" "$xrecord" "$tmp/chromium.session" "${app[@]}"
+bench_record chromium "${app[@]}"
 xdotool search --sync --onlyvisible --class chromium >/dev/null
 sleep 4   # the first paint; a person waits for it too
-visit () {   # visit URL: the address bar, the URL, Return, a look at the page
-  xdotool key --delay 120 ctrl+l
-  xdotool type --delay 90 "$1"
-  xdotool key Return
-  sleep 2
-}
 xdotool mousemove 600 400 click 1
 sleep 0.5
-visit chrome://version
-for _ in 1 2 3; do xdotool click 5; sleep 0.15; done
+bench_visit chrome://version
+bench_scroll 3 5
 xdotool mousemove 400 300 click 1
 sleep 0.5
-visit about:blank
-visit chrome://inducebrowsercrashforrealz
+bench_visit about:blank
+bench_visit chrome://inducebrowsercrashforrealz
 # The crash ends the recording.
-xrecord_wait 30 || { cat "$tmp/xrecord.err" >&2; exit 3; }
-xvfb_stop
-cp "$tmp/chromium.session" "$build/chromium.session"
+bench_recorded chromium 30
 fi
-actions=$(grep -c -E '^[0-9]+ (KeyPress|KeyRelease|ButtonPress|ButtonRelease|MotionNotify) ' \
-          "$tmp/chromium.session" || true)
-outcome=$(grep -m1 '^outcome' "$tmp/chromium.session" || echo "outcome none")
-echo "recorded: $actions user actions, $outcome"
-start=$(date +%s.%N)
-status=0
-"$xreduce" -o "$tmp/chromium.min" "$@" "$tmp/chromium.session" -- "${app[@]}" \
-  >"$tmp/xreduce.out" 2>"$tmp/xreduce.err" || status=$?
-end=$(date +%s.%N)
-wall=$(echo "$end $start" | awk '{printf "%.0f", $1 - $2}')
-echo "xreduce: exit $status after $wall s on $(nproc) cores: $(head -n 1 "$tmp/xreduce.out")"
-if [ "$status" -ne 0 ]; then
-  tail -n 20 "$tmp/xreduce.err" >&2
-fi
-if [ -f "$tmp/chromium.min.report/report.md" ]; then
-  rm -rf "$build/chromium.min.report"
-  cp -r "$tmp/chromium.min.report" "$build/chromium.min.report"
-  echo "report ($build/chromium.min.report/report.md), its first 20 lines:"
-  head -n 20 "$tmp/chromium.min.report/report.md"
-fi
-exit "$status"
+bench_count chromium
+bench_reduce "$xreduce" -o "$tmp/chromium.min" "$@" "$tmp/chromium.session" -- "${app[@]}"
+bench_finish chromium

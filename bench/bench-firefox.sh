@@ -22,22 +22,18 @@
 # (or "i3 -c FILE") records under that window manager, as users record on
 # their desktop; the reduction runs as always, on bare Xvfbs.
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$top/build}
-[ $# -ge 1 ] && shift
-[ "${1:-}" = "--" ] && shift
-xrecord=$build/recorder/xrecord
-xreduce=$build/reducer/xreduce
-for p in "$xrecord" "$xreduce"; do
-  [ -x "$p" ] || { echo "$0: $p is not built (ninja -C $build)" >&2; exit 2; }
-done
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"   # $top
+bench_build_dir "$@"
+shift "$bench_shift"
+bench_built "$xrecord" "$xreduce"
 if ! command -v firefox-esr >/dev/null; then
   echo "$0: installing firefox-esr" >&2
   if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     firefox-esr >/dev/null
 fi
-command -v xdotool >/dev/null || { echo "$0: xdotool is not installed" >&2; exit 2; }
+bench_installed xdotool
 
 . "$top/scripts/xvfb.sh"
 . "$top/scripts/xrecord.sh"
@@ -64,51 +60,31 @@ fi
 
 # The recording: Firefox with a fresh HOME of its own (as every replay
 # will have), driven by xdotool at a person's pace.
-mkdir "$tmp/home"
-HOME=$tmp/home xrecord_start "$tmp" "$xrecord" "$tmp/firefox.session" \
-  firefox-esr --no-remote about:blank
+bench_record firefox firefox-esr --no-remote about:blank
 xdotool search --sync --onlyvisible --class firefox >/dev/null
 sleep 3   # the first paint; a person waits for it too
 
-visit () {   # visit URL: the address bar, the URL, Return, a look at the page
-  xdotool key --delay 120 ctrl+l
-  xdotool type --delay 90 "$1"
-  xdotool key Return
-  sleep 2
-}
-scroll () {  # scroll N BUTTON: the wheel, N notches (4 up, 5 down)
-  for _ in $(seq "$1"); do xdotool click "$2"; sleep 0.15; done
-}
 xdotool mousemove 600 500 click 1
 sleep 0.5
-visit about:about
-scroll 4 5
-scroll 2 4
+bench_visit about:about
+bench_scroll 4 5
+bench_scroll 2 4
 xdotool mousemove 400 400 click 1
 sleep 0.5
-visit about:robots
-scroll 3 5
+bench_visit about:robots
+bench_scroll 3 5
 xdotool mousemove 640 300 click 1
 sleep 0.5
-visit about:crashparent
+bench_visit about:crashparent
 # The crash ends the recording.
-xrecord_wait 60 || { cat "$tmp/xrecord.err" >&2; exit 3; }
-xvfb_stop
-cp "$tmp/firefox.session" "$build/firefox.session"
+bench_recorded firefox 60
 fi
-actions=$(grep -c -E '^[0-9]+ (KeyPress|KeyRelease|ButtonPress|ButtonRelease|MotionNotify) ' \
-          "$tmp/firefox.session" || true)
-outcome=$(grep -m1 '^outcome' "$tmp/firefox.session" || echo "outcome none")
-echo "recorded: $actions user actions, $outcome"
+bench_count firefox
 
-start=$(date +%s.%N)
-status=0
 # (Not in xreduce's environment: the session carries it.)
-env -u MOZ_CRASHREPORTER_DISABLE "$xreduce" -o "$tmp/firefox.min" "$@" "$tmp/firefox.session" -- \
-  ${BENCH_FIREFOX_COMMAND:-firefox-esr --no-remote about:blank} >"$tmp/xreduce.out" \
-  2>"$tmp/xreduce.err" || status=$?
-end=$(date +%s.%N)
-wall=$(echo "$end $start" | awk '{printf "%.0f", $1 - $2}')
+# shellcheck disable=SC2086  # BENCH_FIREFOX_COMMAND is a command line
+bench_reduce env -u MOZ_CRASHREPORTER_DISABLE "$xreduce" -o "$tmp/firefox.min" "$@" \
+  "$tmp/firefox.session" -- ${BENCH_FIREFOX_COMMAND:-firefox-esr --no-remote about:blank}
 if [ "$status" -ne 0 ]; then
   echo "xreduce failed (exit $status) after $wall s:" >&2
   cat "$tmp/xreduce.err" >&2
@@ -124,7 +100,4 @@ echo "pool: $(grep -E '^xreduce: [0-9]+ workers?' "$tmp/xreduce.err" | tail -n 1
 echo "report: $(grep -- '- Algorithm' "$report" | sed 's/^- //')"
 echo "wall time: $wall s on $(nproc) cores"
 sed -n '2,40p' "$tmp/xreduce.out" | grep -E '^ +[0-9]+\.' | head -n 30
-rm -rf "$build/firefox.min.report"
-cp -r "$tmp/firefox.min.report" "$build/firefox.min.report"
-echo "report ($build/firefox.min.report/report.md), its first 20 lines:"
-head -n 20 "$report"
+bench_keep_report firefox

@@ -16,19 +16,15 @@
 # BUILD_DIR/python-gtk.min.report; PYGTK_SESSION=FILE reduces FILE instead
 # of recording anew.
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$top/build}
-[ $# -ge 1 ] && shift
-[ "${1:-}" = "--" ] && shift
-xrecord=$build/recorder/xrecord
-xreduce=$build/reducer/xreduce
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"   # $top
+bench_build_dir "$@"
+shift "$bench_shift"
 lib=$build/tests/apps/libxfault.so
-for p in "$xrecord" "$xreduce" "$lib"; do
-  [ -e "$p" ] || { echo "$0: $p is not built (ninja -C $build)" >&2; exit 2; }
-done
+bench_built "$xrecord" "$xreduce" "$lib"
 /usr/bin/python3 -c "import gi; gi.require_version('Gtk', '3.0')" 2>/dev/null ||
   { echo "$0: python3-gi with GTK 3 is not installed" >&2; exit 2; }
-command -v xdotool >/dev/null || { echo "$0: xdotool is not installed" >&2; exit 2; }
+bench_installed xdotool
 . "$top/scripts/xvfb.sh"
 . "$top/scripts/xrecord.sh"
 xrecord_workdir
@@ -37,8 +33,7 @@ if [ -n "${PYGTK_SESSION:-}" ]; then
   cp "$PYGTK_SESSION" "$tmp/python-gtk.session"
 else
 xvfb_start "$tmp"
-mkdir "$tmp/home"
-HOME=$tmp/home xrecord_start "$tmp" "$xrecord" "$tmp/python-gtk.session" "${app[@]}"
+bench_record python-gtk "${app[@]}"
 xdotool search --sync --onlyvisible --name "Python fault" >/dev/null
 sleep 1   # the first paint; a person waits for it too
 xdotool mousemove 200 20 click 1
@@ -55,28 +50,8 @@ xdotool type --delay 90 "bug 32"
 sleep 0.5
 xdotool mousemove 200 120 click 1
 # The crash ends the recording.
-xrecord_wait 20 || { cat "$tmp/xrecord.err" >&2; exit 3; }
-xvfb_stop
-cp "$tmp/python-gtk.session" "$build/python-gtk.session"
+bench_recorded python-gtk 20
 fi
-actions=$(grep -c -E '^[0-9]+ (KeyPress|KeyRelease|ButtonPress|ButtonRelease|MotionNotify) ' \
-          "$tmp/python-gtk.session" || true)
-outcome=$(grep -m1 '^outcome' "$tmp/python-gtk.session" || echo "outcome none")
-echo "recorded: $actions user actions, $outcome"
-start=$(date +%s.%N)
-status=0
-"$xreduce" -o "$tmp/python-gtk.min" "$@" "$tmp/python-gtk.session" -- "${app[@]}" \
-  >"$tmp/xreduce.out" 2>"$tmp/xreduce.err" || status=$?
-end=$(date +%s.%N)
-wall=$(echo "$end $start" | awk '{printf "%.0f", $1 - $2}')
-echo "xreduce: exit $status after $wall s on $(nproc) cores: $(head -n 1 "$tmp/xreduce.out")"
-if [ "$status" -ne 0 ]; then
-  tail -n 20 "$tmp/xreduce.err" >&2
-fi
-if [ -f "$tmp/python-gtk.min.report/report.md" ]; then
-  rm -rf "$build/python-gtk.min.report"
-  cp -r "$tmp/python-gtk.min.report" "$build/python-gtk.min.report"
-  echo "report ($build/python-gtk.min.report/report.md), its first 20 lines:"
-  head -n 20 "$tmp/python-gtk.min.report/report.md"
-fi
-exit "$status"
+bench_count python-gtk
+bench_reduce "$xreduce" -o "$tmp/python-gtk.min" "$@" "$tmp/python-gtk.session" -- "${app[@]}"
+bench_finish python-gtk

@@ -150,21 +150,6 @@ on_capture_state (gboolean enabled, gpointer user_data)
   g_main_loop_quit (all->loop);
 }
 
-static gboolean
-on_tracker (Display *dpy, gpointer user_data)
-{
-  RecAll *all = user_data;
-
-  /* The model reads the tracker's events from the RECORD stream. */
-  while (!all->gone && XPending (dpy) > 0)
-    {
-      XEvent ev;
-
-      XNextEvent (dpy, &ev);
-    }
-  return all->gone ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
-}
-
 static int
 on_io_error (Display *dpy)
 {
@@ -359,7 +344,8 @@ start (RecAll *all, GError **error)
       return FALSE;
     }
   toplevels_add_own_client (all->tops, rec_pastes_get_base (all->pastes));
-  all->tracker_source = xconn_source_new (all->tracker, on_tracker, NULL, all, NULL);
+  /* The model reads the tracker's events from the RECORD stream. */
+  all->tracker_source = xconn_discard_source_new (all->tracker, &all->gone);
   g_source_attach (all->tracker_source, NULL);
   if (!toplevels_server_tells_pids (all->tops))
     g_printerr ("xrecord: warning: %s has no X-Resource extension (1.2): apps are known by "

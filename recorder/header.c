@@ -6,41 +6,44 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <X11/Xatom.h>
 
 #include "quote.h"
 #include "xapp.h"
 #include "xconn.h"
 
-/* The window manager's name, as it says it (_NET_WM_NAME of the window
- * _NET_SUPPORTING_WM_CHECK names), or NULL. */
-char *
+/* The window manager's name, as it says it (at most 256 bytes, valid
+ * UTF-8), or NULL. */
+static char *
 rec_header_wm_name (Display *dpy)
 {
-  Atom check = XInternAtom (dpy, "_NET_SUPPORTING_WM_CHECK", False);
-  Atom name = XInternAtom (dpy, "_NET_WM_NAME", False);
-  Atom utf8 = XInternAtom (dpy, "UTF8_STRING", False);
-  Atom type;
-  int format;
-  unsigned long n = 0, after;
-  unsigned char *data = NULL;
-  Window wm = None;
-  char *said = NULL;
+  g_autoptr (GBytes) said = NULL;
+  const char *data = NULL;
+  gsize n = 0;
 
   xconn_trap_push (dpy);
-  if (XGetWindowProperty (dpy, DefaultRootWindow (dpy), check, 0, 1, False, XA_WINDOW, &type,
-                          &format, &n, &after, &data) == Success && data != NULL && n == 1
-      && format == 32)
-    wm = (Window) *(unsigned long *) data;
-  g_clear_pointer (&data, XFree);
-  if (wm != None
-      && XGetWindowProperty (dpy, wm, name, 0, 64, False, utf8, &type, &format, &n, &after,
-                             &data) == Success && data != NULL && format == 8 && n > 0
-      && g_utf8_validate ((const char *) data, (gssize) n, NULL))
-    said = g_strndup ((const char *) data, n);
-  g_clear_pointer (&data, XFree);
+  said = xapp_window_manager_said (dpy, 256);
   xconn_trap_pop (dpy);
-  return said;
+  if (said != NULL)
+    data = g_bytes_get_data (said, &n);
+  if (data == NULL || !g_utf8_validate (data, (gssize) n, NULL))
+    return NULL;
+  return g_strndup (data, n);
+}
+
+void
+rec_header_set_place (Session *header, Display *dpy, const char *cwd)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
+  g_autofree char *wm = rec_header_wm_name (dpy);
+
+  if (cwd != NULL && g_path_is_absolute (cwd) && g_utf8_validate (cwd, -1, NULL))
+    session_set_cwd (header, cwd);
+  if (g_utf8_validate (g_get_host_name (), -1, NULL))
+    session_set_host (header, g_get_host_name ());
+  session_set_date (header, date);
+  if (wm != NULL)
+    session_set_wm (header, wm);
 }
 
 static int
@@ -135,9 +138,6 @@ rec_header_of_process (Display *dpy, pid_t pid, const char *keymap,
   g_autofree char *cwd = g_file_read_link (cwd_link, NULL);
   g_auto (GStrv) envp = read_proc_strings (pid, "environ");
   g_auto (GStrv) command = read_proc_strings (pid, "cmdline");
-  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
-  g_autofree char *wm = rec_header_wm_name (dpy);
   const char *home = envp != NULL ? g_environ_getenv (envp, "HOME") : NULL;
 
   session_set_screen (header, DisplayWidth (dpy, DefaultScreen (dpy)),
@@ -148,13 +148,7 @@ rec_header_of_process (Display *dpy, pid_t pid, const char *keymap,
   rec_header_set_desktop (header, dpy);
   if (home != NULL && g_path_is_absolute (home) && g_utf8_validate (home, -1, NULL))
     session_set_home (header, home);
-  if (cwd != NULL && g_path_is_absolute (cwd) && g_utf8_validate (cwd, -1, NULL))
-    session_set_cwd (header, cwd);
-  if (g_utf8_validate (g_get_host_name (), -1, NULL))
-    session_set_host (header, g_get_host_name ());
-  session_set_date (header, date);
-  if (wm != NULL)
-    session_set_wm (header, wm);
+  rec_header_set_place (header, dpy, cwd);
   rec_header_add_env (header, (const char *const *) envp, record_env);
   *argv = g_steal_pointer (&command);
   return g_steal_pointer (&header);

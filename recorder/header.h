@@ -13,8 +13,10 @@
 
 G_BEGIN_DECLS
 
-/* The window manager's name, as it says it, or NULL. */
-char *rec_header_wm_name (Display *dpy);
+/* Where and when, as both modes' headers say it: @cwd, the app's folder
+ * (when it is absolute and valid UTF-8; may be NULL), the host, today's
+ * date and the window manager of @dpy, as it says its name. */
+void rec_header_set_place (Session *header, Display *dpy, const char *cwd);
 /* The desktop's double click and key repeat (XSETTINGS, the keyboard),
  * as the session's desktop line: the replay keeps them so. */
 void rec_header_set_desktop (Session *header, Display *dpy);

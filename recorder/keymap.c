@@ -25,6 +25,8 @@
 #include <X11/Xlib.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "xapp.h"
+
 /* The keys compared: the main block, from the digits row to the last
  * letter row (evdev keycodes 10 to 61). */
 #define FIRST_KEY 10
@@ -47,19 +49,16 @@ static gboolean
 read_rules_names (Display *dpy, RulesNames *names)
 {
   Atom prop = XInternAtom (dpy, "_XKB_RULES_NAMES", True);
-  Atom type;
-  int format;
-  unsigned long n = 0, after;
-  unsigned char *data = NULL;
+  g_autoptr (GBytes) value = NULL;
   gboolean ok = FALSE;
 
   memset (names, 0, sizeof *names);
-  if (prop != None
-      && XGetWindowProperty (dpy, DefaultRootWindow (dpy), prop, 0, 1024, False, XA_STRING,
-                             &type, &format, &n, &after, &data) == Success
-      && data != NULL && format == 8)
+  if (prop != None)
+    value = xapp_property_get (dpy, DefaultRootWindow (dpy), prop, XA_STRING, 8, 1024, NULL);
+  if (value != NULL && g_bytes_get_size (value) > 0)
     {
-      const char *p = (const char *) data;
+      gsize n;
+      const char *p = g_bytes_get_data (value, &n);
       const char *end = p + n;
 
       for (guint i = 0; i < G_N_ELEMENTS (names->fields) && p < end; i++)
@@ -75,8 +74,6 @@ read_rules_names (Display *dpy, RulesNames *names)
         }
       ok = names->fields[2] != NULL && names->fields[2][0] != '\0';
     }
-  if (data != NULL)
-    XFree (data);
   if (!ok)
     rules_names_clear (names);
   return ok;

@@ -172,18 +172,3 @@ recorder_on_capture_state (gboolean enabled, gpointer user_data)
     g_main_loop_quit (recorder->loop);
 }
 
-/* The tracker's own event queue holds the events it was sent; the model
- * reads them from the RECORD stream instead, in order with the rest. */
-gboolean
-recorder_on_tracker (Display *dpy, gpointer user_data)
-{
-  Recorder *recorder = user_data;
-
-  while (!recorder->server_gone && XPending (dpy) > 0)
-    {
-      XEvent ev;
-
-      XNextEvent (dpy, &ev);
-    }
-  return recorder->server_gone ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
-}

@@ -94,7 +94,6 @@ void recorder_on_request (const guint8 *data, gsize len, XID id_base, guint64 ti
                           gpointer user_data);
 void recorder_on_client_gone (XID id_base, gpointer user_data);
 void recorder_on_capture_state (gboolean enabled, gpointer user_data);
-gboolean recorder_on_tracker (Display *dpy, gpointer user_data);
 void recorder_on_app_map (Window window, gpointer user_data);
 void recorder_on_given (const SessionEvent *ev, gpointer user_data);
 

@@ -129,20 +129,11 @@ recorder_open_display (Recorder *recorder, GError **error)
 static void
 add_world (Recorder *recorder, Session *header)
 {
-  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
   g_autofree char *cwd = g_get_current_dir ();
-  g_autofree char *wm = rec_header_wm_name (recorder->tracker);
 
   if (g_path_is_absolute (g_get_home_dir ()))
     session_set_home (header, g_get_home_dir ());
-  if (g_path_is_absolute (cwd) && g_utf8_validate (cwd, -1, NULL))
-    session_set_cwd (header, cwd);
-  if (g_utf8_validate (g_get_host_name (), -1, NULL))
-    session_set_host (header, g_get_host_name ());
-  session_set_date (header, date);
-  if (wm != NULL)
-    session_set_wm (header, wm);
+  rec_header_set_place (header, recorder->tracker, cwd);
   {
     g_auto (GStrv) envp = g_get_environ ();
 
@@ -228,7 +219,9 @@ recorder_start_capture (Recorder *recorder, GError **error)
     }
   toplevels_add_own_client (recorder->tops, rec_pastes_get_base (recorder->pastes));
   guard_add_fd (recorder->guard, rec_pastes_get_fd (recorder->pastes));
-  recorder->tracker_source = xconn_source_new (recorder->tracker, recorder_on_tracker, NULL, recorder, NULL);
+  /* The tracker's own event queue holds the events it was sent; the model
+   * reads them from the RECORD stream instead, in order with the rest. */
+  recorder->tracker_source = xconn_discard_source_new (recorder->tracker, &recorder->server_gone);
   g_source_attach (recorder->tracker_source, NULL);
   /* On a private server every client but ours is the app's; on a shared
    * display only the server can say whose a window is. */

@@ -328,6 +328,26 @@ add (GString *args, const char *format, ...)
   va_end (ap);
 }
 
+/* EnterNotify and LeaveNotify, FocusIn and FocusOut: the window, how and
+ * from where. */
+static void
+add_crossing (GString *args, CARD32 window, guint mode, guint detail)
+{
+  add (args, "window=0x%lx mode=%s detail=%s", (unsigned long) window,
+       name_of (crossing_modes, G_N_ELEMENTS (crossing_modes), mode),
+       name_of (crossing_details, G_N_ELEMENTS (crossing_details), detail));
+}
+
+/* Expose and GraphicsExpose: @key's drawable, the area to paint again
+ * and how many more areas follow. */
+static void
+add_exposed (GString *args, const char *key, CARD32 drawable, guint x, guint y, guint width,
+             guint height, guint count)
+{
+  add (args, "%s=0x%lx area=%u,%u,%u,%u count=%u", key, (unsigned long) drawable, x, y, width,
+       height, count);
+}
+
 static void
 format_client_message (Translator *translator, const xEvent *ev, GString *args)
 {
@@ -481,31 +501,23 @@ translator_delivered (Translator *translator, const xEvent *ev, guint64 time_ms,
     {
     case EnterNotify:
     case LeaveNotify:
-      add (args, "window=0x%lx mode=%s detail=%s",
-           (unsigned long) ev->u.enterLeave.event,
-           name_of (crossing_modes, G_N_ELEMENTS (crossing_modes), ev->u.enterLeave.mode),
-           name_of (crossing_details, G_N_ELEMENTS (crossing_details), detail));
+      add_crossing (args, ev->u.enterLeave.event, ev->u.enterLeave.mode, detail);
       break;
     case FocusIn:
     case FocusOut:
-      add (args, "window=0x%lx mode=%s detail=%s",
-           (unsigned long) ev->u.focus.window,
-           name_of (crossing_modes, G_N_ELEMENTS (crossing_modes), ev->u.focus.mode),
-           name_of (crossing_details, G_N_ELEMENTS (crossing_details), detail));
+      add_crossing (args, ev->u.focus.window, ev->u.focus.mode, detail);
       break;
     case KeymapNotify:
       break;
     case Expose:
-      add (args, "window=0x%lx area=%u,%u,%u,%u count=%u",
-           (unsigned long) ev->u.expose.window, ev->u.expose.x, ev->u.expose.y,
-           ev->u.expose.width, ev->u.expose.height, ev->u.expose.count);
+      add_exposed (args, "window", ev->u.expose.window, ev->u.expose.x, ev->u.expose.y,
+                   ev->u.expose.width, ev->u.expose.height, ev->u.expose.count);
       break;
     case GraphicsExpose:
-      add (args, "drawable=0x%lx area=%u,%u,%u,%u count=%u",
-           (unsigned long) ev->u.graphicsExposure.drawable,
-           ev->u.graphicsExposure.x, ev->u.graphicsExposure.y,
-           ev->u.graphicsExposure.width, ev->u.graphicsExposure.height,
-           ev->u.graphicsExposure.count);
+      add_exposed (args, "drawable", ev->u.graphicsExposure.drawable,
+                   ev->u.graphicsExposure.x, ev->u.graphicsExposure.y,
+                   ev->u.graphicsExposure.width, ev->u.graphicsExposure.height,
+                   ev->u.graphicsExposure.count);
       break;
     case NoExpose:
       add (args, "drawable=0x%lx", (unsigned long) ev->u.noExposure.drawable);

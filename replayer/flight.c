@@ -94,9 +94,7 @@ on_flight_glance (gpointer user_data)
 {
   Replay *r = user_data;
 
-  r->pace_timer = 0;
-  r->act (r, flight_check (r));
-  return G_SOURCE_REMOVE;
+  return replay_timer_act (r, &r->pace_timer, flight_check);
 }
 
 static Act

@@ -245,6 +245,17 @@ struct Replay
   GError *error;             /* owned: why the replay failed (infra, cancelled) */
 };
 
+/* One of @r's one-shot timers (*@timer) has fired: it is cleared, and
+ * what @decide says now is done (r->act). A timer's GSourceFunc returns
+ * it. */
+static inline gboolean
+replay_timer_act (Replay *r, guint *timer, Act (*decide) (Replay *r))
+{
+  *timer = 0;
+  r->act (r, decide (r));
+  return G_SOURCE_REMOVE;
+}
+
 /* aim.c: where action @number (@ev) goes. */
 typedef enum
 {

@@ -313,9 +313,7 @@ on_settled (gpointer user_data)
 {
   Replay *r = user_data;
 
-  r->timer = 0;
-  r->act (r, settle_ping (r));
-  return G_SOURCE_REMOVE;
+  return replay_timer_act (r, &r->timer, settle_ping);
 }
 
 Act

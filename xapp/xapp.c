@@ -309,23 +309,41 @@ xapp_text_from_property (XApp *xapp, Atom type, const char *value, gsize len)
   return g_utf8_make_valid (value, (gssize) len);
 }
 
+GBytes *
+xapp_property_get (Display *dpy, Window window, Atom property, Atom type, int format,
+                   long max_longs, Atom *actual)
+{
+  Atom actual_type = None;
+  int actual_format = 0;
+  unsigned long n = 0, after = 0;
+  unsigned char *data = NULL;
+  GBytes *bytes = NULL;
+
+  if (XGetWindowProperty (dpy, window, property, 0, max_longs, False, type, &actual_type,
+                          &actual_format, &n, &after, &data) == Success
+      && data != NULL && actual_format == format)
+    bytes = g_bytes_new (data, n * (format == 32 ? sizeof (long) : (gsize) format / 8));
+  if (data != NULL)
+    XFree (data);
+  if (actual != NULL)
+    *actual = actual_type;
+  return bytes;
+}
+
 /* A format-8 property as valid UTF-8 (decoded by its type), or NULL. */
 static char *
 read_text (XApp *xapp, Window window, Atom property, Atom type)
 {
   Atom actual = None;
-  int format = 0;
-  unsigned long n = 0, after = 0;
-  unsigned char *data = NULL;
-  char *text = NULL;
+  g_autoptr (GBytes) value = xapp_property_get (xapp->dpy, window, property, type, 8, 1024,
+                                                &actual);
+  gsize n;
+  const char *data;
 
-  if (XGetWindowProperty (xapp->dpy, window, property, 0, 1024, False, type, &actual,
-                          &format, &n, &after, &data) == Success
-      && data != NULL && format == 8 && actual != None)
-    text = xapp_text_from_property (xapp, actual, (const char *) data, n);
-  if (data != NULL)
-    XFree (data);
-  return text;
+  if (value == NULL || actual == None)
+    return NULL;
+  data = g_bytes_get_data (value, &n);
+  return xapp_text_from_property (xapp, actual, data != NULL ? data : "", n);
 }
 
 void
@@ -473,35 +491,46 @@ xapp_identity_window (XApp *xapp, Window top)
 }
 
 /* (See xapp.h.) EWMH's _NET_SUPPORTING_WM_CHECK names a window whose
- * _NET_WM_NAME is the window manager's; one that says nothing still
- * redirects the root's children. */
-char *
-xapp_window_manager_name (Display *dpy)
+ * _NET_WM_NAME is the window manager's. */
+GBytes *
+xapp_window_manager_said (Display *dpy, long max)
 {
-  Window root = DefaultRootWindow (dpy);
   Atom check = XInternAtom (dpy, "_NET_SUPPORTING_WM_CHECK", False);
   Atom name = XInternAtom (dpy, "_NET_WM_NAME", False);
   Atom utf8 = XInternAtom (dpy, "UTF8_STRING", False);
-  XWindowAttributes attrs;
-  Atom type;
-  int format;
-  unsigned long n = 0, after;
-  unsigned char *data = NULL;
-  Window wm = None;
-  char *said = NULL;
+  g_autoptr (GBytes) checked = xapp_property_get (dpy, DefaultRootWindow (dpy), check,
+                                                  XA_WINDOW, 32, 1, NULL);
+  GBytes *said;
+  Window wm;
 
-  if (XGetWindowProperty (dpy, root, check, 0, 1, False, XA_WINDOW, &type, &format, &n, &after,
-                          &data) == Success && data != NULL && format == 32 && n == 1)
-    wm = *(Window *) data;
-  g_clear_pointer (&data, XFree);
-  if (wm != None
-      && XGetWindowProperty (dpy, wm, name, 0, 256, False, utf8, &type, &format, &n, &after,
-                             &data) == Success && data != NULL && format == 8 && n > 0)
-    said = g_utf8_make_valid ((const char *) data, (gssize) n);
-  g_clear_pointer (&data, XFree);
+  if (checked == NULL || g_bytes_get_size (checked) != sizeof (Window))
+    return NULL;
+  wm = *(const Window *) g_bytes_get_data (checked, NULL);
+  if (wm == None)
+    return NULL;
+  said = xapp_property_get (dpy, wm, name, utf8, 8, max / 4, NULL);
+  if (said != NULL && g_bytes_get_size (said) == 0)
+    g_clear_pointer (&said, g_bytes_unref);
+  return said;
+}
+
+/* (See xapp.h.) One that says nothing still redirects the root's
+ * children. */
+char *
+xapp_window_manager_name (Display *dpy)
+{
+  g_autoptr (GBytes) said = xapp_window_manager_said (dpy, 1024);
+  XWindowAttributes attrs;
+
   if (said != NULL)
-    return said;
-  if (XGetWindowAttributes (dpy, root, &attrs) && (attrs.all_event_masks & SubstructureRedirectMask))
+    {
+      gsize n;
+      const char *data = g_bytes_get_data (said, &n);
+
+      return g_utf8_make_valid (data, (gssize) n);
+    }
+  if (XGetWindowAttributes (dpy, DefaultRootWindow (dpy), &attrs)
+      && (attrs.all_event_masks & SubstructureRedirectMask))
     return g_strdup ("one that does not say its name");
   return NULL;
 }

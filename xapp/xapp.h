@@ -131,6 +131,15 @@ int xapp_window_index (GPtrArray *windows, XAppFirstMapFunc first_map_of,
 gpointer xapp_window_at_index (GPtrArray *windows, XAppFirstMapFunc first_map_of,
                                int index);
 
+/* @window's @property, in @format (8, 16 or 32), its first @max_longs
+ * 32-bit units at most: the items as Xlib gives them (a format-32 item is
+ * a long), or NULL: none in that format, or none of @type (the type asked
+ * for; AnyPropertyType: any). *@actual (@actual may be NULL): the type it
+ * has. A client's window may go meanwhile: between xconn_trap_push() and
+ * _pop(). */
+GBytes *xapp_property_get (Display *dpy, Window window, Atom property, Atom type, int format,
+                           long max_longs, Atom *actual);
+
 /* Property values as a ChangeProperty request carries them (the recorder
  * reads them from the request stream: a window's properties cannot be
  * read once the app has crashed). Each returns a new valid UTF-8 string,
@@ -171,6 +180,11 @@ gboolean xapp_xsettings_get_int (const guint8 *data, gsize len, const char *name
 /* X-free: the largest value of the resources named "...*@suffix" or
  * "...@suffix" in RESOURCE_MANAGER's @text ("*multiClickTime: 300"). */
 gboolean xapp_resources_get_max (const char *text, const char *suffix, gint *value);
+/* What the window manager of @dpy says its name is (EWMH), its first
+ * @max bytes as they are (not checked: a client's text), or NULL: it says
+ * none. (Between xconn_trap_push() and _pop(): its window may go
+ * meanwhile.) */
+GBytes *xapp_window_manager_said (Display *dpy, long max);
 /* The window manager of @dpy: the name it says, "one that does not say
  * its name", or NULL: none runs. A client's text: quoted where it goes.
  * (Between xconn_trap_push() and _pop(): its window may go meanwhile.) */

@@ -101,6 +101,26 @@ xconn_source_new (Display *dpy, XConnSourceFunc func, XConnReadyFunc ready,
   return source;
 }
 
+static gboolean
+xconn_discard (Display *dpy, gpointer user_data)
+{
+  const gboolean *gone = user_data;
+
+  while (!*gone && XPending (dpy) > 0)
+    {
+      XEvent ev;
+
+      XNextEvent (dpy, &ev);
+    }
+  return *gone ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
+GSource *
+xconn_discard_source_new (Display *dpy, const gboolean *gone)
+{
+  return xconn_source_new (dpy, xconn_discard, NULL, (gpointer) gone, NULL);
+}
+
 /* ---- errors ---- */
 
 typedef struct

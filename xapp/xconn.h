@@ -52,6 +52,12 @@ typedef XConnReady (*XConnReadyFunc) (gpointer user_data);
  * (HUP) the callback runs once more, then the source goes. */
 GSource *xconn_source_new (Display *dpy, XConnSourceFunc func, XConnReadyFunc ready,
                            gpointer user_data, GDestroyNotify notify);
+/* A new source (not attached) that reads @dpy's events and drops them,
+ * until *@gone (the caller's flag that the server is gone: a dead
+ * connection is not read again). For a connection whose events are read
+ * elsewhere: the recorder's tracker, whose events RECORD's stream holds
+ * in order with the rest. */
+GSource *xconn_discard_source_new (Display *dpy, const gboolean *gone);
 
 /* ---- errors, on any Display ---- */
 

@@ -233,6 +233,36 @@ test_reduce (Fixture *f, gconstpointer data)
   }
 }
 
+/* The typed characters a replay showed needed are not replayed again
+ * after a later removal (c's, once d and e have gone): the same result in
+ * fewer tests, and --json counts them; --no-inference replays them. */
+static void
+test_reduce_inferred (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL, *err = NULL, *keys = NULL, *out2 = NULL, *keys2 = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser2 = json_parser_new ();
+  const char *const args[] = { "-j", "1", "--json", NULL };
+  const char *const strict[] = { "-j", "1", "--json", "--no-inference", NULL };
+  JsonObject *o, *o2;
+
+  g_assert_cmpint (run_xreduce (f, args, &out, &err), ==, 0);
+  keys = pressed_keys (f->out);
+  o = json_said (parser, out);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_xreduce (f, strict, &out2, &err), ==, 0);
+  keys2 = pressed_keys (f->out);
+  o2 = json_said (parser2, out2);
+  g_assert_cmpstr (keys, ==, "c,f");
+  g_assert_cmpstr (keys2, ==, "c,f");
+  g_assert_true (json_object_get_boolean_member (o, "one_minimal"));
+  g_assert_true (json_object_get_boolean_member (o2, "one_minimal"));
+  g_assert_cmpint (json_object_get_int_member (o, "inferred_removals"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (o2, "inferred_removals"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (o, "tests"), <,
+                   json_object_get_int_member (o2, "tests"));
+}
+
 /* More launcher slots than a round has candidates: the idle ones run what
  * the next rounds would ask. The result is -j 1's, byte for byte. */
 static void
@@ -525,6 +555,7 @@ main (int argc, char **argv)
     g_error ("XREDUCE and FAKE_XREPLAY are not set: run this test with meson test");
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/driver/reduce", test_reduce);
+  ADD ("/driver/reduce/inferred", test_reduce_inferred);
   ADD ("/driver/speculation", test_speculation);
   ADD ("/driver/verify/not-failing", test_verify_not_failing);
   ADD ("/driver/verify/empty-fails", test_verify_empty_fails);

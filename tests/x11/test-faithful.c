@@ -475,7 +475,24 @@ start_wm (Fixture *f, const char *const *wm)
   Atom cm = XInternAtom (f->dpy, "_NET_WM_CM_S0", False);
   gint64 deadline = g_get_monotonic_time () + (gint64) WAIT_MS * 1000;
 
+  g_autofree char *bus_conf = g_build_filename (f->dir, "session-bus.conf", NULL);
+  g_autofree char *bus_dir = g_build_filename (f->dir, "bus", NULL);
+  g_autofree char *conf_arg = g_strconcat ("--config-file=", bus_conf, NULL);
+  /* The window manager's session bus listens in the test's folder:
+   * dbus-run-session's default (unix:tmpdir=/tmp) left a socket in /tmp
+   * for every run. */
+  g_autofree char *conf = g_markup_printf_escaped (
+    "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
+    " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
+    "<busconfig><type>session</type><listen>unix:dir=%s</listen><auth>EXTERNAL</auth>"
+    "<standard_session_servicedirs/><policy context=\"default\"><allow send_destination=\"*\""
+    " eavesdrop=\"true\"/><allow eavesdrop=\"true\"/><allow own=\"*\"/></policy></busconfig>\n",
+    bus_dir);
+
+  g_assert_cmpint (g_mkdir (bus_dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (bus_conf, conf, -1, NULL));
   g_ptr_array_add (argv, (char *) "dbus-run-session");
+  g_ptr_array_add (argv, conf_arg);
   g_ptr_array_add (argv, (char *) "--");
   for (const char *const *a = wm; *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
