@@ -11,22 +11,12 @@
 
 #include "session-private.h"
 
-static void
-gesture_free (SessionGesture *gesture)
-{
-  g_array_unref (gesture->actions);
-  g_free (gesture);
-}
+SESSION_ACTION_GROUP_CHECK (SessionGesture, kind);
 
 static SessionGesture *
 gesture_new (GPtrArray *gestures, SessionGestureKind kind)
 {
-  SessionGesture *gesture = g_new0 (SessionGesture, 1);
-
-  gesture->kind = kind;
-  gesture->actions = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_ptr_array_add (gestures, gesture);
-  return gesture;
+  return session_action_group_new (gestures, sizeof (SessionGesture), kind);
 }
 
 const char *
@@ -81,7 +71,7 @@ kind_of (const Stroke *stroke)
 GPtrArray *
 session_get_gestures (const Session *session)
 {
-  GPtrArray *gestures = g_ptr_array_new_with_free_func ((GDestroyNotify) gesture_free);
+  GPtrArray *gestures = g_ptr_array_new_with_free_func (session_action_group_free);
   g_autoptr (GPtrArray) strokes = session_get_strokes (session);
   g_autoptr (GArray) actions = session_get_actions (session);
   g_autofree const Stroke **stroke_of = g_new0 (const Stroke *, MAX (actions->len, 1));

@@ -112,12 +112,7 @@ compare_actions (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
-static void
-stroke_free (Stroke *stroke)
-{
-  g_array_unref (stroke->actions);
-  g_free (stroke);
-}
+SESSION_ACTION_GROUP_CHECK (Stroke, class);
 
 typedef struct
 {
@@ -160,15 +155,12 @@ mods_held (Cutter *c)
 static Stroke *
 stroke_new (Cutter *c, StrokeClass class, const SessionEvent *main)
 {
-  Stroke *stroke = g_new0 (Stroke, 1);
+  Stroke *stroke = session_action_group_new (c->strokes, sizeof (Stroke), class);
 
-  stroke->class = class;
   stroke->main = main;
   stroke->mods = mods_held (c);
-  stroke->actions = g_array_new (FALSE, FALSE, sizeof (guint));
   g_array_append_vals (stroke->actions, c->pending->data, c->pending->len);
   g_array_set_size (c->pending, 0);
-  g_ptr_array_add (c->strokes, stroke);
   return stroke;
 }
 
@@ -307,7 +299,7 @@ session_get_strokes (const Session *session)
   Cutter c = { .session = session };
 
   c.actions = session_get_actions (session);
-  c.strokes = g_ptr_array_new_with_free_func ((GDestroyNotify) stroke_free);
+  c.strokes = g_ptr_array_new_with_free_func (session_action_group_free);
   c.pending = g_array_new (FALSE, FALSE, sizeof (guint));
   c.mods_held = g_hash_table_new (NULL, NULL);
   c.keys_held = g_hash_table_new (NULL, NULL);
@@ -341,22 +333,12 @@ session_get_strokes (const Session *session)
 
 /* ---- phrases ---- */
 
-static void
-phrase_free (SessionPhrase *phrase)
-{
-  g_array_unref (phrase->actions);
-  g_free (phrase);
-}
+SESSION_ACTION_GROUP_CHECK (SessionPhrase, kind);
 
 static SessionPhrase *
 phrase_new (GPtrArray *phrases, SessionPhraseKind kind)
 {
-  SessionPhrase *phrase = g_new0 (SessionPhrase, 1);
-
-  phrase->kind = kind;
-  phrase->actions = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_ptr_array_add (phrases, phrase);
-  return phrase;
+  return session_action_group_new (phrases, sizeof (SessionPhrase), kind);
 }
 
 typedef struct
@@ -517,7 +499,7 @@ session_get_phrases (const Session *session)
   g_autoptr (GPtrArray) strokes = session_get_strokes (session);
 
   g.actions = session_get_actions (session);
-  g.phrases = g_ptr_array_new_with_free_func ((GDestroyNotify) phrase_free);
+  g.phrases = g_ptr_array_new_with_free_func (session_action_group_free);
   for (guint i = 0; i < strokes->len; i++)
     group_stroke (&g, g_ptr_array_index (strokes, i));
   /* Strokes interleave (a key pressed before the last one is released):

@@ -113,6 +113,26 @@ enum
   STROKE_MOD_ALTGR = 1 << 6,
 };
 
+/* The groupings of actions (Stroke, SessionGesture, SessionPhrase)
+ * begin alike: a kind, then their action numbers. One constructor and
+ * one destructor serve them all (session.c); each grouping's type checks
+ * that it begins so (SESSION_ACTION_GROUP_CHECK). */
+typedef struct
+{
+  int kind;
+  GArray *actions;           /* of guint: action numbers, ascending; owned */
+} SessionActionGroup;
+
+#define SESSION_ACTION_GROUP_CHECK(Type, kind_member)                                   \
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (Type, kind_member) == G_STRUCT_OFFSET (SessionActionGroup, kind) \
+                   && sizeof (((Type *) NULL)->kind_member) == sizeof (int)                \
+                   && G_STRUCT_OFFSET (Type, actions) == G_STRUCT_OFFSET (SessionActionGroup, actions))
+
+/* A new grouping of @size bytes (its type's), of @kind, with no action
+ * yet, appended to @list; its destructor (for @list's free function). */
+gpointer session_action_group_new (GPtrArray *list, gsize size, int kind);
+void session_action_group_free (gpointer group);
+
 typedef struct
 {
   StrokeClass class;

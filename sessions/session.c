@@ -71,6 +71,26 @@ session_free (Session *session)
   free_now (session);
 }
 
+gpointer
+session_action_group_new (GPtrArray *list, gsize size, int kind)
+{
+  SessionActionGroup *group = g_malloc0 (MAX (size, sizeof (SessionActionGroup)));
+
+  group->kind = kind;
+  group->actions = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_ptr_array_add (list, group);
+  return group;
+}
+
+void
+session_action_group_free (gpointer data)
+{
+  SessionActionGroup *group = data;
+
+  g_array_unref (group->actions);
+  g_free (group);
+}
+
 void
 session_event_clear (SessionEvent *ev)
 {
