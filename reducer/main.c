@@ -120,7 +120,7 @@ parse_args (int *argc, char ***argv, Args *a, int *status)
     { "frames", 0, 0, G_OPTION_ARG_INT, &a->frames, "Frames compared by --same-crash (default " G_STRINGIFY (DEFAULT_FRAMES) ")", "N" },
     { "test", 0, 0, G_OPTION_ARG_STRING, &a->test_cmd, "Oracle command, given the candidate session path; exit 0 = still fails. DISPLAY is the worker's Xvfb", "CMD" },
     { "verify-runs", 0, 0, G_OPTION_ARG_INT, &a->verify_runs, "Replays of the full session to check it fails and how reliably (default " G_STRINGIFY (DEFAULT_VERIFY_RUNS) ")", "N" },
-    { "no-inference", 0, 0, G_OPTION_ARG_NONE, &a->no_inference, "Replay every one-action removal that proves the result 1-minimal (by default a typed character that a replay showed needed is not replayed again after a later removal: failures are taken as monotone)", NULL },
+    { "no-inference", 0, 0, G_OPTION_ARG_NONE, &a->no_inference, "Replay every one-action removal that proves the result 1-minimal (by default a typed key that a replay showed needed is not replayed again after a later removal: failures are taken as monotone)", NULL },
     { "limit-time", 0, 0, G_OPTION_ARG_DOUBLE, &a->limit_time, "Stop after SECONDS with the best result so far", "SECONDS" },
     { "limit-tests", 0, 0, G_OPTION_ARG_INT64, &a->limit_tests, "Stop after N tests with the best result so far", "N" },
     { "test-timeout", 0, 0, G_OPTION_ARG_INT64, &a->test_timeout, "Kill a test (an xreplay stuck on a stopped X server) after MS and run it again on a fresh X server (default: four times the slowest replay so far, per action, plus the start timeout, at least 60000; 600000 before any replay ended)", "MS" },

@@ -151,11 +151,10 @@ summary_markdown (const Reduction *r, const char *report_dir, guint n_in_file,
                              : "- 1-minimal: verified (removing any one remaining action makes the "
                                "failure go away)");
       if (r->inferred > 0)
-        g_string_append_printf (md, "; for %" G_GUINT64_FORMAT " typed character%s this was "
-                                "inferred, not replayed again: a replay had shown %s needed "
-                                "before a later removal (`--no-inference` replays %s)",
-                                r->inferred, r->inferred == 1 ? "" : "s",
-                                r->inferred == 1 ? "it" : "them", r->inferred == 1 ? "it" : "them");
+        g_string_append_printf (md, "; %" G_GUINT64_FORMAT " of those removals, of typed keys, "
+                                "were inferred, not replayed again: a replay had shown the key "
+                                "needed before a later removal (`--no-inference` replays them)",
+                                r->inferred);
       g_string_append_c (md, '\n');
     }
   else
