@@ -139,10 +139,13 @@ dd_lookahead (Dd *dd, Assumption *assumed, guint cap)
 {
   Dd ahead = { .opts = dd->opts, .cache = dd->cache, .levels = dd->levels,
                .n_levels = dd->n_levels, .lookahead = TRUE, .resume = &dd->at,
-               .resume_batch = TRUE, .frontier_cap = MAX (cap, 1), .run = dd->run,
-               .typed = dd->typed, .needed = dd->needed };
+               .resume_batch = TRUE, .frontier_cap = MAX (cap, 1), .run = dd->run };
   GPtrArray *frontier = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
 
+  /* No inference of its own (dd-infer.c: .needed NULL): what the cache
+   * says of an assumed branch's sets would then hold what a sequential
+   * search may ask a replay, and the result at -j N could differ from
+   * -j 1's where a failure is not monotone. It reads the search's. */
   /* The newest assumption about a set counts. */
   ahead.assumed = dd_digest_table_new ();
   for (Assumption *a = assumed; a != NULL; a = a->next)

@@ -738,14 +738,15 @@ test_hierarchical (void)
  * showed needed is not tested again after a later removal (unless
  * @no_inference). */
 static void
-reduce_typed_with (Pred pred, gconstpointer data, gboolean hint, gboolean no_inference, Run *run)
+reduce_typed_par (Pred pred, gconstpointer data, gboolean hint, gboolean no_inference,
+                  guint parallel, Run *run)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) input = range_array (0, 39);
   g_autoptr(GArray) typed = range_array (10, 29);
   g_autoptr(GPtrArray) phrases = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   g_autoptr(GPtrArray) chars = flat_units (input);
-  DdOptions options = options_for (DD_ALGORITHM_HDD, 1);
+  DdOptions options = options_for (DD_ALGORITHM_HDD, parallel);
   DdLevel levels[2];
   guint *result = NULL, n_result = 0;
   Fake fake;
@@ -757,7 +758,7 @@ reduce_typed_with (Pred pred, gconstpointer data, gboolean hint, gboolean no_inf
   levels[0] = (DdLevel) { (const GArray *const *) phrases->pdata, phrases->len };
   levels[1] = (DdLevel) { (const GArray *const *) chars->pdata, chars->len,
                           .typed = hint ? typed : NULL };
-  fake_init (&fake, pred, data, input, 1);
+  fake_init (&fake, pred, data, input, parallel);
   memset (run, 0, sizeof *run);
   g_assert_true (dd_reduce_hierarchy (levels, 2, fake_test, &fake, &options, &result,
                                       &n_result, &run->stats, &error));
@@ -767,6 +768,12 @@ reduce_typed_with (Pred pred, gconstpointer data, gboolean hint, gboolean no_inf
   g_free (result);
   fake_clear (&fake);
   g_assert_true (run->stats.one_minimal_verified);
+}
+
+static void
+reduce_typed_with (Pred pred, gconstpointer data, gboolean hint, gboolean no_inference, Run *run)
+{
+  reduce_typed_par (pred, data, hint, no_inference, 1, run);
 }
 
 /* The same, the failure needing @hidden: the same result, 1-minimal,
@@ -855,6 +862,19 @@ test_typed_inferred (void)
   g_assert_cmpuint (inferred.stats.inferred, >, 0);
   assert_set_eq (replayed.result, want);
   assert_one_minimal (pred_typed_not_monotone, NULL, replayed.result);
+  /* The speculation infers nothing of its own: the same result at any
+   * parallelism, the failure not monotone or monotone. */
+  for (guint parallel = 2; parallel <= 6; parallel += 2)
+    {
+      Run par;
+
+      reduce_typed_par (pred_typed_not_monotone, NULL, TRUE, FALSE, parallel, &par);
+      assert_set_eq (par.result, inferred.result);
+      g_array_unref (par.result);
+      reduce_typed_par (pred_superset, url, TRUE, FALSE, parallel, &par);
+      assert_set_eq (par.result, url);
+      g_array_unref (par.result);
+    }
   g_array_unref (inferred.result);
   g_array_unref (replayed.result);
 }
