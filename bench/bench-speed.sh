@@ -78,13 +78,14 @@ browser () {   # browser NAME SCRIPT TARGET_S
   fi
   line=$(sed -n 's/^xreduce: //p' "$tmp/$2.out" | head -n 1)   # "152 -> 34 actions in 79 tests, 149 s"
   wall=$(sed -n 's/^wall time: \([0-9]*\) s.*/\1/p' "$tmp/$2.out")
-  kept=$(echo "$line" | awk '{print $3}')
+  kept=$(sed -n 's/^kept by the search: \([0-9]*\).*/\1/p' "$tmp/$2.out")
+  [ -n "$kept" ] || kept=$(echo "$line" | awk '{print $3}')
   tests=$(echo "$line" | awk '{print $6}')
   echo "$1 $wall $tests $kept" > "$tmp/figures"
   met=$(awk -v name="$1" '{
           if (name == "Chromium") print ($2 < 60 && $3 <= 1.5 * $4) ? "yes" : "no";
           else print ($2 < 45) ? "yes" : "no" }' "$tmp/figures")
-  row "$1" "$line (wall $wall s)" "$3" "$met" "bench/$2 $build"
+  row "$1" "$line, $kept kept by the search (wall $wall s)" "$3" "$met" "bench/$2 $build"
 }
 browser "Firefox ESR" bench-firefox.sh "< 45 s"
 browser "Chromium" bench-chromium.sh "<= 1.5 tests/kept, < 60 s"

@@ -108,6 +108,12 @@ bench_finish () {
     tail -n 20 "$tmp/xreduce.err" >&2
   fi
   if [ -f "$tmp/$1.min.report/report.md" ]; then
+    # What the search kept, before the user's releases went back (issue
+    # 37 counts tests a kept action on those).
+    _b_after=$(head -n 1 "$tmp/xreduce.out" | awk '{print $3}')
+    _b_put=$(sed -n "s/^- The user's releases: \([0-9]*\) put back.*/\1/p" \
+               "$tmp/$1.min.report/report.md")
+    echo "kept by the search: $((_b_after - ${_b_put:-0})) actions (the user's releases put back after it: ${_b_put:-0})"
     bench_keep_report "$1"
   fi
   exit "$status"
