@@ -136,12 +136,11 @@ scan_next (Dd *dd, const Cands *cands, guint *pos, GHashTable *seen, guint *inde
       if ((*entry)->failed)
         return SCAN_FAILED;
       if (dd_runs_needed (dd, *entry) == 0)
+        return SCAN_PASSED;
+      if (dd_infer_passes (dd, cands, i))
         {
-          if ((*entry)->inferred == 1)
-            {
-              (*entry)->inferred = 2;
-              dd->stats.inferred++;
-            }
+          (*entry)->passes = dd->opts.confirm_passes;
+          dd->stats.inferred++;
           return SCAN_PASSED;
         }
       *set = g_steal_pointer (&s);

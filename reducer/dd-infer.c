@@ -11,22 +11,24 @@
  * fail keeps not failing with less in it.  So once "the current set
  * without the typed character c" passed, every later current set (a
  * subset: the search only removes) without c passes too, and the cache
- * says so at once.  Only typed parts (DdLevel.typed) are inferred, and
- * only what a test showed; DdStats.inferred counts the answers the search
- * used, so the report can say which part of 1-minimality was inferred.
+ * says so when the search asks (dd_infer_passes()).  Only typed parts
+ * (DdLevel.typed) are inferred, and only what a test showed; DdStats.
+ * inferred counts the answers, so the report can say which part of
+ * 1-minimality was inferred.
  * DdOptions.no_inference turns it off, and so does a flaky failure
  * (confirm_passes > 1): a pass there is only likely, and asking again,
  * from a smaller set, is what corrects a wrong one.
  *
  * Start reading at dd_infer_note(), which dd_run_batch() calls after
- * each batch; dd_adopt() calls dd_infer_after_adopt().  No X.
+ * each batch; scan_next() (dd-batch.c) asks dd_infer_passes() about a
+ * candidate the cache does not know.  No X.
  */
 #define G_LOG_DOMAIN "xreduce-dd"
 
 #include "dd-private.h"
 
-/* Each adoption makes one candidate (about the current set's size) per
- * needed part: only while the current set is small, as it is once the
+/* Noting a part makes its candidate (about the current set's size),
+ * once a part: only while the current set is small, as it is once the
  * phrases and gestures above have gone. */
 #define DD_INFER_MAX_ELEMENTS 8192
 
@@ -98,42 +100,19 @@ dd_infer_note (Dd *dd, const Cands *cands, gint first_fail)
     }
 }
 
-/* Is every element of @part (sorted) in @set (sorted)? */
-static gboolean
-part_within (GArray *part, GArray *set)
+gboolean
+dd_infer_passes (Dd *dd, const Cands *cands, guint i)
 {
-  for (guint i = 0; i < part->len; i++)
-    if (!dd_contains (set, g_array_index (part, guint, i)))
-      return FALSE;
-  return TRUE;
-}
+  g_autoptr (GArray) part = NULL;
+  Digest part_digest;
 
-void
-dd_infer_after_adopt (Dd *dd)
-{
-  GArray *current = dd->current;
-
-  if (dd->needed == NULL || current->len > DD_INFER_MAX_ELEMENTS)
-    return;
-  for (guint k = 0; k < dd->needed->len; k++)
-    {
-      GArray *part = g_ptr_array_index (dd->needed, k);
-      g_autoptr (GArray) without = NULL;
-      g_autoptr (GArray) set = NULL;
-      CacheEntry *entry;
-      Digest d;
-
-      if (!part_within (part, current))
-        continue;
-      without = dd_set_minus (current, part);
-      set = dd_normalize (dd, without);
-      d = dd_digest_of (set);
-      entry = dd_cache_get (dd, &d);
-      /* What a test said stands (a failure here would be a failure that
-       * is not monotone: the search takes it). */
-      if (entry->failed || dd_runs_needed (dd, entry) == 0)
-        continue;
-      entry->passes = dd->opts.confirm_passes;
-      entry->inferred = 1;
-    }
+  if (dd->needed == NULL || dd->lookahead)
+    return FALSE;
+  part = removed_part (cands, i);
+  if (part == NULL)
+    return FALSE;
+  part_digest = dd_digest_of (part);
+  /* Noted from a batch over a set this one's base is part of: the
+   * search only removes. */
+  return g_hash_table_contains (dd->needed_seen, &part_digest);
 }

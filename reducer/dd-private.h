@@ -25,7 +25,6 @@ typedef struct {
   Digest digest;
   gboolean failed;  /* one DD_FAIL is enough */
   guint passes;     /* DD_PASS or DD_UNRESOLVED outcomes so far */
-  guint8 inferred;  /* 1: decided by dd-infer.c, not by a test; 2: and the search used it */
 } CacheEntry;
 
 /* A batch: a rule that makes its candidates one at a time (cands_build),
@@ -116,8 +115,6 @@ typedef struct {
 Digest dd_digest_of (GArray *set);
 GHashTable *dd_digest_table_new (void);
 gboolean dd_digest_table_add (GHashTable *table, const Digest *d, gpointer value);
-/* dd-sets.c: @base (sorted) without the elements of @drop (sorted), new. */
-GArray *dd_set_minus (GArray *base, GArray *drop);
 /* dd-sets.c: sorts @array ascending without duplicates. */
 void dd_sort_unique (GArray *array);
 /* dd-sets.c: a new empty array of guint. */
@@ -140,10 +137,11 @@ guint dd_runs_needed (Dd *dd, const CacheEntry *entry);
 CacheEntry *dd_cache_get (Dd *dd, const Digest *d);
 
 /* dd-infer.c: after a batch whose first failure is @first_fail (or -1),
- * notes the typed parts its passing candidates showed needed; after the
- * current set shrank, answers their removals from it in the cache. */
+ * notes the typed parts its passing candidates showed needed; whether
+ * candidate @i of @cands (not in the cache) removes one of them, and so
+ * passes (the search's, not a lookahead's). */
 void dd_infer_note (Dd *dd, const Cands *cands, gint first_fail);
-void dd_infer_after_adopt (Dd *dd);
+gboolean dd_infer_passes (Dd *dd, const Cands *cands, guint i);
 
 /* dd-batch.c: tests @cands as one ordered batch (*first_fail: the first
  * that fails, or -1; *chosen: its set). */

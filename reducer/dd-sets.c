@@ -145,8 +145,8 @@ dd_contains (GArray *sorted, guint elem)
 }
 
 /* @base (sorted) without what @drop (sorted) holds: a new array. */
-GArray *
-dd_set_minus (GArray *base, GArray *drop)
+static GArray *
+set_minus (GArray *base, GArray *drop)
 {
   GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (guint), base->len);
   guint k = 0;
@@ -190,7 +190,7 @@ cands_build (const Cands *cands, guint i)
     case CANDS_WITHOUT_PART:
     default:
       /* A level's parts are sorted (level_parts). */
-      return dd_set_minus (cands->base, g_ptr_array_index (cands->parts, cands->from + i));
+      return set_minus (cands->base, g_ptr_array_index (cands->parts, cands->from + i));
     }
 }
 

@@ -151,8 +151,6 @@ dd_adopt (Dd *dd, GArray *set)
   g_array_unref (dd->current);
   dd->current = g_array_ref (set);
   dd->stats.n_current = set->len;
-  if (shrank)
-    dd_infer_after_adopt (dd);
   if (shrank && dd->opts.improved != NULL)
     dd->opts.improved ((const guint *) set->data, set->len, dd->opts.user_data);
 }
