@@ -46,6 +46,7 @@
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <glib-unix.h>
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
@@ -183,7 +184,8 @@ record_end (Fixture *f, gboolean interrupt)
 /* ---- replays ---- */
 
 /* Runs @argv (NULL-terminated) @n times, AT_ONCE at a time; counts the
- * runs that exited @want_status with stdout starting @want_said. */
+ * runs that exited @want_status with stdout starting @want_said. What a
+ * run that did not said on stderr is logged (with -v in @argv, why). */
 static guint
 run_many (const char *const *argv, guint n, int want_status, const char *want_said)
 {
@@ -192,19 +194,26 @@ run_many (const char *const *argv, guint n, int want_status, const char *want_sa
   for (guint done = 0; done < n;)
     {
       GPid pids[AT_ONCE];
-      int outs[AT_ONCE];
+      int outs[AT_ONCE], errs[AT_ONCE];
       guint batch = MIN (AT_ONCE, n - done);
 
       for (guint i = 0; i < batch; i++)
         {
           g_autoptr (GError) error = NULL;
+          g_autofree char *path = NULL;
+          int out[2];
 
-          g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
-                                                   G_SPAWN_DO_NOT_REAP_CHILD
-                                                   | G_SPAWN_STDERR_TO_DEV_NULL,
-                                                   NULL, NULL, &pids[i], NULL, &outs[i], NULL,
-                                                   &error));
+          /* stderr to a file of its own: read once the run is over. */
+          errs[i] = g_file_open_tmp ("run-many-XXXXXX", &path, &error);
           g_assert_no_error (error);
+          g_unlink (path);
+          g_assert_true (g_unix_open_pipe (out, FD_CLOEXEC, &error));
+          g_assert_true (g_spawn_async_with_fds (NULL, (char **) argv, NULL,
+                                                 G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                                 &pids[i], -1, out[1], errs[i], &error));
+          g_assert_no_error (error);
+          close (out[1]);
+          outs[i] = out[0];
         }
       for (guint i = 0; i < batch; i++)
         {
@@ -215,6 +224,16 @@ run_many (const char *const *argv, guint n, int want_status, const char *want_sa
           if (WIFEXITED (status) && WEXITSTATUS (status) == want_status
               && g_str_has_prefix (said->str, want_said))
             good++;
+          else
+            {
+              g_autofree char *path = g_strdup_printf ("/proc/self/fd/%d", errs[i]);
+              g_autofree char *err = NULL;
+
+              g_file_get_contents (path, &err, NULL, NULL);
+              g_test_message ("run %u of %u said \"%s\" (status 0x%x); on stderr:\n%s",
+                              done + i + 1, n, said->str, status, err != NULL ? err : "");
+            }
+          close (errs[i]);
         }
       done += batch;
     }
@@ -387,7 +406,7 @@ test_chooser (Fixture *f, gconstpointer data)
   g_autofree char *app = test_app_path ("gtk-chooser.py");
   g_autofree char *home = g_build_filename (f->dir, "home", NULL);
   g_auto (GStrv) envp = g_environ_setenv (g_strdupv (f->envp), "HOME", home, TRUE);
-  const char *const replay_argv[] = { env ("XREPLAY"), "--home", home, f->log, "--",
+  const char *const replay_argv[] = { env ("XREPLAY"), "-v", "--home", home, f->log, "--",
                                       "/usr/bin/python3", app, NULL };
   SessionOutcome outcome;
   Window main;
