@@ -425,8 +425,25 @@ loop_timer (pid_t pid, gboolean *mid_work)
   return proctree_syscall_timeout (pid, text);
 }
 
+/* The CPU time thread @task/@tid has had, in ns, from its schedstat
+ * ("RUN_NS WAIT_NS SLICES"); FALSE if it cannot be read. */
+static gboolean
+read_ran (const char *task, const char *tid, guint64 *ran_ns)
+{
+  g_autofree char *path = g_strdup_printf ("%s/%s/schedstat", task, tid);
+  g_autofree char *text = NULL;
+  char *end = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return FALSE;
+  *ran_ns = g_ascii_strtoull (text, &end, 10);
+  return end != text;
+}
+
 /* Adds @pid's threads to @glance, and (with @children) pushes its
- * children on @todo. FALSE if the kernel lists no children. */
+ * children on @todo. FALSE if the kernel lists no children. With
+ * @glance->ran_read, the threads' CPU time too (ran_read cleared where a
+ * thread's cannot be read). */
 static gboolean
 glance_at (pid_t pid, gboolean children, GArray *todo, ProcTreeGlance *glance)
 {
@@ -447,6 +464,15 @@ glance_at (pid_t pid, gboolean children, GArray *todo, ProcTreeGlance *glance)
       any = TRUE;
       if (state == 'R' || state == 'D')
         glance->n_active++;
+      if (glance->ran_read)
+        {
+          guint64 ran;
+
+          if (read_ran (task, tid, &ran))
+            glance->ran_ns += ran;
+          else if (g_file_test (stat, G_FILE_TEST_EXISTS))
+            glance->ran_read = FALSE;
+        }
       if (children)
         {
           g_autofree char *path = g_strdup_printf ("%s/%s/children", task, tid);
@@ -477,13 +503,14 @@ glance_at (pid_t pid, gboolean children, GArray *todo, ProcTreeGlance *glance)
   return listed;
 }
 
-gboolean
-proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance)
+static gboolean
+glance_tree (pid_t root, pid_t also, gboolean ran, ProcTreeGlance *glance)
 {
   g_autoptr (GArray) todo = g_array_new (FALSE, FALSE, sizeof (pid_t));
 
   memset (glance, 0, sizeof *glance);
   glance->timer_ms = -1;
+  glance->ran_read = ran;
   if (root <= 0)
     return TRUE;
   g_array_append_val (todo, root);
@@ -501,6 +528,18 @@ proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance)
   return TRUE;
 }
 
+gboolean
+proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance)
+{
+  return glance_tree (root, also, FALSE, glance);
+}
+
+gboolean
+proctree_glance_ran (pid_t root, pid_t also, ProcTreeGlance *glance)
+{
+  return glance_tree (root, also, TRUE, glance);
+}
+
 void
 proctree_glance_add_helper (pid_t pid, ProcTreeGlance *glance)
 {
@@ -508,8 +547,12 @@ proctree_glance_add_helper (pid_t pid, ProcTreeGlance *glance)
 
   /* The helper's tree as a tree of its own: only its threads at work
    * count (its children's event loops wait on timers of their own). */
-  if (pid > 0 && proctree_glance (pid, 0, &helper))
-    glance->n_active += helper.n_active;
+  if (pid > 0 && glance_tree (pid, 0, glance->ran_read, &helper))
+    {
+      glance->n_active += helper.n_active;
+      glance->ran_ns += helper.ran_ns;
+      glance->ran_read = helper.ran_read;
+    }
 }
 
 /* The armed timerfd of @pid's descriptor @fd: ms until it fires, or -1. */

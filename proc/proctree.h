@@ -60,14 +60,26 @@ typedef struct
   guint n_mid_work;          /* processes of the tree whose main thread, not running, is
                               * in a system call no idle program waits in (a lock, a
                               * write): in the middle of work */
+  gboolean ran_read;         /* proctree_glance_ran() only: ran_ns was read */
+  guint64 ran_ns;            /* ... the CPU time every thread looked at has had so far,
+                              * in ns (schedstat): the same at two glances, none of them
+                              * ran between the two */
 } ProcTreeGlance;
 
 gboolean proctree_glance (pid_t root, pid_t also, ProcTreeGlance *glance);
 
+/* proctree_glance(), and the CPU time the threads have had (ran_ns):
+ * quiet at two glances and no thread ran in between is quiet for sure,
+ * where two glances of states alone may fall between the moment a thread
+ * wakes another and the moment that one runs. Twice the files of a
+ * glance. */
+gboolean proctree_glance_ran (pid_t root, pid_t also, ProcTreeGlance *glance);
+
 /* Adds to @glance's n_active the threads at work of @pid and of the
  * processes it started (the app's session bus, and the services the bus
  * started for the app: an app waiting for a reply is at work while they
- * are). Their timers and processes are not the app's: not counted. */
+ * are), and to its ran_ns their CPU time if @glance has ran_read. Their
+ * timers and processes are not the app's: not counted. */
 void proctree_glance_add_helper (pid_t pid, ProcTreeGlance *glance);
 
 /* The timeout in ms of the system call a /proc/PID/syscall line of @pid

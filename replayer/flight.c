@@ -21,6 +21,8 @@
 /* A timer's callback runs a moment after it is due. */
 #define REPLAY_FLIGHT_SLACK_MS 15
 /* Work in flight that was seen is done once the app is quiet at two
+ * glances and none of its threads ran between them (flight_still_quiet);
+ * where the CPU time of threads cannot be read, once it is quiet at two
  * glances this far apart. */
 #define REPLAY_FLIGHT_QUIET_MS 20
 
@@ -34,6 +36,7 @@
 
 static Act flight_check (Replay *r);
 static gboolean flight_starved (Replay *r);
+static gboolean flight_still_quiet (Replay *r, gint64 now, guint *next_look);
 
 /* Had the recording opened or closed one of the app's windows since the
  * last action (r->next - 1), before the next one, that the replay has
@@ -144,17 +147,9 @@ flight_check (Replay *r)
       next_look = (guint) glance.timer_ms + REPLAY_FLIGHT_SLACK_MS;
       what = "it waits on a timer due before the recorded gap is over";
     }
-  else if (r->flight_noted
-           && (r->flight_quiet_since == 0 || now - r->flight_quiet_since < REPLAY_FLIGHT_QUIET_MS))
+  else if (r->flight_noted && !flight_still_quiet (r, now, &next_look))
     {
-      /* Work it had looks done: quiet still a moment later? A worker
-       * thread's result reaches the main thread after the worker is
-       * done, through its loop's wakeup (GTK's file chooser completing a
-       * typed name): on a loaded machine a glance may fall between. */
-      if (r->flight_quiet_since == 0)
-        r->flight_quiet_since = now;
-      r->pace_timer = g_timeout_add ((guint) MIN ((gint64) REPLAY_FLIGHT_QUIET_MS,
-                                                  MAX (deadline - now, 1)),
+      r->pace_timer = g_timeout_add ((guint) MIN ((gint64) next_look, MAX (deadline - now, 1)),
                                      on_flight_glance, r);
       return act_wait ();
     }
@@ -172,6 +167,45 @@ flight_check (Replay *r)
   r->pace_timer = g_timeout_add ((guint) MIN ((gint64) next_look, deadline - now),
                                  on_flight_glance, r);
   return act_wait ();
+}
+
+/* Work it had looks done (quiet at this glance): quiet for sure? A worker
+ * thread's result reaches the main thread after the worker is done,
+ * through its loop's wakeup (GTK's file chooser completing a typed name),
+ * and the server's reply reaches the app after the server is done: a
+ * glance reads one thread after another, and on a loaded machine it may
+ * read the main thread asleep, then the worker asleep, the main thread
+ * woken between. So quiet is quiet for sure once none of the threads (the
+ * app's, the server's, the bus's) ran since the last quiet glance: then
+ * none was woken either, or it would be running or waiting to run. FALSE,
+ * with *@next_look, until then. */
+static gboolean
+flight_still_quiet (Replay *r, gint64 now, guint *next_look)
+{
+  ProcTreeGlance again;
+
+  if (proctree_glance_ran (proc_child_get_pid (r->child), r->server_pid, &again))
+    proctree_glance_add_helper (r->bus_pid, &again);
+  if (!again.ran_read)
+    {
+      /* No CPU times (a kernel without schedstat): quiet at two glances
+       * a while apart. */
+      if (r->flight_quiet_since == 0)
+        r->flight_quiet_since = now;
+      *next_look = REPLAY_FLIGHT_QUIET_MS;
+      return now - r->flight_quiet_since >= REPLAY_FLIGHT_QUIET_MS;
+    }
+  *next_look = REPLAY_FLIGHT_GLANCE_MS;
+  if (again.n_active > 0)
+    {
+      r->flight_quiet_since = 0;
+      return FALSE;
+    }
+  if (r->flight_quiet_since != 0 && again.ran_ns == r->flight_quiet_ran_ns)
+    return TRUE;
+  r->flight_quiet_since = now;
+  r->flight_quiet_ran_ns = again.ran_ns;
+  return FALSE;
 }
 
 /* The app has taken the action (answered the ping, its tree quiet; or

@@ -221,6 +221,7 @@ struct Replay
                               * opened was waited for --window-wait in vain */
   gboolean flight_noted;     /* ... and said so in the verbose log */
   gint64 flight_quiet_since; /* ... quiet since then (once work was seen), or 0 */
+  guint64 flight_quiet_ran_ns; /* ... the CPU time its threads had had then */
   GArray *windows_open;      /* owned, or NULL until needed: the app's windows the
                               * recording had open before each action */
   /* Gaps that keep their meaning (pace-rules.h, apptiming.c). */

@@ -246,6 +246,58 @@ test_glance (void)
   }
 }
 
+/* A glance with the threads' CPU time: the same at two glances of a tree
+ * asleep, more where a thread ran between them; the helper's counts. */
+static void
+test_glance_ran (void)
+{
+  ProcTreeGlance a, b;
+  pid_t grandchild, child = start_sleepers (FALSE, &grandchild);
+  gint stop = 0;
+  GThread *thread;
+  guint64 alone;
+
+  if (!proctree_glance (child, 0, &a))
+    g_test_skip ("the kernel lists no children (CONFIG_PROC_CHILDREN)");
+  else
+    {
+      g_assert_false (a.ran_read);
+      g_assert_cmpuint (a.ran_ns, ==, 0);
+      g_assert_true (proctree_glance_ran (child, 0, &a));
+      if (!a.ran_read)
+        g_test_skip ("no /proc/PID/task/TID/schedstat (CONFIG_SCHED_INFO)");
+      else
+        {
+          g_assert_cmpuint (a.n_procs, ==, 2);
+          g_assert_cmpuint (a.ran_ns, >, 0);
+          g_usleep (20000);
+          g_assert_true (proctree_glance_ran (child, 0, &b));
+          g_assert_true (b.ran_read);
+          g_assert_cmpuint (b.ran_ns, ==, a.ran_ns);
+          alone = a.ran_ns;
+
+          /* This process, a thread of it spinning between two glances. */
+          thread = g_thread_new ("spin", spin, &stop);
+          g_assert_true (proctree_glance_ran (getpid (), 0, &a));
+          g_usleep (20000);
+          g_assert_true (proctree_glance_ran (getpid (), 0, &b));
+          g_atomic_int_set (&stop, 1);
+          g_thread_join (thread);
+          g_assert_true (a.ran_read && b.ran_read);
+          g_assert_cmpuint (b.ran_ns, >, a.ran_ns);
+
+          /* This process as the helper: its CPU time is added. */
+          g_assert_true (proctree_glance_ran (child, 0, &a));
+          proctree_glance_add_helper (getpid (), &a);
+          g_assert_true (a.ran_read);
+          g_assert_cmpuint (a.ran_ns, >, alone);
+        }
+    }
+  kill (grandchild, SIGKILL);
+  kill (child, SIGKILL);
+  g_assert_cmpint (waitpid (child, NULL, 0), ==, child);
+}
+
 /* The timeout a system call waits, as /proc/PID/syscall says it: poll's
  * and epoll_wait's in their arguments (-1: forever), ppoll's and
  * select's behind a pointer, read from the process's memory; anything
@@ -374,6 +426,7 @@ main (int argc, char **argv)
   g_test_add_func ("/proctree/tree-cpu", test_tree_cpu);
   g_test_add_func ("/proctree/active", test_active);
   g_test_add_func ("/proctree/glance", test_glance);
+  g_test_add_func ("/proctree/glance-ran", test_glance_ran);
   g_test_add_func ("/proctree/syscall-timeout", test_syscall_timeout);
   g_test_add_func ("/proctree/loop-timer", test_loop_timer);
   g_test_add_func ("/proctree/timerfd", test_timerfd);
