@@ -365,6 +365,8 @@ reduce_setup (Reducer *reducer, GError **error)
                                               !reducer->replay.pace_given && options->test_argv == NULL,
                                               options->quiet);
   verification_set_world (reducer->verification, options->replay.files_dir,
+                          options->replay.share_home ? g_get_home_dir ()
+                                                     : options->replay.home_seed,
                           options->replay.wm_argv != NULL);
   /* `outcome unknown`: the search waits for the failure to reduce for. */
   if (options->algorithm == DD_ALGORITHM_DDMIN || options->same_crash

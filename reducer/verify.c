@@ -49,13 +49,16 @@ struct Verification
   guint confirm, crash_point;
   Session *full;             /* the full session as it replays, made once; owned */
   const char *files_dir;     /* borrowed, or NULL */
+  const char *home_dir;      /* borrowed, or NULL: the folder HOME starts as */
   gboolean wm_used;
 };
 
 void
-verification_set_world (Verification *v, const char *files_dir, gboolean wm_used)
+verification_set_world (Verification *v, const char *files_dir, const char *home_dir,
+                        gboolean wm_used)
 {
   v->files_dir = files_dir;
+  v->home_dir = home_dir;
   v->wm_used = wm_used;
 }
 
@@ -64,7 +67,8 @@ verification_set_world (Verification *v, const char *files_dir, gboolean wm_used
 static char *
 world_missing (Verification *v)
 {
-  g_autoptr (GPtrArray) missing = session_world_missing (v->session, v->files_dir, v->wm_used);
+  g_autoptr (GPtrArray) missing = session_world_missing (v->session, v->files_dir, v->home_dir,
+                                                         v->wm_used);
 
   if (missing->len == 0)
     return g_strdup ("");

@@ -41,10 +41,10 @@ Verification *verification_start (Runner *runner, const Session *session, Target
 void verification_free (Verification *verification);
 /* What the replays are given of the recording's world, for the message
  * when the full session does not fail (session_world_missing()): the
- * files folder (or NULL) and whether a window manager runs (--wm).
- * Borrowed. */
+ * files folder (or NULL), the folder HOME starts as (or NULL) and
+ * whether a window manager runs (--wm). Borrowed. */
 void verification_set_world (Verification *verification, const char *files_dir,
-                             gboolean wm_used);
+                             const char *home_dir, gboolean wm_used);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Verification, verification_free)
 
 VerificationState verification_poll (Verification *verification, GError **error);

@@ -212,6 +212,8 @@ print_missing (const Session *session, const ReplayOptions *opts, const ReplayRe
   if (result->verdict.kind != VERDICT_PASSED && result->verdict.kind != VERDICT_EXITED)
     return;
   missing = session_world_missing (session, opts->settings.files_dir,
+                                   opts->settings.share_home ? g_get_home_dir ()
+                                                             : opts->settings.home_seed,
                                    opts->settings.wm_argv != NULL);
   for (guint i = 0; i < missing->len; i++)
     g_printerr ("xreplay: note: the recording had what this replay did not: %s\n",

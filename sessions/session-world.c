@@ -584,11 +584,10 @@ missing_pastes (const Session *session, GPtrArray *said)
                                             SESSION_MAX_SELECTION_BYTES / (1024 * 1024)));
 }
 
-/* Whether @dir holds @file's bytes: its size, and its checksum. */
+/* Whether @path holds @file's bytes: its size, and its checksum. */
 static gboolean
-copy_there (const SessionEvent *file, const char *dir, gboolean *differs)
+same_bytes (const SessionEvent *file, const char *path, gboolean *differs)
 {
-  g_autofree char *path = g_build_filename (dir, file->sha256, NULL);
   g_autoptr (GChecksum) sum = NULL;
   g_autoptr (GMappedFile) mapped = NULL;
   GStatBuf st;
@@ -609,8 +608,32 @@ copy_there (const SessionEvent *file, const char *dir, gboolean *differs)
   return TRUE;
 }
 
+/* Whether @dir holds a copy of @file (named by its checksum). */
+static gboolean
+copy_there (const SessionEvent *file, const char *dir, gboolean *differs)
+{
+  g_autofree char *path = g_build_filename (dir, file->sha256, NULL);
+
+  return same_bytes (file, path, differs);
+}
+
+/* Whether @file, read under ~ when recorded, is in @home_dir as it was.
+ * (The parser takes no path with a . or .. part: ~/ stays in @home_dir.) */
+static gboolean
+in_home (const SessionEvent *file, const char *home_dir)
+{
+  g_autofree char *path = NULL;
+  gboolean differs;
+
+  if (home_dir == NULL || !g_str_has_prefix (file->path, "~/") || file->sha256 == NULL)
+    return FALSE;
+  path = g_build_filename (home_dir, file->path + 2, NULL);
+  return same_bytes (file, path, &differs);
+}
+
 static void
-missing_files (const Session *session, const char *files_dir, GPtrArray *said)
+missing_files (const Session *session, const char *files_dir, const char *home_dir,
+               GPtrArray *said)
 {
   g_autoptr (GPtrArray) files = session_get_files (session);
   g_autoptr (GString) listed = g_string_new (NULL);
@@ -623,6 +646,8 @@ missing_files (const Session *session, const char *files_dir, GPtrArray *said)
       g_autofree char *shown = NULL;
 
       if (file->copied && files_dir != NULL && copy_there (file, files_dir, &differs))
+        continue;
+      if (in_home (file, home_dir))
         continue;
       n_missing++;
       if (!file->copied)
@@ -651,12 +676,13 @@ missing_files (const Session *session, const char *files_dir, GPtrArray *said)
 }
 
 GPtrArray *
-session_world_missing (const Session *session, const char *files_dir, gboolean wm_used)
+session_world_missing (const Session *session, const char *files_dir, const char *home_dir,
+                       gboolean wm_used)
 {
   GPtrArray *said = g_ptr_array_new_with_free_func (g_free);
 
   missing_pastes (session, said);
-  missing_files (session, files_dir, said);
+  missing_files (session, files_dir, home_dir, said);
   for (const char *const *e = session_get_env (session); *e != NULL; e++)
     {
       const char *eq = strchr (*e, '=');

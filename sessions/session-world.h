@@ -185,9 +185,11 @@ GPtrArray *session_describe_world (const Session *session, SessionWords words);
 /* What in @session's recording a replay cannot give the app, each a
  * phrase for the terminal (quoted), or an empty array: pastes whose
  * data was not recorded, files not in @files_dir (or whose bytes there
- * differ), variables the replay sets otherwise, the window manager
- * recorded when none is used (@wm_used FALSE). A GPtrArray of char*. */
+ * differ) nor, for a file under ~, in @home_dir (or NULL: the folder
+ * the replay's HOME starts as a copy of, --home, or is, --share-home),
+ * variables the replay sets otherwise, the window manager recorded when
+ * none is used (@wm_used FALSE). A GPtrArray of char*. */
 GPtrArray *session_world_missing (const Session *session, const char *files_dir,
-                                  gboolean wm_used);
+                                  const char *home_dir, gboolean wm_used);
 
 G_END_DECLS

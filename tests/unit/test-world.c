@@ -515,7 +515,7 @@ test_missing_later_notify (void)
     "140 SelectionNotify requestor=0x1 selection=CLIPBOARD target=UTF8_STRING property=P sent=1\n"
     KEYS ("150", "v", "55", "0x0", "Release"));
   g_autofree char *dir = g_dir_make_tmp ("test-world-XXXXXX", NULL);
-  g_autoptr (GPtrArray) said = session_world_missing (session, dir, FALSE);
+  g_autoptr (GPtrArray) said = session_world_missing (session, dir, NULL, FALSE);
 
   for (guint i = 0; i < said->len; i++)
     {
@@ -536,7 +536,7 @@ test_missing (void)
     "140 SelectionNotify requestor=0x1 selection=CLIPBOARD target=UTF8_STRING property=P sent=1\n"
     "150 Selection selection=PRIMARY target=\"UTF8_STRING\" omitted=1 size=4\n");
   g_autofree char *dir = g_dir_make_tmp ("test-world-XXXXXX", NULL);
-  g_autoptr (GPtrArray) said = session_world_missing (session, dir, FALSE);
+  g_autoptr (GPtrArray) said = session_world_missing (session, dir, NULL, FALSE);
   g_autofree char *all = NULL;
 
   g_ptr_array_add (said, NULL);
@@ -558,12 +558,12 @@ test_missing (void)
 
     /* SHA is the checksum of "abc". */
     g_assert_true (g_file_set_contents (copy, "abc", 3, NULL));
-    again = session_world_missing (session, dir, TRUE);
+    again = session_world_missing (session, dir, NULL, TRUE);
     for (guint i = 0; i < again->len; i++)
       g_assert_null (strstr (g_ptr_array_index (again, i), "/srv/b.txt"));
     g_assert_true (g_file_set_contents (copy, "abd", 3, NULL));
     g_clear_pointer (&again, g_ptr_array_unref);
-    again = session_world_missing (session, dir, TRUE);
+    again = session_world_missing (session, dir, NULL, TRUE);
     g_ptr_array_add (again, NULL);
     g_free (all);
     all = g_strjoinv ("\n", (char **) again->pdata);
@@ -571,6 +571,49 @@ test_missing (void)
     g_unlink (copy);
   }
   g_rmdir (dir);
+}
+
+/* Files read under ~ are there when the replay's HOME starts as a folder
+ * that holds them with the same bytes (--home, --share-home): nothing is
+ * said of them. One whose bytes differ and one elsewhere are still
+ * said. */
+static void
+test_missing_home (void)
+{
+  g_autoptr (Session) session = parse_ok (
+    HEAD2 "1 File path=\"~/docs/a.txt\" size=3 sha256=" SHA "\n"
+    "2 File path=\"~/b.txt\" size=3 sha256=" SHA "\n"
+    "3 File path=\"/srv/c.txt\" size=3 sha256=" SHA "\n");
+  g_autofree char *top = g_dir_make_tmp ("test-world-XXXXXX", NULL);
+  g_autofree char *home = g_build_filename (top, "home", NULL);
+  g_autofree char *docs = g_build_filename (home, "docs", NULL);
+  g_autofree char *a = g_build_filename (docs, "a.txt", NULL);
+  g_autofree char *b = g_build_filename (home, "b.txt", NULL);
+  g_autofree char *all = NULL, *none = NULL;
+  g_autoptr (GPtrArray) said = NULL, without = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (docs, 0700), ==, 0);
+  /* SHA is the checksum of "abc". */
+  g_assert_true (g_file_set_contents (a, "abc", 3, NULL));
+  g_assert_true (g_file_set_contents (b, "abd", 3, NULL));
+  said = session_world_missing (session, NULL, home, FALSE);
+  g_ptr_array_add (said, NULL);
+  all = g_strjoinv ("\n", (char **) said->pdata);
+  g_test_message ("%s", all);
+  g_assert_nonnull (strstr (all, "2 files the app read are not in the replay's sandbox: "
+                                 "~/b.txt, /srv/c.txt ("));
+  g_assert_null (strstr (all, "a.txt"));
+  /* Without the folder: all three. */
+  without = session_world_missing (session, NULL, NULL, FALSE);
+  g_ptr_array_add (without, NULL);
+  none = g_strjoinv ("\n", (char **) without->pdata);
+  g_assert_nonnull (strstr (none, "3 files the app read are not in the replay's sandbox: "
+                                  "~/docs/a.txt, "));
+  g_unlink (a);
+  g_unlink (b);
+  g_rmdir (docs);
+  g_rmdir (home);
+  g_rmdir (top);
 }
 
 /* A folder's worth of files the app read is one line: the copied first,
@@ -621,6 +664,7 @@ main (int argc, char **argv)
   g_test_add_func ("/world/many-files", test_many_files);
   g_test_add_func ("/world/titles", test_titles);
   g_test_add_func ("/world/missing", test_missing);
+  g_test_add_func ("/world/missing-home", test_missing_home);
   g_test_add_func ("/world/missing-later-notify", test_missing_later_notify);
   return g_test_run ();
 }
