@@ -395,8 +395,14 @@ idle_wait (gint64 nr)
 #ifdef SYS_pause
     SYS_pause,
 #endif
+#ifdef SYS_epoll_pwait2
+    SYS_epoll_pwait2,
+#endif
     SYS_ppoll, SYS_pselect6, SYS_epoll_pwait, SYS_nanosleep, SYS_clock_nanosleep, SYS_wait4,
     SYS_waitid, SYS_read, SYS_rt_sigsuspend, SYS_rt_sigtimedwait, SYS_accept4,
+    /* A message on a socket (Firefox's fork server waits for a fork's
+     * request in recvmsg, all its life). */
+    SYS_recvmsg, SYS_recvfrom, SYS_recvmmsg,
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (waits); i++)
@@ -498,6 +504,8 @@ glance_at (pid_t pid, gboolean children, GArray *todo, ProcTreeGlance *glance)
       timer = loop_timer (pid, &mid_work);
       if (timer >= 0 && (glance->timer_ms < 0 || timer < glance->timer_ms))
         glance->timer_ms = timer;
+      if (mid_work && glance->n_mid_work < PROCTREE_GLANCE_MID_MAX)
+        glance->mid_work_pid[glance->n_mid_work] = pid;
       glance->n_mid_work += mid_work ? 1 : 0;
     }
   return listed;

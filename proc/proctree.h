@@ -44,6 +44,8 @@ gboolean proctree_is_in (pid_t root, pid_t pid);
  * way, without its children (the X server). FALSE, with @glance zeroed,
  * when the kernel does not list children (CONFIG_PROC_CHILDREN): then
  * proctree_sample() it is. */
+#define PROCTREE_GLANCE_MID_MAX 8
+
 typedef struct
 {
   guint n_active;            /* threads running, runnable or in a disk wait */
@@ -60,6 +62,8 @@ typedef struct
   guint n_mid_work;          /* processes of the tree whose main thread, not running, is
                               * in a system call no idle program waits in (a lock, a
                               * write): in the middle of work */
+  pid_t mid_work_pid[PROCTREE_GLANCE_MID_MAX]; /* ... the first of them (a caller may
+                              * count only some: a browser's renderers idle in a lock) */
   gboolean ran_read;         /* proctree_glance_ran() only: ran_ns was read */
   guint64 ran_ns;            /* ... the CPU time every thread looked at has had so far,
                               * in ns (schedstat): the same at two glances, none of them

@@ -386,6 +386,85 @@ test_loop_timer (void)
   close (out);
 }
 
+/* The child dies with the test, also when an assertion ends it. */
+static void
+die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+/* A child running @code in /usr/bin/python3, once it has said it is
+ * there and its main thread sleeps (FALSE, and the test skipped, where
+ * that cannot be seen). */
+static gboolean
+spawn_sleeping (const char *code, GPid *pid, int *out)
+{
+  const char *argv[] = { "/usr/bin/python3", "-c", code, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = NULL;
+  char c;
+
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("no /usr/bin/python3");
+      return FALSE;
+    }
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                           die_with_parent, NULL, pid, NULL, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (read (*out, &c, 1), ==, 1);
+  path = g_strdup_printf ("/proc/%d/syscall", (int) *pid);
+  /* Until its main thread is in the call (it said it is about to be). */
+  for (int i = 0; i < 500; i++)
+    {
+      g_autofree char *text = NULL;
+
+      if (!g_file_get_contents (path, &text, NULL, NULL))
+        {
+          g_test_skip ("/proc/PID/syscall is closed to us");
+          return FALSE;
+        }
+      if (g_ascii_isdigit (text[0]) && strncmp (text, "0 ", 2) != 0)
+        return TRUE;
+      g_usleep (10000);
+    }
+  g_error ("the child's main thread never slept");
+}
+
+/* A main thread in a lock is in the middle of work, and the glance says
+ * which process; one that waits for a message on a socket (Firefox's fork
+ * server, all its life) is not. */
+static void
+test_mid_work (void)
+{
+  static const char *const codes[] = {
+    "import threading; l = threading.Lock(); l.acquire(); print(flush=True); l.acquire()",
+    "import socket; a, b = socket.socketpair(); print(flush=True); a.recvmsg(16)",
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (codes); i++)
+    {
+      ProcTreeGlance glance;
+      GPid pid;
+      int out;
+
+      if (!spawn_sleeping (codes[i], &pid, &out))
+        return;
+      g_assert_true (proctree_glance (pid, 0, &glance));
+      g_test_message ("%s: %u in the middle of work", codes[i], glance.n_mid_work);
+      if (i == 0)
+        {
+          g_assert_cmpuint (glance.n_mid_work, ==, 1);
+          g_assert_cmpint (glance.mid_work_pid[0], ==, pid);
+        }
+      else
+        g_assert_cmpuint (glance.n_mid_work, ==, 0);
+      kill (pid, SIGKILL);
+      waitpid (pid, NULL, 0);
+      close (out);
+    }
+}
+
 /* An armed timerfd of the tree: its time left, from fdinfo; a disarmed
  * one is none. */
 static void
@@ -429,6 +508,7 @@ main (int argc, char **argv)
   g_test_add_func ("/proctree/glance-ran", test_glance_ran);
   g_test_add_func ("/proctree/syscall-timeout", test_syscall_timeout);
   g_test_add_func ("/proctree/loop-timer", test_loop_timer);
+  g_test_add_func ("/proctree/mid-work", test_mid_work);
   g_test_add_func ("/proctree/timerfd", test_timerfd);
   return g_test_run ();
 }
