@@ -35,6 +35,7 @@
 #define REPLAY_FLIGHT_STARVED_MAX 10
 
 static Act flight_check (Replay *r);
+static guint flight_mid_work (Replay *r, const ProcTreeGlance *glance);
 static gboolean flight_starved (Replay *r);
 static gboolean flight_still_quiet (Replay *r, gint64 now, guint *next_look);
 
@@ -119,6 +120,7 @@ flight_check (Replay *r)
    * chooser asks the bus before it searches) is at work while the bus and
    * the services it started are. */
   proctree_glance_add_helper (r->bus_pid, &glance);
+  glance.n_mid_work = flight_mid_work (r, &glance);
   if (glance.n_active == 0 && glance.n_mid_work == 0)
     {
       /* An armed timerfd is a timer too (an event loop on epoll). */
@@ -167,6 +169,40 @@ flight_check (Replay *r)
   r->pace_timer = g_timeout_add ((guint) MIN ((gint64) next_look, deadline - now),
                                  on_flight_glance, r);
   return act_wait ();
+}
+
+/* How many of @glance's processes in the middle of work are X clients.
+ * Their main thread, in a lock or a write, has not yet come back to its
+ * loop after the action (GTK's, blocked on another thread's lock). A
+ * process with no connection to the server is no event loop of the
+ * app's windows: a browser's renderers and utility processes idle in a
+ * lock (Chromium's message pump waits in a futex), and what they do for
+ * the action shows as their threads at work. The clients are read once
+ * a flight (one round trip, only when some process is in the middle of
+ * work); a server that cannot say counts them all. */
+static guint
+flight_mid_work (Replay *r, const ProcTreeGlance *glance)
+{
+  guint n = 0;
+
+  if (glance->n_mid_work == 0)
+    return 0;
+  if (!r->flight_clients_read)
+    {
+      g_clear_pointer (&r->flight_clients, g_array_unref);
+      r->flight_clients = windows_client_pids (r->windows);
+      r->flight_clients_read = TRUE;
+    }
+  if (r->flight_clients == NULL || glance->n_mid_work > PROCTREE_GLANCE_MID_MAX)
+    return glance->n_mid_work;
+  for (guint i = 0; i < glance->n_mid_work; i++)
+    for (guint j = 0; j < r->flight_clients->len; j++)
+      if (g_array_index (r->flight_clients, pid_t, j) == glance->mid_work_pid[i])
+        {
+          n++;
+          break;
+        }
+  return n;
 }
 
 /* Work it had looks done (quiet at this glance): quiet for sure? A worker
@@ -226,5 +262,6 @@ flight_taken (Replay *r)
   r->flight_extended = 0;
   r->flight_noted = FALSE;
   r->flight_quiet_since = 0;
+  r->flight_clients_read = FALSE;
   return flight_check (r);
 }

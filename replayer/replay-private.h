@@ -222,6 +222,9 @@ struct Replay
   gboolean flight_noted;     /* ... and said so in the verbose log */
   gint64 flight_quiet_since; /* ... quiet since then (once work was seen), or 0 */
   guint64 flight_quiet_ran_ns; /* ... the CPU time its threads had had then */
+  GArray *flight_clients;    /* owned, or NULL: the X server's clients' pids, read once
+                              * a flight (flight_mid_work) */
+  gboolean flight_clients_read; /* ... read (NULL then: the server cannot say) */
   GArray *windows_open;      /* owned, or NULL until needed: the app's windows the
                               * recording had open before each action */
   /* Gaps that keep their meaning (pace-rules.h, apptiming.c). */

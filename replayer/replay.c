@@ -688,6 +688,7 @@ replay_clear (Replay *r)
   g_free ((char *) r->here.date);
   g_array_unref (r->actions);
   g_clear_pointer (&r->windows_open, g_array_unref);
+  g_clear_pointer (&r->flight_clients, g_array_unref);
   g_hash_table_unref (r->last_pos);
   g_hash_table_unref (r->given_up);
   g_hash_table_unref (r->seen);

@@ -174,6 +174,12 @@ windows_app_connected (Windows *windows)
   return xapp_app_connected (windows->xapp);
 }
 
+GArray *
+windows_client_pids (Windows *windows)
+{
+  return xapp_client_pids (windows->xapp);
+}
+
 static TopWin *
 find_top (Windows *windows, Window w, guint *index)
 {

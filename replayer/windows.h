@@ -110,6 +110,8 @@ gboolean windows_focus (Windows *windows, const WindowsMatch *match);
  * its descendants) is a client of the X server, by the X-Resource
  * extension's client pids; TRUE when the server cannot say. */
 gboolean windows_app_connected (Windows *windows);
+/* The pids of the X server's clients (xapp_client_pids), or NULL. */
+GArray *windows_client_pids (Windows *windows);
 
 /* "0x400003 "Editor" (XDemo) at +100+100 640x480", for verbose logs. */
 char *windows_describe (Windows *windows, Window window);

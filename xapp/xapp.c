@@ -144,24 +144,44 @@ xapp_pid_owner (XApp *xapp, pid_t pid)
   return XAPP_NOT_APP;
 }
 
-gboolean
-xapp_app_connected (XApp *xapp)
+GArray *
+xapp_client_pids (XApp *xapp)
 {
   XResClientIdSpec spec = { .client = 0, .mask = XRES_CLIENT_ID_PID_MASK };
   XResClientIdValue *values = NULL;
   long n = 0;
-  gboolean found = FALSE;
+  GArray *pids;
 
-  if (!xapp->has_xres || xapp->app_pid <= 0)
-    return TRUE;
   /* Client 0 with the pid mask: every client's pid, where the server
    * knows it (local connections). */
-  if (XResQueryClientIds (xapp->dpy, 1, &spec, &n, &values) != Success)
-    return TRUE;
-  for (long i = 0; i < n && !found; i++)
+  if (!xapp->has_xres || XResQueryClientIds (xapp->dpy, 1, &spec, &n, &values) != Success)
+    return NULL;
+  pids = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  for (long i = 0; i < n; i++)
     if (XResGetClientIdType (&values[i]) == XRES_CLIENT_ID_PID)
-      found = xapp_pid_owner (xapp, XResGetClientPid (&values[i])) == XAPP_APP;
+      {
+        pid_t pid = XResGetClientPid (&values[i]);
+        gboolean seen = FALSE;
+
+        for (guint j = 0; j < pids->len && !seen; j++)
+          seen = g_array_index (pids, pid_t, j) == pid;
+        if (!seen && pid > 0)
+          g_array_append_val (pids, pid);
+      }
   XResClientIdsDestroy (n, values);
+  return pids;
+}
+
+gboolean
+xapp_app_connected (XApp *xapp)
+{
+  g_autoptr (GArray) pids = NULL;
+  gboolean found = FALSE;
+
+  if (xapp->app_pid <= 0 || (pids = xapp_client_pids (xapp)) == NULL)
+    return TRUE;
+  for (guint i = 0; i < pids->len && !found; i++)
+    found = xapp_pid_owner (xapp, g_array_index (pids, pid_t, i)) == XAPP_APP;
   return found;
 }
 

@@ -83,6 +83,9 @@ XAppOwner xapp_pid_owner (XApp *xapp, pid_t pid);
  * server now, by X-Resource's client pids? TRUE when the server cannot
  * say (no X-Resource 1.2) and before xapp_set_app. */
 gboolean xapp_app_connected (XApp *xapp);
+/* The pids of the server's clients (local connections), each once, as a
+ * GArray of pid_t (one round trip); NULL when the server cannot say. */
+GArray *xapp_client_pids (XApp *xapp);
 /* Is the client that created @id the app's: on a private server, unless
  * it is the caller's; else by its pid (X-Resource, one round trip)?
  * NOT_APP for the caller's own clients and the server's own resources
