@@ -321,10 +321,14 @@ replay_aim (Replay *r, guint number, const SessionEvent *ev, WindowsMatch *match
   /* A release xreduce added (so that nothing stays held) goes where the
    * X server sends it, to the window that holds the grab or the focus:
    * its press's window may be gone (a dialog the click closed), and no
-   * release of ours is a reason to wait, or to stop unresolved. */
+   * release of ours is a reason to wait, or to stop unresolved. So does
+   * a key's release: it goes to the focus, wherever its window is, and
+   * the window as recorded is no reason to wait either (a browser whose
+   * page loaded between the press of Return and its release has a new
+   * title; the recording's, a slower page, did not). */
   if (g_hash_table_size (r->skipped) > 0 && replay_skip_gone (r, number, ev, FALSE))
     return FALSE;
-  if (ev->window >= 0 && !ev->added)
+  if (ev->window >= 0 && !ev->added && ev->kind != SESSION_EVENT_KEY_RELEASE)
     {
       switch (replay_find_window (r, number, ev, match))
         {

@@ -409,6 +409,47 @@ test_motion_run (Fixture *f, gconstpointer data)
     }
 }
 
+/* An app with a helper process that has no X connection and whose main
+ * thread idles in a lock (a browser's renderers: Chromium's message pump
+ * waits in a futex), with 2 s between the recorded actions: the helper is
+ * not the app in the middle of work, so no action waits out its recorded
+ * gap. And a key's release recorded in a window of another title (a page
+ * that loaded between press and release) goes to the focus at once: it
+ * does not wait for that window. */
+static void
+test_helper_in_lock (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  g_autofree char *session = NULL;
+  const char *const argv[] = {
+    env ("XREPLAY"), "-v", NULL, "--", "/bin/sh", "-c",
+    "/usr/bin/python3 -c 'import threading; l = threading.Lock(); l.acquire(); l.acquire()' & "
+    "exec \"$0\" --busy 0", env ("XPACE"), NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  guint t = 500;
+  int status;
+
+  action (s, t, "MotionNotify", 100, 35, 0);
+  action (s, t += 2000, "ButtonPress button=1", 100, 35, 0);
+  action (s, t += 60, "ButtonRelease button=1", 100, 35, 0x100);
+  action (s, t += 2000, "KeyPress keysym=g keycode=42", 100, 35, 0);
+  g_string_append_printf (s, "%u KeyRelease keysym=g keycode=42 state=0x0 root=200,135 "
+                          "pos=100,35 window=0 class=\"XPace\" title=\"Pace: a new page\"\n",
+                          t += 40);
+  action (s, t += 2000, "KeyPress keysym=o keycode=32", 100, 35, 0);
+  action (s, t += 40, "KeyRelease keysym=o keycode=32", 100, 35, 0);
+  action (s, t += 2000, "KeyPress keysym=Return keycode=36", 100, 35, 0);
+  session = write_session (f, "helper.session", s, "crashed SIGSEGV");
+  ((const char **) argv)[2] = session;
+  status = test_run_sync_status (argv, NULL, G_SPAWN_DEFAULT, &out, &err);
+  g_test_message ("%s", err);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+  g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
+  g_assert_null (strstr (err, "are at work"));
+  g_assert_null (strstr (err, "the recorded gap is over"));
+  g_assert_null (strstr (err, "action 5 waits for window"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -424,5 +465,6 @@ main (int argc, char **argv)
   ADD ("/pace/held-key", test_held_key);
   ADD ("/pace/race-recorded-only", test_race_recorded_only);
   ADD ("/pace/motion-run", test_motion_run);
+  ADD ("/pace/helper-in-lock", test_helper_in_lock);
   return g_test_run ();
 }
