@@ -12,7 +12,8 @@
 #   Chromium          bench-chromium.sh (BENCH_BROWSERS=1)
 #                                                     target: <= 1.5 tests a kept
 #                                                     action, < 60 s
-#   halfempty, picire the same xreplay as their test, where installed
+#   halfempty, picire bench-others.sh: the same xreplay as their test,
+#                     where found (HALFEMPTY=PATH, PICIRE=COMMAND)
 #                                                     target: >= 10x faster
 #
 # A row whose bench is not asked for, or cannot run here, says so.
@@ -90,13 +91,17 @@ browser () {   # browser NAME SCRIPT TARGET_S
 browser "Firefox ESR" bench-firefox.sh "< 45 s"
 browser "Chromium" bench-chromium.sh "<= 1.5 tests/kept, < 60 s"
 
-# halfempty and picire are not compared here yet: neither is installed on
-# the machines this runs on (not in Debian 12's archive; picire is a pip
-# package). The row says so, not a figure.
+# halfempty and picire: bench-others.sh, where they are found (neither
+# is in Debian 12's archive: HALFEMPTY=PATH, PICIRE=COMMAND, as there).
+"$top/bench/bench-others.sh" "$build" > "$tmp/others.out" 2>&1 || true
 for other in halfempty picire; do
-  if command -v "$other" >/dev/null; then
-    row "$other" "installed, not compared by this bench" ">= 10x" "-" "(none)"
+  line=$(grep "^$other" "$tmp/others.out" | head -n 1)
+  ratio=$(echo "$line" | sed -n 's/.*xreduce is \([0-9.]*\)x faster.*/\1/p')
+  if [ -n "$ratio" ]; then
+    met=$(echo "$ratio" | awk '{print ($1 >= 10) ? "yes" : "no"}')
+    row "$other" "${ratio}x faster ($(echo "$line" | cut -d: -f2 | cut -d';' -f1 | sed 's/^ //'))" \
+      ">= 10x" "$met" "bench/bench-others.sh $build"
   else
-    row "$other" "not installed here" ">= 10x" "-" "(none)"
+    row "$other" "${line:-not run}" ">= 10x" "-" "bench/bench-others.sh $build"
   fi
 done
