@@ -44,7 +44,7 @@ gboolean proctree_is_in (pid_t root, pid_t pid);
  * way, without its children (the X server). FALSE, with @glance zeroed,
  * when the kernel does not list children (CONFIG_PROC_CHILDREN): then
  * proctree_sample() it is. */
-#define PROCTREE_GLANCE_MID_MAX 8
+#define PROCTREE_GLANCE_MID_MAX 32
 
 typedef struct
 {
