@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "xreduce-proc"
 
 #include "proctree.h"
+#include "procfs-private.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -50,7 +51,7 @@ read_stat (pid_t pid, ProcStat *stat)
   g_auto (GStrv) fields = NULL;
   const char *after;
 
-  if (!g_file_get_contents (path, &text, NULL, NULL))
+  if (!proc_read (path, &text))
     return FALSE;
   /* "pid (comm) state ppid ...": comm may hold spaces and parentheses. */
   after = strrchr (text, ')');
@@ -78,13 +79,13 @@ read_stat (pid_t pid, ProcStat *stat)
 static gboolean
 read_tree (pid_t root, GArray *procs, GHashTable *tree)
 {
-  g_autoptr (GDir) dir = g_dir_open ("/proc", 0, NULL);
+  g_autoptr (ProcDir) dir = procdir_open ("/proc");
   const char *name;
   gboolean grew = TRUE;
 
   if (dir == NULL || root <= 0)
     return FALSE;
-  while ((name = g_dir_read_name (dir)) != NULL)
+  while ((name = procdir_next (dir)) != NULL)
     {
       char *end = NULL;
       gint64 pid = g_ascii_strtoll (name, &end, 10);
@@ -122,17 +123,17 @@ static gboolean
 append_children (pid_t pid, GArray *pids)
 {
   g_autofree char *task = g_strdup_printf ("/proc/%d/task", (int) pid);
-  g_autoptr (GDir) dir = g_dir_open (task, 0, NULL);
+  g_autoptr (ProcDir) dir = procdir_open (task);
   const char *tid;
 
   if (dir == NULL)
     return TRUE;   /* gone meanwhile */
-  while ((tid = g_dir_read_name (dir)) != NULL)
+  while ((tid = procdir_next (dir)) != NULL)
     {
       g_autofree char *path = g_strdup_printf ("%s/%s/children", task, tid);
       g_autofree char *list = NULL;
       
-      if (!g_file_get_contents (path, &list, NULL, NULL))
+      if (!proc_read (path, &list))
         {
           g_autofree char *stat = g_strdup_printf ("%s/%s/stat", task, tid);
 
@@ -235,7 +236,7 @@ read_state (const char *path)
   g_autofree char *text = NULL;
   const char *after;
 
-  if (!g_file_get_contents (path, &text, NULL, NULL))
+  if (!proc_read (path, &text))
     return 0;
   after = strrchr (text, ')');
   return after != NULL && after[1] == ' ' ? after[2] : 0;
@@ -252,7 +253,7 @@ asleep_on_timer (pid_t pid)
   gint64 nr;
   char *end = NULL;
 
-  if (!g_file_get_contents (path, &text, NULL, NULL))
+  if (!proc_read (path, &text))
     return FALSE;
   nr = g_ascii_strtoll (text, &end, 10);
   if (end == text)
@@ -423,7 +424,7 @@ loop_timer (pid_t pid, gboolean *mid_work)
   gint64 nr;
 
   *mid_work = FALSE;
-  if (!g_file_get_contents (path, &text, NULL, NULL))
+  if (!proc_read (path, &text))
     return -1;
   nr = g_ascii_strtoll (text, &end, 10);
   /* ("running": no number; the thread's state says so.) */
@@ -440,7 +441,7 @@ read_ran (const char *task, const char *tid, guint64 *ran_ns)
   g_autofree char *text = NULL;
   char *end = NULL;
 
-  if (!g_file_get_contents (path, &text, NULL, NULL))
+  if (!proc_read (path, &text))
     return FALSE;
   *ran_ns = g_ascii_strtoull (text, &end, 10);
   return end != text;
@@ -454,13 +455,13 @@ static gboolean
 glance_at (pid_t pid, gboolean children, GArray *todo, ProcTreeGlance *glance)
 {
   g_autofree char *task = g_strdup_printf ("/proc/%d/task", (int) pid);
-  g_autoptr (GDir) dir = g_dir_open (task, 0, NULL);
+  g_autoptr (ProcDir) dir = procdir_open (task);
   const char *tid;
   gboolean listed = TRUE, any = FALSE;
 
   if (dir == NULL)
     return TRUE;   /* gone meanwhile */
-  while ((tid = g_dir_read_name (dir)) != NULL)
+  while ((tid = procdir_next (dir)) != NULL)
     {
       g_autofree char *stat = g_strdup_printf ("%s/%s/stat", task, tid);
       char state = read_state (stat);
@@ -484,7 +485,7 @@ glance_at (pid_t pid, gboolean children, GArray *todo, ProcTreeGlance *glance)
           g_autofree char *path = g_strdup_printf ("%s/%s/children", task, tid);
           g_autofree char *list = NULL;
           
-          if (!g_file_get_contents (path, &list, NULL, NULL))
+          if (!proc_read (path, &list))
             {
               listed = g_file_test (stat, G_FILE_TEST_EXISTS) ? FALSE : listed;
               continue;
@@ -576,7 +577,7 @@ timerfd_left (pid_t pid, const char *fd)
   if (target == NULL || !g_str_equal (target, "anon_inode:[timerfd]"))
     return -1;
   info_path = g_strdup_printf ("/proc/%d/fdinfo/%s", (int) pid, fd);
-  if (!g_file_get_contents (info_path, &info, NULL, NULL)
+  if (!proc_read (info_path, &info)
       || (value = strstr (info, "it_value: (")) == NULL
       || sscanf (value, "it_value: (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", &sec,
                  &nsec) != 2
@@ -599,26 +600,26 @@ proctree_timerfd_ms (pid_t root)
       pid_t pid = g_array_index (todo, pid_t, i);
       g_autofree char *fds = g_strdup_printf ("/proc/%d/fd", (int) pid);
       g_autofree char *task = g_strdup_printf ("/proc/%d/task", (int) pid);
-      g_autoptr (GDir) dir = g_dir_open (fds, 0, NULL);
-      g_autoptr (GDir) tasks = g_dir_open (task, 0, NULL);
+      g_autoptr (ProcDir) dir = procdir_open (fds);
+      g_autoptr (ProcDir) tasks = procdir_open (task);
       const char *name;
       guint n = 0;
 
       /* (A bound: a process of a hundred thousand descriptors is looked
        * at in part.) */
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL && n++ < 4096)
+      while (dir != NULL && (name = procdir_next (dir)) != NULL && n++ < 4096)
         {
           gint64 left = timerfd_left (pid, name);
 
           if (left >= 0 && (soonest < 0 || left < soonest))
             soonest = left;
         }
-      while (tasks != NULL && (name = g_dir_read_name (tasks)) != NULL)
+      while (tasks != NULL && (name = procdir_next (tasks)) != NULL)
         {
           g_autofree char *path = g_strdup_printf ("%s/%s/children", task, name);
           g_autofree char *list = NULL;
           
-          if (!g_file_get_contents (path, &list, NULL, NULL))
+          if (!proc_read (path, &list))
             continue;
           append_pids (todo, list);
         }
@@ -639,24 +640,24 @@ proctree_run_delay_ms (pid_t root)
     {
       pid_t pid = g_array_index (todo, pid_t, i);
       g_autofree char *task = g_strdup_printf ("/proc/%d/task", (int) pid);
-      g_autoptr (GDir) dir = g_dir_open (task, 0, NULL);
+      g_autoptr (ProcDir) dir = procdir_open (task);
       const char *tid;
 
-      while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
+      while (dir != NULL && (tid = procdir_next (dir)) != NULL)
         {
           g_autofree char *path = g_strdup_printf ("%s/%s/schedstat", task, tid);
           g_autofree char *children = g_strdup_printf ("%s/%s/children", task, tid);
           g_autofree char *text = NULL, *list = NULL;
           
           /* "run time, time waiting for a CPU (ns), time slices" */
-          if (g_file_get_contents (path, &text, NULL, NULL))
+          if (proc_read (path, &text))
             {
               g_auto (GStrv) fields = g_strsplit (text, " ", 3);
 
               if (fields[0] != NULL && fields[1] != NULL)
                 delay_ns += g_ascii_strtoull (fields[1], NULL, 10);
             }
-          if (!g_file_get_contents (children, &list, NULL, NULL))
+          if (!proc_read (children, &list))
             continue;
           append_pids (todo, list);
         }
@@ -684,7 +685,7 @@ proctree_find_libraries (pid_t root, const char *const *names)
       g_auto (GStrv) lines = NULL;
 
       /* (A browser's maps run to a few hundred kB: read once a replay.) */
-      if (!g_file_get_contents (path, &maps, NULL, NULL))
+      if (!proc_read (path, &maps))
         continue;
       lines = g_strsplit (maps, "\n", -1);
       for (guint l = 0; lines[l] != NULL; l++)

@@ -7,7 +7,8 @@
  * (and this test's tree too, through the child); a tree whose root is gone
  * shows none. Synchronisation: the pipe, the grandchild's state in /proc
  * (sleeping in pause()), and waitpid. Both die with their parent, should
- * an assertion end the test first.
+ * an assertion end the test first. /proctree/procfs: the /proc reading
+ * under it (procfs.c).
  */
 #include <signal.h>
 #include <time.h>
@@ -20,8 +21,10 @@
 #include <sys/time.h>
 #include <time.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include "proctree.h"
+#include "procfs-private.h"
 
 #define WORK_MS 300
 
@@ -498,6 +501,77 @@ test_active (void)
   g_assert_cmpuint (sample.n_procs, ==, 1);
 }
 
+/* The /proc reading under it (procfs.c): a file's whole text, however
+ * long, and FALSE for one gone; a folder's names, each once, "." and
+ * ".." left out, over many getdents64 calls. */
+static void
+test_procfs (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-proctree-XXXXXX", NULL);
+  g_autofree char *big = NULL, *read_back = NULL, *self = NULL;
+  g_autofree char *expected_pid = g_strdup_printf ("\nPid:\t%d\n", (int) getpid ());
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GString) long_text = g_string_new (NULL);
+  const guint n_files = 1000;
+  const char *name;
+  char *unset = (char *) "unset";
+
+  g_assert_nonnull (dir);
+  /* Longer than one read (4 kB). */
+  for (guint i = 0; i < 3000; i++)
+    g_string_append_printf (long_text, "%u ", i);
+  big = g_build_filename (dir, "big", NULL);
+  g_assert_true (g_file_set_contents (big, long_text->str, -1, NULL));
+  g_assert_true (proc_read (big, &read_back));
+  g_assert_cmpstr (read_back, ==, long_text->str);
+  g_assert_true (proc_read ("/proc/self/status", &self));
+  g_assert_nonnull (strstr (self, expected_pid));
+  g_assert_false (proc_read ("/proc/self/no-such-file", &unset));
+  g_assert_cmpstr (unset, ==, "unset");
+  g_assert_null (procdir_open ("/proc/self/no-such-folder"));
+  g_assert_null (procdir_open (big));   /* not a folder */
+
+  /* More names than one getdents64 call gives (8 kB). */
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s/file-%04u", dir, i);
+      g_assert_true (g_file_set_contents (file, "", 0, NULL));
+    }
+  {
+    g_autoptr (ProcDir) listing = procdir_open (dir);
+
+    g_assert_nonnull (listing);
+    while ((name = procdir_next (listing)) != NULL)
+      {
+        g_assert_cmpstr (name, !=, ".");
+        g_assert_cmpstr (name, !=, "..");
+        g_assert_false (g_hash_table_contains (seen, name));
+        g_hash_table_add (seen, g_strdup (name));
+      }
+    g_assert_null (procdir_next (listing));   /* and stays at its end */
+  }
+  g_assert_cmpuint (g_hash_table_size (seen), ==, n_files + 1);
+  g_assert_true (g_hash_table_contains (seen, "big"));
+  g_assert_true (g_hash_table_contains (seen, "file-0999"));
+  {
+    g_autofree char *tid = g_strdup_printf ("%ld", (long) syscall (SYS_gettid));
+    g_autoptr (ProcDir) tasks = procdir_open ("/proc/self/task");
+    gboolean found = FALSE;
+
+    g_assert_nonnull (tasks);
+    while ((name = procdir_next (tasks)) != NULL)
+      found |= g_str_equal (name, tid);
+    g_assert_true (found);
+  }
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s/file-%04u", dir, i);
+      g_assert_cmpint (g_unlink (file), ==, 0);
+    }
+  g_assert_cmpint (g_unlink (big), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -510,5 +584,6 @@ main (int argc, char **argv)
   g_test_add_func ("/proctree/loop-timer", test_loop_timer);
   g_test_add_func ("/proctree/mid-work", test_mid_work);
   g_test_add_func ("/proctree/timerfd", test_timerfd);
+  g_test_add_func ("/proctree/procfs", test_procfs);
   return g_test_run ();
 }
