@@ -107,4 +107,3 @@ procdir_close (ProcDir *dir)
   close (dir->fd);
   g_free (dir);
 }
-
