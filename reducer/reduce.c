@@ -240,19 +240,16 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
 
 /* ---- the user's own steps ---- */
 
-/* At most this many tests put back the user's releases one by one, when
- * putting them all back at once loses the failure. */
-#define REDUCE_PUT_BACK_MAX_TESTS 8
+/* Putting the user's releases back one by one (below) takes at most
+ * this many tests, and leaving each out in turn is tried for at most this
+ * many releases. */
+#define REDUCE_PUT_BACK_MAX_TESTS 7
 
-/* Does the best set with @extra (ascending action numbers) added still
- * fail? One test. */
-static gboolean
-fails_with (Reducer *reducer, const guint *extra, guint n_extra, gboolean *fails, GError **error)
+/* The best set with @extra (ascending action numbers) added, in order. */
+static GArray *
+best_with (Reducer *reducer, const guint *extra, guint n_extra)
 {
-  g_autoptr (GArray) set = g_array_sized_new (FALSE, FALSE, sizeof (guint),
-                                              reducer->n_best + n_extra);
-  DdCandidate candidate = { 0 };
-  DdOutcome outcome = DD_CANCELLED;
+  GArray *set = g_array_sized_new (FALSE, FALSE, sizeof (guint), reducer->n_best + n_extra);
   guint i = 0, j = 0;
 
   while (i < reducer->n_best || j < n_extra)
@@ -260,42 +257,103 @@ fails_with (Reducer *reducer, const guint *extra, guint n_extra, gboolean *fails
       g_array_append_val (set, reducer->best[i++]);
     else
       g_array_append_val (set, extra[j++]);
-  candidate.elems = (const guint *) set->data;
-  candidate.n_elems = set->len;
-  if (!test_candidates (&candidate, 1, &outcome, reducer, error))
+  return set;
+}
+
+/* Tests the best set with each of @n extras added (@extras[k], @n_extras[k]
+ * actions), as one batch: the first that fails, in their order, becomes
+ * the best set (*@taken its index), or none does (*@taken -1). The batch
+ * runs as many at once as the workers do, and its answer is the one its
+ * candidates in sequence would give: the same at any -j. */
+static gboolean
+first_failing_with (Reducer *reducer, guint *const *extras, const guint *n_extras, guint n,
+                    gint *taken, GError **error)
+{
+  g_autoptr (GPtrArray) sets = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autofree DdCandidate *cands = g_new0 (DdCandidate, n);
+  g_autofree DdOutcome *outcomes = g_new (DdOutcome, n);
+
+  for (guint k = 0; k < n; k++)
+    {
+      GArray *set = best_with (reducer, extras[k], n_extras[k]);
+
+      g_ptr_array_add (sets, set);
+      cands[k] = (DdCandidate) { .elems = (const guint *) set->data, .n_elems = set->len };
+      outcomes[k] = DD_CANCELLED;
+    }
+  if (!test_candidates (cands, n, outcomes, reducer, error))
     return FALSE;
-  reducer->put_back_tests++;
-  *fails = outcome == DD_FAIL;
-  if (*fails)
-    reducer_set_best (reducer, (const guint *) set->data, set->len);
+  *taken = -1;
+  for (guint k = 0; k < n; k++)
+    {
+      reducer->put_back_tests += outcomes[k] != DD_CANCELLED;
+      if (*taken < 0 && outcomes[k] == DD_FAIL)
+        *taken = (gint) k;
+    }
+  if (*taken >= 0)
+    {
+      GArray *set = g_ptr_array_index (sets, *taken);
+      reducer_set_best (reducer, (const guint *) set->data, set->len);
+    }
   return TRUE;
 }
 
 /* After the search: the user's releases that the failure does without go
  * back in, so that the steps read as the person did them ("Press Alt+P;
  * click Print", not Alt+P held through the click). All at once first (one
- * test); if the failure needs something held, one by one, as long as that
- * is cheap. A test that cannot run leaves the result as it is. */
+ * test). If the failure needs something held, most often it is one key
+ * or button: every release but one, each of them left out in turn, as one
+ * batch (as many at once as the workers run: one round, not one a
+ * release). If the failure needs more than one held, one by one, each test
+ * from the last result, as long as that is cheap. A test that cannot run
+ * leaves the result as it is. */
 static void
 put_back_releases (Reducer *reducer)
 {
   g_autoptr (GArray) releases = search_dropped_releases (reducer->session, reducer->best,
                                                          reducer->n_best);
   g_autoptr (GError) error = NULL;
-  gboolean fails = FALSE;
-  guint before = reducer->n_best;
+  guint before = reducer->n_best, n = releases->len, one_by_one = 0;
+  gint taken = -1;
 
-  if (releases->len == 0)
+  if (n == 0)
     return;
   reducer->phase = "putting back the user's releases";
-  if (!fails_with (reducer, (const guint *) releases->data, releases->len, &fails, &error))
-    goto out;
-  for (guint i = 0; !fails && releases->len > 1 && i < releases->len
-                    && reducer->put_back_tests < REDUCE_PUT_BACK_MAX_TESTS; i++)
-    {
-      gboolean one = FALSE;
+  {
+    guint *all = (guint *) releases->data;
 
-      if (!fails_with (reducer, &g_array_index (releases, guint, i), 1, &one, &error))
+    if (!first_failing_with (reducer, &all, &n, 1, &taken, &error))
+      goto out;
+  }
+  if (taken < 0 && n > 1 && n <= REDUCE_PUT_BACK_MAX_TESTS)
+    {
+      /* All but release k, for each k. */
+      g_autofree guint *buf = g_new (guint, n * (n - 1));
+      g_autofree guint **extras = g_new (guint *, n);
+      g_autofree guint *n_extras = g_new (guint, n);
+
+      for (guint k = 0; k < n; k++)
+        {
+          guint m = 0;
+
+          extras[k] = buf + k * (n - 1);
+          for (guint i = 0; i < n; i++)
+            if (i != k)
+              extras[k][m++] = g_array_index (releases, guint, i);
+          n_extras[k] = m;
+        }
+      if (!first_failing_with (reducer, extras, n_extras, n, &taken, &error))
+        goto out;
+    }
+  /* (With two releases, all but one is one: tried already.) */
+  for (guint i = 0; taken < 0 && n > 2 && i < n && one_by_one < REDUCE_PUT_BACK_MAX_TESTS;
+       i++, one_by_one++)
+    {
+      guint *one = &g_array_index (releases, guint, i);
+      guint n_one = 1;
+      gint ignored;
+
+      if (!first_failing_with (reducer, &one, &n_one, 1, &ignored, &error))
         goto out;
     }
 out:

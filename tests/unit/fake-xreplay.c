@@ -15,6 +15,10 @@
  *                 it said)
  *   FAKE_FAIL     keysyms, comma-separated: the app "crashes" with SIGSEGV
  *                 when the candidate presses all of them; empty: never
+ *   FAKE_RELEASE_NEEDS  K:P pairs, comma-separated: a candidate that
+ *                 releases key K before its last press of a FAKE_FAIL key
+ *                 fails only if it also presses P (a release that matters
+ *                 only beside an action the search removes)
  *   FAKE_EMPTY_FAILS   the session without actions crashes too
  *   FAKE_FLAKY=K       of the failing runs, every Kth passes instead
  *   FAKE_PACE=recorded the failure only shows at --pace recorded
@@ -170,6 +174,38 @@ main (int argc, char **argv)
           }
       }
   failed = wanted[0] != NULL && *wanted[0] != '\0' && pressed == g_strv_length (wanted);
+  if (failed && g_getenv ("FAKE_RELEASE_NEEDS") != NULL)
+    {
+      g_auto (GStrv) pairs = g_strsplit (g_getenv ("FAKE_RELEASE_NEEDS"), ",", -1);
+
+      guint last = 0;
+
+      for (guint i = 0; i < actions->len; i++)
+        {
+          const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, i));
+
+          if (ev->kind == SESSION_EVENT_KEY_PRESS
+              && g_strv_contains ((const char *const *) wanted, ev->keysym))
+            last = i;
+        }
+      for (guint p = 0; pairs[p] != NULL && failed; p++)
+        {
+          g_auto (GStrv) kp = g_strsplit (pairs[p], ":", 2);
+          gboolean released = FALSE, pressed_too = FALSE;
+
+          g_assert_true (kp[0] != NULL && kp[1] != NULL);
+          for (guint i = 0; i < actions->len; i++)
+            {
+              const SessionEvent *ev = session_get_event (session,
+                                                          g_array_index (actions, guint, i));
+
+              released |= i < last && ev->kind == SESSION_EVENT_KEY_RELEASE
+                          && g_str_equal (ev->keysym, kp[0]);
+              pressed_too |= ev->kind == SESSION_EVENT_KEY_PRESS && g_str_equal (ev->keysym, kp[1]);
+            }
+          failed = !released || pressed_too;
+        }
+    }
   if (actions->len == 0)
     failed = g_getenv ("FAKE_EMPTY_FAILS") != NULL;
   if (failed && g_strcmp0 (g_getenv ("FAKE_PACE"), "recorded") == 0

@@ -62,6 +62,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->env = g_environ_setenv (f->env, "FAKE_FAIL", "c,f", TRUE);
   f->env = g_environ_setenv (f->env, "TMPDIR", f->dir, TRUE);
   for (const char *const *v = (const char *const[]) { "FAKE_EMPTY_FAILS", "FAKE_FLAKY",
+                                                       "FAKE_RELEASE_NEEDS",
                                                        "FAKE_PACE", "FAKE_SETTLE_MS",
                                                        "FAKE_EARLY", "FAKE_INFRA_AT",
                                                        "FAKE_HANG_AT", "FAKE_NOT_STARTED",
@@ -288,6 +289,90 @@ test_speculation (Fixture *f, gconstpointer data)
   g_assert_cmpint (json_object_get_int_member (o6, "batches"), <,
                    json_object_get_int_member (o1, "batches"));
   g_assert_true (json_object_get_boolean_member (o6, "one_minimal"));
+}
+
+/* The releases in the minimal session, "f". */
+static char *
+released_keys (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) min = session_load (path, &error);
+  g_autoptr (GString) keys = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < session_get_n_events (min); i++)
+    {
+      const SessionEvent *ev = session_get_event (min, i);
+      if (ev->kind == SESSION_EVENT_KEY_RELEASE)
+        g_string_append_printf (keys, "%s%s", keys->len > 0 ? "," : "", ev->keysym);
+    }
+  return g_string_free (g_steal_pointer (&keys), FALSE);
+}
+
+/* c's release loses the failure without d, which the search removes: of
+ * the user's releases, c's stays out and f's goes back, found by leaving
+ * each release out in turn once all of them at once lost the failure: at
+ * -j 1, two tests (the first left out is c's). At -j 4, the same minimal
+ * session, byte for byte. */
+static void
+test_put_back_held (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out1 = NULL, *out4 = NULL, *min1 = NULL, *min4 = NULL;
+  g_autofree char *pressed = NULL, *released = NULL;
+  g_autoptr (JsonParser) parser1 = json_parser_new ();
+  g_autoptr (JsonParser) parser4 = json_parser_new ();
+  const char *const one[] = { "-j", "1", "--json", NULL };
+  const char *const four[] = { "-j", "4", "--json", NULL };
+  JsonObject *o1, *o4;
+  gsize len1, len4;
+
+  set (f, "FAKE_RELEASE_NEEDS", "c:d");
+  g_assert_cmpint (run_xreduce (f, one, &out1, NULL), ==, 0);
+  g_assert_true (g_file_get_contents (f->out, &min1, &len1, NULL));
+  pressed = pressed_keys (f->out);
+  released = released_keys (f->out);
+  g_assert_cmpstr (pressed, ==, "c,f");
+  /* f's as recorded; c's only at the end, where the writer releases what
+   * is still held (the recorded one, at 460 ms, came before f). */
+  g_assert_cmpstr (released, ==, "f,c");
+  g_assert_null (strstr (min1, "\n460 KeyRelease keysym=c "));
+  o1 = json_said (parser1, out1);
+  g_assert_cmpint (json_object_get_int_member (o1, "releases_put_back"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (o1, "put_back_tests"), ==, 2);
+
+  g_assert_cmpint (run_xreduce (f, four, &out4, NULL), ==, 0);
+  g_assert_true (g_file_get_contents (f->out, &min4, &len4, NULL));
+  g_assert_cmpmem (min1, len1, min4, len4);
+  o4 = json_said (parser4, out4);
+  g_assert_cmpint (json_object_get_int_member (o4, "releases_put_back"), ==, 1);
+}
+
+/* Two of three releases lose the failure: no one release left out brings
+ * it back, so they go back one by one (b's and c's lose it, f's keeps
+ * it): 1 + 3 + 3 tests. */
+static void
+test_put_back_one_by_one (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL, *pressed = NULL, *released = NULL, *min = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  const char *const args[] = { "-j", "1", "--json", NULL };
+  JsonObject *o;
+
+  set (f, "FAKE_FAIL", "b,c,f");
+  set (f, "FAKE_RELEASE_NEEDS", "b:a,c:d");
+  g_assert_cmpint (run_xreduce (f, args, &out, NULL), ==, 0);
+  pressed = pressed_keys (f->out);
+  released = released_keys (f->out);
+  g_assert_cmpstr (pressed, ==, "b,c,f");
+  /* f's as recorded, b's and c's at the end only (not at 310 and 460 ms,
+   * before f). */
+  g_assert_cmpstr (released, ==, "f,c,b");
+  g_assert_true (g_file_get_contents (f->out, &min, NULL, NULL));
+  g_assert_null (strstr (min, "\n310 KeyRelease keysym=b "));
+  g_assert_null (strstr (min, "\n460 KeyRelease keysym=c "));
+  o = json_said (parser, out);
+  g_assert_cmpint (json_object_get_int_member (o, "releases_put_back"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (o, "put_back_tests"), ==, 7);
 }
 
 /* The full session does not fail: nothing to reduce (4), and it says what
@@ -557,6 +642,8 @@ main (int argc, char **argv)
   ADD ("/driver/reduce", test_reduce);
   ADD ("/driver/reduce/inferred", test_reduce_inferred);
   ADD ("/driver/speculation", test_speculation);
+  ADD ("/driver/put-back/held", test_put_back_held);
+  ADD ("/driver/put-back/one-by-one", test_put_back_one_by_one);
   ADD ("/driver/verify/not-failing", test_verify_not_failing);
   ADD ("/driver/verify/empty-fails", test_verify_empty_fails);
   ADD ("/driver/verify/recorded-pace", test_verify_recorded_pace);
