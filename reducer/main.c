@@ -498,6 +498,11 @@ main (int argc, char **argv)
    * printed: titles in other scripts are shown, not '?'. LC_CTYPE only:
    * numbers in files and scripts stay "0.05" in every locale. */
   setlocale (LC_CTYPE, "");
+#if GLIB_CHECK_VERSION (2, 68, 0)
+  /* stdout is the result (--json's object, the minimal session's path):
+   * -v's debug messages go to stderr, as --help says. */
+  g_log_writer_default_set_use_stderr (TRUE);
+#endif
   json = wants_json (argc, argv);
   said_on_stderr = g_string_new (NULL);
   g_set_printerr_handler (print_and_keep);

@@ -375,6 +375,23 @@ test_put_back_one_by_one (Fixture *f, gconstpointer data)
   g_assert_cmpint (json_object_get_int_member (o, "put_back_tests"), ==, 7);
 }
 
+/* -v's debug messages go to stderr, as --help says: stdout stays the
+ * --json object. */
+static void
+test_verbose_json (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  const char *const args[] = { "-j", "1", "--json", "-v", NULL };
+  JsonObject *o;
+
+  g_assert_cmpint (run_xreduce (f, args, &out, &err), ==, 0);
+  o = json_said (parser, out);
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "reduced");
+  g_assert_nonnull (strstr (err, "-DEBUG: "));
+  g_assert_null (strstr (out, "-DEBUG: "));
+}
+
 /* The full session does not fail: nothing to reduce (4), and it says what
  * the app did in every replay. */
 static void
@@ -642,6 +659,7 @@ main (int argc, char **argv)
   ADD ("/driver/reduce", test_reduce);
   ADD ("/driver/reduce/inferred", test_reduce_inferred);
   ADD ("/driver/speculation", test_speculation);
+  ADD ("/driver/verbose-json", test_verbose_json);
   ADD ("/driver/put-back/held", test_put_back_held);
   ADD ("/driver/put-back/one-by-one", test_put_back_one_by_one);
   ADD ("/driver/verify/not-failing", test_verify_not_failing);
