@@ -49,6 +49,7 @@ replay_result_to_json (const ReplayResult *result)
 
   jsonio_add_string (builder, "pace", result->pace == REPLAY_PACE_APP ? "app" : "recorded");
   jsonio_add_bool (builder, "never_connected", result->never_connected);
+  jsonio_add_bool (builder, "glx_asked", result->glx_asked);
   jsonio_add_strings (builder, "app_classes", (const char *const *) result->app_classes);
   jsonio_add_string (builder, "pace_detail", result->pace_detail);
   jsonio_add_int (builder, "app_wait_ms", result->app_wait_ms, TRUE);
@@ -117,6 +118,8 @@ replay_result_from_json (const char *text, ReplayResult *result, GError **error)
   result->never_connected = json_object_get_boolean_member_with_default (object,
                                                                          "never_connected",
                                                                          FALSE);
+  /* Not said (an older xreplay): it may have. */
+  result->glx_asked = json_object_get_boolean_member_with_default (object, "glx_asked", TRUE);
   result->n_actions = (guint) MAX (jsonio_get_int (object, "actions"), 0);
   result->n_replayed = (guint) MAX (jsonio_get_int (object, "actions_replayed"), 0);
   result->server_ms = jsonio_get_int (object, "server_start_ms");

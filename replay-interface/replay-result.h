@@ -58,6 +58,9 @@ typedef struct
                               * (each once, in the order they appeared) */
   gboolean never_connected;  /* COULD_NOT_START: the app sat idle without connecting to
                               * the X server (REPLAY_START_IDLE_MS): not slow, not X11 */
+  gboolean glx_asked;        /* a client (the app) asked the X server for GLX, or listed
+                              * its extensions; also TRUE when that could not be watched
+                              * (no RECORD): the app may act on GLX being there or not */
 } ReplayResult;
 
 void replay_result_clear (ReplayResult *result);
@@ -70,7 +73,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReplayResult, replay_result_clear)
  * pace ("app" or "recorded"), pace_detail, app_wait_ms, app_wait_max_ms, app_waits,
  * missing_window (null, or for an unresolved replay {"action", "window",
  * "class", "title", "waited_ms"}: the action whose window never came),
- * never_connected, app_classes (the WM_CLASS classes of the app's windows),
+ * never_connected, glx_asked, app_classes (the WM_CLASS classes of the app's windows),
  * stderr_tail (the last 2 KiB), backtrace (an array of function names, or
  * null), backtrace_at (where each one is: "file.c:88", a library or "";
  * or null), crash (crash.h's members, or null). */

@@ -14,6 +14,7 @@
 #include <glib.h>
 #include <X11/Xlib.h>
 
+#include "extwatch.h"
 #include "injector.h"
 #include "outside.h"
 #include "pace-rules.h"
@@ -145,6 +146,7 @@ struct Replay
   ProcChild *wm;             /* owned, or NULL: --wm's window manager */
   Sandbox *sandbox;          /* owned, or NULL: the app shares our HOME and bus */
   Outside *outside;          /* owned, or NULL: the other apps it pastes from, drops of */
+  ExtWatch *extwatch;        /* owned, or NULL (no RECORD): whether a client asks for GLX */
   SessionHere here;          /* where the app runs (its strings owned): for titles that
                               * name the recording's world */
   ProcTempDir *frames_dir;   /* owned, or NULL: --backtrace's frames file, in a folder

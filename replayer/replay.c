@@ -498,6 +498,15 @@ replay_cleanup (Replay *r)
   if (r->wm != NULL)
     proc_child_kill (r->wm, REPLAY_KILL_GRACE_MS);
   g_clear_pointer (&r->wm, proc_child_free);
+  /* The app is gone: all it asked the server is recorded. */
+  if (r->extwatch != NULL)
+    {
+      extwatch_finish (r->extwatch);
+      result->glx_asked = extwatch_glx_asked (r->extwatch);
+      if (result->glx_asked)
+        note_verbose (r, "a client asked the X server for GLX (or listed its extensions)");
+    }
+  g_clear_pointer (&r->extwatch, extwatch_free);
   g_clear_pointer (&r->injector, injector_free);
   g_clear_pointer (&r->windows, windows_free);
   g_clear_pointer (&r->outside, outside_free);
@@ -568,6 +577,19 @@ replay_drive (Replay *r, const char *display, const char *const *argv)
   /* ... and the other apps' (outside.h), with the same cookie. */
   if (r->conn != NULL)
     r->outside = outside_new (display, r->session, &local);
+  /* ... and the watch on the clients to come (the app's). */
+  if (r->conn != NULL && local == NULL)
+    {
+      g_autoptr (GError) unwatched = NULL;
+
+      r->extwatch = extwatch_new (display, &unwatched);
+      if (r->extwatch == NULL)
+        {
+          /* Not known: it may ask. */
+          r->result->glx_asked = TRUE;
+          note_verbose (r, "not watching for GLX: %s", unwatched->message);
+        }
+    }
   /* Our own Xvfb's cookie (replay_prepare) was for these connections only. */
   XSetAuthorization (NULL, 0, NULL, 0);
   if (r->conn == NULL || local != NULL)

@@ -68,13 +68,13 @@ enum { WIN_MAIN, WIN_MENU, WIN_PRINT, WIN_OPTIONS, N_WINS };
 
 typedef enum {
   BUG_NONE, BUG_PRINT, BUG_TWIN, BUG_ORDER, BUG_ABORT, BUG_HANG, BUG_DRAG, BUG_FLAKY,
-  BUG_CHILD,
+  BUG_CHILD, BUG_GL,
 } Bug;
 
 static const char *const bug_names[] = {
   [BUG_NONE] = "none", [BUG_PRINT] = "print", [BUG_TWIN] = "twin",
   [BUG_ORDER] = "order", [BUG_ABORT] = "abort", [BUG_HANG] = "hang",
-  [BUG_DRAG] = "drag", [BUG_FLAKY] = "flaky", [BUG_CHILD] = "child",
+  [BUG_DRAG] = "drag", [BUG_FLAKY] = "flaky", [BUG_CHILD] = "child", [BUG_GL] = "gl",
 };
 
 typedef enum {
@@ -620,6 +620,16 @@ do_print (App *app)
     case BUG_CHILD:
       print_in_child ();
       break;
+    case BUG_GL:
+      {
+        /* As a print preview drawn with OpenGL would: only a server
+         * with GLX takes it down that path. */
+        int opcode, event, error;
+
+        if (XQueryExtension (app->dpy, "GLX", &opcode, &event, &error))
+          print_document (&doc);
+      }
+      break;
     default:
       break;
     }
@@ -953,6 +963,8 @@ usage (FILE *out)
          "                     flaky  like print, with probability P\n"
          "                     child  Print starts a helper that kills xdemo with SIGSEGV\n"
          "                            after 0.8 s of CPU work\n"
+         "                     gl     like print, only where the X server has GLX (Print\n"
+         "                            asks the server for it)\n"
          "                     none   no bug\n"
          "  --probability P    for --bug flaky, 0 to 1 (default 0.5); the seed is\n"
          "                     $XDEMO_SEED, or the time\n"
@@ -1004,7 +1016,7 @@ parse_args (int argc, char **argv, Options *opt)
           if (b == n)
             {
               fprintf (stderr, "xdemo: unknown bug '%s' (print, twin, order, abort, "
-                       "hang, drag, flaky, none)\n", value);
+                       "hang, drag, flaky, child, gl, none)\n", value);
               return false;
             }
           opt->bug = (Bug) b;

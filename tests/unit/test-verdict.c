@@ -62,6 +62,7 @@ test_result_round_trip (void)
   in.missing_title = g_strdup ("Save \"it\"?");
   in.missing_wait_ms = 2000;
   in.never_connected = TRUE;
+  in.glx_asked = TRUE;
 
   json = replay_result_to_json (&in);
   g_assert_true (replay_result_from_json (json, &out, &error));
@@ -106,6 +107,7 @@ test_result_round_trip (void)
   g_assert_cmpstr (out.missing_title, ==, in.missing_title);
   g_assert_cmpuint (out.missing_wait_ms, ==, 2000);
   g_assert_true (out.never_connected);
+  g_assert_true (out.glx_asked);
 }
 
 /* The unknowns: a null window latency and no backtrace stay unknown (-1,
@@ -133,6 +135,15 @@ test_result_unknowns (void)
   g_assert_null (out.pace_detail);
   g_assert_cmpuint (out.missing_action, ==, 0);
   g_assert_cmpuint (out.stderr_len, ==, 2048);
+  /* Not asked, said so. */
+  g_assert_false (out.glx_asked);
+  /* Not said (an older xreplay's JSON): it may have been. */
+  {
+    g_auto (ReplayResult) old = { 0 };
+
+    g_assert_true (replay_result_from_json ("{\"outcome\":\"passed\"}", &old, NULL));
+    g_assert_true (old.glx_asked);
+  }
 }
 
 /* What is no replay's JSON is an error, never a verdict. */
