@@ -32,6 +32,14 @@ background_done (Runner *runner, Worker *worker, Background *bg, gboolean killed
           return;
         }
     }
+  else if (launch_glx_again (runner, worker, &result))
+    {
+      /* First in the queue, as the same try. */
+      bg->attempt--;
+      run_result_clear (&result);
+      g_queue_push_head (&runner->background, bg);
+      return;
+    }
   else
     {
       if (runner->observe != NULL)

@@ -379,6 +379,26 @@ launch_infra_may_retry (Runner *runner, Worker *worker, guint infra_attempt, GEr
   return TRUE;
 }
 
+gboolean
+launch_glx_again (Runner *runner, Worker *worker, const RunResult *result)
+{
+  if (!worker->no_glx || result->by_test || !result->replay.glx_asked || runner->cancelled)
+    return FALSE;
+  if (!runner->glx_needed)
+    g_debug ("a replay's client asked for GLX: every X server has it from now on");
+  runner->glx_needed = TRUE;
+  runner->n_glx_again++;
+  /* Every server without GLX is replaced before its next test. */
+  for (guint w = 0; w < runner->workers->len; w++)
+    {
+      Worker *other = g_ptr_array_index (runner->workers, w);
+      other->restart |= other->no_glx;
+    }
+  g_debug ("worker %u: a client asked for GLX, which its X server did not have: the test "
+           "runs again", worker->id);
+  return TRUE;
+}
+
 /* The app could not start: FALSE if it has had all its tries, or if its
  * processes sat idle without connecting to the X server (fewer replays
  * beside it cannot help that one; then @error says so, with what the app

@@ -17,6 +17,7 @@
 #include "exit-status.h"
 #include "pool.h"
 #include "proc.h"
+#include "quote.h"
 #include "reduce.h"
 #include "help.h"
 #include "summary.h"
@@ -282,6 +283,23 @@ check_search (const Args *a, ReduceOptions *options, int *status)
       return exit_status_stop (status, EXIT_STATUS_USAGE);
     }
   options->jobs = a->jobs > 0 ? (guint) a->jobs : 0;
+  /* How many workers' first X servers have GLX (the others start
+   * without, until an app asks: docs/design/search.md). */
+  {
+    const char *glx_first = g_getenv ("XREDUCE_GLX_FIRST");
+    guint64 n = 0;
+
+    if (glx_first != NULL
+        && (!g_ascii_string_to_unsigned (glx_first, 10, 0, 64, &n, NULL)))
+      {
+        g_autofree char *shown = quote_message (glx_first);
+
+        g_printerr ("xreduce: XREDUCE_GLX_FIRST must be a number of workers, 0 to 64, not %s\n",
+                    shown);
+        return exit_status_stop (status, EXIT_STATUS_USAGE);
+      }
+    options->glx_first = glx_first != NULL ? (guint) n : REDUCE_GLX_FIRST;
+  }
   if (a->algorithm == NULL || g_str_equal (a->algorithm, "hdd"))
     options->algorithm = DD_ALGORITHM_HDD;
   else if (g_str_equal (a->algorithm, "ddmin"))

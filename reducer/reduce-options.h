@@ -22,6 +22,10 @@ typedef enum
   REDUCE_ERROR_INTERRUPTED,  /* Ctrl-C: exit 130, best result kept */
 } ReduceError;
 
+/* The workers whose first X server has GLX, by default: the first two,
+ * which the verification's replays start on (XREDUCE_GLX_FIRST). */
+#define REDUCE_GLX_FIRST 2
+
 typedef struct
 {
   const char *session_path;
@@ -30,6 +34,7 @@ typedef struct
                               * session_command_check() allows it or... */
   gboolean run_recorded_command; /* ... this is set (--run-recorded-command) */
   guint jobs;                /* 0: number of cores */
+  guint glx_first;           /* workers whose first X server has GLX (XREDUCE_GLX_FIRST) */
   DdAlgorithm algorithm;
   int signal;                /* 0: from the session */
   const char *stderr_match;

@@ -50,6 +50,7 @@ typedef struct
   guint n_actions;           /* the running test's session's */
   gboolean by_test;          /* the running test is the --test command, not xreplay */
   gboolean restart;          /* its X server failed a test: a fresh one before the next */
+  gboolean no_glx;           /* its X server runs without GLX (worker_server_options) */
   gboolean timed_out;        /* the running test passed the time limit: killed */
   gboolean server_stopped;   /* its X server was stopped (SIGSTOP): the test was killed */
   guint stopped_looks;       /* on_server_watch() saw the server stopped, in a row */
@@ -99,6 +100,8 @@ struct Runner
   gpointer observe_data;
   GQueue retries;            /* of Retry*: batch tests waiting for a calmer moment */
   guint n_infra;             /* tests that failed for the infrastructure, and ran again */
+  gboolean glx_needed;       /* a replay's client asked for GLX: every X server has it */
+  guint n_glx_again;         /* tests run again because of that, on a server with GLX */
   char *last_infra;          /* owned: what the last of them said */
   double ms_per_action;      /* the slowest finished test's ms per action (+1), or 0 */
   gboolean any_finished;     /* a test finished (ms_per_action is known) */
@@ -126,6 +129,11 @@ struct Runner
 /* worker.c: (and a background test's end) */
 void background_free (Background *bg);
 gboolean worker_write_xauthority (Runner *runner, Worker *worker, GError **error);
+/* The options of @worker's next X server: with GLX for the first
+ * options.glx_first workers' first servers, for a --test command (which
+ * says nothing of GLX) and once a replay's client asked for it; without
+ * otherwise (worker->no_glx says which). */
+XServerOptions worker_server_options (Runner *runner, Worker *worker, gboolean first);
 /* A fresh X server for @worker (its old one, if any, stopped). */
 gboolean worker_start_server (Runner *runner, Worker *worker, GError **error);
 /* @worker's X server, started with the others, waited for before its
@@ -155,6 +163,11 @@ gboolean launch_test (Runner *runner, Worker *worker, Session *session, gint ind
 gboolean launch_collect_result (Runner *runner, gboolean by_test, gboolean launched, int status,
                                 const char *out, const char *err, RunResult *result,
                                 GError **error);
+/* A replay on @worker's server without GLX whose client asked for GLX
+ * says nothing of the app: TRUE (and the worker gets a server with GLX
+ * before its next test, every server from now on too); the test runs
+ * again, as the same try. */
+gboolean launch_glx_again (Runner *runner, Worker *worker, const RunResult *result);
 /* Whether a test that failed for the infrastructure, or whose app could
  * not start, may run again (@error says why not). */
 gboolean launch_infra_may_retry (Runner *runner, Worker *worker, guint infra_attempt,

@@ -76,7 +76,9 @@ runner_new (const RunnerOptions *options, GError **error)
    * verification's replays start on them); only then the others, which
    * are waited for before their first test. Started all at once, on two
    * cores, six servers kept the first ready until some 550 ms, two alone
-   * are ready in 190 ms: every server loads Mesa and LLVM for GLX. */
+   * are ready in 190 ms: every server loads Mesa and LLVM for GLX. The
+   * others start without GLX (worker_server_options), in a third of the
+   * time, until a replay's client asks for it (launch_glx_again). */
   for (guint i = 0; i < MAX (options->workers, 1); i++)
     {
       Worker *worker = g_new0 (Worker, 1);
@@ -100,12 +102,9 @@ runner_new (const RunnerOptions *options, GError **error)
         for (guint w = 0; w < RUNNER_READY_FIRST; w++)
           if (!worker_ensure_ready (runner, g_ptr_array_index (runner->workers, w), error))
             return NULL;
-      worker->server = xserver_spawn (&(XServerOptions) { .kind = XSERVER_XVFB,
-                                                          .width = options->screen_width,
-                                                          .height = options->screen_height,
-                                                          .no_autorepeat = TRUE,
-                                                          .auth = TRUE },
-                                      error);
+      XServerOptions server_options = worker_server_options (runner, worker, TRUE);
+
+      worker->server = xserver_spawn (&server_options, error);
       /* Each start is a fork of this process, slow once it holds a
        * large session: a signal stops the starting here. */
       if (worker->server == NULL || !proc_check_interrupt (error))
@@ -302,6 +301,17 @@ on_batch_done (Runner *runner, Worker *worker, Session *session, gint index, gui
         }
       if (runner->batch_error == NULL)
         runner->batch_error = g_steal_pointer (&error);
+      return;
+    }
+  if (launch_glx_again (runner, worker, &result))
+    {
+      Retry *retry = g_new (Retry, 1);
+
+      /* Not a try of the app's: the same try again. */
+      *retry = (Retry) { .index = index, .session = session, .attempt = attempt - 1,
+                         .infra_attempt = worker->infra_attempt };
+      g_queue_push_head (&runner->retries, retry);
+      run_result_clear (&result);
       return;
     }
   if (runner->observe != NULL)

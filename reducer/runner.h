@@ -55,6 +55,8 @@ typedef struct
   char **test_argv;          /* --test CMD, or NULL to replay with xreplay */
   const char *workdir;       /* where candidate files are written */
   char **launcher_argv;      /* --launcher CMD's words, or NULL: see below */
+  guint glx_first;           /* workers whose first X server has GLX; the others start
+                              * without, until a replay's client asks for it */
 } RunnerOptions;
 
 /* With a launcher (srun, ssh HOST, any command that runs its arguments),

@@ -265,6 +265,7 @@ start_workers (Reducer *reducer, guint *max_workers_out, GError **error)
                  runner_options.screen_width, runner_options.screen_height);
   max_workers = reducer->pool.max_workers;
   runner_options.workers = max_workers;
+  runner_options.glx_first = options->glx_first;
   runner_options.xreplay = reducer->xreplay;
   runner_options.xreplay_args = reducer->xreplay_args;
   runner_options.app_argv = reducer->app_argv;

@@ -63,18 +63,31 @@ worker_write_xauthority (Runner *runner, Worker *worker, GError **error)
   return xserver_write_xauthority (worker->server, worker->xauthority, error);
 }
 
+XServerOptions
+worker_server_options (Runner *runner, Worker *worker, gboolean first)
+{
+  static const char *const no_glx[] = { "GLX", NULL };
+
+  worker->no_glx = !runner->glx_needed && runner->test_argv == NULL
+                   && !(first && worker->id < runner->options.glx_first);
+  return (XServerOptions) { .kind = XSERVER_XVFB,
+                            .width = runner->options.screen_width,
+                            .height = runner->options.screen_height,
+                            .no_autorepeat = TRUE, .auth = TRUE,
+                            .disable = worker->no_glx ? no_glx : NULL };
+}
+
 gboolean
 worker_start_server (Runner *runner, Worker *worker, GError **error)
 {
+  XServerOptions options;
+
   if ((runner->options.fresh_server && runner->test_argv == NULL)
       || runner->launcher_argv != NULL)
     return TRUE;
   g_clear_pointer (&worker->server, xserver_free);
-  worker->server = xserver_start (&(XServerOptions) { .kind = XSERVER_XVFB,
-                                                      .width = runner->options.screen_width,
-                                                      .height = runner->options.screen_height,
-                                                      .no_autorepeat = TRUE, .auth = TRUE },
-                                  RUNNER_SERVER_TIMEOUT_MS, error);
+  options = worker_server_options (runner, worker, FALSE);
+  worker->server = xserver_start (&options, RUNNER_SERVER_TIMEOUT_MS, error);
   worker->ready = worker->server != NULL && worker_write_xauthority (runner, worker, error);
   return worker->ready;
 }

@@ -62,7 +62,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->env = g_environ_setenv (f->env, "FAKE_FAIL", "c,f", TRUE);
   f->env = g_environ_setenv (f->env, "TMPDIR", f->dir, TRUE);
   for (const char *const *v = (const char *const[]) { "FAKE_EMPTY_FAILS", "FAKE_FLAKY",
-                                                       "FAKE_RELEASE_NEEDS",
+                                                       "FAKE_RELEASE_NEEDS", "XREDUCE_GLX_FIRST",
                                                        "FAKE_PACE", "FAKE_SETTLE_MS",
                                                        "FAKE_EARLY", "FAKE_INFRA_AT",
                                                        "FAKE_HANG_AT", "FAKE_NOT_STARTED",
@@ -375,6 +375,26 @@ test_put_back_one_by_one (Fixture *f, gconstpointer data)
   g_assert_cmpint (json_object_get_int_member (o, "put_back_tests"), ==, 7);
 }
 
+/* XREDUCE_GLX_FIRST is a number of workers: anything else is refused
+ * before anything runs (2), and said quoted. */
+static void
+test_bad_glx_first (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  g_auto (GStrv) log = NULL;
+
+  set (f, "XREDUCE_GLX_FIRST", "two\x1b[31m");
+  g_assert_cmpint (run_xreduce (f, NULL, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "XREDUCE_GLX_FIRST must be a number of workers"));
+  g_assert_null (strchr (err, '\x1b'));
+  g_clear_pointer (&err, g_free);
+  set (f, "XREDUCE_GLX_FIRST", "65");
+  g_assert_cmpint (run_xreduce (f, NULL, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "XREDUCE_GLX_FIRST must be a number of workers"));
+  log = fake_log (f);
+  g_assert_cmpuint (g_strv_length (log), ==, 0);
+}
+
 /* -v's debug messages go to stderr, as --help says: stdout stays the
  * --json object. */
 static void
@@ -660,6 +680,7 @@ main (int argc, char **argv)
   ADD ("/driver/reduce/inferred", test_reduce_inferred);
   ADD ("/driver/speculation", test_speculation);
   ADD ("/driver/verbose-json", test_verbose_json);
+  ADD ("/driver/bad-glx-first", test_bad_glx_first);
   ADD ("/driver/put-back/held", test_put_back_held);
   ADD ("/driver/put-back/one-by-one", test_put_back_one_by_one);
   ADD ("/driver/verify/not-failing", test_verify_not_failing);

@@ -157,6 +157,56 @@ test_print (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (replayed, "crashed with SIGSEGV"));
 }
 
+/* xdemo --bug gl crashes at Print only where the X server has GLX, which
+ * Print asks for. xreplay says whether a client asked (--json's
+ * glx_asked). xreduce's workers start without GLX (all of them here:
+ * XREDUCE_GLX_FIRST=0, so that it does not depend on which workers run):
+ * the verification's replays of the full session, whose app asks, say
+ * nothing of it and run again where GLX is; the result is --bug print's. */
+static void
+test_glx (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL, *err = NULL, *words = NULL, *replayed = NULL;
+  g_autofree char *json_gl = NULL, *json_print = NULL;
+  g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), "XREDUCE_GLX_FIRST", "0", TRUE);
+  const char *const gl[] = { "--bug", "gl", NULL };
+  const char *const reduce_argv[] = { env ("XREDUCE"), "--quiet", "-v", "--no-report",
+                                      "--max-gap", "100", "--settle", "300", "-o", fixture->out,
+                                      session, "--", env ("XDEMO"), "--bug", "gl", NULL };
+  g_autoptr (Session) min = NULL;
+  g_autoptr (GError) error = NULL;
+
+  {
+    const char *const argv[] = { env ("XREPLAY"), "--json", "--max-gap", "100", session, "--",
+                                 env ("XDEMO"), "--bug", "gl", NULL };
+    const char *const argv_print[] = { env ("XREPLAY"), "--json", "--max-gap", "100", session,
+                                       "--", env ("XDEMO"), NULL };
+
+    test_run_sync_status (argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, &json_gl, NULL);
+    test_run_sync_status (argv_print, NULL, G_SPAWN_STDERR_TO_DEV_NULL, &json_print, NULL);
+  }
+  g_assert_nonnull (strstr (json_gl, "\"outcome\":\"crashed\""));
+  g_assert_nonnull (strstr (json_gl, "\"glx_asked\":true"));
+  g_assert_nonnull (strstr (json_print, "\"outcome\":\"crashed\""));
+  g_assert_nonnull (strstr (json_print, "\"glx_asked\":false"));
+
+  g_assert_cmpint (test_run_sync (reduce_argv, (const char *const *) envp, G_SPAWN_DEFAULT,
+                                  &out, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "a client asked for GLX, which its X server did not have: "
+                                 "the test runs again"));
+  words = test_actions_in_words (fixture->out);
+  g_test_message ("minimal session:\n%s", words);
+  g_assert_nonnull (strstr (words, "press Alt_L\n"));
+  g_assert_nonnull (strstr (words, "press button 1 at"));
+  g_assert_nonnull (strstr (words, "in \"Print\""));
+  min = session_load (fixture->out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);
+  g_assert_cmpint (run_xreplay (fixture->out, gl, &replayed), ==, 1);
+  g_assert_nonnull (strstr (replayed, "crashed with SIGSEGV"));
+}
+
 /* xreduce --max-gap 100 -o OUT SESSION -- xdemo APP_ARGS..., with no
  * --settle: its exit status, and what it said on stderr. */
 static int
@@ -1136,6 +1186,7 @@ main (int argc, char **argv)
     g_test_add (path, Fixture, data, fixture_setup, fn, fixture_teardown)
   ADD ("/reduce/bad-input", test_bad_input);
   ADD ("/reduce/print", test_print);
+  ADD ("/reduce/glx", test_glx);
   ADD ("/reduce/learnt-settle", test_learnt_settle);
   ADD ("/reduce/order", test_order);
   ADD ("/reduce/speculation", test_speculation);
