@@ -286,8 +286,9 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   int child_stdin = -1;
 
   /* An X server that failed its last test (killed, stopped) is replaced
-   * first; one that died meanwhile too. */
-  if (!worker_ensure_ready (runner, worker, error))
+   * first; one that died meanwhile too; one still starting without GLX
+   * that a client has since asked for is not waited for. */
+  if (!(worker->restart && !worker->ready) && !worker_ensure_ready (runner, worker, error))
     return FALSE;
   if (worker->server != NULL && (worker->restart || !xserver_is_alive (worker->server))
       && !worker_start_server (runner, worker, error))
@@ -382,18 +383,25 @@ launch_infra_may_retry (Runner *runner, Worker *worker, guint infra_attempt, GEr
 gboolean
 launch_glx_again (Runner *runner, Worker *worker, const RunResult *result)
 {
-  if (!worker->no_glx || result->by_test || !result->replay.glx_asked || runner->cancelled)
+  if (result->by_test || !result->replay.glx_asked)
     return FALSE;
+  /* Asked, with GLX or without: every server without GLX is replaced
+   * before its next test (the verification's first replays, on servers
+   * with GLX, tell before the other workers' first tests). */
   if (!runner->glx_needed)
-    g_debug ("a replay's client asked for GLX: every X server has it from now on");
-  runner->glx_needed = TRUE;
-  runner->n_glx_again++;
-  /* Every server without GLX is replaced before its next test. */
-  for (guint w = 0; w < runner->workers->len; w++)
     {
-      Worker *other = g_ptr_array_index (runner->workers, w);
-      other->restart |= other->no_glx;
+      g_debug ("a replay's client asked for GLX: every X server has it from now on");
+      runner->glx_needed = TRUE;
+      for (guint w = 0; w < runner->workers->len; w++)
+        {
+          Worker *other = g_ptr_array_index (runner->workers, w);
+          other->restart |= other->no_glx;
+        }
     }
+  if (!worker->no_glx || runner->cancelled)
+    return FALSE;
+  runner->n_glx_again++;
+  worker->restart = TRUE;
   g_debug ("worker %u: a client asked for GLX, which its X server did not have: the test "
            "runs again", worker->id);
   return TRUE;

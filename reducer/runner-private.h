@@ -163,9 +163,9 @@ gboolean launch_test (Runner *runner, Worker *worker, Session *session, gint ind
 gboolean launch_collect_result (Runner *runner, gboolean by_test, gboolean launched, int status,
                                 const char *out, const char *err, RunResult *result,
                                 GError **error);
-/* A replay on @worker's server without GLX whose client asked for GLX
- * says nothing of the app: TRUE (and the worker gets a server with GLX
- * before its next test, every server from now on too); the test runs
+/* A replay whose client asked for GLX: every X server has GLX from now
+ * on (those without are replaced before their next test). On @worker's
+ * server without GLX it says nothing of the app: TRUE, and the test runs
  * again, as the same try. */
 gboolean launch_glx_again (Runner *runner, Worker *worker, const RunResult *result);
 /* Whether a test that failed for the infrastructure, or whose app could
