@@ -165,9 +165,9 @@ all_from (char **log, int from, const char *what)
   return TRUE;
 }
 
-/* The keys the minimal session presses, "c,f". */
+/* The keys of the minimal session's events of @kind, in order: "c,f". */
 static char *
-pressed_keys (const char *path)
+keys_of (const char *path, SessionEventKind kind)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (Session) min = session_load (path, &error);
@@ -177,10 +177,24 @@ pressed_keys (const char *path)
   for (guint i = 0; i < session_get_n_events (min); i++)
     {
       const SessionEvent *ev = session_get_event (min, i);
-      if (ev->kind == SESSION_EVENT_KEY_PRESS)
+      if (ev->kind == kind)
         g_string_append_printf (keys, "%s%s", keys->len > 0 ? "," : "", ev->keysym);
     }
   return g_string_free (g_steal_pointer (&keys), FALSE);
+}
+
+/* The keys the minimal session presses, "c,f". */
+static char *
+pressed_keys (const char *path)
+{
+  return keys_of (path, SESSION_EVENT_KEY_PRESS);
+}
+
+/* The releases in the minimal session, "f,c". */
+static char *
+released_keys (const char *path)
+{
+  return keys_of (path, SESSION_EVENT_KEY_RELEASE);
 }
 
 static JsonObject *
@@ -289,24 +303,6 @@ test_speculation (Fixture *f, gconstpointer data)
   g_assert_cmpint (json_object_get_int_member (o6, "batches"), <,
                    json_object_get_int_member (o1, "batches"));
   g_assert_true (json_object_get_boolean_member (o6, "one_minimal"));
-}
-
-/* The releases in the minimal session, "f". */
-static char *
-released_keys (const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (Session) min = session_load (path, &error);
-  g_autoptr (GString) keys = g_string_new (NULL);
-
-  g_assert_no_error (error);
-  for (guint i = 0; i < session_get_n_events (min); i++)
-    {
-      const SessionEvent *ev = session_get_event (min, i);
-      if (ev->kind == SESSION_EVENT_KEY_RELEASE)
-        g_string_append_printf (keys, "%s%s", keys->len > 0 ? "," : "", ev->keysym);
-    }
-  return g_string_free (g_steal_pointer (&keys), FALSE);
 }
 
 /* c's release loses the failure without d, which the search removes: of
