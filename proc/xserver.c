@@ -20,8 +20,11 @@
 #include <string.h>
 #include <poll.h>
 #include <unistd.h>
+#include <stddef.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
@@ -386,10 +389,34 @@ is_starting (XServer *server)
   return poll (&ready, 1, 0) == 0;
 }
 
+/* Whether a server listens on display @display's abstract socket (which
+ * every X server on Linux binds before its socket file). */
+static gboolean
+display_listening (unsigned display)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int len = snprintf (addr.sun_path + 1, sizeof addr.sun_path - 1, "/tmp/.X11-unix/X%u",
+                      display);
+  gboolean listening;
+
+  if (fd < 0)
+    return TRUE;   /* not known: keep the socket */
+  listening = connect (fd, (struct sockaddr *) &addr,
+                       (socklen_t) (offsetof (struct sockaddr_un, sun_path) + 1 + (size_t) len)) == 0;
+  close (fd);
+  return listening;
+}
+
 /* What a server killed while starting leaves, as its own exit would
  * remove it: its lock file(s) in /tmp, which hold its pid, and the
  * socket of that display. Run once it is dead (a zombie until reaped:
- * its pid is no one else's yet). */
+ * its pid is no one else's yet). The socket file stays if a server
+ * listens on that display by now: another server, started since the
+ * death, replaces the file with its own before it takes the stale lock,
+ * and removing that would leave it reachable only by its abstract
+ * socket, which an app in a sandbox without the network cannot reach
+ * ("cannot open display", seen under load). */
 static void
 remove_leftovers (pid_t pid)
 {
@@ -413,7 +440,7 @@ remove_leftovers (pid_t pid)
           || held != (int) pid)
         continue;
       g_unlink (path);
-      if (name[1] == 'X')
+      if (name[1] == 'X' && !display_listening (display))
         {
           g_autofree char *socket = g_strdup_printf ("/tmp/.X11-unix/X%u", display);
           g_unlink (socket);

@@ -13,7 +13,10 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include <stddef.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <gio/gio.h>
 #include <glib.h>
@@ -526,16 +529,21 @@ test_tempdir_free (void)
  * (a second or more on a loaded machine, which a Ctrl-C would wait for):
  * it is killed at once instead, and what it made (its lock file, the
  * socket of its display) goes, as its own exit would remove them. The
- * stand-in "Xvfb" makes both, ignores SIGTERM and never says its display. */
+ * stand-in "Xvfb" makes both, ignores SIGTERM and never says its display.
+ * With @data, a server listens on that display's abstract socket by the
+ * time it is killed (one started since, which has made the socket file
+ * its own): the file stays. */
 static void
-test_xserver_killed_starting (void)
+test_xserver_killed_starting (gconstpointer data)
 {
+  gboolean other_listens = GPOINTER_TO_INT (data);
+  int listener = -1;
   g_autofree char *dir = g_dir_make_tmp ("test-xserver-XXXXXX", NULL);
   g_autofree char *fake = g_build_filename (dir, "Xvfb", NULL);
   g_autofree char *saved_path = g_strdup (g_getenv ("PATH"));
   g_autofree char *path = g_strdup_printf ("%s:%s", dir, saved_path);
   g_autofree char *lock = NULL;
-  g_autofree char *socket = NULL;
+  g_autofree char *socket_path = NULL;
   g_autofree char *script = NULL;
   g_autoptr (GError) error = NULL;
   XServer *server;
@@ -550,10 +558,10 @@ test_xserver_killed_starting (void)
       if (!g_file_test (lock, G_FILE_TEST_EXISTS))
         break;
     }
-  socket = g_strdup_printf ("/tmp/.X11-unix/X%u", display);
+  socket_path = g_strdup_printf ("/tmp/.X11-unix/X%u", display);
   script = g_strdup_printf ("#!/bin/sh\ntrap '' TERM\nmkdir -p /tmp/.X11-unix\n"
                             ": > %s\nprintf '%%10d\\n' $$ > %s.new\nmv %s.new %s\n"
-                            "exec sleep 1000\n", socket, lock, lock, lock);
+                            "exec sleep 1000\n", socket_path, lock, lock, lock);
   g_assert_true (g_file_set_contents (fake, script, -1, NULL));
   g_assert_cmpint (g_chmod (fake, 0755), ==, 0);
   g_setenv ("PATH", path, TRUE);
@@ -568,12 +576,30 @@ test_xserver_killed_starting (void)
       g_assert_true (test_pid_alive (pid));
       g_usleep (10000);
     }
-  g_assert_true (g_file_test (socket, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (socket_path, G_FILE_TEST_EXISTS));
+  if (other_listens)
+    {
+      struct sockaddr_un addr = { .sun_family = AF_UNIX };
+      int len = g_snprintf (addr.sun_path + 1, sizeof addr.sun_path - 1, "/tmp/.X11-unix/X%u",
+                            display);
+
+      listener = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+      g_assert_cmpint (listener, >=, 0);
+      g_assert_cmpint (bind (listener, (struct sockaddr *) &addr,
+                             (socklen_t) (offsetof (struct sockaddr_un, sun_path) + 1 + len)),
+                       ==, 0);
+      g_assert_cmpint (listen (listener, 1), ==, 0);
+    }
 
   xserver_free (server);
   g_assert_false (test_pid_alive (pid));
   g_assert_false (g_file_test (lock, G_FILE_TEST_EXISTS));
-  g_assert_false (g_file_test (socket, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (socket_path, G_FILE_TEST_EXISTS) == other_listens);
+  if (listener >= 0)
+    {
+      close (listener);
+      g_unlink (socket_path);
+    }
   g_unlink (fake);
   g_rmdir (dir);
 }
@@ -662,7 +688,10 @@ main (int argc, char **argv)
   g_test_add_func ("/proc/owner-killed", test_owner_killed);
   g_test_add_func ("/proc/owner-killed-group", test_owner_killed_group);
   g_test_add_func ("/tempdir/free", test_tempdir_free);
-  g_test_add_func ("/xserver/killed-starting", test_xserver_killed_starting);
+  g_test_add_data_func ("/xserver/killed-starting", GINT_TO_POINTER (FALSE),
+                        test_xserver_killed_starting);
+  g_test_add_data_func ("/xserver/killed-starting/display-taken-since", GINT_TO_POINTER (TRUE),
+                        test_xserver_killed_starting);
   g_test_add_func ("/sandbox/owner-killed", test_sandbox_owner_killed);
   g_test_add_func ("/sandbox/env-and-bus", test_sandbox);
   g_test_add_func ("/sandbox/seed", test_sandbox_seed);
