@@ -54,6 +54,15 @@ typedef struct
    * (in the main window for a drag: the pointer is grabbed by the window
    * pressed on), which the menu's size decides (the toolkit's font). */
   const char *expected;
+  /* Or NULL: the other minimal session the toolkit allows. GTK takes an
+   * item on a release over it too, once its menu has been open a while
+   * (a drag, not a click): whether the reduction finds that depends on
+   * how long the recording's person took to reach the item. A recording
+   * made on a loaded machine (the presses on File and on Settings... 508
+   * ms apart) reduces to it, quiet or loaded, with or without the later
+   * put-back of releases: its candidate without the release on File
+   * crashes, 3 of 3. */
+  const char *expected_drag;
 } Toolkit;
 
 /* The desktop the app is recorded on: no window manager, a stacking one
@@ -558,6 +567,17 @@ test_toolkit (Fixture *f, gconstpointer data)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
   expected = g_strdup_printf (tk->expected, f->item_x, f->item_y);
+  if (tk->expected_drag != NULL && !g_str_equal (words, expected))
+    {
+      g_autofree char *drag = g_strdup_printf (tk->expected_drag, f->item_x, f->item_y);
+
+      if (g_str_equal (words, drag))
+        {
+          g_test_message ("%s: the drag from the menu to its item", tk->name);
+          g_free (expected);
+          expected = g_steal_pointer (&drag);
+        }
+    }
 #pragma GCC diagnostic pop
   g_assert_cmpstr (words, ==, expected);
 }
@@ -762,6 +782,10 @@ static const Toolkit toolkits[] = {
     "press button 1 at 15,10 in \"GTK crash test\"\n"
     "release button 1 at 15,10 in \"GTK crash test\"\n"
     "press button 1 at %1$d,%2$d in \"gtk-crash.py\"\n"
+    "release button 1 at %1$d,%2$d in \"gtk-crash.py\"\n"
+    "press button 1 at 75,60 in \"Settings\"\n"
+    "release button 1 at 75,60 in \"Settings\"\n",
+    "press button 1 at 15,10 in \"GTK crash test\"\n"
     "release button 1 at %1$d,%2$d in \"gtk-crash.py\"\n"
     "press button 1 at 75,60 in \"Settings\"\n"
     "release button 1 at 75,60 in \"Settings\"\n" },
