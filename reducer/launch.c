@@ -400,7 +400,6 @@ launch_glx_again (Runner *runner, Worker *worker, const RunResult *result)
     }
   if (!worker->no_glx || runner->cancelled)
     return FALSE;
-  runner->n_glx_again++;
   worker->restart = TRUE;
   g_debug ("worker %u: a client asked for GLX, which its X server did not have: the test "
            "runs again", worker->id);

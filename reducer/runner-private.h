@@ -101,7 +101,6 @@ struct Runner
   GQueue retries;            /* of Retry*: batch tests waiting for a calmer moment */
   guint n_infra;             /* tests that failed for the infrastructure, and ran again */
   gboolean glx_needed;       /* a replay's client asked for GLX: every X server has it */
-  guint n_glx_again;         /* tests run again because of that, on a server with GLX */
   char *last_infra;          /* owned: what the last of them said */
   double ms_per_action;      /* the slowest finished test's ms per action (+1), or 0 */
   gboolean any_finished;     /* a test finished (ms_per_action is known) */
