@@ -278,24 +278,35 @@ test_reduce_inferred (Fixture *f, gconstpointer data)
                    json_object_get_int_member (o2, "tests"));
 }
 
+/* Runs xreduce --json at -j 1, then at -j @jobs: both succeed and write
+ * the same minimal session, byte for byte (*@min1, -j 1's); their stdout
+ * in *@out1 and *@outn. */
+static void
+run_at_one_and (Fixture *f, const char *jobs, char **out1, char **outn, char **min1)
+{
+  const char *const one[] = { "-j", "1", "--json", NULL };
+  const char *const n[] = { "-j", jobs, "--json", NULL };
+  g_autofree char *minn = NULL;
+  gsize len1, lenn;
+
+  g_assert_cmpint (run_xreduce (f, one, out1, NULL), ==, 0);
+  g_assert_true (g_file_get_contents (f->out, min1, &len1, NULL));
+  g_assert_cmpint (run_xreduce (f, n, outn, NULL), ==, 0);
+  g_assert_true (g_file_get_contents (f->out, &minn, &lenn, NULL));
+  g_assert_cmpmem (*min1, len1, minn, lenn);
+}
+
 /* More launcher slots than a round has candidates: the idle ones run what
  * the next rounds would ask. The result is -j 1's, byte for byte. */
 static void
 test_speculation (Fixture *f, gconstpointer data)
 {
-  g_autofree char *out1 = NULL, *out6 = NULL, *min1 = NULL, *min6 = NULL;
+  g_autofree char *out1 = NULL, *out6 = NULL, *min1 = NULL;
   g_autoptr (JsonParser) parser1 = json_parser_new ();
   g_autoptr (JsonParser) parser6 = json_parser_new ();
-  const char *const one[] = { "-j", "1", "--json", NULL };
-  const char *const six[] = { "-j", "6", "--json", NULL };
   JsonObject *o1, *o6;
-  gsize len1, len6;
 
-  g_assert_cmpint (run_xreduce (f, one, &out1, NULL), ==, 0);
-  g_assert_true (g_file_get_contents (f->out, &min1, &len1, NULL));
-  g_assert_cmpint (run_xreduce (f, six, &out6, NULL), ==, 0);
-  g_assert_true (g_file_get_contents (f->out, &min6, &len6, NULL));
-  g_assert_cmpmem (min1, len1, min6, len6);
+  run_at_one_and (f, "6", &out1, &out6, &min1);
   o1 = json_said (parser1, out1);
   o6 = json_said (parser6, out6);
   g_assert_cmpint (json_object_get_int_member (o6, "workers"), ==, 6);
@@ -313,18 +324,14 @@ test_speculation (Fixture *f, gconstpointer data)
 static void
 test_put_back_held (Fixture *f, gconstpointer data)
 {
-  g_autofree char *out1 = NULL, *out4 = NULL, *min1 = NULL, *min4 = NULL;
+  g_autofree char *out1 = NULL, *out4 = NULL, *min1 = NULL;
   g_autofree char *pressed = NULL, *released = NULL;
   g_autoptr (JsonParser) parser1 = json_parser_new ();
   g_autoptr (JsonParser) parser4 = json_parser_new ();
-  const char *const one[] = { "-j", "1", "--json", NULL };
-  const char *const four[] = { "-j", "4", "--json", NULL };
   JsonObject *o1, *o4;
-  gsize len1, len4;
 
   set (f, "FAKE_RELEASE_NEEDS", "c:d");
-  g_assert_cmpint (run_xreduce (f, one, &out1, NULL), ==, 0);
-  g_assert_true (g_file_get_contents (f->out, &min1, &len1, NULL));
+  run_at_one_and (f, "4", &out1, &out4, &min1);
   pressed = pressed_keys (f->out);
   released = released_keys (f->out);
   g_assert_cmpstr (pressed, ==, "c,f");
@@ -335,10 +342,6 @@ test_put_back_held (Fixture *f, gconstpointer data)
   o1 = json_said (parser1, out1);
   g_assert_cmpint (json_object_get_int_member (o1, "releases_put_back"), ==, 1);
   g_assert_cmpint (json_object_get_int_member (o1, "put_back_tests"), ==, 2);
-
-  g_assert_cmpint (run_xreduce (f, four, &out4, NULL), ==, 0);
-  g_assert_true (g_file_get_contents (f->out, &min4, &len4, NULL));
-  g_assert_cmpmem (min1, len1, min4, len4);
   o4 = json_said (parser4, out4);
   g_assert_cmpint (json_object_get_int_member (o4, "releases_put_back"), ==, 1);
 }
