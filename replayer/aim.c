@@ -165,8 +165,26 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
   g_autofree char *title = session_title_here (r->session, ev->wm_name, &r->here);
   gboolean exact, stand_in;
 
+  gpointer found_before;
+
   windows_match (r->windows, ev->window, ev->wm_class, title, match);
   exact = match->kind == WINDOWS_MATCH_TITLE || match->kind == WINDOWS_MATCH_ALIAS;
+  if (!exact && g_hash_table_lookup_extended (r->seen, identity, NULL, &found_before)
+      && windows_still_mapped (r->windows, (Window) GPOINTER_TO_SIZE (found_before),
+                               ev->wm_class))
+    {
+      /* The window this identity found earlier in this replay is still
+       * there under another title: the app renamed it sooner than in the
+       * recording (a browser's page loaded, a welcome page opened). It is
+       * the same window, at once: waiting would not bring the old title
+       * back, and it is not gone. */
+      note_verbose (r, "action %u: window %d is there under another title, renamed sooner "
+                    "than in the recording", number + 1, ev->window);
+      windows_add_alias (r->windows, ev->wm_class, title,
+                         (Window) GPOINTER_TO_SIZE (found_before));
+      windows_match (r->windows, ev->window, ev->wm_class, title, match);
+      exact = match->kind == WINDOWS_MATCH_TITLE || match->kind == WINDOWS_MATCH_ALIAS;
+    }
   stand_in = match->kind == WINDOWS_MATCH_INDEX || match->kind == WINDOWS_MATCH_MAIN;
   if (!exact && !r->wait_over && !(stand_in && g_hash_table_contains (r->given_up, identity)))
     {
@@ -194,9 +212,11 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
   r->wait_timer = 0;
   if (exact)
     {
-      g_hash_table_add (r->seen, g_steal_pointer (&identity));
+      g_hash_table_replace (r->seen, g_steal_pointer (&identity),
+                            GSIZE_TO_POINTER ((gsize) match->window));
       return WINDOW_READY;
     }
+  /* Found earlier, and that window is gone since (unmapped: see above). */
   if (r->wait_over && g_hash_table_contains (r->seen, identity))
     return WINDOW_GONE;
   if (!stand_in)

@@ -159,7 +159,8 @@ struct Replay
   guint64 last_time_ms;      /* recorded time of the previous action */
   GHashTable *last_pos;      /* owned: window identity -> last recorded pos (x | y << 32) */
   GHashTable *given_up;      /* owned: identities already waited for in vain */
-  GHashTable *seen;          /* owned: identities found as recorded in this replay */
+  GHashTable *seen;          /* owned: identities found as recorded in this replay, to
+                              * the client window each found last */
   GHashTable *skipped;       /* owned: presses skipped (their window gone), by input */
   gboolean is_wm;            /* no window manager runs: the replay is one */
   GHashTable *arranged;      /* owned: "window size" and "window +x+y" asked for */

@@ -494,6 +494,13 @@ windows_add_alias (Windows *windows, const char *wm_class, const char *wm_name,
   g_ptr_array_insert (windows->aliases, 0, alias);   /* newest first */
 }
 
+gboolean
+windows_still_mapped (Windows *windows, Window window, const char *wm_class)
+{
+  TopWin *top = window != None ? find_top (windows, window, NULL) : NULL;
+
+  return top != NULL && top->mapped && g_strcmp0 (top->identity.wm_class, wm_class) == 0;
+}
 
 gboolean
 windows_wm_running (Windows *windows)

@@ -87,6 +87,9 @@ gboolean windows_match (Windows *windows, int index, const char *wm_class,
  * @window stays mapped. */
 void windows_add_alias (Windows *windows, const char *wm_class, const char *wm_name,
                         Window window);
+/* Is @window (a client window windows_match() found) one of the app's
+ * top-levels, mapped now, of class @wm_class? */
+gboolean windows_still_mapped (Windows *windows, Window window, const char *wm_class);
 
 /* Without a window manager: the keyboard focus back to PointerRoot, as
  * on a fresh server. An app killed with the focus in its window (a

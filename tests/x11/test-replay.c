@@ -312,6 +312,86 @@ test_missing_window (Fixture *f, gconstpointer data)
   g_assert_true (g_str_has_prefix (out3, "crashed with SIGSEGV"));
 }
 
+/* The app ahead of the recording. A window it renames sooner than the
+ * recording did (a browser's page that loads faster, a welcome page of a
+ * fresh profile) is the same window: the key recorded under its old
+ * title goes to it at once, neither waited for nor skipped as if the
+ * window had closed (which lost the crash: "passed"). A window it closes
+ * sooner (the user's first click did nothing yet, the second closed the
+ * dialog) is gone: the second click is skipped, and the replay goes on. */
+static void
+test_window_sooner (Fixture *f, gconstpointer data)
+{
+  g_autofree char *wish = g_find_program_in_path ("wish");
+  g_autofree char *script = NULL, *renamed = NULL, *closed = NULL;
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+  const char *page = "window=0 class=\"Rename.tcl\" title=\"Page\"\n";
+  const char *dialog = "root=500,50 pos=100,50 window=1 class=\"Toplevel\" title=\"Dialog\"\n";
+
+  if (wish == NULL)
+    {
+      g_test_skip ("Tk (wish) is not installed (Debian: tk)");
+      return;
+    }
+  /* Load renames the window when its click ends; Open opens Dialog,
+   * whose one button closes it; x crashes the app. */
+  script = write_file (f, "rename.tcl",
+    "wm title . \"Page\"\n"
+    "wm geometry . 300x200+0+0\n"
+    "button .load -text Load -command { wm title . \"Loaded - Page\" }\n"
+    "place .load -x 0 -y 0 -width 300 -height 100\n"
+    "button .open -text Open -command {\n"
+    "  toplevel .d\n"
+    "  wm title .d Dialog\n"
+    "  wm geometry .d 200x100+400+0\n"
+    "  button .d.close -text Close -command { destroy .d }\n"
+    "  place .d.close -x 0 -y 0 -relwidth 1 -relheight 1\n"
+    "}\n"
+    "place .open -x 0 -y 100 -width 300 -height 100\n"
+    "bind . <Key-x> { exec kill -SEGV [pid] }\n");
+  /* The recording's page took its new title only after the x. */
+  {
+    g_autofree char *text = g_strdup_printf (
+      "xreduce-session 1\nscreen 1280x1024\ncommand \"wish\"\n"
+      "1000 MotionNotify state=0x0 root=150,50 pos=150,50 %s"
+      "1100 ButtonPress button=1 state=0x0 root=150,50 pos=150,50 %s"
+      "1200 ButtonRelease button=1 state=0x100 root=150,50 pos=150,50 %s"
+      "1300 KeyPress keysym=x keycode=53 state=0x0 %s"
+      "1400 KeyRelease keysym=x keycode=53 state=0x0 %s", page, page, page, page, page);
+    renamed = write_file (f, "renamed.session", text);
+  }
+  /* The recording's first click on Close did nothing yet. */
+  {
+    g_autofree char *text = g_strdup_printf (
+      "xreduce-session 1\nscreen 1280x1024\ncommand \"wish\"\n"
+      "1000 ButtonPress button=1 state=0x0 root=150,150 pos=150,150 %s"
+      "1100 ButtonRelease button=1 state=0x100 root=150,150 pos=150,150 %s"
+      "1500 ButtonPress button=1 state=0x0 %s"
+      "1600 ButtonRelease button=1 state=0x100 %s"
+      "2000 ButtonPress button=1 state=0x0 %s"
+      "2100 ButtonRelease button=1 state=0x100 %s"
+      "2500 KeyPress keysym=x keycode=53 state=0x0 %s"
+      "2600 KeyRelease keysym=x keycode=53 state=0x0 %s",
+      page, page, dialog, dialog, dialog, dialog, page, page);
+    closed = write_file (f, "closed.session", text);
+  }
+
+  g_assert_cmpint (run_xreplay (&out, &err, FAST, "-v", renamed, "--", wish, script, NULL),
+                   ==, 1);
+  g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV (5 of 5 actions replayed"));
+  g_assert_nonnull (strstr (err, "action 4: window 0 is there under another title, renamed "
+                                 "sooner than in the recording"));
+  g_assert_null (strstr (err, "waits for window"));
+  g_assert_null (strstr (err, "skipped"));
+
+  g_assert_cmpint (run_xreplay (&out2, &err2, FAST, "-v", "--window-wait", "500", closed, "--",
+                                wish, script, NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out2, "crashed with SIGSEGV (8 of 8 actions replayed"));
+  g_assert_nonnull (strstr (err2, "action 5: window 1 was there and the app has closed it, "
+                                  "sooner than in the recording: skipped"));
+  g_assert_nonnull (strstr (err2, "action 6: window 1 was there and the app has closed it"));
+}
+
 /* A keysym with no keycode on the replay server (eacute is on no key of
  * Xvfb's us keymap) is bound to a spare keycode and still arrives; the
  * keymap is put back afterwards. */
@@ -888,6 +968,7 @@ main (int argc, char **argv)
   ADD ("/replay/wide-screen", test_wide_screen);
   ADD ("/replay/wm", test_wm);
   ADD ("/replay/missing-window", test_missing_window);
+  ADD ("/replay/window-sooner", test_window_sooner);
   ADD ("/replay/unmapped-keysym", test_unmapped_keysym);
   ADD ("/replay/verbose-quoted", test_verbose_quoted);
   ADD ("/replay/hang", test_hang);
