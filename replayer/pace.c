@@ -8,7 +8,9 @@
  *   - then its process tree quiet: no process of it running or runnable
  *     in two samples REPLAY_PACE_SAMPLE_MS apart, none started or ended
  *     (a browser's content process at work), for at most
- *     REPLAY_PACE_QUIET_MS;
+ *     REPLAY_PACE_QUIET_MS; a tree at work that long REPLAY_TREE_GIVE_UP
+ *     waits in a row, at most the recorded gap until it is quiet again
+ *     (tree_bound());
  * each wait bounded by --timeout. An app that does not list _NET_WM_PING
  * (xterm, Xaw and Motif apps) cannot be asked; it has taken the action
  * when it is idle: after an XSync (the server has done the action and
@@ -76,6 +78,9 @@
 /* ... and after this many waits in a row that it never was idle in, the
  * rest goes at the recorded pace. */
 #define REPLAY_QUIET_GIVE_UP 2
+/* A tree at work to REPLAY_PACE_QUIET_MS this many waits in a row, after
+ * the app answered, is at work of its own: see pace_answered(). */
+#define REPLAY_TREE_GIVE_UP 2
 
 #define ANY_BUTTON_MASK (Button1Mask | Button2Mask | Button3Mask | Button4Mask | Button5Mask)
 
@@ -438,19 +443,46 @@ on_pace_sample (gpointer user_data)
       if (++r->pace_quiet >= 2)
         {
           r->pace_timer = 0;
+          if (r->pace_tree_runs >= REPLAY_TREE_GIVE_UP)
+            note_verbose (r, "action %u: the app's processes are quiet again: waited for "
+                          "as before", r->next + 1);
+          r->pace_tree_runs = 0;
           r->act (r, flight_taken (r));
           return G_SOURCE_REMOVE;
         }
     }
   else
     r->pace_quiet = 0;
-  if (note_now_ms () - r->pace_answered_at >= REPLAY_PACE_QUIET_MS)
+  if (note_now_ms () - r->pace_answered_at >= r->pace_tree_bound_ms)
     {
       r->pace_timer = 0;
+      if (r->pace_tree_runs < REPLAY_TREE_GIVE_UP && ++r->pace_tree_runs == REPLAY_TREE_GIVE_UP)
+        note_verbose (r, "action %u: the app's processes were at work after %u actions in a "
+                      "row: work of their own; each next action waits for them at most its "
+                      "recorded gap, until they are seen quiet", r->next + 1,
+                      REPLAY_TREE_GIVE_UP);
       r->act (r, pace_done (r, "the app's processes are still busy: going on"));
       return G_SOURCE_REMOVE;
     }
   return G_SOURCE_CONTINUE;
+}
+
+/* How long the tree may take, after the app answered: REPLAY_PACE_QUIET_MS;
+ * but a tree that was at work that long REPLAY_TREE_GIVE_UP waits in a row
+ * is at work of its own (a browser starting its content processes, for
+ * seconds after its window came), which says nothing of the action's: the
+ * user gave it the recorded gap, and so does the replay (within --max-gap),
+ * until it is seen quiet again. */
+static guint
+tree_bound (Replay *r)
+{
+  gint64 spent, gap;
+
+  if (r->pace_tree_runs < REPLAY_TREE_GIVE_UP)
+    return REPLAY_PACE_QUIET_MS;
+  gap = bounded_recorded_gap (r, r->pace_next_time_ms);
+  spent = note_now_ms () - r->t_last_action;
+  return (guint) CLAMP (gap - spent, 0, REPLAY_PACE_QUIET_MS);
 }
 
 /* The app answered the ping: its event loop has handled the action. */
@@ -472,6 +504,7 @@ pace_answered (Replay *r)
     return flight_taken (r);
   if (r->pace_sample.n_active == 0)
     r->pace_quiet = 1;
+  r->pace_tree_bound_ms = tree_bound (r);
   r->pace_timer = g_timeout_add (REPLAY_PACE_SAMPLE_MS, on_pace_sample, r);
   return act_wait ();
 }

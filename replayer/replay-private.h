@@ -215,6 +215,8 @@ struct Replay
   ProcTreeGlance pace_glance; /* pacing by quiet: the last glance */
   guint pace_bound_ms;       /* ... and the most it waits (the recorded gap) */
   guint pace_busy_runs;      /* waits in a row that ended at the bound */
+  guint pace_tree_runs;      /* pinged: tree waits in a row that ended at their bound */
+  guint pace_tree_bound_ms;  /* ... and the most this one waits after the answer */
   guint64 pace_next_time_ms; /* the recorded time of the action waited for */
   gint64 flight_deadline;    /* waiting for work in flight until then (flight_taken) */
   gint64 flight_gap_ms;      /* ... the recorded gap it allows (within --timeout) */

@@ -166,6 +166,27 @@ test_busy_child (Fixture *f, gconstpointer data)
   g_assert_cmpstr (json_object_get_string_member (object, "signal"), ==, "SIGSEGV");
 }
 
+/* A process of the app's tree at work all along (a browser's content
+ * processes starting, for seconds after its window came) says nothing of
+ * the action just made: after two waits that ended at their bound, each
+ * next action waits for the tree at most its recorded gap, and the replay
+ * goes on to the crash. */
+static void
+test_busy_sibling (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = data_path ("demo.session");
+  g_autofree char *out = NULL, *err = NULL;
+  const char *shell = "while :; do :; done & exec \"$0\" \"$@\"";
+
+  g_assert_cmpint (run_xreplay (&out, &err, FAST, "-v", session, "--", "/bin/sh", "-c", shell,
+                                env ("XDEMO"), "--bug", "print", NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
+  g_assert_nonnull (strstr (err, "the app's processes were at work after 2 actions in a row: "
+                                 "work of their own"));
+  /* Nothing of it is ever quiet. */
+  g_assert_null (strstr (err, "quiet again"));
+}
+
 /* Re-anchoring: the main window (and the dialogs with it) elsewhere. */
 static void
 test_moved_window (Fixture *f, gconstpointer data)
@@ -964,6 +985,7 @@ main (int argc, char **argv)
   ADD ("/replay/crash-20-of-20", test_crash_every_time);
   ADD ("/replay/without-trigger-passes", test_without_trigger_passes);
   ADD ("/replay/busy-child", test_busy_child);
+  ADD ("/replay/busy-sibling", test_busy_sibling);
   ADD ("/replay/moved-window", test_moved_window);
   ADD ("/replay/wide-screen", test_wide_screen);
   ADD ("/replay/wm", test_wm);
