@@ -175,6 +175,7 @@ struct Replay
   gboolean wait_over;        /* ... and gave up */
   ReplayStarvation wait_starvation; /* ... the app waited for a core meanwhile */
   gint64 wait_extended;      /* ... the wait made that much longer, in ms */
+  gboolean wait_stand_in;    /* ... with a window that may stand in for it there */
   long ping_stamp;
   Window ping_window;
 
