@@ -296,7 +296,8 @@ test_missing_window (Fixture *f, gconstpointer data)
   g_autofree char *unopened = print_session (f, "unopened.session", FALSE, "XDemo", "Print");
   g_autofree char *other = print_session (f, "other.session", TRUE, "Other", "Drucken");
   g_autofree char *renamed = print_session (f, "renamed.session", TRUE, "XDemo", "Drucken");
-  g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL;
+  g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL, *out4 = NULL, *err4 = NULL;
+  const char *busy = "for i in 1 2 3 4; do (while :; do :; done) & done; exec \"$0\" \"$@\"";
   g_autoptr (JsonParser) parser = NULL;
   JsonObject *object, *missing;
 
@@ -331,6 +332,18 @@ test_missing_window (Fixture *f, gconstpointer data)
   g_assert_cmpint (run_xreplay (&out3, NULL, FAST, "--window-wait", "500", renamed, "--",
                                 env ("XDEMO"), "--bug", "print", NULL), ==, 1);
   g_assert_true (g_str_has_prefix (out3, "crashed with SIGSEGV"));
+
+  /* So it is with the app's threads waiting for a core all along (four
+   * busy loops of its own, as a browser starting on two cores): the wait
+   * for the title is --window-wait, not made longer by the starvation,
+   * since a window that stands in for it is there. */
+  g_assert_cmpint (run_xreplay (&out4, &err4, FAST, "-v", "--window-wait", "500", renamed, "--",
+                                "/bin/sh", "-c", busy, env ("XDEMO"), "--bug", "print", NULL),
+                   ==, 1);
+  g_assert_true (g_str_has_prefix (out4, "crashed with SIGSEGV"));
+  g_assert_nonnull (strstr (err4, "action 5: window 1 not as recorded after 500 ms, using class "
+                                  "and index"));
+  g_assert_null (strstr (err4, "the window wait is as much longer"));
 }
 
 /* The app ahead of the recording. A window it renames sooner than the
