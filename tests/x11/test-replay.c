@@ -171,16 +171,29 @@ test_busy_child (Fixture *f, gconstpointer data)
  * the action just made: after two waits that ended at their bound, each
  * next action waits for the tree at most its recorded gap, and the replay
  * goes on to the crash. */
+/* `xreplay -v --window-wait @window_wait @session` against xdemo --bug
+ * print, started by `sh -c @shell` (busy loops of the app's own beside
+ * it), which crashes; its stderr. */
+static char *
+replay_busy_xdemo (const char *shell, const char *window_wait, const char *session)
+{
+  g_autofree char *out = NULL;
+  char *err = NULL;
+
+  g_assert_cmpint (run_xreplay (&out, &err, FAST, "-v", "--window-wait", window_wait, session,
+                                "--", "/bin/sh", "-c", shell, env ("XDEMO"), "--bug", "print",
+                                NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
+  return err;
+}
+
 static void
 test_busy_sibling (Fixture *f, gconstpointer data)
 {
   g_autofree char *session = data_path ("demo.session");
-  g_autofree char *out = NULL, *err = NULL;
-  const char *shell = "while :; do :; done & exec \"$0\" \"$@\"";
+  g_autofree char *err = replay_busy_xdemo ("while :; do :; done & exec \"$0\" \"$@\"", "2000",
+                                            session);
 
-  g_assert_cmpint (run_xreplay (&out, &err, FAST, "-v", session, "--", "/bin/sh", "-c", shell,
-                                env ("XDEMO"), "--bug", "print", NULL), ==, 1);
-  g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
   g_assert_nonnull (strstr (err, "the app's processes were at work after 2 actions in a row: "
                                  "work of their own"));
   /* Nothing of it is ever quiet. */
@@ -296,7 +309,7 @@ test_missing_window (Fixture *f, gconstpointer data)
   g_autofree char *unopened = print_session (f, "unopened.session", FALSE, "XDemo", "Print");
   g_autofree char *other = print_session (f, "other.session", TRUE, "Other", "Drucken");
   g_autofree char *renamed = print_session (f, "renamed.session", TRUE, "XDemo", "Drucken");
-  g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL, *out4 = NULL, *err4 = NULL;
+  g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL, *err4 = NULL;
   const char *busy = "for i in 1 2 3 4; do (while :; do :; done) & done; exec \"$0\" \"$@\"";
   g_autoptr (JsonParser) parser = NULL;
   JsonObject *object, *missing;
@@ -337,10 +350,7 @@ test_missing_window (Fixture *f, gconstpointer data)
    * busy loops of its own, as a browser starting on two cores): the wait
    * for the title is --window-wait, not made longer by the starvation,
    * since a window that stands in for it is there. */
-  g_assert_cmpint (run_xreplay (&out4, &err4, FAST, "-v", "--window-wait", "500", renamed, "--",
-                                "/bin/sh", "-c", busy, env ("XDEMO"), "--bug", "print", NULL),
-                   ==, 1);
-  g_assert_true (g_str_has_prefix (out4, "crashed with SIGSEGV"));
+  err4 = replay_busy_xdemo (busy, "500", renamed);
   g_assert_nonnull (strstr (err4, "action 5: window 1 not as recorded after 500 ms, using class "
                                   "and index"));
   g_assert_null (strstr (err4, "the window wait is as much longer"));
