@@ -169,7 +169,6 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
    * the replay's (session-world.h): matched at once, not waited for. */
   g_autofree char *title = session_title_here (r->session, ev->wm_name, &r->here);
   gboolean exact, stand_in;
-
   gpointer found_before;
 
   windows_match (r->windows, ev->window, ev->wm_class, title, match);

@@ -79,7 +79,7 @@
  * rest goes at the recorded pace. */
 #define REPLAY_QUIET_GIVE_UP 2
 /* A tree at work to REPLAY_PACE_QUIET_MS this many waits in a row, after
- * the app answered, is at work of its own: see pace_answered(). */
+ * the app answered, is at work of its own: see tree_bound(). */
 #define REPLAY_TREE_GIVE_UP 2
 
 #define ANY_BUTTON_MASK (Button1Mask | Button2Mask | Button3Mask | Button4Mask | Button5Mask)
