@@ -108,6 +108,9 @@ replay_session_env (const Session *session)
   return g_strv_builder_end (env);
 }
 
+/* Files not placed named in -v's output, the rest counted. */
+#define REPLAY_FILES_NAMED 5
+
 /* The files the app read, whose copies are in the files folder, where it
  * found them: under the recording's HOME in the sandbox's, others at
  * their path (sandbox_add_file). */
@@ -116,7 +119,7 @@ replay_place_files (Replay *r)
 {
   const char *dir = r->opts->settings.files_dir;
   g_autoptr (GPtrArray) files = session_get_files (r->session);
-  guint placed = 0;
+  guint placed = 0, missing = 0;
 
   for (guint i = 0; i < files->len; i++)
     {
@@ -129,8 +132,12 @@ replay_place_files (Replay *r)
       if (!file->copied || source == NULL || g_stat (source, &st) != 0 || !S_ISREG (st.st_mode)
           || (guint64) st.st_size != file->size)
         {
-          g_autofree char *shown = quote_terminal (file->path);
-          note_verbose (r, "the file %s is not in the files folder: not placed", shown);
+          /* The first few by name: a chooser's folder may list thousands. */
+          if (missing++ < REPLAY_FILES_NAMED)
+            {
+              g_autofree char *shown = quote_terminal (file->path);
+              note_verbose (r, "the file %s is not in the files folder: not placed", shown);
+            }
           continue;
         }
       if (!sandbox_add_file (r->sandbox, dest, source, &local))
@@ -141,6 +148,9 @@ replay_place_files (Replay *r)
         }
       placed++;
     }
+  if (missing > REPLAY_FILES_NAMED)
+    note_verbose (r, "... and %u more files the app read not in the files folder: not placed",
+                  missing - REPLAY_FILES_NAMED);
   if (placed > 0)
     note_verbose (r, "%u file%s the app read placed in its sandbox", placed,
                   placed == 1 ? "" : "s");

@@ -231,9 +231,12 @@ run_many (const char *const *argv, guint n, int want_status, const char *want_sa
               g_autofree char *path = g_strdup_printf ("/proc/self/fd/%d", errs[i]);
               g_autofree char *err = NULL;
 
+              /* On stderr: meson prints a failed test's stderr, not its
+               * TAP comments, and a run that went wrong on a busy CI must
+               * say why there. */
               g_file_get_contents (path, &err, NULL, NULL);
-              g_test_message ("run %u of %u said \"%s\" (status 0x%x); on stderr:\n%s",
-                              done + i + 1, n, said->str, status, err != NULL ? err : "");
+              g_printerr ("run %u of %u said \"%s\" (status 0x%x); on stderr:\n%s\n",
+                          done + i + 1, n, said->str, status, err != NULL ? err : "");
             }
           close (errs[i]);
         }
