@@ -196,6 +196,7 @@ struct Replay
   gint64 ping_sent_ms;       /* the settle's ping: when it was sent */
   gint64 ping_starved_ms;    /* ... and starved_ms then */
   gboolean answered;         /* the app answered the ping (or cannot be pinged) */
+  gboolean awaiting_exit;    /* ... and has left the X server: its exit decides */
   gboolean noted_busy;
   guint n_ever_mapped;       /* the app's windows mapped so far */
   ProcTreeSample start_sample; /* starting: the app's tree at the last sample */

@@ -148,6 +148,37 @@ settle_ping (Replay *r)
   return act_wait ();
 }
 
+static gboolean
+on_exit_overdue (gpointer user_data)
+{
+  Replay *r = user_data;
+
+  r->timer = 0;
+  note_verbose (r, "the app has not ended %u ms after it left the X server: passed",
+                r->opts->settings.timeout_ms);
+  r->act (r, act_finish (VERDICT_PASSED));
+  return G_SOURCE_REMOVE;
+}
+
+/* Quiet, answered or not to be pinged: passed, unless no process of the
+ * app is connected to the X server any more. An app that closed its
+ * display is ending, and how it ends is the verdict: a crash on quit
+ * (the clean-up after the windows follows a freed pointer), or a crash
+ * whose windows the server closed a moment before the replay heard of the
+ * exit (the app's parent reaps it, the sandbox's then exits). Its exit
+ * comes through on_child_exit (replay.c); within --timeout, else the app
+ * lives on without a window (a daemon it became), and has passed. */
+static Act
+settle_pass (Replay *r)
+{
+  if (windows_app_connected (r->windows))
+    return act_finish (VERDICT_PASSED);
+  note_verbose (r, "the app has left the X server: waiting for it to end");
+  r->awaiting_exit = TRUE;
+  r->timer = g_timeout_add (r->opts->settings.timeout_ms, on_exit_overdue, r);
+  return act_wait ();
+}
+
 /* Settling. The actions are delivered, but the app may not have done
  * what they ask yet: under the load of parallel replays a terminal's
  * shell may still be starting when the last key is typed, a browser's
@@ -165,6 +196,8 @@ settle_answered (Replay *r)
 {
   gint64 elapsed = app_time (r, r->t_end_actions, 0);
 
+  if (r->awaiting_exit)
+    return act_wait ();
   r->answered = TRUE;
   if (r->timer != 0)
     g_source_remove (r->timer);   /* the ping's timeout */
@@ -174,7 +207,7 @@ settle_answered (Replay *r)
       if (r->noted_busy)
         note_verbose (r, "the app %s after %" G_GINT64_FORMAT " ms",
                       r->busy ? "is still busy" : "is idle", elapsed);
-      return act_finish (VERDICT_PASSED);
+      return settle_pass (r);
     }
   return act_wait ();
 }

@@ -68,13 +68,14 @@ enum { WIN_MAIN, WIN_MENU, WIN_PRINT, WIN_OPTIONS, N_WINS };
 
 typedef enum {
   BUG_NONE, BUG_PRINT, BUG_TWIN, BUG_ORDER, BUG_ABORT, BUG_HANG, BUG_DRAG, BUG_FLAKY,
-  BUG_CHILD, BUG_GL,
+  BUG_CHILD, BUG_GL, BUG_QUIT,
 } Bug;
 
 static const char *const bug_names[] = {
   [BUG_NONE] = "none", [BUG_PRINT] = "print", [BUG_TWIN] = "twin",
   [BUG_ORDER] = "order", [BUG_ABORT] = "abort", [BUG_HANG] = "hang",
   [BUG_DRAG] = "drag", [BUG_FLAKY] = "flaky", [BUG_CHILD] = "child", [BUG_GL] = "gl",
+  [BUG_QUIT] = "quit",
 };
 
 typedef enum {
@@ -249,6 +250,20 @@ apply_options (App *app, const XFontStruct *font)
     }
   app->bold = app->pending_bold;
   app->italic = app->pending_italic;
+}
+
+/* A crash on quit: the windows are gone, the clean-up after them (saving
+ * the settings, a toolkit's destructors) follows a freed pointer a
+ * second later. */
+static CRASH_SITE void
+save_settings_on_quit (App *app)
+{
+  volatile char *volatile settings = NULL;
+  const struct timespec cleanup = { 1, 0 };
+
+  say ("closed the display; saving the settings");
+  nanosleep (&cleanup, NULL);
+  settings[0] = app->bold ? 'b' : '-';
 }
 
 static CRASH_SITE void
@@ -681,6 +696,12 @@ activate (App *app, WidgetId id)
       break;
     case W_MENU_QUIT:
       say ("quit");
+      if (app->opt.bug == BUG_QUIT)
+        {
+          XCloseDisplay (app->dpy);
+          app->dpy = NULL;
+          save_settings_on_quit (app);
+        }
       exit (0);
     case W_PRINT_PRINT:
       do_print (app);
@@ -965,6 +986,8 @@ usage (FILE *out)
          "                            after 0.8 s of CPU work\n"
          "                     gl     like print, only where the X server has GLX (Print\n"
          "                            asks the server for it)\n"
+         "                     quit   File > Quit closes the display, then crashes\n"
+         "                            (SIGSEGV) a second later, saving its settings\n"
          "                     none   no bug\n"
          "  --probability P    for --bug flaky, 0 to 1 (default 0.5); the seed is\n"
          "                     $XDEMO_SEED, or the time\n"
