@@ -220,6 +220,37 @@ print_missing (const Session *session, const ReplayOptions *opts, const ReplayRe
                 (const char *) g_ptr_array_index (missing, i));
 }
 
+/* The app did not start: the end of what it printed, which says why
+ * (a missing module, a display refused), unless -v passed it through. A
+ * few lines, each quoted: the app's output is no text for the terminal. */
+#define START_STDERR_LINES 5
+#define START_STDERR_BYTES 600
+
+static void
+print_start_failure (const ReplayResult *result)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  guint n, first;
+
+  if (result->verdict.kind != VERDICT_COULD_NOT_START || result->stderr_text == NULL)
+    return;
+  text = g_strstrip (g_strdup (result->stderr_text));
+  if (*text == '\0')
+    return;
+  lines = g_strsplit (text + (strlen (text) > START_STDERR_BYTES
+                                ? strlen (text) - START_STDERR_BYTES : 0), "\n", -1);
+  n = g_strv_length (lines);
+  first = n > START_STDERR_LINES ? n - START_STDERR_LINES : 0;
+  g_printerr ("xreplay: the app's stderr ends with:\n");
+  for (guint i = first; i < n; i++)
+    {
+      g_autofree char *shown = quote_terminal (lines[i]);
+
+      g_printerr ("xreplay:   %s\n", shown);
+    }
+}
+
 static int
 print_list (const Session *session)
 {
@@ -747,6 +778,8 @@ main (int argc, char **argv)
     return interrupted (&interrupt, a.quiet);
   if (ok && !a.quiet && !a.json)
     print_missing (session, &opts, &result);
+  if (ok && !a.quiet && !a.json && !a.verbose)
+    print_start_failure (&result);
   if (report != NULL)
     return finish_report (&a, report, &interrupt, &result, ok, error, regex != NULL);
   print_result (&a, &result, ok, error, regex != NULL);

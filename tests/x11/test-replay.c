@@ -710,6 +710,19 @@ test_could_not_start (Fixture *f, gconstpointer data)
   /* Dies before it maps a window. */
   g_assert_cmpint (run_xreplay (&out2, NULL, FAST, session, "--", "false", NULL), ==, 4);
   g_assert_nonnull (strstr (out2, "exited with status 1 before it mapped a window"));
+  /* ... saying why on its stderr: its last lines are shown, quoted (an
+   * escape sequence of the app's never reaches the terminal). */
+  {
+    g_autofree char *out4 = NULL, *err4 = NULL;
+
+    g_assert_cmpint (run_xreplay (&out4, &err4, FAST, session, "--", "/bin/sh", "-c",
+                                  "echo first >&2; printf 'no module \\033[2J\\n' >&2; exit 1",
+                                  NULL), ==, 4);
+    g_assert_nonnull (strstr (out4, "exited with status 1 before it mapped a window"));
+    g_assert_nonnull (strstr (err4, "xreplay: the app's stderr ends with:\nxreplay:   first\n"
+                                    "xreplay:   no module \\x1b[2J\n"));
+    g_assert_null (strchr (err4, '\033'));
+  }
 }
 
 /* An app that never maps a window is told apart from a slow one: idle
