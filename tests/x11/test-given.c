@@ -32,6 +32,7 @@
 #include <time.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <glib-unix.h>
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
 
@@ -422,7 +423,7 @@ drive_env (Fixture *f, Window given)
  * /dev/null when @err_fd is NULL). */
 static void
 run_app (Fixture *f, const char *program, const char *const *args, const char *app_arg,
-         GPid *pid, int *out_fd, int *err_fd)
+         GPid *pid, int *out_fd, int *err_fd, int err_file)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *script = test_app_path ("gtk-given.py");
@@ -438,6 +439,19 @@ run_app (Fixture *f, const char *program, const char *const *args, const char *a
     g_ptr_array_add (argv, (char *) app_arg);
   g_ptr_array_add (argv, NULL);
   /* Not the fixture's display, HOME or variables: the replays' own. */
+  if (err_file >= 0)
+    {
+      int out[2];
+
+      g_assert_true (g_unix_open_pipe (out, FD_CLOEXEC, &error));
+      g_assert_true (g_spawn_async_with_fds (f->dir, (char **) argv->pdata, NULL,
+                                             G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, pid, -1,
+                                             out[1], err_file, &error));
+      g_assert_no_error (error);
+      close (out[1]);
+      *out_fd = out[0];
+      return;
+    }
   g_assert_true (g_spawn_async_with_pipes (f->dir, (char **) argv->pdata, NULL,
                                            G_SPAWN_DO_NOT_REAP_CHILD
                                            | (err_fd == NULL ? G_SPAWN_STDERR_TO_DEV_NULL : 0),
@@ -481,7 +495,7 @@ test_case (Fixture *f, gconstpointer data)
   g_autoptr (Session) min = NULL;
   g_autofree char *steps = NULL;
   GPid replays[5];
-  int outs[5];
+  int outs[5], errs[5];
   guint crashed = 0;
   gboolean expected = FALSE;
 
@@ -498,7 +512,14 @@ test_case (Fixture *f, gconstpointer data)
   for (int i = 0; i < 5; i++)
     {
       const char *const args[] = { f->log, NULL };
-      run_app (f, env ("XREPLAY"), args, c->app_arg, &replays[i], &outs[i], NULL);
+      g_autoptr (GError) error = NULL;
+      g_autofree char *path = NULL;
+
+      /* Its stderr to a file of its own, read if it went wrong. */
+      errs[i] = g_file_open_tmp ("test-given-XXXXXX", &path, &error);
+      g_assert_no_error (error);
+      g_unlink (path);
+      run_app (f, env ("XREPLAY"), args, c->app_arg, &replays[i], &outs[i], NULL, errs[i]);
     }
   for (int i = 0; i < 5; i++)
     {
@@ -509,6 +530,18 @@ test_case (Fixture *f, gconstpointer data)
       if (WIFEXITED (status) && WEXITSTATUS (status) == 1
           && g_str_has_prefix (out->str, "crashed with SIGSEGV"))
         crashed++;
+      else
+        {
+          /* On stderr: meson shows a failed test's stderr, where a busy
+           * CI's cause must be found. */
+          g_autofree char *path = g_strdup_printf ("/proc/self/fd/%d", errs[i]);
+          g_autofree char *err = NULL;
+
+          g_file_get_contents (path, &err, NULL, NULL);
+          g_printerr ("replay %d of 5 said \"%s\" (status 0x%x); on stderr:\n%s\n", i + 1,
+                      out->str, status, err != NULL ? err : "");
+        }
+      close (errs[i]);
     }
   g_test_message ("%s: the recording crashed the app in %u of 5 replays", c->name, crashed);
   g_assert_cmpuint (crashed, ==, 5);
@@ -520,7 +553,7 @@ test_case (Fixture *f, gconstpointer data)
     GPid pid;
     int fd, status;
 
-    run_app (f, env ("XREDUCE"), args, c->app_arg, &pid, &fd, NULL);
+    run_app (f, env ("XREDUCE"), args, c->app_arg, &pid, &fd, NULL, -1);
     status = test_wait_said (&pid, fd, out, 600000);
     close (fd);
     g_assert_true (WIFEXITED (status));
@@ -557,7 +590,7 @@ test_title (Fixture *f, gconstpointer data)
 
   c.expected[0] = one;
   test_case (f, &c);
-  run_app (f, env ("XREPLAY"), args, c.app_arg, &pid, &out_fd, &err_fd);
+  run_app (f, env ("XREPLAY"), args, c.app_arg, &pid, &out_fd, &err_fd, -1);
   test_read_until (err_fd, err, "\xff", 120000);
   status = test_wait_said (&pid, out_fd, out, 120000);
   close (out_fd);
