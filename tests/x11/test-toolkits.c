@@ -39,7 +39,11 @@
 #include "xtest-x.h"
 #include "xtest-xvfb.h"
 
-#define WAIT_MS 30000
+/* A bound on each wait for an event, never a pause: as long as xrecord
+ * gives an app to map its first window (RECORDER_START_TIMEOUT_MS). A
+ * Python app importing Qt or GTK under openbox, beside three such tests
+ * and two busy loops on 2 cores, took more than 30 s. */
+#define WAIT_MS 60000
 
 typedef struct
 {
