@@ -36,6 +36,7 @@ typedef struct
   pid_t pid;               /* _NET_WM_PID, 0: not known */
   pid_t app_pid;           /* all: the app it was taken for (DECISION_YES) */
   XAppIdentity identity;   /* owned strings */
+  gboolean reread;         /* the identity read again at its first map */
   int extents[4];          /* _GTK_FRAME_EXTENTS: left, right, top, bottom (a
                             * client-side decorated window's invisible margins,
                             * its shadows under a compositor), or zeros */

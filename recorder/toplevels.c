@@ -380,6 +380,30 @@ handle_client_destroy (Toplevels *tops, Window w)
   g_hash_table_remove (tops->clients, GSIZE_TO_POINTER (w));
 }
 
+/* A root child mapped: it goes in the first-map order, and in what was
+ * seen during the recording. */
+static void
+handle_map (Toplevels *tops, Toplevel *top)
+{
+  Client *named;
+
+  top->mapped = TRUE;
+  toplevels_note_map (tops, top);
+  if (top->client == NULL)
+    return;
+  named = toplevels_named (top);
+  /* A client connected before the recording began is not recorded (only
+   * future clients are): its class and title, set before its map (ICCCM
+   * 4.1.2), may have come after we read them at its creation. */
+  if (!named->reread && (named->identity.wm_class == NULL
+                         || xapp_identity_title (&named->identity) == NULL))
+    {
+      named->reread = TRUE;
+      xapp_identity_read (tops->xapp, named->id, &named->identity);
+    }
+  toplevels_seen_note (tops, named, TRUE);
+}
+
 void
 toplevels_handle_event (Toplevels *tops, const xEvent *ev)
 {
@@ -409,12 +433,7 @@ toplevels_handle_event (Toplevels *tops, const xEvent *ev)
     case MapNotify:
       if (ev->u.mapNotify.event == tops->root
           && (top = toplevel_find (tops, ev->u.mapNotify.window)) != NULL)
-        {
-          top->mapped = TRUE;
-          toplevels_note_map (tops, top);
-          if (top->client != NULL)
-            toplevels_seen_note (tops, toplevels_named (top), TRUE);
-        }
+        handle_map (tops, top);
       break;
     case UnmapNotify:
       if (ev->u.unmapNotify.event == tops->root
