@@ -203,11 +203,42 @@ proc_child_drain (ProcChild *child)
     capture_close (&child->err);
 }
 
+/* ---- the pids of our live children (orphans.c tells its orphans by them) ---- */
+
+G_LOCK_DEFINE_STATIC (ours);
+static GHashTable *ours;
+
+static void
+ours_set (pid_t pid, gboolean live)
+{
+  G_LOCK (ours);
+  if (ours == NULL)
+    ours = g_hash_table_new (NULL, NULL);
+  if (live)
+    g_hash_table_add (ours, GINT_TO_POINTER (pid));
+  else
+    g_hash_table_remove (ours, GINT_TO_POINTER (pid));
+  G_UNLOCK (ours);
+}
+
+gboolean
+proc_child_is_ours (pid_t pid)
+{
+  gboolean found;
+
+  G_LOCK (ours);
+  found = ours != NULL && g_hash_table_contains (ours, GINT_TO_POINTER (pid));
+  G_UNLOCK (ours);
+  return found;
+}
+
 /* ---- exit ---- */
 
 static void
 note_exit (ProcChild *child, int status)
 {
+  if (!child->exited)
+    ours_set (child->pid, FALSE);
   child->exited = TRUE;
   child->wait_status = status;
   if (child->pidfd_source != 0)
@@ -437,6 +468,7 @@ proc_child_start (ProcChild *child, const ProcSpawnOptions *options, const ProcC
       return FALSE;
     }
   child->pid = pid;
+  ours_set (pid, TRUE);
   child->own_group = !options->our_group;
   /* Also from here: the child may not have run setpgid yet. */
   if (child->own_group)
@@ -539,6 +571,7 @@ proc_child_stop (ProcChild *child, guint grace_ms)
 void
 proc_child_destroy (ProcChild *child)
 {
+  /* (Not reaped: still ours, never an orphan.) */
   capture_close (&child->out);
   capture_close (&child->err);
   if (child->pidfd_source != 0)

@@ -64,4 +64,8 @@ gboolean proc_child_watch_exit (ProcChild *child, const char *program, GError **
 void proc_child_stop (ProcChild *child, guint grace_ms);
 void proc_child_destroy (ProcChild *child);
 
+/* child.c: is @pid a child we started that has not been reaped yet
+ * (orphans.c's test: any other child of ours is an orphan)? */
+gboolean proc_child_is_ours (pid_t pid);
+
 G_END_DECLS

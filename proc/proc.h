@@ -120,6 +120,20 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcChild, proc_child_free)
  * outlives us by a moment, for tests that count what is left. */
 pid_t proc_keeper_get_pid (void);
 
+/* Orphans (orphans.c). What the app started outside its process group (a
+ * terminal's shell, in a session of its own; a daemon) outlives a kill of
+ * the group, and is left running when its parent ends. After
+ * proc_adopt_orphans() such a process comes to us instead of init
+ * (PR_SET_CHILD_SUBREAPER), and when we exit, however main() returns,
+ * whatever of them still runs is ended: SIGHUP and SIGTERM (a shell
+ * ignores SIGTERM), SIGKILL half a second later, reaped. For the
+ * programs that run the app (xrecord, xreplay); FALSE if the kernel
+ * refused. */
+gboolean proc_adopt_orphans (void);
+/* Ends the orphans still running now, as at exit; how many there were.
+ * Synchronous and bounded (@grace_ms, then at most 2 s for SIGKILL). */
+guint proc_end_orphans (guint grace_ms);
+
 /* Reads one line ("...\n", without it) that a child writes on @fd within
  * @timeout_ms: how X servers (-displayfd) and dbus-daemon
  * (--print-address) say they are ready. EOF before a newline (the child

@@ -29,6 +29,7 @@
 #include "recorder.h"
 #include "all.h"
 #include "interrupt.h"
+#include "proc.h"
 #include "quote.h"
 #include "help.h"
 #include "verdict.h"
@@ -408,6 +409,9 @@ main (int argc, char **argv)
   setlocale (LC_CTYPE, "");
   if (!parse_args (&argc, &argv, &a, &status))
     return status;
+  /* What the app starts outside its process group (a terminal's shell,
+   * in a session of its own) and leaves running ends when we do. */
+  proc_adopt_orphans ();
   if (a.all)
     return run_all (&a);
   if (a.save_dir != NULL || a.keep != NULL || a.keep_actions != NULL || a.exclude_class != NULL

@@ -733,6 +733,10 @@ main (int argc, char **argv)
   proc_interrupt_watch (on_signal, &interrupt);
   if (!parse_args (argc, argv, &a, &status) || !check_options (&a, &opts, &regex, &status))
     return status;
+  /* What the app starts outside its process group and leaves running
+   * (without the sandbox, --share-home: in the sandbox it dies with the
+   * sandbox's pid namespace) ends when we do. */
+  proc_adopt_orphans ();
   if (!load_session (&a, &opts, &interrupt, &session, &framed, &status))
     return status;
   if (!print_session (&a, session, &interrupt, &status))

@@ -137,6 +137,54 @@ test_group_kill (void)
   g_assert_true (wait_gone (grandchild, NULL));
 }
 
+/* Reads a child's first line of stdout: a pid it says. */
+static pid_t
+read_pid (ProcChild *child)
+{
+  g_autofree char *line = NULL;
+  gsize len = 0;
+
+  for (;;)
+    {
+      const char *out = proc_child_get_stdout (child, &len);
+
+      line = g_strndup (out, len);
+      if (strchr (line, '\n') != NULL)
+        return (pid_t) g_ascii_strtoll (line, NULL, 10);
+      g_clear_pointer (&line, g_free);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+/* What a child started in a session of its own, deaf to SIGHUP and
+ * SIGTERM, outlives the kill of the child's group, comes to us, and is
+ * ended by proc_end_orphans(); a child of ours that still runs is not
+ * an orphan. In a subprocess: a subreaper stays one. */
+static void
+test_orphans (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr (ProcChild) ours = spawn_sh ("exec sleep 100", NULL, NULL);
+      g_autoptr (ProcChild) child =
+        spawn_sh ("setsid sh -c 'trap \"\" HUP TERM; echo $$; exec sleep 100' & wait",
+                  NULL, NULL);
+      pid_t escaped = read_pid (child);
+
+      g_assert_true (proc_adopt_orphans ());
+      g_assert_cmpuint (proc_end_orphans (100), ==, 0);
+      proc_child_kill (child, 100);
+      g_assert_true (test_pid_alive (escaped));
+      g_assert_cmpuint (proc_end_orphans (100), ==, 1);
+      g_assert_false (test_pid_alive (escaped));
+      g_assert_true (test_pid_alive (proc_child_get_pid (ours)));
+      g_assert_cmpuint (proc_end_orphans (100), ==, 0);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 static void
 test_read_line (void)
 {
@@ -681,6 +729,7 @@ main (int argc, char **argv)
   g_test_add_func ("/proc/capture", test_capture);
   g_test_add_func ("/proc/not-found", test_not_found);
   g_test_add_func ("/proc/group-kill", test_group_kill);
+  g_test_add_func ("/proc/orphans", test_orphans);
   g_test_add_func ("/proc/read-line", test_read_line);
   g_test_add_func ("/proc/interrupt", test_interrupt);
   g_test_add_func ("/proc/run", test_run);

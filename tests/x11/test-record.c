@@ -886,6 +886,31 @@ test_record_signal_while_placing (Fixture *f, gconstpointer data)
     }
 }
 
+/* What the app started outside its process group, and left running when
+ * it ended (a program it ran with setsid; a terminal's shell, had it
+ * not ended on the hangup), goes with xrecord. */
+static void
+test_record_escaped (Fixture *f, gconstpointer data)
+{
+  const char *const options[] = { "--display", f->display, NULL };
+  const char *const app_args[] = {
+    "-c", "setsid sh -c 'echo app: escaped >&2; exec sleep 600' & exec sleep 600", NULL
+  };
+  int status;
+
+  test_become_subreaper ();
+  xrecord_spawn (f, options, "/bin/sh", app_args);
+  /* In a session of its own now: a kill of the app's group misses it. */
+  g_assert_true (read_err_until (f, "app: escaped"));
+  kill (f->xrecord, SIGTERM);
+  status = xrecord_wait (f);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 128 + SIGTERM);
+  /* Nothing of the app's comes to us, the subreaper above xrecord (but
+   * xrecord's keeper, which ends a moment after it). */
+  g_assert_cmpuint (test_orphans_gone (f->xvfb.pid, WAIT_MS), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -912,5 +937,6 @@ main (int argc, char **argv)
   ADD ("/record/bad-input", test_record_bad_input);
   ADD ("/record/never-mapped", test_record_never_mapped);
   ADD ("/record/signal-while-placing", test_record_signal_while_placing);
+  ADD ("/record/escaped", test_record_escaped);
   return g_test_run ();
 }
