@@ -89,6 +89,7 @@ typedef struct
   TestXvfb xvfb;
   GPid wm;                   /* the window manager, or 0 */
   char *wm_command;          /* its command line, for xreplay --wm; or NULL */
+  int dialog_x, dialog_y;    /* the Settings dialog on the root after the click */
   Display *dpy;              /* the test's own connection: the X events */
   char *dir, *log, *min;
   GPtrArray *app;            /* the app's command line, NULL-terminated */
@@ -480,6 +481,14 @@ record (Fixture *f, const Toolkit *tk)
   /* What does: File > Settings..., Apply. */
   settings = choose (f, tk, main, 1, "Settings");
   test_xdo_click_in (f->envp, settings, 75, 60, "1");
+  {
+    Window child;
+
+    /* (For the diagnosis of a failure: where it was just after.) */
+    if (!XTranslateCoordinates (f->dpy, settings, DefaultRootWindow (f->dpy), 0, 0,
+                                &f->dialog_x, &f->dialog_y, &child))
+      f->dialog_x = f->dialog_y = -1;
+  }
 
   status = xrecord_wait (f);
   g_assert_true (WIFEXITED (status));
@@ -583,6 +592,23 @@ test_toolkit (Fixture *f, gconstpointer data)
         }
     }
 #pragma GCC diagnostic pop
+  if (!g_str_equal (words, expected))
+    {
+      /* Where the windows were, as the recording has it (the CI log shows
+       * stderr): a window that moved under the pointer, or a recorder
+       * that missed a move. */
+      g_autofree char *text = NULL;
+      g_auto (GStrv) lines = NULL;
+
+      g_assert_true (g_file_get_contents (f->log, &text, NULL, NULL));
+      lines = g_strsplit (text, "\n", -1);
+      g_printerr ("Settings was at %d,%d on the root after the click; the recording's "
+                  "windows and clicks:\n", f->dialog_x, f->dialog_y);
+      for (guint i = 0; lines[i] != NULL; i++)
+        if (strstr (lines[i], "ConfigureNotify") != NULL || strstr (lines[i], "ReparentNotify") != NULL
+            || strstr (lines[i], "MapNotify") != NULL || strstr (lines[i], "Button") != NULL)
+          g_printerr ("  %s\n", lines[i]);
+    }
   g_assert_cmpstr (words, ==, expected);
 }
 
