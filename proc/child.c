@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -52,6 +53,7 @@ typedef struct
   int death_signal;
   gboolean outlive;
   gboolean our_group;
+  gboolean no_core_dump;
   int keeper_fd;             /* the keeper's socket, or -1: the group to put on its list */
 } Setup;
 
@@ -85,6 +87,12 @@ child_setup (gpointer user_data)
 
   if (!setup->our_group)
     setpgid (0, 0);
+  if (setup->no_core_dump)
+    {
+      struct rlimit none = { 0, 0 };
+
+      setrlimit (RLIMIT_CORE, &none);
+    }
   /* The group goes on the keeper's list before the child can start
    * anything: registered by the parent after the spawn returned, a group
    * whose owner was killed in between (a loaded machine may not run the
@@ -424,6 +432,7 @@ proc_child_start (ProcChild *child, const ProcSpawnOptions *options, const ProcC
     .death_signal = options->death_signal > 0 ? options->death_signal : SIGKILL,
     .outlive = options->outlive,
     .our_group = options->our_group,
+    .no_core_dump = options->no_core_dump,
     .keeper_fd = keeper_fd,
   };
   int source_fds[2], target_fds[2];

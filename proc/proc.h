@@ -77,6 +77,9 @@ typedef struct
                               * command elsewhere ends when its stdin closes or on the
                               * death_signal it passes on (SIGUSR1), and which the
                               * keeper's SIGTERM or SIGKILL would cut off from it */
+  gboolean no_core_dump;     /* RLIMIT_CORE 0 for it and what it starts: xreduce's
+                              * replays, whose hundreds of crashes are not worth a
+                              * core file or a systemd-coredump run each */
   ProcExitFunc on_exit;      /* or NULL */
   gpointer user_data;
 } ProcSpawnOptions;

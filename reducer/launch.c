@@ -326,6 +326,10 @@ launch_test (Runner *runner, Worker *worker, Session *session, gint index,
   spawn.err = PROC_OUTPUT_CAPTURE;
   spawn.on_exit = runner->test_done;
   spawn.user_data = worker;
+  /* The app crashes in most replays: no core dump of it each time (a
+   * browser's is hundreds of MB, and systemd-coredump compresses it).
+   * A --test script is the user's: its limits are. */
+  spawn.no_core_dump = !by_test;
   if (launched)
     {
       if (!worker_open_stdin (worker, session, &child_stdin, error))

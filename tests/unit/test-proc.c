@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <gio/gio.h>
 #include <glib.h>
@@ -135,6 +136,43 @@ test_group_kill (void)
   proc_child_kill (child, 100);
   g_assert_true (proc_child_has_exited (child));
   g_assert_true (wait_gone (grandchild, NULL));
+}
+
+/* no_core_dump: RLIMIT_CORE 0 in the child, and in what it runs. */
+static void
+test_no_core_dump (void)
+{
+  for (int no_core = 0; no_core < 2; no_core++)
+    {
+      const char *argv[] = { "sh", "-c", "sh -c 'ulimit -c'", NULL };
+      g_autoptr (GError) error = NULL;
+      g_autoptr (ProcChild) child = NULL;
+      g_autofree char *out = NULL;
+      struct rlimit ours;
+      ProcSpawnOptions spawn;
+      const char *text;
+      gsize len;
+
+      proc_spawn_options_init (&spawn);
+      spawn.argv = argv;
+      spawn.out = PROC_OUTPUT_CAPTURE;
+      spawn.no_core_dump = no_core;
+      child = proc_spawn (&spawn, &error);
+      g_assert_no_error (error);
+      g_assert_true (proc_child_wait (child, GONE_MS));
+      proc_child_drain (child);
+      text = proc_child_get_stdout (child, &len);
+      out = g_strndup (text, len);
+      g_assert_cmpint (getrlimit (RLIMIT_CORE, &ours), ==, 0);
+      if (no_core)
+        g_assert_cmpstr (out, ==, "0\n");
+      else if (ours.rlim_cur == 0)
+        g_assert_cmpstr (out, ==, "0\n");
+      else if (ours.rlim_cur == RLIM_INFINITY)
+        g_assert_cmpstr (out, ==, "unlimited\n");
+      else
+        g_assert_cmpstr (out, !=, "0\n");   /* (in the shell's blocks) */
+    }
 }
 
 /* Reads a child's first line of stdout: a pid it says. */
@@ -730,6 +768,7 @@ main (int argc, char **argv)
   g_test_add_func ("/proc/not-found", test_not_found);
   g_test_add_func ("/proc/group-kill", test_group_kill);
   g_test_add_func ("/proc/orphans", test_orphans);
+  g_test_add_func ("/proc/no-core-dump", test_no_core_dump);
   g_test_add_func ("/proc/read-line", test_read_line);
   g_test_add_func ("/proc/interrupt", test_interrupt);
   g_test_add_func ("/proc/run", test_run);
