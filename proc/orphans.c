@@ -35,9 +35,14 @@
 #define ORPHANS_POLL_MAX 64
 
 
-/* The orphans that still run, in @pids; a zombie among them is reaped. */
+/* PF_EXITING, /proc/PID/stat's flags: in its exit already. */
+#define ORPHANS_PF_EXITING 0x4
+
+/* The orphans that still run, in @pids; a zombie among them is reaped.
+ * Those in their exit already (the sandbox's pid 1, which ends just after
+ * the bwrap that waited for it) go in @exiting too. */
 static void
-orphans_list (GArray *pids)
+orphans_list (GArray *pids, GHashTable *exiting)
 {
   g_autoptr (GDir) dir = g_dir_open ("/proc", 0, NULL);
   pid_t self = getpid (), keeper = proc_keeper_get_pid ();
@@ -53,6 +58,7 @@ orphans_list (GArray *pids)
       const char *p;
       char state;
       int ppid;
+      unsigned int flags = 0;
 
       if (pid <= 0 || pid == self || pid == keeper)
         continue;
@@ -61,14 +67,16 @@ orphans_list (GArray *pids)
        * a ')' too; the fields after the last one are the kernel's.) */
       if (!g_file_get_contents (path, &stat, NULL, NULL)
           || (p = strrchr (stat, ')')) == NULL
-          || sscanf (p + 1, " %c %d", &state, &ppid) != 2 || ppid != self
-          || proc_child_is_ours (pid))
+          || sscanf (p + 1, " %c %d %*d %*d %*d %*d %u", &state, &ppid, &flags) < 2
+          || ppid != self || proc_child_is_ours (pid))
         continue;
       if (state == 'Z')
         {
           waitpid (pid, NULL, WNOHANG);
           continue;
         }
+      if (flags & ORPHANS_PF_EXITING)
+        g_hash_table_add (exiting, GINT_TO_POINTER (pid));
       g_array_append_val (pids, pid);
     }
 }
@@ -101,6 +109,8 @@ proc_end_orphans (guint grace_ms)
 {
   g_autoptr (GArray) pids = g_array_new (FALSE, FALSE, sizeof (pid_t));
   g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) exiting = g_hash_table_new (NULL, NULL);
+  guint ended = 0;
   gint64 start = g_get_monotonic_time ();
   gint64 kill_at = start + (gint64) grace_ms * 1000;
   gint64 give_up = kill_at + (gint64) ORPHANS_KILL_WAIT_MS * 1000;
@@ -109,7 +119,8 @@ proc_end_orphans (guint grace_ms)
     {
       gint64 now = g_get_monotonic_time ();
 
-      orphans_list (pids);
+      g_hash_table_remove_all (exiting);
+      orphans_list (pids, exiting);
       if (pids->len == 0)
         break;
       if (now >= give_up)
@@ -121,6 +132,10 @@ proc_end_orphans (guint grace_ms)
         {
           pid_t pid = g_array_index (pids, pid_t, i);
           gboolean first = g_hash_table_add (seen, GINT_TO_POINTER (pid));
+
+          /* (One in its exit when first seen was not ended by us.) */
+          if (first && !g_hash_table_contains (exiting, GINT_TO_POINTER (pid)))
+            ended++;
 
           if (now >= kill_at)
             kill (pid, SIGKILL);
@@ -134,23 +149,30 @@ proc_end_orphans (guint grace_ms)
         }
       orphans_wait (pids, (int) (((now < kill_at ? kill_at : give_up) - now) / 1000) + 1);
     }
-  return g_hash_table_size (seen);
+  return ended;
 }
+
+static const char *orphans_program;
 
 static void
 orphans_at_exit (void)
 {
-  proc_end_orphans (ORPHANS_GRACE_MS);
+  guint ended = proc_end_orphans (ORPHANS_GRACE_MS);
+
+  if (ended > 0 && orphans_program != NULL)
+    g_printerr ("%s: ended %u process%s the app had started and left running outside its "
+                "process group\n", orphans_program, ended, ended == 1 ? "" : "es");
 }
 
 gboolean
-proc_adopt_orphans (void)
+proc_adopt_orphans (const char *program)
 {
   if (prctl (PR_SET_CHILD_SUBREAPER, 1) != 0)
     {
       g_debug ("cannot be a subreaper: %s", g_strerror (errno));
       return FALSE;
     }
+  orphans_program = program;
   atexit (orphans_at_exit);
   return TRUE;
 }

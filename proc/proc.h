@@ -129,11 +129,13 @@ pid_t proc_keeper_get_pid (void);
  * proc_adopt_orphans() such a process comes to us instead of init
  * (PR_SET_CHILD_SUBREAPER), and when we exit, however main() returns,
  * whatever of them still runs is ended: SIGHUP and SIGTERM (a shell
- * ignores SIGTERM), SIGKILL half a second later, reaped. For the
- * programs that run the app (xrecord, xreplay); FALSE if the kernel
- * refused. */
-gboolean proc_adopt_orphans (void);
-/* Ends the orphans still running now, as at exit; how many there were.
+ * ignores SIGTERM), SIGKILL half a second later, reaped, and
+ * "@program: ended N processes ..." said on stderr. For the programs
+ * that run the app (xrecord, xreplay); FALSE if the kernel refused.
+ * @program: a static string. */
+gboolean proc_adopt_orphans (const char *program);
+/* Ends the orphans still running now, as at exit; how many there were
+ * (not counting one that was in its exit already).
  * Synchronous and bounded (@grace_ms, then at most 2 s for SIGKILL). */
 guint proc_end_orphans (guint grace_ms);
 

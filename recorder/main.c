@@ -411,7 +411,7 @@ main (int argc, char **argv)
     return status;
   /* What the app starts outside its process group (a terminal's shell,
    * in a session of its own) and leaves running ends when we do. */
-  proc_adopt_orphans ();
+  proc_adopt_orphans ("xrecord");
   if (a.all)
     return run_all (&a);
   if (a.save_dir != NULL || a.keep != NULL || a.keep_actions != NULL || a.exclude_class != NULL

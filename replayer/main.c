@@ -736,7 +736,7 @@ main (int argc, char **argv)
   /* What the app starts outside its process group and leaves running
    * (without the sandbox, --share-home: in the sandbox it dies with the
    * sandbox's pid namespace) ends when we do. */
-  proc_adopt_orphans ();
+  proc_adopt_orphans ("xreplay");
   if (!load_session (&a, &opts, &interrupt, &session, &framed, &status))
     return status;
   if (!print_session (&a, session, &interrupt, &status))

@@ -209,7 +209,7 @@ test_orphans (void)
                   NULL, NULL);
       pid_t escaped = read_pid (child);
 
-      g_assert_true (proc_adopt_orphans ());
+      g_assert_true (proc_adopt_orphans (NULL));
       g_assert_cmpuint (proc_end_orphans (100), ==, 0);
       proc_child_kill (child, 100);
       g_assert_true (test_pid_alive (escaped));

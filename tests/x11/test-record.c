@@ -906,6 +906,8 @@ test_record_escaped (Fixture *f, gconstpointer data)
   status = xrecord_wait (f);
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 128 + SIGTERM);
+  g_assert_nonnull (strstr (f->err->str, "\nxrecord: ended 1 process the app had started and "
+                                         "left running outside its process group\n"));
   /* Nothing of the app's comes to us, the subreaper above xrecord (but
    * xrecord's keeper, which ends a moment after it). */
   g_assert_cmpuint (test_orphans_gone (f->xvfb.pid, WAIT_MS), ==, 0);
