@@ -1,12 +1,13 @@
 /* xslow.c — an app whose crash comes seconds after the action that
- * causes it, for the slow-crash tests (tests/x11/test-slow.c): it works
+ * causes it, for the slow-crash test (tests/x11/test-faithful.c): it works
  * it out first, as an app deep in an unbounded recursion does.
  *
  * One plain Xlib window, "Slow" (class XSlow), 300x200 at +100+100, with
  * _NET_WM_PID and _NET_WM_PING. Keys typed into it are remembered; a
  * click after both x and y were typed makes it work (on the CPU, its
- * event loop stopped: no ping is answered meanwhile) for one second plus
- * one for each other letter typed, four at most, then SIGSEGV. Work is
+ * event loop stopped: no ping is answered meanwhile) for one unit plus
+ * one for each other letter typed, four at most, then SIGSEGV: a unit is
+ * a second, or the milliseconds of its argument (`xslow 200`). Work is
  * counted in the CPU time it gets, so on a loaded machine it takes
  * longer by the clock, as the recursion does. Without x and y a click
  * does nothing.
@@ -17,6 +18,7 @@
 #include <X11/keysym.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,9 +45,10 @@ work (long ms)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
   Display *dpy = XOpenDisplay (NULL);
+  long unit_ms = argc > 1 ? atol (argv[1]) : 1000;
   Window win;
   Atom wm_protocols, protocols[2];
   long pid = (long) getpid ();
@@ -55,6 +58,11 @@ main (void)
     {
       fprintf (stderr, "xslow: cannot open the display\n");
       return 1;
+    }
+  if (unit_ms <= 0)
+    {
+      fprintf (stderr, "usage: xslow [UNIT_MS]\n");
+      return 2;
     }
   win = XCreateSimpleWindow (dpy, DefaultRootWindow (dpy), 100, 100, 300, 200, 0,
                              BlackPixel (dpy, 0), WhitePixel (dpy, 0));
@@ -87,7 +95,7 @@ main (void)
 
           for (int i = 0; i < 26; i++)
             others += typed[i] && i != 'x' - 'a' && i != 'y' - 'a';
-          work (1000 + 1000L * (others < 4 ? others : 4));
+          work (unit_ms * (1 + (others < 4 ? others : 4)));
           raise (SIGSEGV);
         }
       else if (ev.type == ClientMessage && ev.xclient.message_type == wm_protocols

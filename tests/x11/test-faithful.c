@@ -24,11 +24,11 @@
  *                            compositor;
  *   /faithful/keymap         the keymap line says the layout the keys have,
  *                            whatever the server's names say;
- *   /faithful/slow-crash     an app whose crash comes 1 to 5 s of CPU after
- *                            its click, reduced at -j 6 on a loaded core,
- *                            finds a minimal session: --settle 10000 on a
- *                            quiet machine finds it still fails and that
- *                            nothing more can go.
+ *   /faithful/slow-crash     an app whose crash comes 1 to 5 units of CPU
+ *                            (200 ms each) after its click, reduced at -j 6
+ *                            on a loaded core, finds a minimal session: a
+ *                            settle of three times the slowest crash finds
+ *                            it still fails and that nothing more can go.
  *
  * Synchronisation: xrecord says when it records; every window is awaited
  * on the test's own X events (MapNotify on the root). A person's pauses
@@ -718,8 +718,14 @@ test_keymap (Fixture *f, gconstpointer data)
 
 /* ---- a slow crash ---- */
 
-/* xslow: a, x, b, y, c, d typed, a click: the crash comes 5 s of CPU after
- * the click; without a, b, c, d sooner (1 s and one more each). */
+/* xslow: a, x, b, y, c, d typed, a click: the crash comes 5 units of CPU
+ * after the click; without a, b, c, d sooner (1 unit and one more each).
+ * A unit is 200 ms: what the test is about is the crash's delay beside
+ * the learnt settle, several times longer under load than on a quiet
+ * core, and that is the same at any unit; a second made the test hold
+ * one core for three minutes. */
+#define SLOW_UNIT_MS "200"
+#define SLOW_SETTLE_MS "3000"    /* three times the slowest crash's CPU */
 static char *
 slow_session (Fixture *f)
 {
@@ -775,7 +781,7 @@ test_slow_crash (Fixture *f, gconstpointer data)
    * other tests of the suite) is not loaded by this one. */
   const char *const loaded_argv[] = { "taskset", "-c", cpu, env ("XREDUCE"), "-j", "6",
                                       "--no-report", "-o", loaded, session, "--", env ("XSLOW"),
-                                      NULL };
+                                      SLOW_UNIT_MS, NULL };
   const char *const hog_argv[] = { "taskset", "-c", cpu, "/bin/sh", "-c", "while :; do :; done",
                                    NULL };
   /* The reference reduces the loaded result, not the whole session: it
@@ -784,12 +790,12 @@ test_slow_crash (Fixture *f, gconstpointer data)
    * the whole session (the app crashes when x, y and a click are in:
    * whatever else the loaded result had, the reference drops, and a
    * result without one of them does not fail). Each candidate that passes
-   * waits the whole 10 s; two at once (a reduction's result is the same
+   * waits the whole settle; two at once (a reduction's result is the same
    * at any parallelism, test-reduce's /reduce/speculation): a crash
-   * takes at most 5 s of CPU, and two replays share the cores. */
-  const char *const truth_argv[] = { env ("XREDUCE"), "-j", "2", "--settle", "10000",
+   * takes at most 5 units of CPU, and two replays share the cores. */
+  const char *const truth_argv[] = { env ("XREDUCE"), "-j", "2", "--settle", SLOW_SETTLE_MS,
                                      "--no-report", "-o", truth, loaded, "--", env ("XSLOW"),
-                                     NULL };
+                                     SLOW_UNIT_MS, NULL };
   g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
   g_autofree char *loaded_words = NULL, *truth_words = NULL;
   GPid hog = 0;
