@@ -74,6 +74,22 @@ background_done (Runner *runner, Worker *worker, Background *bg, gboolean killed
   background_free (bg);
 }
 
+/* The next background test to start: the first in the queue that is not
+ * deferred, else the first. */
+static Background *
+pop_next (Runner *runner)
+{
+  for (GList *l = runner->background.head; l != NULL; l = l->next)
+    if (!((Background *) l->data)->deferred)
+      {
+        Background *bg = l->data;
+
+        g_queue_delete_link (&runner->background, l);
+        return bg;
+      }
+  return g_queue_pop_head (&runner->background);
+}
+
 /* Starts queued background tests on idle workers. */
 void
 background_launch (Runner *runner)
@@ -82,7 +98,7 @@ background_launch (Runner *runner)
 
   while (!g_queue_is_empty (&runner->background) && (worker = worker_find_idle (runner)) != NULL)
     {
-      Background *bg = g_queue_pop_head (&runner->background);
+      Background *bg = pop_next (runner);
       g_autoptr (GError) error = NULL;
 
       if (!launch_test (runner, worker, bg->session, -1, bg, &error))
@@ -110,7 +126,7 @@ background_launch (Runner *runner)
 
 static void
 queue_background (Runner *runner, Session *session, gboolean shared, const char *report_dir,
-                  gboolean no_backtrace,
+                  gboolean no_backtrace, gboolean deferred,
                   RunnerPredicate predicate, gpointer predicate_data,
                   RunnerDoneFunc done, gpointer done_data)
 {
@@ -120,13 +136,16 @@ queue_background (Runner *runner, Session *session, gboolean shared, const char 
   bg->shared = shared;
   bg->report_dir = g_strdup (report_dir);
   bg->no_backtrace = no_backtrace;
+  bg->deferred = deferred;
   bg->predicate = predicate;
   bg->predicate_data = predicate_data;
   bg->done = done;
   bg->done_data = done_data;
   g_queue_push_tail (&runner->background, bg);
   runner->n_background++;
-  if (!runner->cancelled)
+  /* A deferred one starts at the next look for idle workers, after what
+   * the caller queues next. */
+  if (!runner->cancelled && !deferred)
     background_launch (runner);
 }
 
@@ -134,7 +153,8 @@ void
 runner_start_background (Runner *runner, Session *session, RunnerPredicate predicate,
                          gpointer predicate_data, RunnerDoneFunc done, gpointer done_data)
 {
-  queue_background (runner, session, FALSE, NULL, FALSE, predicate, predicate_data, done, done_data);
+  queue_background (runner, session, FALSE, NULL, FALSE, FALSE, predicate, predicate_data, done,
+                    done_data);
 }
 
 void
@@ -150,8 +170,8 @@ runner_start_background_shared (Runner *runner, const Session *session,
       g_clear_pointer (&runner->shared_text, g_free);
       runner->shared = session;
     }
-  queue_background (runner, (Session *) session, TRUE, NULL, FALSE, predicate, predicate_data, done,
-                    done_data);
+  queue_background (runner, (Session *) session, TRUE, NULL, FALSE, FALSE, predicate,
+                    predicate_data, done, done_data);
 }
 
 guint
@@ -186,54 +206,77 @@ runner_wait_background (Runner *runner, GError **error)
   return TRUE;
 }
 
-typedef struct
+struct RunnerOnce
 {
   gboolean done;
-  RunResult *result;
+  gboolean abandoned;        /* runner_abandon_once(): freed when it ends */
+  RunResult result;
   GError *error;
-} Once;
+};
 
 static void
 on_once_done (RunResult *result, gboolean failed, const GError *error, gpointer data)
 {
-  Once *once = data;
+  RunnerOnce *once = data;
 
+  if (once->abandoned)
+    {
+      g_clear_error (&once->error);
+      g_free (once);
+      return;
+    }
   once->done = TRUE;
   if (error != NULL)
     once->error = g_error_copy (error);
   else
     {
       /* Taken whole: the caller clears what is left. */
-      *once->result = *result;
+      once->result = *result;
       memset (result, 0, sizeof *result);
     }
 }
 
-gboolean
-runner_run_once (Runner *runner, Session *session, const char *report_dir, gboolean traced,
-                 RunResult *result, GError **error)
+static RunnerOnce *
+start_once (Runner *runner, const Session *session, const char *report_dir, gboolean traced,
+            gboolean deferred)
 {
   guint n = session_get_n_actions (session);
   g_autofree guint *all = g_new (guint, MAX (n, 1));
-  Once once = { .result = result };
+  RunnerOnce *once = g_new0 (RunnerOnce, 1);
 
-  memset (result, 0, sizeof *result);
   for (guint i = 0; i < n; i++)
     all[i] = i;
   queue_background (runner, session_subset (session, all, n), FALSE, report_dir, !traced,
-                    NULL, NULL, on_once_done, &once);
-  /* Until it is over: on_once_done() writes to this frame. */
-  while (!once.done)
+                    deferred, NULL, NULL, on_once_done, once);
+  return once;
+}
+
+RunnerOnce *
+runner_start_once (Runner *runner, const Session *session, const char *report_dir,
+                   gboolean traced)
+{
+  return start_once (runner, session, report_dir, traced, TRUE);
+}
+
+gboolean
+runner_finish_once (Runner *runner, RunnerOnce *once, RunResult *result, GError **error)
+{
+  gboolean ok;
+
+  memset (result, 0, sizeof *result);
+  /* Until it is over: on_once_done() writes to it. */
+  while (!once->done)
     {
       if (runner->cancelled)
         {
           /* Never started: nothing will call back. */
           for (GList *l = runner->background.head; l != NULL; l = l->next)
-            if (((Background *) l->data)->done_data == &once)
+            if (((Background *) l->data)->done_data == once)
               {
                 background_free (l->data);
                 g_queue_delete_link (&runner->background, l);
                 runner->n_background--;
+                g_free (once);
                 g_set_error_literal (error, RUNNER_ERROR, RUNNER_ERROR_CANCELLED,
                                      "interrupted");
                 return FALSE;
@@ -243,10 +286,45 @@ runner_run_once (Runner *runner, Session *session, const char *report_dir, gbool
         background_launch (runner);
       g_main_context_iteration (NULL, TRUE);
     }
-  if (once.error != NULL)
+  ok = once->error == NULL;
+  if (!ok)
+    g_propagate_error (error, once->error);
+  else
+    *result = once->result;
+  g_free (once);
+  return ok;
+}
+
+void
+runner_abandon_once (Runner *runner, RunnerOnce *once)
+{
+  if (once == NULL)
+    return;
+  if (once->done)
     {
-      g_propagate_error (error, once.error);
-      return FALSE;
+      run_result_clear (&once->result);
+      g_clear_error (&once->error);
+      g_free (once);
+      return;
     }
-  return TRUE;
+  /* Not started yet: it never will. Running: it ends as it would, its
+   * result dropped (on_once_done), its worker free again. */
+  for (GList *l = runner->background.head; l != NULL; l = l->next)
+    if (((Background *) l->data)->done_data == once)
+      {
+        background_free (l->data);
+        g_queue_delete_link (&runner->background, l);
+        runner->n_background--;
+        g_free (once);
+        return;
+      }
+  once->abandoned = TRUE;
+}
+
+gboolean
+runner_run_once (Runner *runner, Session *session, const char *report_dir, gboolean traced,
+                 RunResult *result, GError **error)
+{
+  return runner_finish_once (runner, start_once (runner, session, report_dir, traced, FALSE),
+                             result, error);
 }

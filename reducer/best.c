@@ -12,6 +12,7 @@
 #include "reduce-private.h"
 #include "output.h"
 #include "quote.h"
+#include "summary.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -142,7 +143,21 @@ reducer_update_replay_line (Reducer *reducer)
 Session *
 reducer_best_session (Reducer *reducer)
 {
-  Session *best = session_subset (reducer->session, reducer->best, reducer->n_best);
+  return reducer_session_of (reducer, reducer->best, reducer->n_best);
+}
+
+void
+reducer_drop_early_report (Reducer *reducer)
+{
+  g_clear_pointer (&reducer->early_report, summary_replay_free);
+  g_clear_pointer (&reducer->early_set, g_array_unref);
+  g_clear_pointer (&reducer->early_line, g_strfreev);
+}
+
+Session *
+reducer_session_of (Reducer *reducer, const guint *set, guint n)
+{
+  Session *best = session_subset (reducer->session, set, n);
   g_autoptr (GError) error = NULL;
 
   /* (Each word is one a session may carry, checked: this cannot fail.) */

@@ -79,7 +79,8 @@ interrupted_report (Reducer *reducer, Reduction *reduction, const Session *best,
       runner_resume (reducer->runner);
       runner_set_window_wait (reducer->runner, 0);
       runner_set_settle (reducer->runner, 0);
-      if (!summary_write_report (reducer->runner, best, reduction, &report_md, &replay, &local))
+      if (!summary_write_report (reducer->runner, best, reduction, NULL, &report_md, &replay,
+                                 &local))
         g_clear_pointer (&report_md, g_free);
       run_result_clear (&replay);
     }
@@ -91,6 +92,29 @@ interrupted_report (Reducer *reducer, Reduction *reduction, const Session *best,
                "interrupted after %" G_GUINT64_FORMAT " tests: the best session so far "
                "(%u actions, not minimal) is in %s%s; run the same command again to resume",
                reduction->tests, reducer->n_best, reducer->output_path, where);
+}
+
+/* The report's replay started beside the last checks, if its session is
+ * the result: the actions and the replay line (else it is dropped). */
+static SummaryReplay *
+take_early_report (Reducer *reducer)
+{
+  SummaryReplay *early = NULL;
+
+  if (reducer->early_report != NULL && reducer->early_set->len == reducer->n_best
+      && memcmp (reducer->early_set->data, reducer->best, reducer->n_best * sizeof (guint)) == 0
+      && ((reducer->early_line == NULL && reducer->replay_line == NULL)
+          || (reducer->early_line != NULL && reducer->replay_line != NULL
+              && g_strv_equal ((const char *const *) reducer->early_line,
+                               (const char *const *) reducer->replay_line))))
+    {
+      early = g_steal_pointer (&reducer->early_report);
+      g_debug ("the report's replay started beside the last checks: its session is the result");
+    }
+  else if (reducer->early_report != NULL)
+    g_debug ("the report's replay started beside the last checks is not the result's: again");
+  reducer_drop_early_report (reducer);
+  return early;
 }
 
 /* reduce_finish() without a result: why, said; FALSE. */
@@ -189,8 +213,8 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
       runner_resume (reducer->runner);
       runner_set_window_wait (reducer->runner, 0);
       runner_set_settle (reducer->runner, 0);
-      if (!summary_write_report (reducer->runner, best, &reduction, &report_md, &report_replay,
-                                 &report_error)
+      if (!summary_write_report (reducer->runner, best, &reduction, take_early_report (reducer),
+                                 &report_md, &report_replay, &report_error)
           && g_error_matches (report_error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED))
         {
           g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,

@@ -214,6 +214,11 @@ test_command (Runner *runner, const Background *bg, gboolean by_test, gboolean l
 
       overrides.report_dir = report_dir;
       overrides.no_backtrace = bg != NULL && bg->no_backtrace;
+      /* The report's replay waits the full --window-wait and --settle of
+       * the options, not what xreduce learnt for its tests: it may run
+       * beside the last of them (runner_start_once). */
+      if (report_dir != NULL)
+        overrides.window_wait_ms = overrides.settle_ms = 0;
       command = replay_args_command (runner->xreplay, (const char *const *) runner->xreplay_args,
                                      &overrides, display, launched ? "-" : path,
                                      (const char *const *) runner->app_argv);

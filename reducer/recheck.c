@@ -101,7 +101,7 @@ reducer_confirm_passes (Reducer *reducer, const DdCandidate *cands, DdOutcome *o
                                target_still_fails, &reducer->target, on_confirmed, c);
     }
   runner_set_settle (reducer->runner, 0);
-  while (all->pending > 0 && runner_wait_background (reducer->runner, error))
+  while (all->pending > 0 && runner_step_background (reducer->runner, error))
     ;
   runner_set_settle (reducer->runner, reducer->settle_ms);
   ok = all->pending == 0 && !all->broke;
@@ -178,7 +178,7 @@ reducer_recheck_steps (Reducer *reducer, gboolean *smaller, GError **error)
                                                set->len),
                                target_still_fails, &reducer->target, on_confirmed, c);
     }
-  while (all->pending > 0 && runner_wait_background (reducer->runner, error))
+  while (all->pending > 0 && runner_step_background (reducer->runner, error))
     ;
   ok = all->pending == 0 && !all->broke;
   for (guint r = 0; ok && r < sets->len; r++)

@@ -109,6 +109,11 @@ typedef struct Reducer
   guint put_back_tests;      /* ... and the tests that cost */
   guint rechecks;            /* rounds of recheck_steps() */
   guint rechecked;           /* ... and their tests */
+  /* The report's replay, started beside the last checks (reduce.c's
+   * start_report_early), of what they will most likely leave: */
+  struct SummaryReplay *early_report; /* owned, or NULL */
+  GArray *early_set;         /* owned: ... its actions (guint), or NULL */
+  char **early_line;         /* owned: ... and replay line */
 } Reducer;
 
 
@@ -138,6 +143,10 @@ void reducer_on_improved (const guint *elems, guint n, gpointer data);
 void reducer_update_replay_line (Reducer *reducer);
 /* best.c: the best set as a session (new), with its replay line. */
 Session *reducer_best_session (Reducer *reducer);
+/* best.c: the same for the action set @set. */
+Session *reducer_session_of (Reducer *reducer, const guint *set, guint n);
+/* best.c: the report's early replay dropped (its folder goes), if any. */
+void reducer_drop_early_report (Reducer *reducer);
 /* best.c: the best set saved to the output file. */
 gboolean reducer_save_best (Reducer *reducer, GError **error);
 /* best.c: the verdict adopted (reducer->stop set if the search must start again). */

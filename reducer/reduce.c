@@ -17,6 +17,7 @@
 #include "reduce-private.h"
 #include "interrupt.h"
 #include "search.h"
+#include "summary.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -369,6 +370,41 @@ out:
     reducer_say (reducer, "the user's releases stay out: %s", error->message);
 }
 
+/* The search is over: the report's replay starts now, beside the last
+ * checks (each step left out once more, the releases put back), of the
+ * session they most likely leave: the best set with every release the
+ * search dropped (the first thing put_back_releases() tries, and what it
+ * keeps when the failure holds). reduce_finish() takes it if the result
+ * is that session, else drops it: a replay's time saved at the end of
+ * every reduction (a browser's start), at the cost of one replay when
+ * the guess was wrong. */
+static void
+start_report_early (Reducer *reducer)
+{
+  g_autoptr (GArray) releases = NULL;
+  g_autoptr (Session) session = NULL;
+  g_autoptr (GError) error = NULL;
+
+  reducer_drop_early_report (reducer);
+  if (!reducer->options->report || reducer->runner == NULL)
+    return;
+  releases = reducer->options->algorithm == DD_ALGORITHM_HDD
+             ? search_dropped_releases (reducer->session, reducer->best, reducer->n_best)
+             : g_array_new (FALSE, FALSE, sizeof (guint));
+  reducer->early_set = best_with (reducer, (const guint *) releases->data, releases->len);
+  reducer->early_line = g_strdupv (reducer->replay_line);
+  session = reducer_session_of (reducer, (const guint *) reducer->early_set->data,
+                                reducer->early_set->len);
+  reducer->early_report = summary_start_replay (reducer->runner, session, reducer->output_path,
+                                                &error);
+  if (reducer->early_report == NULL)
+    {
+      /* The report finds out again, and says so. */
+      g_debug ("the report's replay does not start early: %s", error->message);
+      reducer_drop_early_report (reducer);
+    }
+}
+
 /* The search, again from the best set each time the verdict changes the
  * premises; at the end, the verdict is in, each step rechecked and the
  * best set saved. */
@@ -394,6 +430,8 @@ reduce_search (Reducer *reducer, GError **error)
                        "findings", reducer->n_best, reducer->n_best == 1 ? "" : "s");
           continue;
         }
+      if (ok)
+        start_report_early (reducer);
       if (ok && reducer->options->algorithm == DD_ALGORITHM_HDD
           && reducer->options->test_argv == NULL && reducer->rechecks < REDUCE_RECHECK_ROUNDS)
         {
@@ -444,6 +482,8 @@ reduce_search (Reducer *reducer, GError **error)
 static void
 reducer_clear (Reducer *reducer)
 {
+  /* (Its replay is the runner's.) */
+  reducer_drop_early_report (reducer);
   if (reducer->deadline != 0)
     g_source_remove (reducer->deadline);
   if (reducer->ticker != 0)

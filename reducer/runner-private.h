@@ -72,6 +72,8 @@ typedef struct Background
   gboolean shared;           /* runner_start_background_shared(): the caller's */
   char *report_dir;          /* owned, or NULL: the report's replay writes its folder here */
   gboolean no_backtrace;     /* ... with the app not under the crash tracer */
+  gboolean deferred;         /* started only when no other queued one waits
+                              * (runner_start_once: a guess) */
   guint attempt;             /* tries so far */
   guint infra_attempt;       /* infrastructure failures so far */
   RunnerPredicate predicate;

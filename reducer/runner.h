@@ -212,9 +212,26 @@ void runner_set_observer (Runner *runner, RunnerObserveFunc observe, gpointer us
 guint runner_get_active (const Runner *runner);
 
 /* Replays @session once, writing a bug report into @report_dir (xreplay
- * --report), on the first idle worker, never through the launcher, and
- * waits for it; with @traced the app runs under the crash tracer. */
+ * --report, with the full --window-wait and --settle of the options,
+ * whatever xreduce learnt), on the first idle worker, never through the
+ * launcher, and waits for it; with @traced the app runs under the crash
+ * tracer. */
 gboolean runner_run_once (Runner *runner, Session *session, const char *report_dir,
                           gboolean traced, RunResult *result, GError **error);
+/* The same in two halves: runner_start_once() queues the replay (of a
+ * copy of @session) as a background test and returns at once, so that it
+ * runs beside batches and other background tests; runner_finish_once()
+ * waits for it and frees @once (also on failure). A started one yields:
+ * background tests queued after it start before it, on workers it leaves
+ * idle (the checks whose result it guesses). runner_abandon_once()
+ * instead: its result is not wanted (NULL: nothing); a replay not started
+ * never starts, a running one ends as it would. The caller removes
+ * @report_dir. */
+typedef struct RunnerOnce RunnerOnce;
+RunnerOnce *runner_start_once (Runner *runner, const Session *session, const char *report_dir,
+                               gboolean traced);
+gboolean runner_finish_once (Runner *runner, RunnerOnce *once, RunResult *result,
+                             GError **error);
+void runner_abandon_once (Runner *runner, RunnerOnce *once);
 
 G_END_DECLS

@@ -215,9 +215,46 @@ replay_for_report (Runner *runner, const Session *best, const char *dir, gboolea
                           replay, error);
 }
 
+struct SummaryReplay
+{
+  Runner *runner;
+  ProcTempDir *fresh;
+  RunnerOnce *once;
+};
+
+SummaryReplay *
+summary_start_replay (Runner *runner, const Session *best, const char *output_path,
+                      GError **error)
+{
+  g_autofree char *tmpl = g_strconcat (output_path, ".report.partial-XXXXXX", NULL);
+  SummaryReplay *early = g_new0 (SummaryReplay, 1);
+
+  early->runner = runner;
+  early->fresh = proc_tempdir_new_at (tmpl, error);
+  if (early->fresh == NULL)
+    {
+      g_free (early);
+      return NULL;
+    }
+  early->once = runner_start_once (runner, best, proc_tempdir_get_path (early->fresh), TRUE);
+  return early;
+}
+
+void
+summary_replay_free (SummaryReplay *early)
+{
+  if (early == NULL)
+    return;
+  runner_abandon_once (early->runner, early->once);
+  /* (A replay still running writes into a folder gone: its report fails,
+   * which nobody reads.) */
+  proc_tempdir_free (early->fresh);
+  g_free (early);
+}
+
 gboolean
 summary_write_report (Runner *runner, const Session *best, const Reduction *reduction,
-                      char **report_md, RunResult *replay, GError **error)
+                      SummaryReplay *early, char **report_md, RunResult *replay, GError **error)
 {
   g_autofree char *dir = g_strconcat (reduction->output_path, ".report", NULL);
   g_autoptr (ProcTempDir) fresh = NULL;
@@ -226,8 +263,19 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
   gboolean failed, ok = FALSE;
 
   memset (replay, 0, sizeof *replay);
-  failed = replay_for_report (runner, best, dir, TRUE, &fresh, replay, &local)
-           && target_still_fails (replay, (gpointer) reduction->target);
+  if (early != NULL)
+    {
+      /* Started beside the last checks: waited for here. */
+      RunnerOnce *once = g_steal_pointer (&early->once);
+
+      fresh = g_steal_pointer (&early->fresh);
+      summary_replay_free (early);
+      failed = runner_finish_once (runner, once, replay, &local)
+               && target_still_fails (replay, (gpointer) reduction->target);
+    }
+  else
+    failed = replay_for_report (runner, best, dir, TRUE, &fresh, replay, &local)
+             && target_still_fails (replay, (gpointer) reduction->target);
   /* The backtrace is never a reason to lose the report or change what
    * it says: a replay under the tracer that could not run, or did not
    * fail where the tests did, is made again without it. */

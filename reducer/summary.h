@@ -59,8 +59,19 @@ char *summary_markdown (const Reduction *reduction, const char *report_dir, guin
  * be relative to the current directory. */
 char *summary_relative_path (const char *from_dir, const char *path);
 
+/* The report's first replay, started before the result is final (beside
+ * the last checks of the search) into a fresh folder beside OUT.report:
+ * summary_start_replay() queues it on @runner (NULL with @error if the
+ * folder cannot be made); summary_write_report() takes it, and waits for
+ * it, when its session is the result; summary_replay_free() drops it (its
+ * folder goes; NULL: nothing). */
+typedef struct SummaryReplay SummaryReplay;
+SummaryReplay *summary_start_replay (Runner *runner, const Session *best,
+                                     const char *output_path, GError **error);
+void summary_replay_free (SummaryReplay *early);
+
 /* Writes OUT.report/ for @best: replays it with --report into a fresh
- * folder beside, appends the section, then puts the folder in place of
+ * folder beside (or takes @early's replay, of @best, and frees it), appends the section, then puts the folder in place of
  * any earlier one (renamed as a whole: an interrupted report never leaves
  * a folder without report.md). A replay under the tracer that cannot run
  * or does not fail is made again without it. @replay gets what the
@@ -68,7 +79,8 @@ char *summary_relative_path (const char *from_dir, const char *path);
  * failure. FALSE: no report, a warning for the caller; or
  * REDUCE_ERROR_INTERRUPTED. */
 gboolean summary_write_report (Runner *runner, const Session *best, const Reduction *reduction,
-                               char **report_md, RunResult *replay, GError **error);
+                               SummaryReplay *early, char **report_md, RunResult *replay,
+                               GError **error);
 
 /* The result on stdout: the actions kept, in words (terminal-safe), the
  * minimal session and how to replay it. */

@@ -3,7 +3,11 @@
  *
  * xreduce runs it as it runs xreplay through a launcher (`xreduce
  * --launcher env`, XREPLAY=this program): `fake-xreplay --json [options]
- * - -- APP ARGS`, the candidate framed on stdin (frame.h). It replays
+ * - -- APP ARGS`, the candidate framed on stdin (frame.h); the report's
+ * replay, never through the launcher, as `fake-xreplay --json [options]
+ * --report DIR SESSION -- APP ARGS`: it writes DIR/report.md, a title and
+ * the line "pressed=KEYS released=KEYS" (the candidate's key presses and
+ * releases, in order), and its log line ends in " report". It replays
  * nothing: it decides the verdict from the candidate's user actions, as
  * the fake oracles of tests/unit/test-dd.c do, and prints it as
  * `xreplay --json` does (replay_result_to_json(), the one writer of that
@@ -119,7 +123,7 @@ main (int argc, char **argv)
 {
   const char *dir = g_getenv ("FAKE_DIR");
   const char *fail = g_getenv ("FAKE_FAIL");
-  const char *settle = "-", *pace = "app";
+  const char *settle = "-", *pace = "app", *report = NULL, *path = "-";
   g_auto (ReplayResult) result = { 0 };
   g_autoptr (GBytes) bytes = NULL;
   g_autoptr (Session) session = NULL;
@@ -143,9 +147,24 @@ main (int argc, char **argv)
       settle = argv[i] + strlen ("--settle=");
     else if (g_str_has_prefix (argv[i], "--pace="))
       pace = argv[i] + strlen ("--pace=");
+    else if (strcmp (argv[i], "--report") == 0 && i + 1 < argc)
+      report = argv[++i];
+    else if (g_str_has_prefix (argv[i], "--report="))
+      report = argv[i] + strlen ("--report=");
+    else if (argv[i][0] != '-' || strcmp (argv[i], "-") == 0)
+      path = argv[i];     /* the session: the last word that is no option's */
   n = take_number (dir);
 
-  bytes = frame_read (STDIN_FILENO, 64 * 1024 * 1024, "stdin", &framed, &error);
+  if (strcmp (path, "-") == 0)
+    bytes = frame_read (STDIN_FILENO, 64 * 1024 * 1024, "stdin", &framed, &error);
+  else
+    {
+      char *text = NULL;
+      gsize length = 0;
+
+      if (g_file_get_contents (path, &text, &length, &error))
+        bytes = g_bytes_new_take (text, length);
+    }
   g_assert_no_error (error);
   session = session_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "stdin",
                            &error);
@@ -287,9 +306,34 @@ main (int argc, char **argv)
   if (at ("FAKE_INTERRUPT_AT", n))
     kill (find_xreduce (), SIGINT);
 
+  if (report != NULL)
+    {
+      g_autoptr (GString) md = g_string_new ("# A fake replay's report\n\npressed=");
+      g_autofree char *md_path = g_build_filename (report, "report.md", NULL);
+
+      for (int kind = SESSION_EVENT_KEY_PRESS, k = 0; k < 2; k++, kind = SESSION_EVENT_KEY_RELEASE)
+        {
+          gboolean first = TRUE;
+
+          if (k == 1)
+            g_string_append (md, " released=");
+          for (guint i = 0; i < session_get_n_events (session); i++)
+            {
+              const SessionEvent *ev = session_get_event (session, i);
+
+              if ((int) ev->kind != kind)
+                continue;
+              g_string_append_printf (md, "%s%s", first ? "" : ",", ev->keysym);
+              first = FALSE;
+            }
+        }
+      g_string_append (md, "\n");
+      g_assert_true (g_file_set_contents (md_path, md->str, -1, NULL));
+    }
   json = replay_result_to_json (&result);
-  line = g_strdup_printf ("%u keys=%s settle=%s pace=%s -> %s\n", n, keys->str, settle, pace,
-                          verdict_kind_to_string (result.verdict.kind));
+  line = g_strdup_printf ("%u keys=%s settle=%s pace=%s -> %s%s\n", n, keys->str, settle, pace,
+                          verdict_kind_to_string (result.verdict.kind),
+                          report != NULL ? " report" : "");
   log = g_build_filename (dir, "log", NULL);
   out = fopen (log, "a");
   g_assert_nonnull (out);

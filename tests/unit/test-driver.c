@@ -89,7 +89,8 @@ set (Fixture *f, const char *name, const char *value)
 }
 
 /* Runs `xreduce --launcher env -q --no-report -o OUT [extra] SESSION --
- * /bin/true`; its exit status, stdout and stderr. */
+ * /bin/true` (without --no-report if @extra says --report); its exit
+ * status, stdout and stderr. */
 static int
 run_xreduce (Fixture *f, const char *const *extra, char **out, char **err)
 {
@@ -102,10 +103,13 @@ run_xreduce (Fixture *f, const char *const *extra, char **out, char **err)
   if (out == NULL)
     out = &own_out;
   g_ptr_array_add (argv, (char *) g_getenv ("XREDUCE"));
-  for (const char *const *a = (const char *const[]) { "--launcher", "env", "--no-report",
-                                                       "-o", f->out, NULL };
+  gboolean report = extra != NULL && g_strv_contains (extra, "--report");
+
+  for (const char *const *a = (const char *const[]) { "--launcher", "env", "-o", f->out, NULL };
        *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
+  if (!report)
+    g_ptr_array_add (argv, "--no-report");
   for (const char *const *a = extra; a != NULL && *a != NULL; a++)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, f->session);
@@ -344,6 +348,71 @@ test_put_back_held (Fixture *f, gconstpointer data)
   g_assert_cmpint (json_object_get_int_member (o1, "put_back_tests"), ==, 2);
   o4 = json_said (parser4, out4);
   g_assert_cmpint (json_object_get_int_member (o4, "releases_put_back"), ==, 1);
+}
+
+/* The report of OUT: its report.md says the keys pressed and released
+ * of the session replayed for it, which are the minimal session's; no
+ * half-written report folder is left beside. */
+static void
+assert_report_of_result (Fixture *f)
+{
+  g_autofree char *md_path = g_strconcat (f->out, ".report/report.md", NULL);
+  g_autofree char *pressed = pressed_keys (f->out);
+  g_autofree char *released = released_keys (f->out);
+  g_autofree char *keys = g_strdup_printf ("\npressed=%s released=%s\n", pressed, released);
+  g_autofree char *md = NULL;
+  g_autoptr (GDir) dir = g_dir_open (f->dir, 0, NULL);
+  const char *name;
+
+  g_assert_true (g_file_get_contents (md_path, &md, NULL, NULL));
+  g_test_message ("report.md:\n%s", md);
+  g_assert_nonnull (strstr (md, keys));
+  g_assert_nonnull (strstr (md, "\n## Reduction\n"));
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_assert_null (strstr (name, ".partial"));
+}
+
+/* The report's replay starts once the search is over, beside the last
+ * checks (each step left out once more, the releases put back): at -j 1
+ * it runs before the releases' test, and is the report's, as the result
+ * is what it guessed (the best set with every release). One report run. */
+static void
+test_report_early (Fixture *f, gconstpointer data)
+{
+  const char *const args[] = { "-j", "1", "--report", NULL };
+  g_autofree char *released = NULL;
+  g_auto (GStrv) log = NULL;
+  int report;
+
+  g_assert_cmpint (run_xreduce (f, args, NULL, NULL), ==, 0);
+  log = fake_log (f);
+  g_assert_cmpuint (count_runs (log, " report"), ==, 1);
+  report = first_run (log, " report");
+  g_assert_cmpint (report, >=, 0);
+  /* The releases' test came after it. */
+  g_assert_nonnull (log[report + 1]);
+  released = released_keys (f->out);
+  g_assert_cmpstr (released, ==, "c,f");
+  assert_report_of_result (f);
+}
+
+/* The guess is wrong when the failure needs a key held (c's release lost
+ * it): the early replay's report is dropped, the result's is made. */
+static void
+test_report_early_wrong (Fixture *f, gconstpointer data)
+{
+  const char *const args[] = { "-j", "1", "--report", NULL };
+  g_autofree char *released = NULL;
+  g_auto (GStrv) log = NULL;
+
+  set (f, "FAKE_RELEASE_NEEDS", "c:d");
+  g_assert_cmpint (run_xreduce (f, args, NULL, NULL), ==, 0);
+  log = fake_log (f);
+  g_assert_cmpuint (count_runs (log, " report"), ==, 2);
+  released = released_keys (f->out);
+  g_assert_cmpstr (released, ==, "f,c");
+  assert_report_of_result (f);
 }
 
 /* Two of three releases lose the failure: no one release left out brings
@@ -682,6 +751,8 @@ main (int argc, char **argv)
   ADD ("/driver/bad-glx-first", test_bad_glx_first);
   ADD ("/driver/put-back/held", test_put_back_held);
   ADD ("/driver/put-back/one-by-one", test_put_back_one_by_one);
+  ADD ("/driver/report/early", test_report_early);
+  ADD ("/driver/report/early-wrong", test_report_early_wrong);
   ADD ("/driver/verify/not-failing", test_verify_not_failing);
   ADD ("/driver/verify/empty-fails", test_verify_empty_fails);
   ADD ("/driver/verify/recorded-pace", test_verify_recorded_pace);
