@@ -255,12 +255,19 @@ runner_resume (Runner *runner)
 {
   g_autoptr (GError) cancelled = g_error_new_literal (RUNNER_ERROR, RUNNER_ERROR_CANCELLED,
                                                       "interrupted");
-  Background *bg;
-
   /* What was queued and never started is told it was cancelled, and goes:
-   * the next test is the caller's, not the search's. */
-  while ((bg = g_queue_pop_head (&runner->background)) != NULL)
+   * the next test is the caller's, not the search's. But for the caller's
+   * own (runner_start_once: the report's replay, queued beside the last
+   * checks), unless the runner was cancelled (interrupted: the report is
+   * of another session then). */
+  for (GList *l = runner->background.head, *next; l != NULL; l = next)
     {
+      Background *bg = l->data;
+
+      next = l->next;
+      if (bg->deferred && !runner->cancelled)
+        continue;
+      g_queue_delete_link (&runner->background, l);
       runner->n_background--;
       bg->done (NULL, FALSE, cancelled, bg->done_data);
       background_free (bg);

@@ -169,7 +169,8 @@ void runner_cancel (Runner *runner);
 /* After runner_cancel(): the background tests not yet started are dropped
  * (their callbacks get RUNNER_ERROR_CANCELLED), the killed ones end as
  * they do, and the runner takes new tests again (the report of an
- * interrupted reduction). */
+ * interrupted reduction). Not cancelled: the same, but for the caller's
+ * own (runner_start_once), which stay queued. */
 void runner_resume (Runner *runner);
 guint runner_get_n_workers (const Runner *runner);
 

@@ -260,7 +260,7 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
   g_autoptr (ProcTempDir) fresh = NULL;
   g_autofree char *section = NULL;
   g_autoptr (GError) local = NULL;
-  gboolean failed, ok = FALSE;
+  gboolean failed = FALSE, replayed = FALSE, ok = FALSE;
 
   memset (replay, 0, sizeof *replay);
   if (early != NULL)
@@ -270,10 +270,20 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
 
       fresh = g_steal_pointer (&early->fresh);
       summary_replay_free (early);
+      replayed = TRUE;
       failed = runner_finish_once (runner, once, replay, &local)
                && target_still_fails (replay, (gpointer) reduction->target);
+      /* Stopped before it ended (--limit-time stopped the tests): made
+       * again below. (Interrupted now, that one stops at once.) */
+      if (g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
+        {
+          g_clear_error (&local);
+          g_clear_pointer (&fresh, proc_tempdir_free);
+          run_result_clear (replay);
+          replayed = FALSE;
+        }
     }
-  else
+  if (!replayed)
     failed = replay_for_report (runner, best, dir, TRUE, &fresh, replay, &local)
              && target_still_fails (replay, (gpointer) reduction->target);
   /* The backtrace is never a reason to lose the report or change what

@@ -397,6 +397,25 @@ test_report_early (Fixture *f, gconstpointer data)
   assert_report_of_result (f);
 }
 
+/* One step (a key's press; its release put back): no step to leave out
+ * once more, the releases' test answered from the cache: the report's
+ * replay has not started when the search ends, and is the report's. */
+static void
+test_report_early_one_step (Fixture *f, gconstpointer data)
+{
+  const char *const args[] = { "-j", "1", "--report", NULL };
+  g_autofree char *pressed = NULL;
+  g_auto (GStrv) log = NULL;
+
+  set (f, "FAKE_FAIL", "c");
+  g_assert_cmpint (run_xreduce (f, args, NULL, NULL), ==, 0);
+  log = fake_log (f);
+  g_assert_cmpuint (count_runs (log, " report"), ==, 1);
+  pressed = pressed_keys (f->out);
+  g_assert_cmpstr (pressed, ==, "c");
+  assert_report_of_result (f);
+}
+
 /* The guess is wrong when the failure needs a key held (c's release lost
  * it): the early replay's report is dropped, the result's is made. */
 static void
@@ -753,6 +772,7 @@ main (int argc, char **argv)
   ADD ("/driver/put-back/one-by-one", test_put_back_one_by_one);
   ADD ("/driver/report/early", test_report_early);
   ADD ("/driver/report/early-wrong", test_report_early_wrong);
+  ADD ("/driver/report/early-one-step", test_report_early_one_step);
   ADD ("/driver/verify/not-failing", test_verify_not_failing);
   ADD ("/driver/verify/empty-fails", test_verify_empty_fails);
   ADD ("/driver/verify/recorded-pace", test_verify_recorded_pace);
