@@ -117,6 +117,24 @@ take_early_report (Reducer *reducer)
   return early;
 }
 
+/* A signal during the last checks (the report's replay runs beside
+ * them): the search's result is saved, the report not begun; the journal
+ * stays, for the same command to write it. FALSE. */
+static gboolean
+interrupted_checks (Reducer *reducer, const Reduction *reduction, const Session *best,
+                    ReduceSummary *summary, GError **error)
+{
+  g_clear_error (error);
+  g_set_error (error, REDUCE_ERROR, REDUCE_ERROR_INTERRUPTED,
+               "interrupted after the search, before the report was written; the reduced "
+               "session (%u actions) is in %s; run the same command again for the report",
+               reducer->n_best, reducer->output_path);
+  summary->saved = reducer->saved;
+  if (!reducer->options->json)
+    summary_print (reduction, best, reducer->app_argv, NULL);
+  return FALSE;
+}
+
 /* reduce_finish() without a result: why, said; FALSE. */
 static gboolean
 finish_failed (Reducer *reducer, Reduction *reduction, ReduceSummary *summary, GError **error)
@@ -201,6 +219,8 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
   if (!ok)
     return finish_failed (reducer, &reduction, summary, error);
   best = reducer_best_session (reducer);
+  if (reducer->interrupted)
+    return interrupted_checks (reducer, &reduction, best, summary, error);
   if (reducer->journal != NULL && !reduction.stopped_early)
     journal_remove (reducer->journal);
   summary->saved = TRUE;

@@ -252,6 +252,33 @@ summary_replay_free (SummaryReplay *early)
   g_free (early);
 }
 
+/* The report's replay under the tracer: @early's (taken), waited for, or
+ * one made now (also when @early's was stopped before its end: at
+ * --limit-time; interrupted now, that one stops at once). */
+static gboolean
+first_replay (Runner *runner, const Session *best, const char *dir, SummaryReplay *early,
+              ProcTempDir **fresh, RunResult *replay, GError **error)
+{
+  if (early != NULL)
+    {
+      RunnerOnce *once = g_steal_pointer (&early->once);
+      g_autoptr (GError) local = NULL;
+
+      *fresh = g_steal_pointer (&early->fresh);
+      summary_replay_free (early);
+      if (runner_finish_once (runner, once, replay, &local))
+        return TRUE;
+      if (!g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      g_clear_pointer (fresh, proc_tempdir_free);
+      run_result_clear (replay);
+    }
+  return replay_for_report (runner, best, dir, TRUE, fresh, replay, error);
+}
+
 gboolean
 summary_write_report (Runner *runner, const Session *best, const Reduction *reduction,
                       SummaryReplay *early, char **report_md, RunResult *replay, GError **error)
@@ -260,32 +287,11 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
   g_autoptr (ProcTempDir) fresh = NULL;
   g_autofree char *section = NULL;
   g_autoptr (GError) local = NULL;
-  gboolean failed = FALSE, replayed = FALSE, ok = FALSE;
+  gboolean failed, ok = FALSE;
 
   memset (replay, 0, sizeof *replay);
-  if (early != NULL)
-    {
-      /* Started beside the last checks: waited for here. */
-      RunnerOnce *once = g_steal_pointer (&early->once);
-
-      fresh = g_steal_pointer (&early->fresh);
-      summary_replay_free (early);
-      replayed = TRUE;
-      failed = runner_finish_once (runner, once, replay, &local)
-               && target_still_fails (replay, (gpointer) reduction->target);
-      /* Stopped before it ended (--limit-time stopped the tests): made
-       * again below. (Interrupted now, that one stops at once.) */
-      if (g_error_matches (local, RUNNER_ERROR, RUNNER_ERROR_CANCELLED))
-        {
-          g_clear_error (&local);
-          g_clear_pointer (&fresh, proc_tempdir_free);
-          run_result_clear (replay);
-          replayed = FALSE;
-        }
-    }
-  if (!replayed)
-    failed = replay_for_report (runner, best, dir, TRUE, &fresh, replay, &local)
-             && target_still_fails (replay, (gpointer) reduction->target);
+  failed = first_replay (runner, best, dir, early, &fresh, replay, &local)
+           && target_still_fails (replay, (gpointer) reduction->target);
   /* The backtrace is never a reason to lose the report or change what
    * it says: a replay under the tracer that could not run, or did not
    * fail where the tests did, is made again without it. */

@@ -416,6 +416,53 @@ test_report_early_one_step (Fixture *f, gconstpointer data)
   assert_report_of_result (f);
 }
 
+/* Ctrl-C during the last checks, after the report's replay has run beside
+ * them (the signal comes with the releases' test, the last run at -j 1):
+ * exit 130, the search's result saved, no report, the journal kept; the
+ * same command again writes the report. */
+static void
+test_report_interrupted_checks (Fixture *f, gconstpointer data)
+{
+  const char *const args[] = { "-j", "1", "--report", NULL };
+  g_autofree char *journal = g_strconcat (f->out, ".journal", NULL);
+  g_autofree char *report = g_strconcat (f->out, ".report", NULL);
+  g_autofree char *last = NULL, *err = NULL, *pressed = NULL;
+  g_auto (GStrv) log = NULL;
+  guint n;
+
+  g_assert_cmpint (run_xreduce (f, args, NULL, NULL), ==, 0);
+  log = fake_log (f);
+  n = g_strv_length (log);
+  g_assert_cmpuint (n, >, 2);
+  /* The report's replay, then the releases' test. */
+  g_assert_nonnull (strstr (log[n - 2], " report"));
+  g_assert_null (strstr (log[n - 1], " report"));
+  test_remove_tree (f->out);
+  test_remove_tree (report);
+  test_remove_tree (f->fake_dir);
+  g_assert_cmpint (g_mkdir (f->fake_dir, 0700), ==, 0);
+
+  last = g_strdup_printf ("%u", n);
+  set (f, "FAKE_INTERRUPT_AT", last);
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 130);
+  g_assert_nonnull (strstr (err, "before the report was written"));
+  pressed = pressed_keys (f->out);
+  g_assert_cmpstr (pressed, ==, "c,f");
+  g_assert_false (g_file_test (report, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (journal, G_FILE_TEST_EXISTS));
+  {
+    g_autoptr (GDir) dir = g_dir_open (f->dir, 0, NULL);
+    const char *name;
+
+    while ((name = g_dir_read_name (dir)) != NULL)
+      g_assert_null (strstr (name, ".partial"));
+  }
+
+  f->env = g_environ_unsetenv (f->env, "FAKE_INTERRUPT_AT");
+  g_assert_cmpint (run_xreduce (f, args, NULL, NULL), ==, 0);
+  assert_report_of_result (f);
+}
+
 /* The guess is wrong when the failure needs a key held (c's release lost
  * it): the early replay's report is dropped, the result's is made. */
 static void
@@ -773,6 +820,7 @@ main (int argc, char **argv)
   ADD ("/driver/report/early", test_report_early);
   ADD ("/driver/report/early-wrong", test_report_early_wrong);
   ADD ("/driver/report/early-one-step", test_report_early_one_step);
+  ADD ("/driver/report/interrupted-checks", test_report_interrupted_checks);
   ADD ("/driver/verify/not-failing", test_verify_not_failing);
   ADD ("/driver/verify/empty-fails", test_verify_empty_fails);
   ADD ("/driver/verify/recorded-pace", test_verify_recorded_pace);
