@@ -209,7 +209,6 @@ runner_wait_background (Runner *runner, GError **error)
 struct RunnerOnce
 {
   gboolean done;
-  gboolean abandoned;        /* runner_abandon_once(): freed when it ends */
   RunResult result;
   GError *error;
 };
@@ -219,12 +218,6 @@ on_once_done (RunResult *result, gboolean failed, const GError *error, gpointer 
 {
   RunnerOnce *once = data;
 
-  if (once->abandoned)
-    {
-      g_clear_error (&once->error);
-      g_free (once);
-      return;
-    }
   once->done = TRUE;
   if (error != NULL)
     once->error = g_error_copy (error);
@@ -295,30 +288,40 @@ runner_finish_once (Runner *runner, RunnerOnce *once, RunResult *result, GError 
   return ok;
 }
 
+/* A running replay's end, once runner_abandon_once() dropped it. */
+static void
+on_dropped_done (RunResult *result, gboolean failed, const GError *error, gpointer data)
+{
+}
+
 void
 runner_abandon_once (Runner *runner, RunnerOnce *once)
 {
   if (once == NULL)
     return;
-  if (once->done)
-    {
-      run_result_clear (&once->result);
-      g_clear_error (&once->error);
-      g_free (once);
-      return;
-    }
-  /* Not started yet: it never will. Running: it ends as it would, its
-   * result dropped (on_once_done), its worker free again. */
-  for (GList *l = runner->background.head; l != NULL; l = l->next)
+  /* Not started yet: it never will. Running: it ends as it would (or
+   * with the runner), told to no one, its worker free again. */
+  for (GList *l = runner->background.head; !once->done && l != NULL; l = l->next)
     if (((Background *) l->data)->done_data == once)
       {
         background_free (l->data);
         g_queue_delete_link (&runner->background, l);
         runner->n_background--;
-        g_free (once);
-        return;
+        break;
       }
-  once->abandoned = TRUE;
+  for (guint w = 0; !once->done && w < runner->workers->len; w++)
+    {
+      Background *bg = ((Worker *) g_ptr_array_index (runner->workers, w))->background;
+
+      if (bg != NULL && bg->done_data == once)
+        {
+          bg->done = on_dropped_done;
+          bg->done_data = NULL;
+        }
+    }
+  run_result_clear (&once->result);
+  g_clear_error (&once->error);
+  g_free (once);
 }
 
 gboolean
