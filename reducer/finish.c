@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "xreduce-reducer"
 
 #include "reduce-private.h"
+#include "interrupt.h"
 #include "summary.h"
 
 #include <string.h>
@@ -219,7 +220,8 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
   if (!ok)
     return finish_failed (reducer, &reduction, summary, error);
   best = reducer_best_session (reducer);
-  if (reducer->interrupted)
+  /* (The signal's latch: its callback may not have run yet.) */
+  if (reducer->interrupted || proc_interrupt_get_signal () != 0)
     return interrupted_checks (reducer, &reduction, best, summary, error);
   if (reducer->journal != NULL && !reduction.stopped_early)
     journal_remove (reducer->journal);

@@ -397,23 +397,33 @@ test_report_early (Fixture *f, gconstpointer data)
   assert_report_of_result (f);
 }
 
+/* xreduce -j 1 --report with @var=@value: @reports report replays; the
+ * result presses @pressed and releases @released; the report is its. */
+static void
+check_report (Fixture *f, const char *var, const char *value, guint reports,
+              const char *pressed, const char *released)
+{
+  const char *const args[] = { "-j", "1", "--report", NULL };
+  g_autofree char *pressed_now = NULL, *released_now = NULL;
+  g_auto (GStrv) log = NULL;
+
+  set (f, var, value);
+  g_assert_cmpint (run_xreduce (f, args, NULL, NULL), ==, 0);
+  log = fake_log (f);
+  g_assert_cmpuint (count_runs (log, " report"), ==, reports);
+  pressed_now = pressed_keys (f->out);
+  released_now = released_keys (f->out);
+  g_assert_cmpstr (pressed_now, ==, pressed);
+  g_assert_cmpstr (released_now, ==, released);
+  assert_report_of_result (f);
+}
+
 /* One step (a key's press; its release put back): no step to leave out
- * once more, the releases' test answered from the cache: the report's
- * replay has not started when the search ends, and is the report's. */
+ * once more: the report's replay is the report's. */
 static void
 test_report_early_one_step (Fixture *f, gconstpointer data)
 {
-  const char *const args[] = { "-j", "1", "--report", NULL };
-  g_autofree char *pressed = NULL;
-  g_auto (GStrv) log = NULL;
-
-  set (f, "FAKE_FAIL", "c");
-  g_assert_cmpint (run_xreduce (f, args, NULL, NULL), ==, 0);
-  log = fake_log (f);
-  g_assert_cmpuint (count_runs (log, " report"), ==, 1);
-  pressed = pressed_keys (f->out);
-  g_assert_cmpstr (pressed, ==, "c");
-  assert_report_of_result (f);
+  check_report (f, "FAKE_FAIL", "c", 1, "c", "c");
 }
 
 /* Ctrl-C during the last checks, after the report's replay has run beside
@@ -468,17 +478,7 @@ test_report_interrupted_checks (Fixture *f, gconstpointer data)
 static void
 test_report_early_wrong (Fixture *f, gconstpointer data)
 {
-  const char *const args[] = { "-j", "1", "--report", NULL };
-  g_autofree char *released = NULL;
-  g_auto (GStrv) log = NULL;
-
-  set (f, "FAKE_RELEASE_NEEDS", "c:d");
-  g_assert_cmpint (run_xreduce (f, args, NULL, NULL), ==, 0);
-  log = fake_log (f);
-  g_assert_cmpuint (count_runs (log, " report"), ==, 2);
-  released = released_keys (f->out);
-  g_assert_cmpstr (released, ==, "f,c");
-  assert_report_of_result (f);
+  check_report (f, "FAKE_RELEASE_NEEDS", "c:d", 2, "c,f", "f,c");
 }
 
 /* Two of three releases lose the failure: no one release left out brings
