@@ -344,6 +344,12 @@ sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *di
   socket = x_socket (display);
   if (socket != NULL && g_file_test (socket, G_FILE_TEST_EXISTS))
     g_strv_builder_add_many (cmd, "--bind", socket, socket, NULL);
+  else if (socket != NULL && !sandbox->share_net)
+    /* Without the network the app reaches a local server through that
+     * file only (not its abstract socket): said, as the app's "cannot
+     * open display" that follows does not say why. */
+    sandbox_note (sandbox, "the socket file of display %s (%s) is not there: the app in the "
+                  "sandbox cannot reach the X server", display, socket);
   /* The recording's files (sandbox_add_file), before the program's and
    * its arguments' binds, which win over them. */
   for (guint i = 0; i + 1 < sandbox->binds->len; i += 2)

@@ -118,8 +118,8 @@ char **sandbox_command (const Sandbox *sandbox, const char *const *argv, const c
                         GError **error);
 /* What the last sandbox_command() did not show the app of the files
  * named on its command line, and why, in one line ("not shown to the
- * app: the folder /tmp holds /tmp"; paths as they are: quote it for
- * where it goes), or NULL. */
+ * app: the folder /tmp holds /tmp"; a local display whose socket file is
+ * not there; paths as they are: quote it for where it goes), or NULL. */
 char *sandbox_take_notes (Sandbox *sandbox);
 /* The app's wait status from the command's: bubblewrap exits 128+N for
  * an app killed by signal N, which this turns back into the signal. */

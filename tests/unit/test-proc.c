@@ -468,6 +468,43 @@ test_sandbox_seed (void)
   g_rmdir (seed);
 }
 
+/* An isolated app reaches a local display through its socket file only
+ * (no network: not the abstract socket): a display whose file is not
+ * there is said, as the app's "cannot open display" does not say why;
+ * with the network, nothing is. */
+static void
+test_sandbox_missing_socket (void)
+{
+  const char *const argv[] = { "/bin/true", NULL };
+
+  for (int share_net = 0; share_net < 2; share_net++)
+    {
+      SandboxOptions options = { .share_net = share_net };
+      g_autoptr (GError) error = NULL;
+      g_auto (GStrv) command = NULL;
+      g_autofree char *notes = NULL;
+      Sandbox *sandbox = sandbox_new (&options, &error);
+
+      g_assert_no_error (error);
+      if (!sandbox_is_isolated (sandbox))
+        {
+          sandbox_free (sandbox);
+          g_test_skip ("bubblewrap cannot isolate here");
+          return;
+        }
+      /* No server has that number's file (the largest a display may be). */
+      command = sandbox_command (sandbox, argv, ":2147483647", &error);
+      g_assert_no_error (error);
+      notes = sandbox_take_notes (sandbox);
+      if (share_net)
+        g_assert_null (notes);
+      else
+        g_assert_nonnull (strstr (notes, "the socket file of display :2147483647 "
+                                         "(/tmp/.X11-unix/X2147483647) is not there"));
+      sandbox_free (sandbox);
+    }
+}
+
 /* A seed that is missing, a file, or unreadable is the user's mistake. */
 static void
 test_sandbox_bad_seed (void)
@@ -783,6 +820,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sandbox/owner-killed", test_sandbox_owner_killed);
   g_test_add_func ("/sandbox/env-and-bus", test_sandbox);
   g_test_add_func ("/sandbox/seed", test_sandbox_seed);
+  g_test_add_func ("/sandbox/missing-socket", test_sandbox_missing_socket);
   g_test_add_func ("/sandbox/bad-seed", test_sandbox_bad_seed);
   return g_test_run ();
 }
