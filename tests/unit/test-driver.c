@@ -399,31 +399,37 @@ test_report_early (Fixture *f, gconstpointer data)
 
 /* xreduce -j 1 --report with @var=@value: @reports report replays; the
  * result presses @pressed and releases @released; the report is its. */
-static void
-check_report (Fixture *f, const char *var, const char *value, guint reports,
-              const char *pressed, const char *released)
+typedef struct
 {
-  const char *const args[] = { "-j", "1", "--report", NULL };
-  g_autofree char *pressed_now = NULL, *released_now = NULL;
-  g_auto (GStrv) log = NULL;
-
-  set (f, var, value);
-  g_assert_cmpint (run_xreduce (f, args, NULL, NULL), ==, 0);
-  log = fake_log (f);
-  g_assert_cmpuint (count_runs (log, " report"), ==, reports);
-  pressed_now = pressed_keys (f->out);
-  released_now = released_keys (f->out);
-  g_assert_cmpstr (pressed_now, ==, pressed);
-  g_assert_cmpstr (released_now, ==, released);
-  assert_report_of_result (f);
-}
+  const char *var, *value;
+  guint reports;
+  const char *pressed, *released;
+} ReportCase;
 
 /* One step (a key's press; its release put back): no step to leave out
  * once more: the report's replay is the report's. */
+static const ReportCase report_one_step = { "FAKE_FAIL", "c", 1, "c", "c" };
+/* The guess is wrong when the failure needs a key held (c's release lost
+ * it): the early replay's report is dropped, the result's is made. */
+static const ReportCase report_wrong = { "FAKE_RELEASE_NEEDS", "c:d", 2, "c,f", "f,c" };
+
 static void
-test_report_early_one_step (Fixture *f, gconstpointer data)
+test_report_case (Fixture *f, gconstpointer data)
 {
-  check_report (f, "FAKE_FAIL", "c", 1, "c", "c");
+  const ReportCase *c = data;
+  const char *const args[] = { "-j", "1", "--report", NULL };
+  g_autofree char *pressed = NULL, *released = NULL;
+  g_auto (GStrv) log = NULL;
+
+  set (f, c->var, c->value);
+  g_assert_cmpint (run_xreduce (f, args, NULL, NULL), ==, 0);
+  log = fake_log (f);
+  g_assert_cmpuint (count_runs (log, " report"), ==, c->reports);
+  pressed = pressed_keys (f->out);
+  released = released_keys (f->out);
+  g_assert_cmpstr (pressed, ==, c->pressed);
+  g_assert_cmpstr (released, ==, c->released);
+  assert_report_of_result (f);
 }
 
 /* Ctrl-C during the last checks, after the report's replay has run beside
@@ -471,14 +477,6 @@ test_report_interrupted_checks (Fixture *f, gconstpointer data)
   f->env = g_environ_unsetenv (f->env, "FAKE_INTERRUPT_AT");
   g_assert_cmpint (run_xreduce (f, args, NULL, NULL), ==, 0);
   assert_report_of_result (f);
-}
-
-/* The guess is wrong when the failure needs a key held (c's release lost
- * it): the early replay's report is dropped, the result's is made. */
-static void
-test_report_early_wrong (Fixture *f, gconstpointer data)
-{
-  check_report (f, "FAKE_RELEASE_NEEDS", "c:d", 2, "c,f", "f,c");
 }
 
 /* Two of three releases lose the failure: no one release left out brings
@@ -818,8 +816,10 @@ main (int argc, char **argv)
   ADD ("/driver/put-back/held", test_put_back_held);
   ADD ("/driver/put-back/one-by-one", test_put_back_one_by_one);
   ADD ("/driver/report/early", test_report_early);
-  ADD ("/driver/report/early-wrong", test_report_early_wrong);
-  ADD ("/driver/report/early-one-step", test_report_early_one_step);
+  g_test_add ("/driver/report/early-wrong", Fixture, &report_wrong, fixture_setup,
+              test_report_case, fixture_teardown);
+  g_test_add ("/driver/report/early-one-step", Fixture, &report_one_step, fixture_setup,
+              test_report_case, fixture_teardown);
   ADD ("/driver/report/interrupted-checks", test_report_interrupted_checks);
   ADD ("/driver/verify/not-failing", test_verify_not_failing);
   ADD ("/driver/verify/empty-fails", test_verify_empty_fails);
