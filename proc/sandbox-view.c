@@ -312,6 +312,22 @@ sandbox_get_app_cwd (const Sandbox *sandbox)
   return g_steal_pointer (&cwd);
 }
 
+/* The display's one socket file, bound in when it is there. Without the
+ * network the app reaches a local server through that file only (not its
+ * abstract socket): one that is not there is said, as the app's "cannot
+ * open display" that follows does not say why. */
+static void
+bind_display_socket (const Sandbox *sandbox, GStrvBuilder *cmd, const char *display)
+{
+  g_autofree char *socket = x_socket (display);
+
+  if (socket != NULL && g_file_test (socket, G_FILE_TEST_EXISTS))
+    g_strv_builder_add_many (cmd, "--bind", socket, socket, NULL);
+  else if (socket != NULL && !sandbox->share_net)
+    sandbox_note (sandbox, "the socket file of display %s (%s) is not there: the app in the "
+                  "sandbox cannot reach the X server", display, socket);
+}
+
 char **
 sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *display,
                  GError **error)
@@ -320,7 +336,6 @@ sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *di
   g_autoptr (GPtrArray) hidden = NULL;
   g_autofree char *program = NULL;
   g_autofree char *real = NULL;
-  g_autofree char *socket = NULL;
   g_autofree char *cwd = NULL;
   const char *run = argv[0];
 
@@ -341,15 +356,7 @@ sandbox_command (const Sandbox *sandbox, const char *const *argv, const char *di
   /* After the hiding: the sandbox's own folder (HOME, runtime, TMPDIR),
    * wherever it is, and the display's one socket. */
   g_strv_builder_add_many (cmd, "--bind", sandbox->root, sandbox->root, NULL);
-  socket = x_socket (display);
-  if (socket != NULL && g_file_test (socket, G_FILE_TEST_EXISTS))
-    g_strv_builder_add_many (cmd, "--bind", socket, socket, NULL);
-  else if (socket != NULL && !sandbox->share_net)
-    /* Without the network the app reaches a local server through that
-     * file only (not its abstract socket): said, as the app's "cannot
-     * open display" that follows does not say why. */
-    sandbox_note (sandbox, "the socket file of display %s (%s) is not there: the app in the "
-                  "sandbox cannot reach the X server", display, socket);
+  bind_display_socket (sandbox, cmd, display);
   /* The recording's files (sandbox_add_file), before the program's and
    * its arguments' binds, which win over them. */
   for (guint i = 0; i + 1 < sandbox->binds->len; i += 2)
