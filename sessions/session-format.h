@@ -74,6 +74,9 @@ SessionWriter *session_writer_open (const char *path, const Session *header,
                                     GError **error);
 gboolean session_writer_append (SessionWriter *writer, const SessionEvent *ev,
                                 GError **error);
+/* Writes the `glx` footer line (nothing for SESSION_GLX_UNKNOWN); before
+ * session_writer_finish(). */
+gboolean session_writer_note_glx (SessionWriter *writer, SessionGlx glx, GError **error);
 /* Writes the outcome as a footer and closes the file. */
 gboolean session_writer_finish (SessionWriter *writer, SessionOutcome outcome,
                                 GError **error);

@@ -229,6 +229,26 @@ gboolean session_outcome_is_failure (SessionOutcome outcome);
  * "none", "not recorded". */
 char *session_outcome_describe (SessionOutcome outcome);
 
+/* Whether the app asked the X server for GLX while it was recorded (the
+ * `glx` footer line): a QueryExtension of GLX, or ListExtensions. A replay
+ * of an app that did not starts its X server without GLX, which starts in
+ * a third of the time (and runs again with GLX if the app asks after
+ * all); UNKNOWN (no line: an older session, xrecord --all, a recording
+ * cut short) starts it with GLX, as before. */
+typedef enum
+{
+  SESSION_GLX_UNKNOWN,
+  SESSION_GLX_NOT_ASKED,     /* `glx not-asked` */
+  SESSION_GLX_ASKED,         /* `glx asked` */
+} SessionGlx;
+
+SessionGlx session_get_glx (const Session *session);
+void session_set_glx (Session *session, SessionGlx glx);
+/* The line's word for @glx ("asked", "not-asked"; NULL for UNKNOWN), and
+ * back (FALSE for any other word). */
+const char *session_glx_to_string (SessionGlx glx);
+gboolean session_glx_parse (const char *word, SessionGlx *glx);
+
 /* Events, in file order. */
 guint session_get_n_events (const Session *session);
 const SessionEvent *session_get_event (const Session *session, guint index);

@@ -57,6 +57,40 @@ parse_world_header (Parser *parser, const char *key, const char *rest, GError **
   return TRUE;
 }
 
+/* The lines the recorder writes at the end, after the records (in a
+ * hand-made file, they may come in the header too): `outcome` and `glx`. */
+static gboolean
+parse_footer_line (Parser *parser, const char *key, const char *rest, GError **error)
+{
+  Session *session = parser->session;
+  g_autoptr (GError) local = NULL;
+
+  if (g_str_equal (key, "outcome"))
+    {
+      if (parser->seen_outcome)
+        return parser_fail (parser, error, "second 'outcome' line");
+      if (!session_outcome_parse (rest, &session->outcome, &local))
+        return parser_fail (parser, error, "%s", local->message);
+      parser->seen_outcome = TRUE;
+      session->outcome_at_end = parser->in_records;
+    }
+  else
+    {
+      if (parser->seen_glx)
+        return parser_fail (parser, error, "second 'glx' line");
+      if (!session_glx_parse (rest, &session->glx))
+        {
+          g_autofree char *word = parser_excerpt (rest);
+          return parser_fail (parser, error, "glx: expected 'asked' or 'not-asked', got '%s'",
+                              word);
+        }
+      parser->seen_glx = TRUE;
+    }
+  if (parser->in_records && parser->footer == NULL)
+    parser->footer = key[0] == 'o' ? "outcome" : "glx";
+  return TRUE;
+}
+
 gboolean
 parser_header_line (Parser *parser, const char *line, GError **error)
 {
@@ -138,16 +172,8 @@ parser_header_line (Parser *parser, const char *line, GError **error)
         return parser_fail (parser, error, "%s", local->message);
       *(desktop ? &parser->seen_desktop : &parser->seen_replay) = TRUE;
     }
-  else if (g_str_equal (key, "outcome"))
-    {
-      if (parser->seen_outcome)
-        return parser_fail (parser, error, "second 'outcome' line");
-      if (!session_outcome_parse (rest, &session->outcome, &local))
-        return parser_fail (parser, error, "%s", local->message);
-      parser->seen_outcome = TRUE;
-      session->outcome_at_end = parser->in_records;
-      parser->seen_footer = parser->in_records;
-    }
+  else if (g_str_equal (key, "outcome") || g_str_equal (key, "glx"))
+    return parse_footer_line (parser, key, rest, error);
   else if (session_world_header_key (key))
     return parse_world_header (parser, key, rest, error);
   else

@@ -26,7 +26,8 @@ typedef struct
   guint64 comments_time;
   gboolean seen_version, seen_screen, seen_command, seen_keymap;
   gboolean seen_desktop, seen_replay;
-  gboolean seen_outcome, in_records, seen_footer;
+  gboolean seen_outcome, seen_glx, in_records;
+  const char *footer;         /* the first footer line's key (after the records), or NULL */
   guint64 last_time;
   gboolean world_seen;        /* a line of version 2 was read */
   guint last_record;          /* 1 + the event index of the record before, or 0 */

@@ -85,8 +85,8 @@ parser_record (Parser *parser, const char *line, GError **error)
         return parser_fail (parser, error, "bad timestamp in '%s'", word);
       }
   }
-  if (parser->seen_footer)
-    return parser_fail (parser, error, "record after the 'outcome' footer");
+  if (parser->footer != NULL)
+    return parser_fail (parser, error, "record after the '%s' footer", parser->footer);
   if (!parser->seen_screen)
     return parser_fail (parser, error, "missing 'screen WxH' header line before the records");
   if (time_ms < parser->last_time)

@@ -96,7 +96,8 @@ parse_line (Parser *parser, const char *line, GError **error)
       parser->in_records = TRUE;
       return parser_record (parser, line, error);
     }
-  if (parser->in_records && !g_str_has_prefix (line, "outcome "))
+  /* The footer's lines (the recorder knows them only at the end). */
+  if (parser->in_records && !g_str_has_prefix (line, "outcome ") && !g_str_has_prefix (line, "glx "))
     {
       g_autofree char *word = parser_excerpt (line);
       return parser_fail (parser, error, "expected a record 'TIME EVENT ...', got '%s'", word);

@@ -387,6 +387,10 @@ print_session (const Session *session, GString *out, int fd, GCancellable *cance
   session_write_header (session, out);
   if (!print_events (session, preamble, session->events->len, out, fd, cancellable, error))
     return FALSE;
+  /* Known at the end of a recording, where it is written (before the
+   * outcome, as the recorder writes them). */
+  if (session->glx != SESSION_GLX_UNKNOWN)
+    g_string_append_printf (out, "glx %s\n", session_glx_to_string (session->glx));
   if (session->outcome.kind != SESSION_OUTCOME_UNKNOWN && session->outcome_at_end)
     {
       g_autofree char *text = session_outcome_to_string (session->outcome);

@@ -14,6 +14,7 @@ struct Session
   char **replay_options;     /* the `replay` line's words, or NULL (session-options.c) */
   SessionOutcome outcome;
   gboolean outcome_at_end;   /* written as a footer */
+  SessionGlx glx;            /* the `glx` footer (UNKNOWN: none) */
   guint n_preamble;          /* leading comment events before the version line */
   GArray *events;            /* of SessionEvent, owns their strings */
   guint n_actions;           /* of events: kept by every append (session_note_event) */

@@ -155,6 +155,8 @@ session_subset_cancellable (const Session *session, const guint *keep, guint n_k
   subset->host = g_strdup (session->host);
   subset->date = g_strdup (session->date);
   subset->wm = g_strdup (session->wm);
+  /* The app's start is the same: what it asked of the server then, it asks. */
+  subset->glx = session->glx;
   if (session->env != NULL)
     subset->env = g_ptr_array_copy (session->env, copy_string, NULL);
 

@@ -149,6 +149,17 @@ session_writer_append (SessionWriter *writer, const SessionEvent *ev,
 }
 
 gboolean
+session_writer_note_glx (SessionWriter *writer, SessionGlx glx, GError **error)
+{
+  g_autofree char *line = NULL;
+
+  if (glx == SESSION_GLX_UNKNOWN)
+    return TRUE;
+  line = g_strdup_printf ("glx %s\n", session_glx_to_string (glx));
+  return write_all (writer, line, strlen (line), error);
+}
+
+gboolean
 session_writer_finish (SessionWriter *writer, SessionOutcome outcome,
                        GError **error)
 {

@@ -216,6 +216,43 @@ session_set_outcome (Session *session, SessionOutcome outcome,
   session->outcome_at_end = at_end;
 }
 
+SessionGlx
+session_get_glx (const Session *session)
+{
+  return session->glx;
+}
+
+void
+session_set_glx (Session *session, SessionGlx glx)
+{
+  session->glx = glx;
+}
+
+/* The `glx` line's words, by value: the one table of them. */
+static const char *const glx_words[] = {
+  [SESSION_GLX_UNKNOWN] = NULL,
+  [SESSION_GLX_NOT_ASKED] = "not-asked",
+  [SESSION_GLX_ASKED] = "asked",
+};
+
+const char *
+session_glx_to_string (SessionGlx glx)
+{
+  return (guint) glx < G_N_ELEMENTS (glx_words) ? glx_words[glx] : NULL;
+}
+
+gboolean
+session_glx_parse (const char *word, SessionGlx *glx)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (glx_words); i++)
+    if (glx_words[i] != NULL && g_str_equal (word, glx_words[i]))
+      {
+        *glx = (SessionGlx) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 gboolean
 session_outcome_is_failure (SessionOutcome outcome)
 {

@@ -289,6 +289,46 @@ test_outcome_lost (void)
   g_assert_false (session_outcome_is_failure (unrecorded));
 }
 
+/* The `glx` footer: read, written back where it was (before the outcome),
+ * kept by a subset; no line is UNKNOWN and writes none. */
+static void
+test_glx_footer (void)
+{
+  const char *text = "xreduce-session 1\nscreen 800x600\n"
+                     "10 KeyPress keysym=a keycode=38 state=0x0\n"
+                     "20 KeyRelease keysym=a keycode=38 state=0x0\nglx asked\noutcome hung\n";
+  const char *none = "xreduce-session 1\nscreen 800x600\n"
+                     "10 KeyPress keysym=a keycode=38 state=0x0\n";
+  g_autoptr (Session) session = parse_ok (text);
+  g_autoptr (Session) without = parse_ok (none);
+  g_autofree char *again = session_to_string (session);
+  g_autofree char *none_again = session_to_string (without);
+  guint keep[] = { 0 };
+  g_autoptr (Session) subset = session_subset (session, keep, 1);
+  g_autofree char *subset_text = session_to_string (subset);
+  SessionGlx glx = SESSION_GLX_UNKNOWN;
+
+  g_assert_cmpint (session_get_glx (session), ==, SESSION_GLX_ASKED);
+  g_assert_cmpstr (again, ==, text);
+  g_assert_cmpint (session_get_glx (without), ==, SESSION_GLX_UNKNOWN);
+  g_assert_cmpstr (none_again, ==, none);
+  g_assert_cmpint (session_get_glx (subset), ==, SESSION_GLX_ASKED);
+  g_assert_nonnull (strstr (subset_text, "\nglx asked\n"));
+  /* Before the records too (a hand-made file), written at the end. */
+  {
+    g_autoptr (Session) early = parse_ok ("xreduce-session 1\nscreen 800x600\nglx not-asked\n"
+                                          "10 KeyPress keysym=a keycode=38 state=0x0\n");
+    g_autofree char *early_text = session_to_string (early);
+
+    g_assert_cmpint (session_get_glx (early), ==, SESSION_GLX_NOT_ASKED);
+    g_assert_true (g_str_has_suffix (early_text, "state=0x0\nglx not-asked\n"));
+  }
+  g_assert_true (session_glx_parse ("not-asked", &glx));
+  g_assert_cmpint (glx, ==, SESSION_GLX_NOT_ASKED);
+  g_assert_false (session_glx_parse ("unknown", &glx));
+  g_assert_null (session_glx_to_string (SESSION_GLX_UNKNOWN));
+}
+
 static void
 test_header_outcome (void)
 {
@@ -405,12 +445,14 @@ test_writer (void)
           g_assert_cmpuint (session_get_n_events (partial), >, 5);
         }
     }
+  g_assert_true (session_writer_note_glx (writer, SESSION_GLX_NOT_ASKED, &error));
   g_assert_true (session_writer_finish (writer, crashed, &error));
   g_assert_no_error (error);
   loaded = session_load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (session_get_n_actions (loaded), ==, session_get_n_actions (source));
   g_assert_cmpint (session_get_outcome (loaded).signal, ==, 6);
+  g_assert_cmpint (session_get_glx (loaded), ==, SESSION_GLX_NOT_ASKED);
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -736,6 +778,12 @@ static const BadCase bad_cases[] = {
   { "bad-signal", HEAD "outcome crashed SIGFOO\n", SESSION_ERROR_PARSE, "unknown signal 'SIGFOO'" },
   { "record-after-footer", HEAD "12 Expose\noutcome hung\n13 Expose\n", SESSION_ERROR_PARSE,
     "record after the 'outcome' footer" },
+  { "bad-glx", HEAD "12 Expose\nglx maybe\n", SESSION_ERROR_PARSE,
+    "t.log:4: glx: expected 'asked' or 'not-asked', got 'maybe'" },
+  { "glx-twice", HEAD "glx asked\n12 Expose\nglx asked\n", SESSION_ERROR_PARSE,
+    "second 'glx' line" },
+  { "record-after-glx", HEAD "12 Expose\nglx not-asked\n13 Expose\n", SESSION_ERROR_PARSE,
+    "record after the 'glx' footer" },
   { "binary-nul", "xreduce-session 1\n\x7f" "ELF\x02\x01\x01\0\0\0", SESSION_ERROR_PARSE, "t.log:2: binary data" },
   { "binary-utf8", "\x89PNG\r\n\x1a\n", SESSION_ERROR_PARSE, "t.log:1: invalid UTF-8" },
   { "bad-command", HEAD "command xdemo\n", SESSION_ERROR_PARSE, "command: expected a quoted string" },
@@ -1251,6 +1299,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/outcome-words", test_outcome_words);
   g_test_add_func ("/session/header-outcome", test_header_outcome);
   g_test_add_func ("/session/outcome-lost", test_outcome_lost);
+  g_test_add_func ("/session/glx-footer", test_glx_footer);
   g_test_add_func ("/session/written-shown-safely", test_written_shown_safely);
   g_test_add_func ("/session/writer", test_writer);
   g_test_add_func ("/session/writer-unwritable", test_writer_unwritable);
