@@ -239,8 +239,8 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
                gpointer user_data, GError **error)
 {
   XRecordClientSpec clients[2] = { XRecordFutureClients, client };
-  XRecordRange *ranges[3];
-  XRecordRange *range, *paste, *closing = NULL;
+  XRecordRange *ranges[4];
+  XRecordRange *range, *paste, *asks, *closing = NULL;
   int n_clients = client != None ? 2 : 1, n_ranges = 2;
   int failed;
 
@@ -251,13 +251,16 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
 
   range = XRecordAllocRange ();
   paste = XRecordAllocRange ();
-  if (range == NULL || paste == NULL)
+  asks = XRecordAllocRange ();
+  if (range == NULL || paste == NULL || asks == NULL)
     {
       g_set_error (error, CAPTURE_ERROR, CAPTURE_ERROR_CONTEXT, "out of memory");
       if (range != NULL)
         XFree (range);
       if (paste != NULL)
         XFree (paste);
+      if (asks != NULL)
+        XFree (asks);
       return FALSE;
     }
   /* What the user did, and what the server told the clients. */
@@ -275,8 +278,13 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
    * the six requests between. */
   paste->core_requests.first = X_ConvertSelection;
   paste->core_requests.last = X_ConvertSelection;
+  /* The app asking for an extension (QueryExtension, ListExtensions):
+   * whether it asks for GLX (the session's `glx` footer). */
+  asks->core_requests.first = X_QueryExtension;
+  asks->core_requests.last = X_ListExtensions;
   ranges[0] = range;
   ranges[1] = paste;
+  ranges[n_ranges++] = asks;
   if (capture->all_clients)
     {
       /* Every client, and whether it takes its windows down itself
@@ -298,6 +306,7 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
   failed = xconn_trap_pop (capture->ctrl);
   XFree (range);
   XFree (paste);
+  XFree (asks);
   if (closing != NULL)
     XFree (closing);
   if (capture->context == 0 || failed != 0)

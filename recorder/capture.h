@@ -33,7 +33,8 @@ typedef struct Capture Capture;
  * resource base of the client the event was delivered to. */
 typedef void (*CaptureEventFunc) (const xEvent *ev, XID id_base,
                                   guint64 time_ms, gpointer user_data);
-/* A request (ChangeProperty and ConvertSelection are recorded) from the
+/* A request (ChangeProperty, ConvertSelection, QueryExtension and
+ * ListExtensions are recorded) from the
  * client with resource base @id_base: @data is the request, @len bytes,
  * made at @time_ms. */
 typedef void (*CaptureRequestFunc) (const guint8 *data, gsize len, XID id_base,

@@ -10,6 +10,8 @@
 
 #include "recorder-private.h"
 
+#include "xconn.h"
+
 #include <X11/extensions/record.h>
 
 static void
@@ -126,6 +128,14 @@ recorder_on_request (const guint8 *data, gsize len, XID id_base, guint64 time_ms
   Recorder *recorder = user_data;
 
   toplevels_handle_request (recorder->tops, data, len);
+  /* At its start, most often: the replay's X server needs GLX only if
+   * the app asks for it (session-model.h's SessionGlx). Any client but
+   * ours: one the model cannot tell yet is counted (a GLX the app did
+   * not need costs a slower start; one it needed, a second replay). */
+  if (len > 0 && (data[0] == X_QueryExtension || data[0] == X_ListExtensions)
+      && !toplevels_is_own_client (recorder->tops, id_base)
+      && xconn_request_asks_glx (data, len, FALSE))
+    recorder->glx_asked = TRUE;
   /* The app pastes: what it gets is fetched and written now, in order
    * (also while the recording drains after the app died of it: the
    * owner is still there). */
@@ -167,7 +177,7 @@ recorder_on_capture_state (gboolean enabled, gpointer user_data)
       g_main_loop_quit (recorder->loop);
       return;
     }
-  recorder->drained = TRUE;
+  recorder->drained = recorder->all_read = TRUE;
   if (recorder->stopping)
     g_main_loop_quit (recorder->loop);
 }

@@ -59,6 +59,8 @@ struct Recorder
   gboolean ready;          /* the sync line is printed */
   gboolean stopping;
   gboolean drained;        /* EndOfData, or given up waiting for it */
+  gboolean all_read;       /* EndOfData: every request recorded was looked at */
+  gboolean glx_asked;      /* a client of the app asked the server for GLX (the `glx` footer) */
   gboolean stop_key_seen;
   gboolean server_gone;    /* an X connection broke */
   gboolean outcome_known;

@@ -346,6 +346,14 @@ recorder_run (Recorder *recorder, SessionOutcome *outcome, GError **error)
       rec_files_get_stats (recorder->files, &recorder->files_stats);
       recorder->files_stats.copy_error = g_strdup (recorder->files_stats.copy_error);
     }
+  /* Not asked only where every request of the app's was looked at, from
+   * its start (the context was on before it started). */
+  if (recorder->write_error == NULL)
+    session_writer_note_glx (recorder->writer,
+                             recorder->glx_asked ? SESSION_GLX_ASKED
+                             : recorder->all_read && recorder->app_pid > 0 ? SESSION_GLX_NOT_ASKED
+                             : SESSION_GLX_UNKNOWN,
+                             &recorder->write_error);
   if (recorder->write_error == NULL)
     session_writer_finish (recorder->writer, recorder->outcome,
                            &recorder->write_error);

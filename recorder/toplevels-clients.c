@@ -289,6 +289,12 @@ toplevels_client_decide (Toplevels *tops, Client *client)
 }
 
 gboolean
+toplevels_is_own_client (Toplevels *tops, XID id_base)
+{
+  return xapp_is_own_client (tops->xapp, id_base);
+}
+
+gboolean
 toplevels_is_app_client (Toplevels *tops, XID id_base)
 {
   GHashTableIter iter;

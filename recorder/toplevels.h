@@ -91,6 +91,8 @@ void toplevels_handle_request (Toplevels *tops, const guint8 *data, gsize len);
 
 /* Is the X client with resource base @id_base the app (or one of its)? */
 gboolean toplevels_is_app_client (Toplevels *tops, XID id_base);
+/* Is the client with resource base @id_base one of xrecord's own? */
+gboolean toplevels_is_own_client (Toplevels *tops, XID id_base);
 
 /* The app's top-level under the root position; FALSE over another
  * client's window or the bare root. */

@@ -50,27 +50,7 @@ on_intercept (XPointer closure, XRecordInterceptData *datum)
 static void
 look_at_request (ExtWatch *watch, const XRecordInterceptData *datum)
 {
-  const guint8 *req = datum->data;
-  gsize len = (gsize) datum->data_len * 4;
-  guint16 n;
-
-  if (len < 4)
-    return;
-  if (req[0] == X_ListExtensions)
-    {
-      watch->glx_asked = TRUE;
-      return;
-    }
-  if (req[0] != X_QueryExtension || len < sz_xQueryExtensionReq)
-    return;
-  /* The name's length, in the client's byte order. */
-  memcpy (&n, req + 4, sizeof n);
-  if (datum->client_swapped)
-    n = GUINT16_SWAP_LE_BE (n);
-  if (sz_xQueryExtensionReq + (gsize) n > len)
-    return;
-  if ((n == 3 && memcmp (req + sz_xQueryExtensionReq, "GLX", 3) == 0)
-      || (n == 7 && memcmp (req + sz_xQueryExtensionReq, "SGI-GLX", 7) == 0))
+  if (xconn_request_asks_glx (datum->data, (gsize) datum->data_len * 4, datum->client_swapped))
     watch->glx_asked = TRUE;
 }
 

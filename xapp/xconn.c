@@ -12,8 +12,10 @@
 
 #include "xconn.h"
 
+#include <string.h>
 #include <sys/socket.h>
 
+#include <X11/Xproto.h>
 #include <X11/extensions/XTest.h>
 
 /* ---- the source ---- */
@@ -503,4 +505,25 @@ xconn_server_pid (XConn *conn)
       || len != sizeof cred)
     return 0;
   return cred.pid > 0 ? cred.pid : 0;
+}
+
+gboolean
+xconn_request_asks_glx (const guint8 *req, gsize len, gboolean swapped)
+{
+  guint16 n;
+
+  if (len < 4)
+    return FALSE;
+  if (req[0] == X_ListExtensions)
+    return TRUE;
+  if (req[0] != X_QueryExtension || len < sz_xQueryExtensionReq)
+    return FALSE;
+  /* The name's length, in the client's byte order. */
+  memcpy (&n, req + 4, sizeof n);
+  if (swapped)
+    n = GUINT16_SWAP_LE_BE (n);
+  if (sz_xQueryExtensionReq + (gsize) n > len)
+    return FALSE;
+  return (n == 3 && memcmp (req + sz_xQueryExtensionReq, "GLX", 3) == 0)
+         || (n == 7 && memcmp (req + sz_xQueryExtensionReq, "SGI-GLX", 7) == 0);
 }

@@ -119,4 +119,11 @@ guint xconn_get_n_errors (XConn *conn);
 void xconn_free (XConn *conn);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XConn, xconn_free)
 
+/* Does this request (@len bytes, as RECORD delivers a client's request;
+ * @swapped: in the other byte order) ask the server for GLX: a
+ * QueryExtension of "GLX" or "SGI-GLX", or ListExtensions (a client that
+ * lists them may act on GLX being there)? The recorder notes it in the
+ * session (`glx` footer), the replayer watches for it (extwatch.h). */
+gboolean xconn_request_asks_glx (const guint8 *req, gsize len, gboolean swapped);
+
 G_END_DECLS

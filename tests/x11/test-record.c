@@ -314,6 +314,11 @@ record_crash (Fixture *f, const char *const *app_args)
   outcome = session_get_outcome (session);
   g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
   g_assert_cmpint (outcome.signal, ==, SIGSEGV);
+  /* xdemo asks for GLX only with --bug gl, at Print (the footer says
+   * so: its replays start their servers with GLX, or without). */
+  g_assert_cmpint (session_get_glx (session), ==,
+                   app_args != NULL && g_strv_contains (app_args, "gl") ? SESSION_GLX_ASKED
+                                                                       : SESSION_GLX_NOT_ASKED);
   g_assert_cmpuint (session_get_n_actions (session), ==, 16);
   check_pointer (session, i++, SESSION_EVENT_MOTION, 220, 56, 0, "Editor");
   check_pointer (session, i++, SESSION_EVENT_BUTTON_PRESS, 220, 56, 0, "Editor");
@@ -360,6 +365,16 @@ test_record_crash (Fixture *f, gconstpointer data)
 {
   record_crash (f, NULL);
   g_assert_null (strstr (f->err->str, "warning"));
+}
+
+/* An app that asks for GLX (xdemo --bug gl, at Print, where it crashes
+ * only if the server has GLX): the session says it asked, and its replay
+ * starts where GLX is, and crashes. */
+static void
+test_record_glx (Fixture *f, gconstpointer data)
+{
+  const char *const app_args[] = { "--bug", "gl", NULL };
+  record_crash (f, app_args);
 }
 
 /* An app that sets no _NET_WM_PID (Tk, Xaw, Motif): its windows are its
@@ -925,6 +940,7 @@ main (int argc, char **argv)
     g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/record/crash", test_record_crash);
   ADD ("/record/no-pid", test_record_no_pid);
+  ADD ("/record/glx", test_record_glx);
   ADD ("/record/nothing-of-the-app", test_record_nothing_of_the_app);
   if (test_shard_mine ())
     g_test_add ("/record/no-xres", Fixture, no_xres, fixture_setup, test_record_no_xres,
