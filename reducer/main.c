@@ -298,7 +298,7 @@ check_search (const Args *a, ReduceOptions *options, int *status)
                     shown);
         return exit_status_stop (status, EXIT_STATUS_USAGE);
       }
-    options->glx_first = glx_first != NULL ? (guint) n : REDUCE_GLX_FIRST;
+    options->glx_first = glx_first != NULL ? (guint) n : REDUCE_GLX_BY_SESSION;
   }
   if (a->algorithm == NULL || g_str_equal (a->algorithm, "hdd"))
     options->algorithm = DD_ALGORITHM_HDD;

@@ -17,7 +17,7 @@ reduce_options_init (ReduceOptions *options)
   options->algorithm = DD_ALGORITHM_HDD;
   options->same_crash_frames = 3;
   options->verify_runs = 3;
-  options->glx_first = REDUCE_GLX_FIRST;
+  options->glx_first = REDUCE_GLX_BY_SESSION;
   options->report = TRUE;
   replay_settings_init (&options->replay);
 }

@@ -23,8 +23,12 @@ typedef enum
 } ReduceError;
 
 /* The workers whose first X server has GLX, by default: the first two,
- * which the verification's replays start on (XREDUCE_GLX_FIRST). */
+ * which the verification's replays start on (XREDUCE_GLX_FIRST), when the
+ * session does not say whether the app asked for GLX (its `glx` line):
+ * none when it did not, every server when it did. */
 #define REDUCE_GLX_FIRST 2
+/* options.glx_first's default: by the session, as above. */
+#define REDUCE_GLX_BY_SESSION G_MAXUINT
 
 typedef struct
 {
@@ -34,7 +38,8 @@ typedef struct
                               * session_command_check() allows it or... */
   gboolean run_recorded_command; /* ... this is set (--run-recorded-command) */
   guint jobs;                /* 0: number of cores */
-  guint glx_first;           /* workers whose first X server has GLX (XREDUCE_GLX_FIRST) */
+  guint glx_first;           /* workers whose first X server has GLX (XREDUCE_GLX_FIRST),
+                              * or REDUCE_GLX_BY_SESSION */
   DdAlgorithm algorithm;
   int signal;                /* 0: from the session */
   const char *stderr_match;

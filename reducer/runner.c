@@ -40,6 +40,7 @@ runner_new (const RunnerOptions *options, GError **error)
   g_autoptr (Runner) runner = g_new0 (Runner, 1);
 
   runner->options = *options;
+  runner->glx_needed = options->glx_needed;
   runner->created_us = g_get_monotonic_time ();
   runner->xreplay = g_strdup (options->xreplay);
   runner->xreplay_args = g_strdupv (options->xreplay_args);

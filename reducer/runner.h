@@ -57,6 +57,8 @@ typedef struct
   char **launcher_argv;      /* --launcher CMD's words, or NULL: see below */
   guint glx_first;           /* workers whose first X server has GLX; the others start
                               * without, until a replay's client asks for it */
+  gboolean glx_needed;       /* every X server has GLX from the start (the session says
+                              * the app asked for it) */
 } RunnerOptions;
 
 /* With a launcher (srun, ssh HOST, any command that runs its arguments),

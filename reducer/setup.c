@@ -265,7 +265,16 @@ start_workers (Reducer *reducer, guint *max_workers_out, GError **error)
                  runner_options.screen_width, runner_options.screen_height);
   max_workers = reducer->pool.max_workers;
   runner_options.workers = max_workers;
+  /* GLX where the app asks for it (Mesa's load is two thirds of a
+   * server's start): as the session says, when it says. */
   runner_options.glx_first = options->glx_first;
+  if (options->glx_first == REDUCE_GLX_BY_SESSION)
+    {
+      SessionGlx glx = session_get_glx (reducer->session);
+
+      runner_options.glx_first = glx == SESSION_GLX_NOT_ASKED ? 0 : REDUCE_GLX_FIRST;
+      runner_options.glx_needed = glx == SESSION_GLX_ASKED;
+    }
   runner_options.xreplay = reducer->xreplay;
   runner_options.xreplay_args = reducer->xreplay_args;
   runner_options.app_argv = reducer->app_argv;

@@ -24,6 +24,20 @@ replay_result_clear (ReplayResult *result)
   result->stderr_len = 0;
 }
 
+gboolean
+replay_result_stderr_matches (const ReplayResult *result, GRegex *regex)
+{
+  g_autofree char *valid = NULL;
+
+  if (regex == NULL || result->stderr_text == NULL)
+    return FALSE;
+  if (g_regex_get_compile_flags (regex) & G_REGEX_RAW)
+    return g_regex_match_full (regex, result->stderr_text, (gssize) result->stderr_len, 0, 0,
+                               NULL, NULL);
+  valid = g_utf8_make_valid (result->stderr_text, (gssize) result->stderr_len);
+  return g_regex_match (regex, valid, 0, NULL);
+}
+
 char *
 replay_result_to_json (const ReplayResult *result)
 {

@@ -64,6 +64,10 @@ typedef struct
 } ReplayResult;
 
 void replay_result_clear (ReplayResult *result);
+/* Does the app's stderr (result->stderr_text) match @regex (NULL: no)?
+ * A regex compiled G_REGEX_RAW reads the bytes, any other the text made
+ * valid UTF-8. */
+gboolean replay_result_stderr_matches (const ReplayResult *result, GRegex *regex);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReplayResult, replay_result_clear)
 
 /* One JSON object (no newline), written with json-glib: the verdict's

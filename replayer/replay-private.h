@@ -147,6 +147,8 @@ struct Replay
   Sandbox *sandbox;          /* owned, or NULL: the app shares our HOME and bus */
   Outside *outside;          /* owned, or NULL: the other apps it pastes from, drops of */
   ExtWatch *extwatch;        /* owned, or NULL (no RECORD): whether a client asks for GLX */
+  gboolean glx_allowed_out;  /* its own Xvfb may start without GLX (not on the run again) */
+  gboolean no_glx;           /* ... and did: the session says the app did not ask for it */
   SessionHere here;          /* where the app runs (its strings owned): for titles that
                               * name the recording's world */
   ProcTempDir *frames_dir;   /* owned, or NULL: --backtrace's frames file, in a folder
@@ -306,6 +308,11 @@ gboolean replay_aim (Replay *r, guint number, const SessionEvent *ev, WindowsMat
  * *@display); the app's environment; --backtrace's tracer around @argv,
  * and what it knew of a crash. */
 gboolean replay_prepare (Replay *r, XServer **server, const char **display, GError **error);
+/* After a replay whose own Xvfb started without GLX (@no_glx): did the
+ * app ask for it after all (then it runs again, with GLX: said when
+ * verbose)? */
+gboolean replay_again_with_glx (const ReplayOptions *opts, const ReplayResult *result,
+                                gboolean no_glx);
 GStrv replay_app_environ (Replay *r);
 gboolean replay_wrap_crashtrace (Replay *r, const char *const **argv, GPtrArray **wrapped,
                                  char **frames_path, GError **error);

@@ -513,20 +513,6 @@ replay_cleanup (Replay *r)
   g_clear_pointer (&r->conn, xconn_free);
 }
 
-static gboolean
-replay_stderr_matches (const ReplayResult *result, GRegex *regex)
-{
-  g_autofree char *valid = NULL;
-
-  if (regex == NULL || result->stderr_text == NULL)
-    return FALSE;
-  if (g_regex_get_compile_flags (regex) & G_REGEX_RAW)
-    return g_regex_match_full (regex, result->stderr_text, (gssize) result->stderr_len, 0, 0,
-                               NULL, NULL);
-  valid = g_utf8_make_valid (result->stderr_text, (gssize) result->stderr_len);
-  return g_regex_match (regex, valid, 0, NULL);
-}
-
 /* The app, in its own process group, with DISPLAY and the sandbox's
  * HOME and bus; its stderr captured (and echoed when verbose). */
 static ProcChild *
@@ -721,11 +707,14 @@ replay_clear (Replay *r)
   g_clear_error (&r->error);
 }
 
-gboolean
-replay_run (const Session *session, const char *const *argv, const ReplayOptions *opts,
-            ReplayResult *result, GError **error)
+/* One replay; @glx_allowed_out: its own Xvfb may start without GLX
+ * (*@no_glx says whether it did). */
+static gboolean
+replay_run_once (const Session *session, const char *const *argv, const ReplayOptions *opts,
+                 gboolean glx_allowed_out, gboolean *no_glx, ReplayResult *result,
+                 GError **error)
 {
-  Replay replay = { 0 }, *r = &replay;
+  Replay replay = { .glx_allowed_out = glx_allowed_out }, *r = &replay;
   g_autoptr (XServer) server = NULL;
   g_autoptr (GPtrArray) wrapped = NULL;
   g_autofree char *frames_path = NULL;
@@ -772,7 +761,7 @@ replay_run (const Session *session, const char *const *argv, const ReplayOptions
     }
   replay_cleanup (r);
   if (ok)
-    result->stderr_matched = replay_stderr_matches (result, opts->stderr_match);
+    result->stderr_matched = replay_result_stderr_matches (result, opts->stderr_match);
   g_clear_pointer (&server, xserver_free);
   if (frames_path != NULL)
     replay_take_frames (result, frames_path);
@@ -785,7 +774,21 @@ out:
     }
   g_clear_pointer (&server, xserver_free);
   g_clear_pointer (&r->frames_dir, proc_tempdir_free);
+  *no_glx = r->no_glx;
   replay_clear (r);
   result->total_ms = note_now_ms () - t_start;
   return ok;
+}
+
+gboolean
+replay_run (const Session *session, const char *const *argv, const ReplayOptions *opts,
+            ReplayResult *result, GError **error)
+{
+  gboolean no_glx = FALSE;
+  gboolean ok = replay_run_once (session, argv, opts, TRUE, &no_glx, result, error);
+
+  if (!ok || !replay_again_with_glx (opts, result, no_glx))
+    return ok;
+  replay_result_clear (result);
+  return replay_run_once (session, argv, opts, FALSE, &no_glx, result, error);
 }

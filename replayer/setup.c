@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "xreduce-replayer"
 
 #include "replay-private.h"
+#include "interrupt.h"
 #include "quote.h"
 #include "xserver.h"
 
@@ -204,11 +205,19 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
     {
       /* A cookie of its own: no other client of the machine (another
        * replay's app, anything the app started) connects to it. */
+      static const char *const glx[] = { "GLX", NULL };
       XServerOptions server_options = { .kind = XSERVER_XVFB, .no_autorepeat = TRUE,
                                         .auth = TRUE };
       const guint8 *cookie;
       gsize len;
 
+      /* Without GLX (Mesa's load: a third of the start) for an app that
+       * did not ask for it while it was recorded; replay_run() runs
+       * again with it if the app asks after all. Not for pictures (a
+       * report's): they would be taken twice. */
+      r->no_glx = r->glx_allowed_out && session_get_glx (r->session) == SESSION_GLX_NOT_ASKED
+                  && opts->on_action == NULL && opts->on_end == NULL;
+      server_options.disable = r->no_glx ? glx : NULL;
       session_get_screen (r->session, &server_options.width, &server_options.height);
       *server = xserver_start (&server_options, REPLAY_SERVER_TIMEOUT_MS, error);
       r->result->server_ms = note_now_ms () - t_start;
@@ -226,8 +235,9 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
       else if (!replay_share_xauthority (r, *server, error))
         return FALSE;
       r->server_pid = xserver_get_pid (*server);
-      note_verbose (r, "Xvfb %s pid %d started in %" G_GINT64_FORMAT " ms", *display,
-                    (int) xserver_get_pid (*server), r->result->server_ms);
+      note_verbose (r, "Xvfb %s pid %d started in %" G_GINT64_FORMAT " ms%s", *display,
+                    (int) xserver_get_pid (*server), r->result->server_ms,
+                    r->no_glx ? ", without GLX (the app did not ask for it when recorded)" : "");
     }
   return TRUE;
 }
@@ -285,4 +295,19 @@ replay_take_frames (ReplayResult *result, const char *frames_path)
                                           "nothing of it");
     }
   g_unlink (frames_path);
+}
+
+gboolean
+replay_again_with_glx (const ReplayOptions *opts, const ReplayResult *result, gboolean no_glx)
+{
+  /* What the app did where the server had no GLX says nothing of it
+   * where GLX is (the user's desktop). Not after a signal: it ends the
+   * replay. */
+  if (!no_glx || !result->glx_asked || g_cancellable_is_cancelled (opts->cancellable)
+      || proc_interrupt_get_signal () != 0)
+    return FALSE;
+  if (opts->verbose)
+    g_printerr ("xreplay: a client asked for GLX, which the X server did not have (the app "
+                "did not ask for it when recorded): replaying again with GLX\n");
+  return TRUE;
 }

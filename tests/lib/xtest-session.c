@@ -5,6 +5,7 @@
 
 #include "session.h"
 #include "xtest-session.h"
+#include "xtest-proc.h"
 
 char *
 test_actions_in_words (const char *path)
@@ -34,4 +35,19 @@ test_json_object (JsonParser *parser, const char *text)
   g_assert_no_error (error);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
   return json_node_get_object (json_parser_get_root (parser));
+}
+
+char *
+test_demo_with_glx (const char *dir, SessionGlx glx)
+{
+  g_autofree char *demo = data_path ("demo.session");
+  g_autofree char *path = g_build_filename (dir, "glx.session", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Session) session = session_load (demo, &error);
+
+  g_assert_no_error (error);
+  session_set_glx (session, glx);
+  g_assert_true (session_save (session, path, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&path);
 }

@@ -5,6 +5,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "session.h"
+
 /* The user actions in the bundled tests/data/demo.session, which
  * tests/data/record-demo-session.sh recorded (its motion over the bare
  * desktop is not recorded: 91 of the script's 95). */
@@ -16,3 +18,6 @@ char *test_actions_in_words (const char *path);
  * --json), loaded into @parser, which owns it; the test fails if @text is
  * not one. */
 JsonObject *test_json_object (JsonParser *parser, const char *text);
+/* tests/data/demo.session saved as @dir/glx.session with its `glx` line
+ * set to @glx; its path. */
+char *test_demo_with_glx (const char *dir, SessionGlx glx);

@@ -159,17 +159,18 @@ test_print (Fixture *fixture, gconstpointer data)
 
 /* xdemo --bug gl crashes at Print only where the X server has GLX, which
  * Print asks for. xreplay says whether a client asked (--json's
- * glx_asked). xreduce's workers start without GLX (all of them here:
- * XREDUCE_GLX_FIRST=0, so that it does not depend on which workers run):
- * the verification's replays of the full session, whose app asks, say
- * nothing of it and run again where GLX is; the result is --bug print's. */
+ * glx_asked). The demo session says its app did not ask when recorded
+ * (`glx not-asked`: xdemo without --bug gl), so every worker's X server
+ * starts without GLX: the verification's replays of the full session,
+ * whose app asks, say nothing of it and run again where GLX is; the
+ * result is --bug print's. */
 static void
 test_glx (Fixture *fixture, gconstpointer data)
 {
   g_autofree char *session = data_path ("demo.session");
   g_autofree char *out = NULL, *err = NULL, *words = NULL, *replayed = NULL;
   g_autofree char *json_gl = NULL, *json_print = NULL;
-  g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), "XREDUCE_GLX_FIRST", "0", TRUE);
+  g_auto (GStrv) envp = g_environ_unsetenv (g_get_environ (), "XREDUCE_GLX_FIRST");
   const char *const gl[] = { "--bug", "gl", NULL };
   const char *const reduce_argv[] = { env ("XREDUCE"), "--quiet", "-v", "--no-report",
                                       "--max-gap", "100", "--settle", "300", "-o", fixture->out,
@@ -205,6 +206,29 @@ test_glx (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);
   g_assert_cmpint (run_xreplay (fixture->out, gl, &replayed), ==, 1);
   g_assert_nonnull (strstr (replayed, "crashed with SIGSEGV"));
+}
+
+/* A session that says its app asked for GLX (`glx asked`): every worker's
+ * X server has GLX from the start, so no test runs twice for it, and the
+ * result is /reduce/glx's. */
+static void
+test_glx_asked (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *session = test_demo_with_glx (fixture->dir, SESSION_GLX_ASKED);
+  g_autofree char *out = NULL, *err = NULL, *words = NULL;
+  g_auto (GStrv) envp = g_environ_unsetenv (g_get_environ (), "XREDUCE_GLX_FIRST");
+  const char *const reduce_argv[] = { env ("XREDUCE"), "--quiet", "-v", "--no-report",
+                                      "--max-gap", "100", "--settle", "300", "-o", fixture->out,
+                                      session, "--", env ("XDEMO"), "--bug", "gl", NULL };
+
+  g_assert_cmpint (test_run_sync (reduce_argv, (const char *const *) envp, G_SPAWN_DEFAULT,
+                                  &out, &err), ==, 0);
+  g_test_message ("xreduce said:\n%s", err);
+  g_assert_null (strstr (err, "which its X server did not have"));
+  words = test_actions_in_words (fixture->out);
+  g_assert_nonnull (strstr (words, "press Alt_L\n"));
+  g_assert_nonnull (strstr (words, "in \"Print\""));
+  g_assert_cmpuint (count_presses_and_moves (fixture->out), <=, 3);
 }
 
 /* xreduce --max-gap 100 -o OUT SESSION -- xdemo APP_ARGS..., with no
@@ -1187,6 +1211,7 @@ main (int argc, char **argv)
   ADD ("/reduce/bad-input", test_bad_input);
   ADD ("/reduce/print", test_print);
   ADD ("/reduce/glx", test_glx);
+  ADD ("/reduce/glx-asked", test_glx_asked);
   ADD ("/reduce/learnt-settle", test_learnt_settle);
   ADD ("/reduce/order", test_order);
   ADD ("/reduce/speculation", test_speculation);

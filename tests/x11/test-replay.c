@@ -146,6 +146,40 @@ test_without_trigger_passes (Fixture *f, gconstpointer data)
   g_assert_true (g_str_has_prefix (out, want));
 }
 
+/* A session whose app did not ask for GLX when recorded (`glx
+ * not-asked`) replays on an X server without it, once. xdemo --bug gl
+ * asks at Print, and crashes only where GLX is: the replay runs again
+ * with GLX, and the verdict is that run's. */
+static void
+test_glx_not_asked (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = test_demo_with_glx (f->dir, SESSION_GLX_NOT_ASKED);
+  g_autofree char *out = NULL, *err = NULL, *gl_out = NULL, *gl_err = NULL;
+  g_autoptr (JsonParser) parser = NULL, gl_parser = NULL;
+  JsonObject *object, *gl_object;
+  const char *again = "a client asked for GLX, which the X server did not have (the app did "
+                      "not ask for it when recorded): replaying again with GLX";
+
+  g_assert_cmpint (run_xreplay (&out, &err, FAST, "-v", "--json", session, "--", env ("XDEMO"),
+                                NULL), ==, 1);
+  g_test_message ("xreplay said:\n%s", err);
+  object = parse_json (out, &parser);
+  g_assert_cmpstr (json_object_get_string_member (object, "outcome"), ==, "crashed");
+  g_assert_false (json_object_get_boolean_member (object, "glx_asked"));
+  g_assert_nonnull (strstr (err, "without GLX (the app did not ask for it when recorded)"));
+  g_assert_null (strstr (err, again));
+
+  g_assert_cmpint (run_xreplay (&gl_out, &gl_err, FAST, "-v", "--json", session, "--",
+                                env ("XDEMO"), "--bug", "gl", NULL), ==, 1);
+  g_test_message ("xreplay --bug gl said:\n%s", gl_err);
+  gl_object = parse_json (gl_out, &gl_parser);
+  g_assert_cmpstr (json_object_get_string_member (gl_object, "outcome"), ==, "crashed");
+  g_assert_true (json_object_get_boolean_member (gl_object, "glx_asked"));
+  g_assert_nonnull (strstr (gl_err, again));
+  /* The second server has GLX. */
+  g_assert_null (strstr (strstr (gl_err, again), "without GLX"));
+}
+
 /* The crash comes from a helper process, 0.8 s of CPU after the last
  * action, while xdemo itself is idle and answers pings (as a terminal
  * whose shell runs the command typed last): the settle time goes on while
@@ -883,9 +917,9 @@ test_list (Fixture *f, gconstpointer data)
     g_assert_true (g_file_get_contents (session, &text, &len, NULL));
     g_assert_cmpint (text[len - 1], ==, '\n');
     /* In the middle of the last action's title ("Print"), without the
-     * outcome after it. */
-    g_assert_nonnull (g_strrstr (text, "\noutcome "));
-    *(g_strrstr (text, "\noutcome ") - 3) = '\0';
+     * footer (glx, outcome) after it. */
+    g_assert_nonnull (g_strrstr (text, "\nglx "));
+    *(g_strrstr (text, "\nglx ") - 3) = '\0';
     cut = write_file (f, "cut.session", text);
     g_assert_cmpint (run_xreplay (&cut_out, &err, "--list-actions", cut, NULL), ==, 0);
     g_assert_nonnull (strstr (err, "xreplay: warning: "));
@@ -1057,6 +1091,7 @@ main (int argc, char **argv)
   ADD ("/replay/list-locale", test_list_locale);
   ADD ("/replay/crash-20-of-20", test_crash_every_time);
   ADD ("/replay/without-trigger-passes", test_without_trigger_passes);
+  ADD ("/replay/glx-not-asked", test_glx_not_asked);
   ADD ("/replay/busy-child", test_busy_child);
   ADD ("/replay/busy-sibling", test_busy_sibling);
   ADD ("/replay/moved-window", test_moved_window);
