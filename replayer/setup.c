@@ -211,7 +211,7 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
       const guint8 *cookie;
       gsize len;
 
-      /* Without GLX (Mesa's load: a third of the start) for an app that
+      /* Without GLX (Mesa's load: two thirds of its start) for an app that
        * did not ask for it while it was recorded; replay_run() runs
        * again with it if the app asks after all. Not for pictures (a
        * report's): they would be taken twice. */
