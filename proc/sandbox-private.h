@@ -21,6 +21,7 @@ struct Sandbox
   gboolean isolated;         /* the app runs under bwrap */
   gboolean share_net;
   char *xauthority;          /* the app's Xauthority file, or NULL */
+  char *x_socket, *x_socket_link; /* a display's socket file and its hard link, or NULL */
   char **app_env, **keep_env, **set_env;
   GPtrArray *notes;          /* of char*: what sandbox_command() did not show the app */
   GPtrArray *binds;          /* the recording's files bound in: copy, place, copy, place... */

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <pwd.h>
 #include <sys/stat.h>
+#include <glib/gstdio.h>
 
 static void G_GNUC_PRINTF (2, 3)
 sandbox_note (const Sandbox *sandbox, const char *format, ...)
@@ -239,6 +240,42 @@ x_socket (const char *display)
   return g_strdup_printf ("/tmp/.X11-unix/X%" G_GUINT64_FORMAT, number);
 }
 
+gboolean
+sandbox_keep_display_socket (Sandbox *sandbox, const char *display, GError **error)
+{
+  g_autofree char *socket = x_socket (display);
+  g_autofree char *link_path = NULL;
+  struct stat st;
+
+  if (socket == NULL)
+    return TRUE;          /* over TCP: no file */
+  if (lstat (socket, &st) != 0 || !S_ISSOCK (st.st_mode))
+    {
+      g_set_error (error, SANDBOX_ERROR, SANDBOX_ERROR_FAILED,
+                   "the socket file of display %s (%s) is not there", display, socket);
+      return FALSE;
+    }
+  link_path = g_build_filename (sandbox->root, "X11-socket", NULL);
+  g_unlink (link_path);
+  if (link (socket, link_path) != 0)
+    {
+      int saved = errno;
+
+      g_debug ("cannot link %s to %s (%s): the file itself is bound", socket, link_path,
+               g_strerror (saved));
+      if (saved != ENOENT)
+        return TRUE;
+      g_set_error (error, SANDBOX_ERROR, SANDBOX_ERROR_FAILED,
+                   "the socket file of display %s (%s) is not there", display, socket);
+      return FALSE;
+    }
+  g_free (sandbox->x_socket);
+  g_free (sandbox->x_socket_link);
+  sandbox->x_socket = g_steal_pointer (&socket);
+  sandbox->x_socket_link = g_steal_pointer (&link_path);
+  return TRUE;
+}
+
 /* ---- the recording's files ---- */
 
 /* Copies @source to @dest, a new private file (its folders made 0700). */
@@ -321,7 +358,9 @@ bind_display_socket (const Sandbox *sandbox, GStrvBuilder *cmd, const char *disp
 {
   g_autofree char *socket = x_socket (display);
 
-  if (socket != NULL && g_file_test (socket, G_FILE_TEST_EXISTS))
+  if (socket != NULL && g_strcmp0 (socket, sandbox->x_socket) == 0)
+    g_strv_builder_add_many (cmd, "--bind", sandbox->x_socket_link, socket, NULL);
+  else if (socket != NULL && g_file_test (socket, G_FILE_TEST_EXISTS))
     g_strv_builder_add_many (cmd, "--bind", socket, socket, NULL);
   else if (socket != NULL && !sandbox->share_net)
     sandbox_note (sandbox, "the socket file of display %s (%s) is not there: the app in the "

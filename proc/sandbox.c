@@ -352,6 +352,8 @@ sandbox_free (Sandbox *sandbox)
   g_free (sandbox->tmp);
   g_free (sandbox->bus_address);
   g_free (sandbox->xauthority);
+  g_free (sandbox->x_socket);
+  g_free (sandbox->x_socket_link);
   g_strfreev (sandbox->keep_env);
   g_strfreev (sandbox->app_env);
   g_strfreev (sandbox->set_env);

@@ -95,6 +95,13 @@ guint sandbox_helper_processes (const Sandbox *sandbox);
  * of the replay's display), written into the sandbox. */
 gboolean sandbox_set_xauthority (Sandbox *sandbox, const guint8 *data, gsize len,
                                  GError **error);
+/* Holds on to @display's socket file (/tmp/.X11-unix/XN): a hard link in
+ * the sandbox's folder, which the app gets in its place, so that the app
+ * reaches the server even once something has removed the file (another
+ * server's exit can). FALSE if the file is not there (the app could not
+ * reach the server); TRUE, holding nothing, where a link cannot be made
+ * (another file system: the file itself is bound then). */
+gboolean sandbox_keep_display_socket (Sandbox *sandbox, const char *display, GError **error);
 
 /* The app's whole environment, from nothing: PATH, the locale (LANG,
  * LANGUAGE, LC_*; the recording's when app_env is given), TERM; app_env;

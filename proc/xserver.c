@@ -36,6 +36,8 @@ G_DEFINE_QUARK (xserver-error-quark, xserver_error)
 /* How long a server killed while starting is waited for before its files
  * are looked for. */
 #define XSERVER_KILL_WAIT_MS 5000
+/* How many servers xserver_start() starts when one's socket file goes. */
+#define XSERVER_START_ATTEMPTS 3
 
 struct XServer
 {
@@ -230,6 +232,16 @@ xserver_spawn (const XServerOptions *options, GError **error)
   return g_steal_pointer (&server);
 }
 
+/* Whether display @display's socket file is there, a socket. */
+static gboolean
+socket_file_there (guint64 display)
+{
+  g_autofree char *path = g_strdup_printf ("/tmp/.X11-unix/X%" G_GUINT64_FORMAT, display);
+  struct stat st;
+
+  return lstat (path, &st) == 0 && S_ISSOCK (st.st_mode);
+}
+
 gboolean
 xserver_wait_ready (XServer *server, guint timeout_ms, GError **error)
 {
@@ -285,17 +297,45 @@ xserver_wait_ready (XServer *server, guint timeout_ms, GError **error)
     }
   server->display = g_strdup_printf (":%" G_GUINT64_FORMAT, number);
   g_debug ("%s (pid %d) on %s", server->name, (int) xserver_get_pid (server), server->display);
+  if (!socket_file_there (number))
+    {
+      /* Made before it wrote its number, gone since: another server's
+       * exit took it (one that had this display closes its abstract
+       * socket before it unlinks its file, and a server starting in
+       * between makes its own file first). Reached through its abstract
+       * socket only, it is no use to an app in a sandbox. */
+      g_set_error (error, XSERVER_ERROR, XSERVER_ERROR_SOCKET_GONE,
+                   "%s's socket file /tmp/.X11-unix/X%" G_GUINT64_FORMAT
+                   " was removed as it started", server->name, number);
+      g_clear_pointer (&server->display, g_free);
+      proc_child_kill (server->child, XSERVER_STOP_GRACE_MS);
+      return FALSE;
+    }
   return TRUE;
 }
 
 XServer *
 xserver_start (const XServerOptions *options, guint timeout_ms, GError **error)
 {
-  g_autoptr (XServer) server = xserver_spawn (options, error);
+  for (guint attempt = 1;; attempt++)
+    {
+      g_autoptr (XServer) server = xserver_spawn (options, error);
+      g_autoptr (GError) local = NULL;
 
-  if (server == NULL || !xserver_wait_ready (server, timeout_ms, error))
-    return NULL;
-  return g_steal_pointer (&server);
+      if (server == NULL)
+        return NULL;
+      if (xserver_wait_ready (server, timeout_ms, &local))
+        return g_steal_pointer (&server);
+      /* A rare race of two servers (xserver_wait_ready()): a new one
+       * takes another display. */
+      if (!g_error_matches (local, XSERVER_ERROR, XSERVER_ERROR_SOCKET_GONE)
+          || attempt == XSERVER_START_ATTEMPTS)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      g_debug ("%s; starting another", local->message);
+    }
 }
 
 const char *
@@ -439,12 +479,15 @@ remove_leftovers (pid_t pid)
       if (!g_file_get_contents (path, &text, NULL, NULL) || sscanf (text, "%d", &held) != 1
           || held != (int) pid)
         continue;
-      g_unlink (path);
+      /* The socket first, while the lock still keeps every other server
+       * from running on this display: one that took the display between
+       * our look and the unlink would lose its file. */
       if (name[1] == 'X' && !display_listening (display))
         {
           g_autofree char *socket = g_strdup_printf ("/tmp/.X11-unix/X%u", display);
           g_unlink (socket);
         }
+      g_unlink (path);
     }
 }
 

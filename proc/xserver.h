@@ -31,6 +31,8 @@ typedef enum
 {
   XSERVER_ERROR_NOT_FOUND,   /* the server program is not installed */
   XSERVER_ERROR_FAILED,      /* it died, or did not become ready in time */
+  XSERVER_ERROR_SOCKET_GONE, /* ready, but its socket file was removed: it is stopped
+                              * (xserver_start() starts another) */
 } XServerError;
 
 typedef enum

@@ -95,10 +95,21 @@ worker_start_server (Runner *runner, Worker *worker, GError **error)
 gboolean
 worker_ensure_ready (Runner *runner, Worker *worker, GError **error)
 {
+  g_autoptr (GError) local = NULL;
+
   if (worker->server == NULL || worker->ready)
     return TRUE;
-  worker->ready = xserver_wait_ready (worker->server, RUNNER_SERVER_TIMEOUT_MS, error)
-                  && worker_write_xauthority (runner, worker, error);
+  worker->ready = xserver_wait_ready (worker->server, RUNNER_SERVER_TIMEOUT_MS, &local)
+                  && worker_write_xauthority (runner, worker, &local);
+  /* Its socket file taken by another server's exit (xserver.h): a new
+   * server, as xserver_start() would start. */
+  if (!worker->ready && g_error_matches (local, XSERVER_ERROR, XSERVER_ERROR_SOCKET_GONE))
+    {
+      g_debug ("worker %u: %s; starting another", worker->id, local->message);
+      return worker_start_server (runner, worker, error);
+    }
+  if (!worker->ready)
+    g_propagate_error (error, g_steal_pointer (&local));
   return worker->ready;
 }
 

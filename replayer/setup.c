@@ -23,6 +23,8 @@ static GStrv replay_session_env (const Session *session);
 
 /* How long a private Xvfb may take to start. */
 #define REPLAY_SERVER_TIMEOUT_MS 10000
+/* How many servers a replay starts when one's socket file goes. */
+#define REPLAY_SERVER_ATTEMPTS 3
 
 /* The environment of the app (and of --wm's window manager): the
  * sandbox's allowlist, HOME and bus, or ours; DISPLAY and the display's
@@ -170,6 +172,31 @@ replay_note_here (Replay *r)
   r->here.date = g_date_time_format (now, "%Y-%m-%d");
 }
 
+/* A private Xvfb, whose socket file the sandbox holds on to at once
+ * (sandbox_keep_display_socket()): xserver_start() has seen it there, and
+ * another server's exit could remove it while the app starts. */
+static XServer *
+start_server (Replay *r, const XServerOptions *options, GError **error)
+{
+  for (guint attempt = 1;; attempt++)
+    {
+      g_autoptr (XServer) server = xserver_start (options, REPLAY_SERVER_TIMEOUT_MS, error);
+      g_autoptr (GError) local = NULL;
+
+      if (server == NULL)
+        return NULL;
+      if (r->sandbox == NULL
+          || sandbox_keep_display_socket (r->sandbox, xserver_get_display (server), &local))
+        return g_steal_pointer (&server);
+      if (attempt == REPLAY_SERVER_ATTEMPTS)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      note_verbose (r, "%s; starting another X server", local->message);
+    }
+}
+
 /* The room and the screen: the sandbox first (a --home that cannot be
  * copied is the user's mistake, said before any server starts), then a
  * private Xvfb unless a display was given. */
@@ -201,6 +228,10 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
   *display = opts->display;
   if (*display != NULL && r->sandbox != NULL && !replay_pass_xauthority (r, error))
     return FALSE;
+  /* A display given: one its file is not there is said when the app
+   * starts (sandbox_command()). */
+  if (*display != NULL && r->sandbox != NULL)
+    sandbox_keep_display_socket (r->sandbox, *display, NULL);
   if (*display == NULL)
     {
       /* A cookie of its own: no other client of the machine (another
@@ -219,7 +250,7 @@ replay_prepare (Replay *r, XServer **server, const char **display, GError **erro
                   && opts->on_action == NULL && opts->on_end == NULL;
       server_options.disable = r->no_glx ? glx : NULL;
       session_get_screen (r->session, &server_options.width, &server_options.height);
-      *server = xserver_start (&server_options, REPLAY_SERVER_TIMEOUT_MS, error);
+      *server = start_server (r, &server_options, error);
       r->result->server_ms = note_now_ms () - t_start;
       if (*server == NULL)
         return FALSE;

@@ -505,6 +505,143 @@ test_sandbox_missing_socket (void)
     }
 }
 
+/* A display number whose lock and socket file no one holds. */
+static guint
+unused_display (void)
+{
+  for (guint display = 5000 + (guint) g_random_int_range (0, 1000);; display++)
+    {
+      g_autofree char *lock = g_strdup_printf ("/tmp/.X%u-lock", display);
+      g_autofree char *socket = g_strdup_printf ("/tmp/.X11-unix/X%u", display);
+
+      if (!g_file_test (lock, G_FILE_TEST_EXISTS) && !g_file_test (socket, G_FILE_TEST_EXISTS))
+        return display;
+    }
+}
+
+/* A socket file at @path (bound, not listening: a file of the kind). */
+static void
+make_socket_file (const char *path)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpuint (strlen (path), <, sizeof addr.sun_path);
+  strcpy (addr.sun_path, path);
+  g_assert_cmpint (bind (fd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  close (fd);
+}
+
+/* Something removes the display's socket file as the server starts
+ * (another server's exit can: it closes its abstract socket, a new
+ * server makes its file, then the old one unlinks that file): the app
+ * in a sandbox could not reach it, so xserver_start() starts another.
+ * The stand-in "Xvfb" says its display at once, with the socket file
+ * from its @data-th start on (0: never): one start too many is an error
+ * of its own, after three. */
+static void
+test_xserver_socket_gone (gconstpointer data)
+{
+  guint file_from = GPOINTER_TO_UINT (data);
+  g_autofree char *dir = g_dir_make_tmp ("test-xserver-XXXXXX", NULL);
+  g_autofree char *fake = g_build_filename (dir, "Xvfb", NULL);
+  g_autofree char *model = g_build_filename (dir, "socket", NULL);
+  g_autofree char *count = g_build_filename (dir, "count", NULL);
+  g_autofree char *saved_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *path = g_strdup_printf ("%s:%s", dir, saved_path);
+  g_autofree char *socket_path = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *starts = NULL;
+  g_autoptr (GError) error = NULL;
+  XServer *server;
+  guint display = unused_display ();
+
+  socket_path = g_strdup_printf ("/tmp/.X11-unix/X%u", display);
+  make_socket_file (model);
+  script = g_strdup_printf ("#!/bin/sh\necho x >> %s\nn=$(wc -l < %s)\n"
+                            "if [ %u -ne 0 ] && [ $n -ge %u ]; then\n"
+                            "  mkdir -p /tmp/.X11-unix; ln -f %s %s\nfi\n"
+                            "echo %u >&3\nexec sleep 1000\n",
+                            count, count, file_from, file_from, model, socket_path, display);
+  g_assert_true (g_file_set_contents (fake, script, -1, NULL));
+  g_assert_cmpint (g_chmod (fake, 0755), ==, 0);
+  g_setenv ("PATH", path, TRUE);
+  server = xserver_start (&(XServerOptions) { .kind = XSERVER_XVFB, .width = 64, .height = 64 },
+                          10000, &error);
+  g_setenv ("PATH", saved_path, TRUE);
+  g_assert_true (g_file_get_contents (count, &starts, NULL, NULL));
+  if (file_from == 0)
+    {
+      g_assert_error (error, XSERVER_ERROR, XSERVER_ERROR_SOCKET_GONE);
+      g_assert_null (server);
+      g_assert_cmpstr (starts, ==, "x\nx\nx\n");
+    }
+  else
+    {
+      g_autofree char *expected = g_strdup_printf (":%u", display);
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (xserver_get_display (server), ==, expected);
+      g_assert_cmpuint (strlen (starts), ==, 2 * file_from);
+      xserver_free (server);
+    }
+  g_unlink (socket_path);
+  g_unlink (model);
+  g_unlink (count);
+  g_unlink (fake);
+  g_rmdir (dir);
+}
+
+/* The sandbox holds on to the display's socket file: the app reaches it
+ * through the sandbox's hard link after the file has gone. */
+static void
+test_sandbox_keeps_socket (void)
+{
+  SandboxOptions options = { 0 };
+  const char *const argv[] = { "/bin/sh", "-c", "test -S \"$0\"", NULL, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *socket_path = NULL;
+  g_autofree char *display = NULL;
+  g_auto (GStrv) command = NULL;
+  g_autofree char *notes = NULL;
+  Sandbox *sandbox = sandbox_new (&options, &error);
+  int status = -1;
+  guint number = unused_display ();
+
+  g_assert_no_error (error);
+  if (!sandbox_is_isolated (sandbox))
+    {
+      sandbox_free (sandbox);
+      g_test_skip ("bubblewrap cannot isolate here");
+      return;
+    }
+  display = g_strdup_printf (":%u", number);
+  socket_path = g_strdup_printf ("/tmp/.X11-unix/X%u", number);
+  /* Not there: said. */
+  g_assert_false (sandbox_keep_display_socket (sandbox, display, &error));
+  g_assert_error (error, SANDBOX_ERROR, SANDBOX_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "is not there"));
+  g_clear_error (&error);
+
+  g_assert_cmpint (g_mkdir_with_parents ("/tmp/.X11-unix", 01777), ==, 0);
+  make_socket_file (socket_path);
+  g_assert_true (sandbox_keep_display_socket (sandbox, display, &error));
+  g_assert_no_error (error);
+  g_unlink (socket_path);
+  ((const char **) argv)[3] = socket_path;
+  command = sandbox_command (sandbox, argv, display, &error);
+  g_assert_no_error (error);
+  notes = sandbox_take_notes (sandbox);
+  g_assert_null (notes);
+  g_assert_true (g_spawn_sync (NULL, command, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_false (g_file_test (socket_path, G_FILE_TEST_EXISTS));
+  sandbox_free (sandbox);
+}
+
 /* A seed that is missing, a file, or unreadable is the user's mistake. */
 static void
 test_sandbox_bad_seed (void)
@@ -817,10 +954,15 @@ main (int argc, char **argv)
                         test_xserver_killed_starting);
   g_test_add_data_func ("/xserver/killed-starting/display-taken-since", GINT_TO_POINTER (TRUE),
                         test_xserver_killed_starting);
+  g_test_add_data_func ("/xserver/socket-gone/once", GUINT_TO_POINTER (2),
+                        test_xserver_socket_gone);
+  g_test_add_data_func ("/xserver/socket-gone/always", GUINT_TO_POINTER (0),
+                        test_xserver_socket_gone);
   g_test_add_func ("/sandbox/owner-killed", test_sandbox_owner_killed);
   g_test_add_func ("/sandbox/env-and-bus", test_sandbox);
   g_test_add_func ("/sandbox/seed", test_sandbox_seed);
   g_test_add_func ("/sandbox/missing-socket", test_sandbox_missing_socket);
+  g_test_add_func ("/sandbox/keeps-socket", test_sandbox_keeps_socket);
   g_test_add_func ("/sandbox/bad-seed", test_sandbox_bad_seed);
   return g_test_run ();
 }
