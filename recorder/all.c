@@ -107,6 +107,7 @@ on_request (const guint8 *data, gsize len, XID id_base, guint64 time_ms, gpointe
 
   rec_all_note_time (all, time_ms);
   toplevels_handle_request (all->tops, data, len);
+  translator_keymap_request (all->translator, data, len);
   rec_all_note_taken_down (all, data, len, id_base);
   /* An app pastes: what it gets is fetched now, into its buffer. */
   if (len > 0 && data[0] == X_ConvertSelection

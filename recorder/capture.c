@@ -279,9 +279,11 @@ capture_start (Capture *capture, XID client, CaptureEventFunc event_func,
   paste->core_requests.first = X_ConvertSelection;
   paste->core_requests.last = X_ConvertSelection;
   /* The app asking for an extension (QueryExtension, ListExtensions):
-   * whether it asks for GLX (the session's `glx` footer). */
+   * whether it asks for GLX (the session's `glx` footer); and a client
+   * binding keys (ChangeKeyboardMapping: what the keys typed after it
+   * produce, translator_keymap_request()). */
   asks->core_requests.first = X_QueryExtension;
-  asks->core_requests.last = X_ListExtensions;
+  asks->core_requests.last = X_ChangeKeyboardMapping;
   ranges[0] = range;
   ranges[1] = paste;
   ranges[n_ranges++] = asks;

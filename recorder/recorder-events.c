@@ -128,6 +128,8 @@ recorder_on_request (const guint8 *data, gsize len, XID id_base, guint64 time_ms
   Recorder *recorder = user_data;
 
   toplevels_handle_request (recorder->tops, data, len);
+  if (len > 0 && data[0] == X_ChangeKeyboardMapping)
+    translator_keymap_request (recorder->translator, data, len);
   /* At its start, most often: the replay's X server needs GLX only if
    * the app asks for it (session-model.h's SessionGlx). Any client but
    * ours: one the model cannot tell yet is counted (a GLX the app did

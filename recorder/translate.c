@@ -11,6 +11,7 @@
 
 #include <string.h>
 #include <X11/XKBlib.h>
+#include <X11/Xutil.h>
 
 struct Translator
 {
@@ -33,6 +34,13 @@ struct Translator
    * each character it types, then unbinds it before the release is
    * read). */
   char *pressed[256];      /* keycode -> keysym name (owned), or NULL */
+
+  /* The keys' keysyms as core ChangeKeyboardMapping requests in the
+   * stream set them (xdotool, xmodmap): the tracker's map is the server's
+   * *now*, and a recorder behind the stream would read a key xdotool has
+   * bound to the next character since, or unbound (translator_keymap_request()). */
+  KeySym bound[256][2];    /* keycode -> its first group's two levels */
+  gboolean is_bound[256];
 
   GHashTable *atom_names;  /* Atom -> char* (owned) */
   GString *args;           /* the fields of the last server record */
@@ -70,17 +78,10 @@ translator_free (Translator *translator)
   g_free (translator);
 }
 
-char *
-translator_keysym_name (Display *dpy, guint keycode, guint state)
+/* A keysym's name: NULL for NoSymbol. */
+static char *
+keysym_name (KeySym sym)
 {
-  KeySym sym = NoSymbol;
-  unsigned int consumed;
-
-  /* The keysym the key produced with the modifiers held: "H" for Shift+h,
-   * "p" for Alt+p (Alt selects no level), "KP_1" with NumLock. */
-  if (!XkbLookupKeySym (dpy, (KeyCode) keycode, state, &consumed, &sym)
-      || sym == NoSymbol)
-    sym = XkbKeycodeToKeysym (dpy, (KeyCode) keycode, 0, 0);
   if (sym == NoSymbol)
     return NULL;
   /* A Unicode keysym (xdotool binds one for each character a keyboard
@@ -90,11 +91,72 @@ translator_keysym_name (Display *dpy, guint keycode, guint state)
   return g_strdup (XKeysymToString (sym));
 }
 
+void
+translator_keymap_request (Translator *translator, const guint8 *data, gsize len)
+{
+  xChangeKeyboardMappingReq req;
+  gsize per;
+
+  if (len < sz_xChangeKeyboardMappingReq || data[0] != X_ChangeKeyboardMapping)
+    return;
+  memcpy (&req, data, sz_xChangeKeyboardMappingReq);
+  per = req.keySymsPerKeyCode;
+  if (per == 0 || (gsize) req.keyCodes * per * 4 > len - sz_xChangeKeyboardMappingReq
+      || (guint) req.firstKeyCode + req.keyCodes > 256)
+    return;
+  for (guint i = 0; i < req.keyCodes; i++)
+    {
+      guint keycode = (guint) req.firstKeyCode + i;
+      const guint8 *syms = data + sz_xChangeKeyboardMappingReq + (gsize) i * per * 4;
+      CARD32 level[2] = { NoSymbol, NoSymbol };
+
+      memcpy (&level[0], syms, 4);
+      if (per > 1)
+        memcpy (&level[1], syms + 4, 4);
+      translator->bound[keycode][0] = level[0];
+      translator->bound[keycode][1] = level[1];
+      /* Unbound (xdotool gives the key back): the server's map again. */
+      translator->is_bound[keycode] = level[0] != NoSymbol || level[1] != NoSymbol;
+    }
+}
+
+/* What @keycode produced with @state: as the last recorded core request
+ * bound it (the core rules: Shift or Lock picks the second level, a
+ * letter alone has its capital there), else as the server's map says. */
+static KeySym
+produced_keysym (Translator *translator, guint keycode, guint state)
+{
+  KeySym sym = NoSymbol;
+  unsigned int consumed;
+
+  if (keycode < 256 && translator->is_bound[keycode])
+    {
+      KeySym first = translator->bound[keycode][0], second = translator->bound[keycode][1];
+      KeySym lower = NoSymbol, upper = NoSymbol;
+
+      if (second == NoSymbol)
+        {
+          XConvertCase (first, &lower, &upper);
+          first = lower;
+          second = upper;
+        }
+      return (state & (ShiftMask | LockMask)) != 0 && second != NoSymbol ? second : first;
+    }
+  /* The keysym the key produced with the modifiers held: "H" for Shift+h,
+   * "p" for Alt+p (Alt selects no level), "KP_1" with NumLock. */
+  if (!XkbLookupKeySym (translator->dpy, (KeyCode) keycode, state, &consumed, &sym)
+      || sym == NoSymbol)
+    sym = XkbKeycodeToKeysym (translator->dpy, (KeyCode) keycode, 0, 0);
+  return sym;
+}
+
 static gboolean
 is_stop_key (Translator *translator, guint keycode, guint state)
 {
   if (translator->stop_key == NoSymbol)
     return FALSE;
+  if (keycode < 256 && translator->is_bound[keycode])
+    return produced_keysym (translator, keycode, state) == translator->stop_key;
   if (XkbKeycodeToKeysym (translator->dpy, (KeyCode) keycode, 0, 0)
       == translator->stop_key)
     return TRUE;
@@ -199,7 +261,7 @@ translator_device (Translator *translator, const xEvent *ev, guint64 time_ms,
          * another client. */
         if (!toplevels_focus (translator->tops, root_x, root_y, &target))
           return TRANSLATE_SKIP;
-        name = produced = translator_keysym_name (translator->dpy, detail, state);
+        name = produced = keysym_name (produced_keysym (translator, detail, state));
         if (type == KeyRelease && translator->pressed[detail & 0xff] != NULL)
           name = translator->pressed[detail & 0xff];
         if (name == NULL)

@@ -46,9 +46,14 @@ TranslateResult translator_delivered (Translator *translator, const xEvent *ev,
 /* An event delivered to the tracker connection: keeps the keyboard
  * mapping current. */
 void translator_tracker_event (Translator *translator, const xEvent *ev);
-
-/* "Return", "a", "A" (with Shift): the keysym @keycode produces in @state,
- * as XLookupString would pick it (a new string); NULL if it produces none. */
-char *translator_keysym_name (Display *dpy, guint keycode, guint state);
+/* A core request of a recorded client, in stream order: a
+ * ChangeKeyboardMapping (xdotool binding a spare key to each character
+ * it types, xmodmap) sets what its keys produce for the key events after
+ * it in the stream, whatever the server's map is by the time the
+ * recorder reads them. A key given back (all NoSymbol) is looked up in
+ * the server's map again; so is every key a client changed through XKB
+ * (setxkbmap), unless a core request bound it before: that binding stays.
+ * Any other request is ignored. */
+void translator_keymap_request (Translator *translator, const guint8 *data, gsize len);
 
 G_END_DECLS

@@ -567,6 +567,65 @@ test_record_sigkill (Fixture *f, gconstpointer data)
   g_assert_cmpint (kill (f->app_pid, 0), ==, -1);
 }
 
+/* xdotool types a character the keyboard lacks by binding a spare
+ * keycode to it (ChangeKeyboardMapping), pressing it, and giving the key
+ * back. The server's map changes again before a recorder behind the
+ * stream reads the key: the recording must still say what the key
+ * produced then. Here xrecord is stopped (SIGSTOP, waited for) while two
+ * characters are typed through one spare key; it reads them all after. */
+static void
+test_record_rebound_key (Fixture *f, gconstpointer data)
+{
+  const char *const options[] = { "--display", f->display, NULL };
+  const char *const app_args[] = { "--bug", "none", NULL };
+  const KeySym typed[] = { XK_adiaeresis, XK_odiaeresis };
+  g_autoptr (Session) session = NULL;
+  KeySym *map, none = NoSymbol;
+  Display *typist;
+  int min, max, per, spare = 0, status;
+
+  xrecord_start (f, options, app_args);
+  move (f, 320, 156);
+  XDisplayKeycodes (f->dpy, &min, &max);
+  map = XGetKeyboardMapping (f->dpy, (KeyCode) min, max - min + 1, &per);
+  for (int kc = max; kc >= min && spare == 0; kc--)
+    {
+      gboolean unbound = TRUE;
+
+      for (int i = 0; i < per; i++)
+        unbound = unbound && map[(kc - min) * per + i] == NoSymbol;
+      if (unbound)
+        spare = kc;
+    }
+  XFree (map);
+  g_assert_cmpint (spare, !=, 0);
+
+  /* A client of its own, started after xrecord, as xdotool is. */
+  typist = XOpenDisplay (f->display);
+  g_assert_nonnull (typist);
+  kill (f->xrecord, SIGSTOP);
+  g_assert_cmpint (waitpid (f->xrecord, &status, WUNTRACED), ==, f->xrecord);
+  g_assert_true (WIFSTOPPED (status));
+  for (guint i = 0; i < G_N_ELEMENTS (typed); i++)
+    {
+      XChangeKeyboardMapping (typist, spare, 1, (KeySym *) &typed[i], 1);
+      XTestFakeKeyEvent (typist, (unsigned int) spare, True, CurrentTime);
+      XTestFakeKeyEvent (typist, (unsigned int) spare, False, CurrentTime);
+    }
+  XChangeKeyboardMapping (typist, spare, 1, &none, 1);
+  XCloseDisplay (typist);
+  kill (f->xrecord, SIGCONT);
+  tap (f, NoSymbol, XK_o);
+
+  kill (f->xrecord, SIGTERM);
+  status = xrecord_wait (f);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 128 + SIGTERM);
+  session = load_log (f);
+  g_assert_true (log_has_keysym (session, "adiaeresis"));
+  g_assert_true (log_has_keysym (session, "odiaeresis"));
+  g_assert_true (log_has_keysym (session, "o"));
+}
+
 /* The display xrecord runs the app on, as its ready line names it. */
 static char *
 recorded_display (Fixture *f)
@@ -949,6 +1008,7 @@ main (int argc, char **argv)
     g_test_add ("/record/no-xres-no-pid", Fixture, no_xres, fixture_setup,
                 test_record_no_xres_no_pid, fixture_teardown);
   ADD ("/record/focus-elsewhere", test_record_focus_elsewhere);
+  ADD ("/record/rebound-key", test_record_rebound_key);
   ADD ("/record/sigkill", test_record_sigkill);
   ADD ("/record/headless-stop-key", test_record_headless_stop_key);
   ADD ("/record/nested-xephyr", test_record_nested);
