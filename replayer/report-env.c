@@ -32,8 +32,10 @@ header_comment (const Session *session, const char *key)
       while (*text == '#' || *text == ' ')
         text++;
       at = strstr (text, key);
+      /* Its line only: the comment may go on (xrecord's second line says
+       * the window manager). */
       if (at != NULL)
-        return g_strstrip (g_strdup (at + strlen (key)));
+        return g_strstrip (g_strndup (at + strlen (key), strcspn (at + strlen (key), "\n")));
     }
   return NULL;
 }

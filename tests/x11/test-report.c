@@ -49,6 +49,8 @@ typedef struct
  * tests/data/demo.session): Alt+P opens the Print dialog, a click on its
  * Print button (40,112 100x32 in the dialog, at +760+120) crashes. */
 static const char min_session[] =
+  "# xreduce session, recorded by xrecord 0.1.0 on 2026-11-23 02:05\n"
+  "# window manager: Openbox\n"
   "xreduce-session 1\n"
   "screen 1280x1024\n"
   "command \"xdemo\"\n"
@@ -311,6 +313,9 @@ test_replay_report (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (md, "crashed with SIGSEGV"));
   assert_private_report (report);
   assert_holds (f->dir, left);
+  /* The recording, each of xrecord's two comment lines in its own item. */
+  g_assert_nonnull (strstr (md, "\n- Recorded by: xrecord 0.1.0 on 2026-11-23 02\\:05\n"));
+  g_assert_nonnull (strstr (md, "\n- Window manager: Openbox\n"));
 
   /* Exactly the session's phrases, numbered, in report_step_words(). */
   parse_steps (md, words, pictures);
