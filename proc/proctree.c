@@ -412,9 +412,82 @@ idle_wait (gint64 nr)
   return FALSE;
 }
 
+/* futex(2)'s operation that waits with a bit set (FUTEX_WAIT_BITSET),
+ * without its flags (FUTEX_PRIVATE_FLAG, FUTEX_CLOCK_REALTIME). */
+#define FUTEX_OP_MASK 0x7f
+#define FUTEX_WAIT_BITSET_OP 9
+
+/* Whether @text (/proc/PID/syscall) is a wait on a condition variable
+ * (glibc's pthread_cond_wait and timedwait, sem_wait: FUTEX_WAIT_BITSET),
+ * not on a lock (a mutex's FUTEX_WAIT: GLib's GMutex and GCond too). */
+static gboolean
+in_condition_wait (const char *text)
+{
+  char *end = NULL;
+  gint64 nr = g_ascii_strtoll (text, &end, 10);
+  guint64 op;
+
+  if (end == text || nr != SYS_futex)
+    return FALSE;
+  while (*end == ' ')
+    end++;
+  if (!g_str_has_prefix (end, "0x"))
+    return FALSE;
+  /* The first argument (the futex's address), then the operation. */
+  g_ascii_strtoull (end, &end, 16);
+  while (*end == ' ')
+    end++;
+  if (!g_str_has_prefix (end, "0x"))
+    return FALSE;
+  op = g_ascii_strtoull (end, NULL, 16);
+  return (op & FUTEX_OP_MASK) == FUTEX_WAIT_BITSET_OP;
+}
+
+/* Whether every thread of @pid but its main one sleeps in an idle wait
+ * (and there is one): then nothing of the process's own can be at work
+ * for a main thread that waits on one of them. */
+static gboolean
+others_idle (pid_t pid)
+{
+  g_autofree char *task = g_strdup_printf ("/proc/%d/task", (int) pid);
+  g_autoptr (ProcDir) dir = procdir_open (task);
+  const char *tid;
+  guint others = 0;
+
+  if (dir == NULL)
+    return FALSE;
+  while ((tid = procdir_next (dir)) != NULL)
+    {
+      g_autofree char *stat = NULL, *path = NULL, *text = NULL;
+      char *end = NULL;
+      gint64 nr;
+      char state;
+
+      if (g_ascii_strtoll (tid, NULL, 10) == pid)
+        continue;
+      stat = g_strdup_printf ("%s/%s/stat", task, tid);
+      state = read_state (stat);
+      if (state == 0)
+        continue;       /* gone meanwhile */
+      path = g_strdup_printf ("%s/%s/syscall", task, tid);
+      if (state == 'R' || state == 'D' || !proc_read (path, &text))
+        return FALSE;
+      nr = g_ascii_strtoll (text, &end, 10);
+      if (end == text || !idle_wait (nr))
+        return FALSE;
+      others++;
+    }
+  return others > 0;
+}
+
 /* @pid's main thread: the timer it waits on in its event loop, in ms, or
  * -1; and *@mid_work, whether it is in a system call no idle program
- * waits in. */
+ * waits in. A main thread waiting on a condition variable while the
+ * process's other threads all sleep in idle waits is an event loop too,
+ * whose events come through another thread: Tcl's (threaded, as
+ * Debian's Tcl 8.6 is), where a notifier thread waits in select on the X
+ * connection and signals the main thread; not GTK's main thread blocked
+ * on a worker's lock (a lock, and a worker at work). */
 static gint64
 loop_timer (pid_t pid, gboolean *mid_work)
 {
@@ -428,7 +501,8 @@ loop_timer (pid_t pid, gboolean *mid_work)
     return -1;
   nr = g_ascii_strtoll (text, &end, 10);
   /* ("running": no number; the thread's state says so.) */
-  *mid_work = end != text && !idle_wait (nr);
+  *mid_work = end != text && !idle_wait (nr)
+              && !(in_condition_wait (text) && others_idle (pid));
   return proctree_syscall_timeout (pid, text);
 }
 

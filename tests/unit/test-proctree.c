@@ -434,6 +434,69 @@ spawn_sleeping (const char *code, GPid *pid, int *out)
   g_error ("the child's main thread never slept");
 }
 
+/* Until every thread of @pid is in a system call (Python has started
+ * them all and each sleeps where its code says). */
+static void
+wait_all_in_calls (GPid pid)
+{
+  g_autofree char *task = g_strdup_printf ("/proc/%d/task", (int) pid);
+
+  for (int i = 0; i < 500; i++)
+    {
+      g_autoptr (GDir) dir = g_dir_open (task, 0, NULL);
+      const char *tid;
+      gboolean all = dir != NULL;
+
+      while (all && (tid = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = g_strdup_printf ("%s/%s/syscall", task, tid);
+          g_autofree char *text = NULL;
+
+          all = g_file_get_contents (path, &text, NULL, NULL) && g_ascii_isdigit (text[0]);
+        }
+      if (all)
+        return;
+      g_usleep (10000);
+    }
+  g_error ("the child's threads never all slept");
+}
+
+/* A main thread that waits on a condition variable while its process's
+ * other threads all sleep in an idle wait is an event loop whose events
+ * come through another thread (Tcl's threaded notifier), not in the
+ * middle of work; with another thread at work it is. */
+static void
+test_mid_work_condition (void)
+{
+  static const char *const codes[] = {
+    "import threading, select\n"
+    "threading.Thread(target=lambda: select.select([], [], [], 1000), daemon=True).start()\n"
+    "c = threading.Condition()\nc.acquire()\nprint(flush=True)\nc.wait()",
+    "import threading\n"
+    "def spin():\n  while True: pass\n"
+    "threading.Thread(target=spin, daemon=True).start()\n"
+    "l = threading.Lock()\nl.acquire()\nprint(flush=True)\nl.acquire()",
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (codes); i++)
+    {
+      ProcTreeGlance glance;
+      GPid pid;
+      int out;
+
+      if (!spawn_sleeping (codes[i], &pid, &out))
+        return;
+      if (i == 0)
+        wait_all_in_calls (pid);
+      g_assert_true (proctree_glance (pid, 0, &glance));
+      g_test_message ("%s: %u in the middle of work", codes[i], glance.n_mid_work);
+      g_assert_cmpuint (glance.n_mid_work, ==, i == 0 ? 0 : 1);
+      kill (pid, SIGKILL);
+      waitpid (pid, NULL, 0);
+      close (out);
+    }
+}
+
 /* A main thread in a lock is in the middle of work, and the glance says
  * which process; one that waits for a message on a socket (Firefox's fork
  * server, all its life) is not. */
@@ -583,6 +646,7 @@ main (int argc, char **argv)
   g_test_add_func ("/proctree/syscall-timeout", test_syscall_timeout);
   g_test_add_func ("/proctree/loop-timer", test_loop_timer);
   g_test_add_func ("/proctree/mid-work", test_mid_work);
+  g_test_add_func ("/proctree/mid-work/condition", test_mid_work_condition);
   g_test_add_func ("/proctree/timerfd", test_timerfd);
   g_test_add_func ("/proctree/procfs", test_procfs);
   return g_test_run ();

@@ -450,6 +450,53 @@ test_helper_in_lock (Fixture *f, gconstpointer data)
   g_assert_null (strstr (err, "action 5 waits for window"));
 }
 
+/* A Tk app (wish: Debian's Tcl 8.6 is threaded: its main thread waits on
+ * a condition variable that its notifier thread, in select on the X
+ * connection, signals) with 2 s between the recorded actions: once it has
+ * answered, it is idle, not in the middle of work, so no action waits out
+ * its recorded gap (each did before: a Tk reduction cost the user's own
+ * time per test). */
+static void
+test_tk_idle (Fixture *f, gconstpointer data)
+{
+  g_autofree char *wish = g_find_program_in_path ("wish");
+  g_autofree char *script = g_build_filename (f->dir, "idle.tcl", NULL);
+  g_autofree char *session = g_build_filename (f->dir, "tk.session", NULL);
+  g_autoptr (GString) s = g_string_new ("xreduce-session 1\nscreen 1280x1024\n"
+                                        "command \"wish\"\nkeymap \"us\"\n");
+  const char *where = "root=150,50 pos=150,50 window=0 class=\"Idle.tcl\" title=\"Idle\"\n";
+  const char *argv[] = { env ("XREPLAY"), "-v", session, "--", wish, script, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  guint t = 500;
+  int status;
+
+  if (wish == NULL)
+    {
+      g_test_skip ("Tk (wish) is not installed (Debian: tk)");
+      return;
+    }
+  g_assert_true (g_file_set_contents (script,
+    "wm title . Idle\nwm geometry . 300x200+0+0\n"
+    "button .b -text Nothing -command { set ::n 1 }\n"
+    "place .b -x 0 -y 0 -width 300 -height 100\n"
+    "bind . <Key-x> { exec kill -SEGV [pid] }\n", -1, NULL));
+  for (int i = 0; i < 3; i++)
+    {
+      g_string_append_printf (s, "%u ButtonPress button=1 state=0x0 %s", t += 2000, where);
+      g_string_append_printf (s, "%u ButtonRelease button=1 state=0x100 %s", t += 80, where);
+    }
+  g_string_append_printf (s, "%u KeyPress keysym=x keycode=53 state=0x0 %s", t += 2000, where);
+  g_string_append_printf (s, "%u KeyRelease keysym=x keycode=53 state=0x0 %s", t += 40, where);
+  g_string_append (s, "outcome crashed SIGSEGV\n");
+  g_assert_true (g_file_set_contents (session, s->str, -1, NULL));
+  status = test_run_sync_status (argv, NULL, G_SPAWN_DEFAULT, &out, &err);
+  g_test_message ("%s", err);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+  g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV (8 of 8 actions replayed"));
+  g_assert_null (strstr (err, "are at work"));
+  g_assert_null (strstr (err, "the recorded gap is over"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -466,5 +513,6 @@ main (int argc, char **argv)
   ADD ("/pace/race-recorded-only", test_race_recorded_only);
   ADD ("/pace/motion-run", test_motion_run);
   ADD ("/pace/helper-in-lock", test_helper_in_lock);
+  ADD ("/pace/tk-idle", test_tk_idle);
   return g_test_run ();
 }
