@@ -461,36 +461,33 @@ wait_all_in_calls (GPid pid)
   g_error ("the child's threads never all slept");
 }
 
-/* A main thread that waits on a condition variable while its process's
- * other threads all sleep in an idle wait is an event loop whose events
- * come through another thread (Tcl's threaded notifier), not in the
- * middle of work; with another thread at work it is. */
-static void
-test_mid_work_condition (void)
+typedef struct
 {
-  static const char *const codes[] = {
-    "import threading, select\n"
-    "threading.Thread(target=lambda: select.select([], [], [], 1000), daemon=True).start()\n"
-    "c = threading.Condition()\nc.acquire()\nprint(flush=True)\nc.wait()",
-    "import threading\n"
-    "def spin():\n  while True: pass\n"
-    "threading.Thread(target=spin, daemon=True).start()\n"
-    "l = threading.Lock()\nl.acquire()\nprint(flush=True)\nl.acquire()",
-  };
+  const char *code;          /* Python's */
+  gboolean all_asleep;       /* wait until each of its threads sleeps */
+  gboolean mid_work;         /* what the glance says of it */
+} MidWorkCase;
 
-  for (gsize i = 0; i < G_N_ELEMENTS (codes); i++)
+/* Each case's process, once it sleeps: in the middle of work or not, and
+ * which process it is. */
+static void
+check_mid_work (const MidWorkCase *cases, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
     {
       ProcTreeGlance glance;
       GPid pid;
       int out;
 
-      if (!spawn_sleeping (codes[i], &pid, &out))
+      if (!spawn_sleeping (cases[i].code, &pid, &out))
         return;
-      if (i == 0)
+      if (cases[i].all_asleep)
         wait_all_in_calls (pid);
       g_assert_true (proctree_glance (pid, 0, &glance));
-      g_test_message ("%s: %u in the middle of work", codes[i], glance.n_mid_work);
-      g_assert_cmpuint (glance.n_mid_work, ==, i == 0 ? 0 : 1);
+      g_test_message ("%s: %u in the middle of work", cases[i].code, glance.n_mid_work);
+      g_assert_cmpuint (glance.n_mid_work, ==, cases[i].mid_work ? 1 : 0);
+      if (cases[i].mid_work)
+        g_assert_cmpint (glance.mid_work_pid[0], ==, pid);
       kill (pid, SIGKILL);
       waitpid (pid, NULL, 0);
       close (out);
@@ -503,32 +500,34 @@ test_mid_work_condition (void)
 static void
 test_mid_work (void)
 {
-  static const char *const codes[] = {
-    "import threading; l = threading.Lock(); l.acquire(); print(flush=True); l.acquire()",
-    "import socket; a, b = socket.socketpair(); print(flush=True); a.recvmsg(16)",
+  static const MidWorkCase cases[] = {
+    { "import threading; l = threading.Lock(); l.acquire(); print(flush=True); l.acquire()",
+      FALSE, TRUE },
+    { "import socket; a, b = socket.socketpair(); print(flush=True); a.recvmsg(16)",
+      FALSE, FALSE },
   };
 
-  for (gsize i = 0; i < G_N_ELEMENTS (codes); i++)
-    {
-      ProcTreeGlance glance;
-      GPid pid;
-      int out;
+  check_mid_work (cases, G_N_ELEMENTS (cases));
+}
 
-      if (!spawn_sleeping (codes[i], &pid, &out))
-        return;
-      g_assert_true (proctree_glance (pid, 0, &glance));
-      g_test_message ("%s: %u in the middle of work", codes[i], glance.n_mid_work);
-      if (i == 0)
-        {
-          g_assert_cmpuint (glance.n_mid_work, ==, 1);
-          g_assert_cmpint (glance.mid_work_pid[0], ==, pid);
-        }
-      else
-        g_assert_cmpuint (glance.n_mid_work, ==, 0);
-      kill (pid, SIGKILL);
-      waitpid (pid, NULL, 0);
-      close (out);
-    }
+/* A main thread that waits on a condition variable while its process's
+ * other threads all sleep in an idle wait is an event loop whose events
+ * come through another thread (Tcl's threaded notifier), not in the
+ * middle of work; with another thread at work it is. */
+static void
+test_mid_work_condition (void)
+{
+  static const MidWorkCase cases[] = {
+    { "import threading, select\n"
+      "threading.Thread(target=lambda: select.select([], [], [], 1000), daemon=True).start()\n"
+      "c = threading.Condition()\nc.acquire()\nprint(flush=True)\nc.wait()", TRUE, FALSE },
+    { "import threading\n"
+      "def spin():\n  while True: pass\n"
+      "threading.Thread(target=spin, daemon=True).start()\n"
+      "l = threading.Lock()\nl.acquire()\nprint(flush=True)\nl.acquire()", FALSE, TRUE },
+  };
+
+  check_mid_work (cases, G_N_ELEMENTS (cases));
 }
 
 /* An armed timerfd of the tree: its time left, from fdinfo; a disarmed
