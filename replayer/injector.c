@@ -1,7 +1,9 @@
 /* injector.c — XTest key, button and motion injection.
  *
  * Start reading at injector_key(). Nothing here waits: every call queues
- * requests, the caller flushes (XFlush/XSync) after each action.
+ * requests, the caller flushes (XFlush/XSync) after each action. An
+ * action's first request may carry a delay (injector_delay()): the X
+ * server makes its event that long after it read the request.
  */
 #define G_LOG_DOMAIN "xreduce-replayer"
 
@@ -31,6 +33,7 @@ struct Injector
   GArray *held_keys;         /* of KeyCode, in press order */
   GArray *held_buttons;      /* of guint, in press order */
   XModifierKeymap *modmap;   /* owned; refreshed on MappingNotify */
+  guint delay_ms;            /* XTest's delay for the next request (injector_delay) */
 };
 
 static void G_GNUC_PRINTF (2, 3)
@@ -117,6 +120,22 @@ injector_reset_input (Injector *injector)
       XkbLatchModifiers (dpy, XkbUseCoreKbd, 0xff, 0);
     }
   XSync (dpy, False);
+}
+
+void
+injector_delay (Injector *injector, guint ms)
+{
+  injector->delay_ms = ms;
+}
+
+/* The delay of the next request, once: CurrentTime (0) is none. */
+static unsigned long
+take_delay (Injector *injector)
+{
+  unsigned long ms = injector->delay_ms;
+
+  injector->delay_ms = 0;
+  return ms;
 }
 
 static KeySym
@@ -268,6 +287,7 @@ injector_key (Injector *injector, const SessionEvent *ev)
     {
       injector_log (injector, "no keycode for keysym %s: skipped",
                     ev->keysym != NULL ? ev->keysym : "?");
+      take_delay (injector);   /* not the next action's */
       return FALSE;
     }
 
@@ -279,8 +299,8 @@ injector_key (Injector *injector, const SessionEvent *ev)
     wrap_shift = XKeysymToKeycode (dpy, XK_Shift_L) != 0;
 
   if (wrap_shift)
-    XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Shift_L), True, CurrentTime);
-  XTestFakeKeyEvent (dpy, kc, press, CurrentTime);
+    XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Shift_L), True, take_delay (injector));
+  XTestFakeKeyEvent (dpy, kc, press, take_delay (injector));
   if (wrap_shift)
     XTestFakeKeyEvent (dpy, XKeysymToKeycode (dpy, XK_Shift_L), False, CurrentTime);
   if (press && sym != NoSymbol)
@@ -293,14 +313,15 @@ injector_key (Injector *injector, const SessionEvent *ev)
 void
 injector_button (Injector *injector, guint button, gboolean press)
 {
-  XTestFakeButtonEvent (injector->dpy, button, press, CurrentTime);
+  XTestFakeButtonEvent (injector->dpy, button, press, take_delay (injector));
   hold (injector->held_buttons, &button, sizeof button, press);
 }
 
 void
 injector_motion (Injector *injector, int x, int y)
 {
-  XTestFakeMotionEvent (injector->dpy, DefaultScreen (injector->dpy), x, y, CurrentTime);
+  XTestFakeMotionEvent (injector->dpy, DefaultScreen (injector->dpy), x, y,
+                        take_delay (injector));
 }
 
 void

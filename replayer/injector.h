@@ -43,6 +43,13 @@ guint injector_bind_keysyms (Injector *injector, const Session *session);
 /* Puts back the mapping of the keycodes injector_bind_keysyms() used. */
 void injector_restore_keymap (Injector *injector);
 
+/* The next request (the next action's first) carries XTest's delay:
+ * the X server makes its event @ms after it read the request, by its
+ * own clock, and holds this connection's later requests until then (a
+ * round trip waits for it too). Its events' times are the server's, so
+ * events queued together keep their gaps whenever the client runs. */
+void injector_delay (Injector *injector, guint ms);
+
 /* Injects one key action; FALSE (and nothing sent) if the keysym has no
  * keycode and none could be bound. */
 gboolean injector_key (Injector *injector, const SessionEvent *ev);
