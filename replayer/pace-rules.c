@@ -3,6 +3,8 @@
 
 #include "pace-rules.h"
 
+#include <string.h>
+
 static gboolean
 is_key (const SessionEvent *ev)
 {
@@ -108,6 +110,40 @@ pace_rules_window (const PaceTiming *recorded, const PaceTiming *app,
 
       window->not_after_ms = held->sent_ms + (gint64) app->repeat_delay_ms - (gint64) margin;
       window->why = "a key released before its auto-repeat as recorded";
+    }
+}
+
+void
+pace_rules_click_run (const PaceTiming *recorded, const PaceTiming *app,
+                      const SessionEvent *const *events, const guint *gaps_ms, guint n_events,
+                      PaceClickRun *run)
+{
+  n_events = MIN (n_events, PACE_CLICK_RUN_MAX);
+  run->n = MIN (n_events, 1);
+  memset (run->delay_ms, 0, sizeof run->delay_ms);
+  if (n_events == 0 || events[0]->kind != SESSION_EVENT_BUTTON_PRESS
+      || !pace_rules_is_click (events[0]))
+    return;
+  for (guint i = 0; i + 2 < n_events; i += 2)
+    {
+      const SessionEvent *press = events[i], *release = events[i + 1], *again = events[i + 2];
+      /* The press before, as if sent at 0: the window's end is then the
+       * most the server may put between the two presses. */
+      PacePress last = { press, 0, 0 };
+      PaceWindow window;
+      guint most, up;
+
+      if (release->kind != SESSION_EVENT_BUTTON_RELEASE || release->button != press->button
+          || again->kind != SESSION_EVENT_BUTTON_PRESS)
+        return;
+      pace_rules_window (recorded, app, &last, NULL, again, &window);
+      if (window.not_after_ms == G_MAXINT64 || window.not_after_ms <= 0)
+        return;
+      most = (guint) MIN (window.not_after_ms, (gint64) G_MAXUINT);
+      up = MIN (gaps_ms[i + 1], most);
+      run->delay_ms[i + 1] = up;
+      run->delay_ms[i + 2] = MIN (gaps_ms[i + 2], most - up);
+      run->n = i + 3;
     }
 }
 

@@ -76,6 +76,32 @@ void pace_rules_window (const PaceTiming *recorded, const PaceTiming *app,
                         const PacePress *last, const PacePress *held,
                         const SessionEvent *next, PaceWindow *window);
 
+/* The most events of a multi-click sent at once: a quadruple click's
+ * presses and the releases between them. */
+#define PACE_CLICK_RUN_MAX 7
+
+/* A multi-click sent at once, spaced by the X server (XTest's delay):
+ * the replay's own scheduling (a core it waits for) cannot pull its
+ * clicks apart. */
+typedef struct
+{
+  guint n;                   /* events in the run; 1: the first goes alone */
+  guint delay_ms[PACE_CLICK_RUN_MAX]; /* each one's delay after the one before ([0]: 0) */
+} PaceClickRun;
+
+/* Does @events[0] (of @n_events in a row, as the replay will inject
+ * them) begin a multi-click that goes at once? A button's press (not
+ * the wheel's), then a release of that button and a press that is "a
+ * double click as recorded" (pace_rules_window(): within the app's time
+ * as the window bounds it), and so on: the run ends with its last such
+ * press. @gaps_ms[i] is the gap the replay would keep before @events[i]
+ * (the recorded one, divided by --speed, within --min-gap and
+ * --max-gap); a release and the press after it get theirs, cut so that
+ * the press comes within the window of the press before. */
+void pace_rules_click_run (const PaceTiming *recorded, const PaceTiming *app,
+                           const SessionEvent *const *events, const guint *gaps_ms,
+                           guint n_events, PaceClickRun *run);
+
 /* The time to wait before injecting, from @now_ms, for an action that
  * would go after @wait_ms: within @window (the upper bound wins). */
 guint pace_rules_clamp (const PaceWindow *window, gint64 now_ms, guint wait_ms);

@@ -1,8 +1,9 @@
 /* test-pace-rules.c — pacing's decisions from narrow inputs
  * (replayer/pace-rules.h), no display: when the next press may go so that
  * a double click stays one and three slow clicks stay three, when a key
- * is released so that it does not repeat, which keys are a typed run that
- * goes at once, and when an app that cannot be pinged is idle.
+ * is released so that it does not repeat, which clicks go at once as one
+ * multi-click, which keys are a typed run that goes at once, and when an
+ * app that cannot be pinged is idle.
  */
 #include <glib.h>
 #include <string.h>
@@ -64,6 +65,104 @@ test_double_click (void)
   /* ... and cut when the app made the replay late. */
   g_assert_cmpuint (pace_rules_clamp (&window, 5300, 200), ==, 400 - PACE_RULES_MARGIN_MS - 300);
   g_assert_cmpuint (pace_rules_clamp (&window, 5500, 0), ==, 0);
+}
+
+/* A double click, then a triple click, sent at once: the releases and the
+ * presses after them keep their recorded gaps, spaced by the X server. */
+static void
+test_click_run (void)
+{
+  SessionEvent ev[] = {
+    button (SESSION_EVENT_BUTTON_PRESS, 1000, 1, 200, 150),
+    button (SESSION_EVENT_BUTTON_RELEASE, 1003, 1, 200, 150),
+    button (SESSION_EVENT_BUTTON_PRESS, 1100, 1, 201, 150),
+    button (SESSION_EVENT_BUTTON_RELEASE, 1160, 1, 201, 150),
+    button (SESSION_EVENT_BUTTON_PRESS, 1250, 1, 201, 151),
+    button (SESSION_EVENT_BUTTON_RELEASE, 1320, 1, 201, 151),
+    button (SESSION_EVENT_MOTION, 1400, 0, 300, 151),
+  };
+  const SessionEvent *events[G_N_ELEMENTS (ev)];
+  guint gaps[G_N_ELEMENTS (ev)] = { 0, 5, 97, 60, 90, 70, 80 };
+  PaceClickRun run;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ev); i++)
+    events[i] = &ev[i];
+  /* The triple click's presses and the releases between: not its last
+   * release, which waits for the app as the end of any click. */
+  pace_rules_click_run (&gtk, &gtk, events, gaps, G_N_ELEMENTS (ev), &run);
+  g_assert_cmpuint (run.n, ==, 5);
+  g_assert_cmpuint (run.delay_ms[0], ==, 0);
+  g_assert_cmpuint (run.delay_ms[1], ==, 5);
+  g_assert_cmpuint (run.delay_ms[2], ==, 97);
+  g_assert_cmpuint (run.delay_ms[3], ==, 60);
+  g_assert_cmpuint (run.delay_ms[4], ==, 90);
+  /* A double click only. */
+  pace_rules_click_run (&gtk, &gtk, events, gaps, 4, &run);
+  g_assert_cmpuint (run.n, ==, 3);
+  /* At --speed 0.25 the gaps are four times as long: cut so that each
+   * press comes within the app's time of the one before. */
+  for (guint i = 1; i < G_N_ELEMENTS (gaps); i++)
+    gaps[i] *= 4;
+  pace_rules_click_run (&gtk, &gtk, events, gaps, G_N_ELEMENTS (ev), &run);
+  g_assert_cmpuint (run.n, ==, 5);
+  g_assert_cmpuint (run.delay_ms[1], ==, 20);
+  g_assert_cmpuint (run.delay_ms[1] + run.delay_ms[2], ==, 400 - PACE_RULES_MARGIN_MS);
+  g_assert_cmpuint (run.delay_ms[3] + run.delay_ms[4], ==, 400 - PACE_RULES_MARGIN_MS);
+  /* A release held longer than the app's time: the press right after. */
+  gaps[1] = 1000;
+  pace_rules_click_run (&gtk, &gtk, events, gaps, 3, &run);
+  g_assert_cmpuint (run.n, ==, 3);
+  g_assert_cmpuint (run.delay_ms[1], ==, 400 - PACE_RULES_MARGIN_MS);
+  g_assert_cmpuint (run.delay_ms[2], ==, 0);
+}
+
+/* No run: clicks that were no double click (three slow clicks), another
+ * button, the wheel, a press far away for the app, a motion between, a
+ * press alone, or nothing. */
+static void
+test_no_click_run (void)
+{
+  SessionEvent slow[] = {
+    button (SESSION_EVENT_BUTTON_PRESS, 1000, 1, 200, 150),
+    button (SESSION_EVENT_BUTTON_RELEASE, 1003, 1, 200, 150),
+    button (SESSION_EVENT_BUTTON_PRESS, 2100, 1, 200, 150),
+  };
+  SessionEvent other[] = {
+    button (SESSION_EVENT_BUTTON_PRESS, 1000, 1, 200, 150),
+    button (SESSION_EVENT_BUTTON_RELEASE, 1003, 1, 200, 150),
+    button (SESSION_EVENT_BUTTON_PRESS, 1100, 3, 200, 150),
+  };
+  SessionEvent wheel[] = {
+    button (SESSION_EVENT_BUTTON_PRESS, 1000, 4, 200, 150),
+    button (SESSION_EVENT_BUTTON_RELEASE, 1003, 4, 200, 150),
+    button (SESSION_EVENT_BUTTON_PRESS, 1100, 4, 200, 150),
+  };
+  SessionEvent far[] = {
+    button (SESSION_EVENT_BUTTON_PRESS, 1000, 1, 200, 150),
+    button (SESSION_EVENT_BUTTON_RELEASE, 1003, 1, 200, 150),
+    button (SESSION_EVENT_BUTTON_PRESS, 1100, 1, 260, 150),
+  };
+  SessionEvent moved[] = {
+    button (SESSION_EVENT_BUTTON_PRESS, 1000, 1, 200, 150),
+    button (SESSION_EVENT_MOTION, 1050, 0, 201, 150),
+    button (SESSION_EVENT_BUTTON_PRESS, 1100, 1, 201, 150),
+  };
+  SessionEvent *cases[] = { slow, other, wheel, far, moved };
+  guint gaps[3] = { 0, 5, 97 };
+  PaceClickRun run;
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      const SessionEvent *events[3] = { &cases[c][0], &cases[c][1], &cases[c][2] };
+
+      pace_rules_click_run (&gtk, &gtk, events, gaps, 3, &run);
+      g_assert_cmpuint (run.n, ==, 1);
+      g_assert_cmpuint (run.delay_ms[0], ==, 0);
+      pace_rules_click_run (&gtk, &gtk, events, gaps, 1, &run);
+      g_assert_cmpuint (run.n, ==, 1);
+    }
+  pace_rules_click_run (&gtk, &gtk, NULL, gaps, 0, &run);
+  g_assert_cmpuint (run.n, ==, 0);
 }
 
 /* The boundary is the app's and the desktop's: strictly less is a double
@@ -263,6 +362,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/pace-rules/slow-clicks", test_slow_clicks);
   g_test_add_func ("/pace-rules/double-click", test_double_click);
+  g_test_add_func ("/pace-rules/click-run", test_click_run);
+  g_test_add_func ("/pace-rules/no-click-run", test_no_click_run);
   g_test_add_func ("/pace-rules/boundaries", test_boundaries);
   g_test_add_func ("/pace-rules/no-bounds", test_no_bounds);
   g_test_add_func ("/pace-rules/keys", test_keys);
