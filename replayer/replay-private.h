@@ -304,6 +304,10 @@ gboolean replay_skip_gone (Replay *r, guint number, const SessionEvent *ev, gboo
 gboolean replay_aim (Replay *r, guint number, const SessionEvent *ev, WindowsMatch *match,
                      gboolean *matched);
 
+/* send.c: sends action @number (@ev) with XTest, into @match's window
+ * (or NULL: at its root position), the focus and the pointer first. */
+void replay_send (Replay *r, guint number, const SessionEvent *ev, const WindowsMatch *match);
+
 /* setup.c: the sandbox, then the X server (*@server, unless --display:
  * *@display); the app's environment; --backtrace's tracer around @argv,
  * and what it knew of a crash. */

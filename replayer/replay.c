@@ -16,7 +16,8 @@
  * hold, restore the keymap, kill the app's group, stop the private Xvfb.
  * Nothing blocks the loop; the X connection is a GSource (xconn.c).
  * Where each action goes (its window, waited for, arranged) is aim.c's;
- * the room before the app starts (sandbox, server, environment, tracer)
+ * putting it on the wire (the focus, the pointer, XTest) send.c's; the
+ * room before the app starts (sandbox, server, environment, tracer)
  * setup.c's; --wm's window manager wm.c's.
  */
 #define G_LOG_DOMAIN "xreduce-replayer"
@@ -258,62 +259,6 @@ replay_wait_paste (Replay *r, guint number)
     }
   r->paste_timer = g_timeout_add (10, on_paste_timer, r);
   return TRUE;
-}
-
-/* Sends action @number (@ev) with XTest, into @match's window (or NULL:
- * at its root position): the focus and the pointer first, as a person's
- * key or click would have them. */
-static void
-replay_send (Replay *r, guint number, const SessionEvent *ev, const WindowsMatch *match)
-{
-  gboolean matched = match != NULL;
-
-  switch (ev->kind)
-    {
-    case SESSION_EVENT_DROP:
-      {
-        int x = matched ? match->x + ev->x : ev->root_x;
-        int y = matched ? match->y + ev->y : ev->root_y;
-        g_autofree char *what = NULL;
-
-        if (!outside_drop (r->outside, number, ev, x, y, &what))
-          note_verbose (r, "action %u: %s", number + 1, what);
-      }
-      break;
-    case SESSION_EVENT_KEY_PRESS:
-    case SESSION_EVENT_KEY_RELEASE:
-      if (matched && ev->kind == SESSION_EVENT_KEY_PRESS)
-        {
-          /* Keys go to the window that had the focus when they were
-           * recorded. */
-          if (r->is_wm && windows_focus (r->windows, match))
-            note_verbose (r, "focus to 0x%lx for a key", match->window);
-          replay_point_into (r, ev, match);
-        }
-      injector_key (r->injector, ev);
-      break;
-    case SESSION_EVENT_BUTTON_PRESS:
-    case SESSION_EVENT_BUTTON_RELEASE:
-    case SESSION_EVENT_MOTION:
-      if (matched && ev->kind == SESSION_EVENT_BUTTON_PRESS && r->is_wm
-          && !match->override_redirect)
-        {
-          /* Click to focus, and raise, as the window managers of most
-           * desktops do; the press then lands on it. */
-          XRaiseWindow (r->dpy, match->frame);
-          if (windows_focus (r->windows, match))
-            note_verbose (r, "focus to 0x%lx for a click", match->window);
-        }
-      if (matched)
-        injector_motion (r->injector, match->x + ev->x, match->y + ev->y);
-      else if (ev->has_pos && !ev->added)
-        injector_motion (r->injector, ev->root_x, ev->root_y);
-      if (ev->kind != SESSION_EVENT_MOTION)
-        injector_button (r->injector, ev->button, ev->kind == SESSION_EVENT_BUTTON_PRESS);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
 }
 
 /* Injects action r->next, or waits for its window. */
