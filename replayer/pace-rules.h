@@ -53,7 +53,9 @@ typedef struct
 typedef struct
 {
   const SessionEvent *ev;    /* the press in the session (borrowed) */
-  gint64 sent_ms;            /* just before it was injected */
+  gint64 sent_ms;            /* just before it was injected; in a multi-click sent at once
+                              * (PaceClickRun), when the server was to make it: it made it
+                              * then or later */
   gint64 done_ms;            /* once the server had done it (after a round trip) */
 } PacePress;
 

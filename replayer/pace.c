@@ -53,7 +53,10 @@
  *     their rhythm: no wait for the app after each;
  *   - the events of a double click (button events of the same button
  *     less than the recording desktop's double-click time apart, at
- *     nearly the same place) keep their gaps;
+ *     nearly the same place) keep their gaps; those of one as recorded
+ *     (pace_click_run(): its presses and the releases between) go to the
+ *     X server at once, which spaces them (send.c), so that the replay
+ *     waiting for a core between them cannot pull them apart;
  *   - a drag (motion with a button held, and its release) keeps its
  *     recorded speed.
  *
@@ -240,6 +243,17 @@ after_paste (Replay *r, const SessionEvent *next, guint *gap_ms)
   return TRUE;
 }
 
+/* The recorded gap from @prev to @next kept as it is (divided by
+ * --speed, within --min-gap and --max-gap): a double click's, a drag's,
+ * a key's repeats. */
+static guint
+kept_gap (Replay *r, const SessionEvent *prev, const SessionEvent *next)
+{
+  return MIN (MAX (pace_recorded_gap (r, prev->time_ms, next->time_ms),
+                   r->opts->settings.min_gap_ms),
+              r->opts->settings.max_gap_ms);
+}
+
 /* Does the time between @prev (injected just now) and @next mean
  * something? Then *@gap_ms is how long to wait for @next. @after is the
  * action after @next, or NULL. */
@@ -263,9 +277,7 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
   if (is_repeat (r, r->next) || (release && is_repeat (r, r->next - 1)
                                  && same_key (prev, next)))
     {
-      *gap_ms = MIN (MAX (pace_recorded_gap (r, prev->time_ms, next->time_ms),
-                          r->opts->settings.min_gap_ms),
-                     r->opts->settings.max_gap_ms);
+      *gap_ms = kept_gap (r, prev, next);
       return TRUE;
     }
   if (release && !is_modifier (next))
@@ -287,11 +299,45 @@ keeps_time (Replay *r, const SessionEvent *prev, const SessionEvent *next,
           && (next->state & ANY_BUTTON_MASK) != 0 && prev->kind == SESSION_EVENT_MOTION))
     {
       /* A double click's clicks, a drag's speed. */
-      *gap_ms = MIN (MAX (pace_recorded_gap (r, prev->time_ms, next->time_ms), r->opts->settings.min_gap_ms),
-                     r->opts->settings.max_gap_ms);
+      *gap_ms = kept_gap (r, prev, next);
       return TRUE;
     }
   return FALSE;
+}
+
+/* Does action r->next (@first, its window found) begin a multi-click
+ * that goes at once, spaced by the X server (pace_rules_click_run)? Into
+ * @run; returns its number of events (1: @first goes alone). Only events
+ * aimed where @first is (its window as recorded), none xreduce added (a
+ * release that ends a candidate), none that waits for a paste
+ * (outside.h), and none while a skipped press's release is to come
+ * (aim.c); each with the gap a double click's events keep. */
+guint
+pace_click_run (Replay *r, const SessionEvent *first, PaceClickRun *run)
+{
+  const SessionEvent *events[PACE_CLICK_RUN_MAX];
+  guint gaps[PACE_CLICK_RUN_MAX] = { 0 };
+  guint n = 0;
+
+  for (; n < PACE_CLICK_RUN_MAX && r->next + n < r->actions->len; n++)
+    {
+      guint number = r->next + n;
+      const SessionEvent *ev = session_get_event (r->session,
+                                                  g_array_index (r->actions, guint, number));
+
+      if (n > 0 && (ev->added || ev->window != first->window
+                    || g_strcmp0 (ev->wm_class, first->wm_class) != 0
+                    || g_strcmp0 (ev->wm_name, first->wm_name) != 0
+                    || outside_paste_pending (r->outside, number)))
+        break;
+      events[n] = ev;
+      if (n > 0)
+        gaps[n] = kept_gap (r, events[n - 1], ev);
+    }
+  if (g_hash_table_size (r->skipped) > 0)
+    n = MIN (n, 1);
+  pace_rules_click_run (&r->recorded_timing, &r->app_timing, events, gaps, n, run);
+  return run->n;
 }
 
 /* Did @prev (a motion, injected just now) leave the app nothing to do

@@ -242,6 +242,12 @@ struct Replay
   PacePress last_button;     /* the last press of a button (not the wheel), .ev NULL: none */
   PacePress last_key;        /* the last key press that was no auto-repeat */
   PaceWindow window;         /* when action r->next may go */
+  /* A multi-click sent at once (send.c), until the server has made it (r->timer). */
+  PaceClickRun run;          /* its events' delays (run.n of them) */
+  guint run_first;           /* ... the action it begins with */
+  gint64 run_sent_ms;        /* ... when it was sent */
+  WindowsMatch run_match;    /* ... the window it went to, */
+  gboolean run_matched;      /* ... if it had one */
   guint window_timer;        /* a wait for the app cut at window.not_after_ms, or 0 */
   Window pointer_in;         /* the deepest window under the pointer after the last
                               * motion injected, or None */
@@ -307,6 +313,10 @@ gboolean replay_aim (Replay *r, guint number, const SessionEvent *ev, WindowsMat
 /* send.c: sends action @number (@ev) with XTest, into @match's window
  * (or NULL: at its root position), the focus and the pointer first. */
 void replay_send (Replay *r, guint number, const SessionEvent *ev, const WindowsMatch *match);
+/* Sends r->run (pace_click_run), actions r->next on, at once into
+ * @match's window (or NULL), each with its delay; once the X server has
+ * made them, they are done as replay_step() does one action (r->act). */
+void replay_send_run (Replay *r, const WindowsMatch *match);
 
 /* setup.c: the sandbox, then the X server (*@server, unless --display:
  * *@display); the app's environment; --backtrace's tracer around @argv,
@@ -342,6 +352,9 @@ Act pace_next (Replay *r, const SessionEvent *prev, const SessionEvent *next,
                const SessionEvent *after);
 /* After an action is injected (at @sent_ms) and the server has done it. */
 void pace_injected (Replay *r, const SessionEvent *ev, gint64 sent_ms);
+/* Before action r->next (@first) is sent: the events from it that go at
+ * once, spaced by the X server, into @run; how many (1: it goes alone). */
+guint pace_click_run (Replay *r, const SessionEvent *first, PaceClickRun *run);
 Act pace_answered (Replay *r);
 /* Waits for the app to take what the replay did to its windows (a resize),
  * as after an action; then the action r->next is tried again. */

@@ -275,6 +275,13 @@ replay_step (Replay *r)
     return;
   if (!replay_aim (r, number, ev, &match, &matched))
     return;
+  /* A double click as recorded: its events at once, spaced by the X
+   * server, whenever this process gets a core (send.c). */
+  if (pace_click_run (r, ev, &r->run) > 1)
+    {
+      replay_send_run (r, matched ? &match : NULL);
+      return;
+    }
   note_step (r, number, ev, matched ? &match : NULL);
   /* The other apps' selections, before the gesture that pastes. */
   outside_before_action (r->outside, number);
