@@ -5,6 +5,11 @@
  *   /faithful/double-click   three slow clicks on an app that crashes on
  *                            a double click pass 10 of 10 replays; a real
  *                            double click crashes it 10 of 10;
+ *   /faithful/starved-double-click
+ *                            the double click's replay stopped (SIGSTOP)
+ *                            for 600 ms as the X server makes its first
+ *                            press, as a loaded machine may starve it:
+ *                            still a double click, 3 of 3;
  *   /faithful/timer          a dialog that arms its OK two seconds after it
  *                            opened, clicked after three: 5 of 5 with the
  *                            defaults, and xreduce's result replays with the
@@ -31,8 +36,10 @@
  *                            it still fails and that nothing more can go.
  *
  * Synchronisation: xrecord says when it records; every window is awaited
- * on the test's own X events (MapNotify on the root). A person's pauses
- * (reading a dialog, the list of a folder showing) are the recording's
+ * on the test's own X events (MapNotify on the root); a replay is stopped
+ * at the press RECORD says the server made, and is known stopped by its
+ * process state (waitpid WUNTRACED). A person's pauses (reading a
+ * dialog, the list of a folder showing) and a replay's starvation are the
  * subject, not waits for the program. Replays of one case run at once, a
  * few at a time. Programs come from the environment (XRECORD, XREPLAY,
  * XREDUCE, XSLOW, XREDUCE_SRCDIR). Start reading at record_start().
@@ -52,6 +59,7 @@
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
+#include <X11/extensions/record.h>
 
 #include "session.h"
 #include "xtest-proc.h"
@@ -255,6 +263,21 @@ run (char **out, char **err, const char *const *argv)
 
 /* ---- double click ---- */
 
+/* Records a click, then a double click, into f->log (the app crashes). */
+static void
+record_double_click (Fixture *f, const char *app)
+{
+  Window main;
+
+  record_start (f, NULL, "/usr/bin/python3", app, NULL);
+  main = wait_window (f, "GTK double test");
+  test_xdo_click_in (f->envp, main, 200, 150, NULL);
+  test_xdo (f->envp, "click", "1", NULL);
+  g_usleep (1200 * 1000);   /* the person's pause: no double click with the first */
+  test_xdo (f->envp, "click", "--repeat", "2", "--delay", "100", "1", NULL);
+  g_assert_cmpint (record_end (f, FALSE).kind, ==, SESSION_OUTCOME_CRASHED);
+}
+
 static void
 test_double_click (Fixture *f, gconstpointer data)
 {
@@ -279,15 +302,7 @@ test_double_click (Fixture *f, gconstpointer data)
   outcome = record_end (f, TRUE);
   g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_NONE);
   g_assert_cmpint (g_rename (f->log, slow), ==, 0);
-  /* A click, then a double click. */
-  record_start (f, NULL, "/usr/bin/python3", app, NULL);
-  main = wait_window (f, "GTK double test");
-  test_xdo_click_in (f->envp, main, 200, 150, NULL);
-  test_xdo (f->envp, "click", "1", NULL);
-  g_usleep (1200 * 1000);   /* the person's pause: no double click with the first */
-  test_xdo (f->envp, "click", "--repeat", "2", "--delay", "100", "1", NULL);
-  outcome = record_end (f, FALSE);
-  g_assert_cmpint (outcome.kind, ==, SESSION_OUTCOME_CRASHED);
+  record_double_click (f, app);
 
   passed = run_many (slow_argv, 10, 0, "passed");
   g_test_message ("three slow clicks: passed %u of 10", passed);
@@ -295,6 +310,116 @@ test_double_click (Fixture *f, gconstpointer data)
   crashed = run_many (real_argv, 10, 1, "crashed with SIGSEGV");
   g_test_message ("a double click: crashed %u of 10", crashed);
   g_assert_cmpuint (crashed, ==, 10);
+}
+
+/* ---- a replay starved between the clicks ---- */
+
+typedef struct
+{
+  GPid pid;                  /* the replay */
+  guint presses;             /* button presses the X server made */
+  guint stop_at;             /* ... at which the replay is stopped */
+} Starve;
+
+/* RECORD: a device event the X server made; at the press, SIGSTOP to the
+ * replay at once (its next request would be due within the double
+ * click's 100 ms). */
+static void
+on_device_event (XPointer closure, XRecordInterceptData *datum)
+{
+  Starve *starve = (Starve *) closure;
+
+  if (datum->category == XRecordFromServer && datum->data_len > 0
+      && (datum->data[0] & 0x7f) == ButtonPress && ++starve->presses == starve->stop_at)
+    kill (starve->pid, SIGSTOP);
+  XRecordFreeData (datum);
+}
+
+/* Replays f->log on the fixture's display; stopped at its @stop_at-th
+ * press, as the server makes it, for 600 ms. What it said, into @said. */
+static int
+replay_starved (Fixture *f, const char *app, guint stop_at, GString *said)
+{
+  const char *const argv[] = { env ("XREPLAY"), "--display", f->xvfb.display, f->log, "--",
+                               "/usr/bin/python3", app, NULL };
+  /* RECORD's two connections, which select no events. */
+  Display *ctrl = XOpenDisplay (f->xvfb.display);
+  Display *data = XOpenDisplay (f->xvfb.display);
+  XRecordClientSpec all = XRecordAllClients;
+  XRecordRange *range = XRecordAllocRange ();
+  Starve starve = { 0, 0, stop_at };
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * G_TIME_SPAN_MILLISECOND;
+  g_autoptr (GError) error = NULL;
+  XRecordContext context;
+  int out, status;
+
+  g_assert_nonnull (ctrl);
+  g_assert_nonnull (data);
+  range->device_events.first = range->device_events.last = ButtonPress;
+  context = XRecordCreateContext (ctrl, 0, &all, 1, &range, 1);
+  XFree (range);
+  XSync (ctrl, False);
+  g_assert_true (XRecordEnableContextAsync (data, context, on_device_event, (XPointer) &starve));
+  XFlush (data);
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                           NULL, NULL, &starve.pid, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  while (starve.presses < stop_at)
+    {
+      struct pollfd pfd = { ConnectionNumber (data), POLLIN, 0 };
+
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      poll (&pfd, 1, 100);
+      XRecordProcessReplies (data);
+    }
+  /* Stopped (its process state), then starved: 600 ms without a core,
+   * longer than GTK's double-click time. */
+  g_assert_cmpint (waitpid (starve.pid, &status, WUNTRACED), ==, starve.pid);
+  g_assert_true (WIFSTOPPED (status));
+  g_usleep (600 * 1000);
+  kill (starve.pid, SIGCONT);
+  status = test_wait_said (&starve.pid, out, said, WAIT_MS);
+  close (out);
+  /* The control connection first: the data connection's round trip at
+   * its close comes after the recording's end. */
+  XRecordDisableContext (ctrl, context);
+  XRecordFreeContext (ctrl, context);
+  XCloseDisplay (ctrl);
+  XCloseDisplay (data);
+  return status;
+}
+
+/* A replay that waits for a core between the two clicks of a double
+ * click (SIGSTOP as the server makes the first press) still makes a
+ * double click of them: the server spaces them, not the replay's timers.
+ * A replay that sent the second press at a timer of its own, about 100 ms
+ * after the first, sends it 600 ms late and passes (two clicks): the
+ * stop, at RECORD's word of the first press, comes well within those
+ * 100 ms. A test slowed past them would stop the replay too late and
+ * miss that bug, never fail a right replay: when the stop comes does not
+ * matter to one. */
+static void
+test_starved_double_click (Fixture *f, gconstpointer data)
+{
+  g_autofree char *app = test_app_path ("gtk-double.py");
+
+  if (!have_gtk (f))
+    {
+      g_test_skip ("/usr/bin/python3 cannot import GTK 3 (Debian: python3-gi, gir1.2-gtk-3.0)");
+      return;
+    }
+  record_double_click (f, app);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr (GString) said = g_string_new (NULL);
+      /* The lone click's press, then the double click's first. */
+      int status = replay_starved (f, app, 2, said);
+
+      g_test_message ("starved replay %u: %s", i + 1, said->str);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+      g_assert_true (g_str_has_prefix (said->str, "crashed with SIGSEGV"));
+    }
 }
 
 /* ---- a timer ---- */
@@ -835,6 +960,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 #define ADD(path, data, fn) g_test_add (path, Fixture, data, fixture_setup, fn, fixture_teardown)
   ADD ("/faithful/double-click", NULL, test_double_click);
+  ADD ("/faithful/starved-double-click", NULL, test_starved_double_click);
   ADD ("/faithful/timer", NULL, test_timer);
   ADD ("/faithful/chooser", NULL, test_chooser);
   ADD ("/faithful/fallback", NULL, test_fallback);
