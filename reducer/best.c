@@ -208,6 +208,30 @@ save_files (Reducer *reducer, const Session *best)
     }
 }
 
+/* session_save() to the output; where its disk has no room left, the
+ * result comes before the journal (which only spares tests to a run
+ * resumed after an interruption): the journal goes and the save is tried
+ * again. */
+static gboolean
+session_save_keeping (Reducer *reducer, const Session *best, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (session_save (best, reducer->output_path, &local))
+    return TRUE;
+  if (g_error_matches (local, SESSION_ERROR, SESSION_ERROR_NO_SPACE) && reducer->journal != NULL
+      && journal_remove (reducer->journal))
+    {
+      g_printerr ("xreduce: warning: no room on the disk for both the result and the journal: "
+                  "the journal is gone, so an interrupted run will start afresh\n");
+      g_clear_error (&local);
+      if (session_save (best, reducer->output_path, &local))
+        return TRUE;
+    }
+  g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
+}
+
 gboolean
 reducer_save_best (Reducer *reducer, GError **error)
 {
@@ -229,7 +253,7 @@ reducer_save_best (Reducer *reducer, GError **error)
     }
   if (!reducer->target.by_test && reducer->target.outcome.kind != SESSION_OUTCOME_NONE)
     session_set_outcome (best, reducer->target.outcome, FALSE);
-  if (!session_save (best, reducer->output_path, error))
+  if (!session_save_keeping (reducer, best, error))
     return FALSE;
   save_files (reducer, best);
   reducer->saved = TRUE;

@@ -24,6 +24,7 @@ struct Journal
   int fd;                    /* appended to, or -1 after a write failed */
   GHashTable *outcomes;      /* "0-2,5" -> GINT_TO_POINTER (DdOutcome + 1) */
   guint n_loaded;
+  gboolean removed;          /* journal_remove() was called */
 };
 
 static char *
@@ -217,13 +218,16 @@ journal_get_path (const Journal *journal)
   return journal->path;
 }
 
-void
+gboolean
 journal_remove (Journal *journal)
 {
   if (journal->fd >= 0)
     close (journal->fd);
   journal->fd = -1;
-  g_unlink (journal->path);
+  if (journal->removed)
+    return FALSE;
+  journal->removed = TRUE;
+  return g_unlink (journal->path) == 0;
 }
 
 char *

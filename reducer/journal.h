@@ -32,8 +32,9 @@ void journal_record (Journal *journal, const guint *elems, guint n, DdOutcome ou
 
 guint journal_get_n_loaded (const Journal *journal);
 const char *journal_get_path (const Journal *journal);
-/* The reduction is complete: the journal goes. */
-void journal_remove (Journal *journal);
+/* The reduction is complete (or its result needs the room): the journal
+ * goes, and records nothing more. TRUE if this call removed the file. */
+gboolean journal_remove (Journal *journal);
 
 /* The key of a reduction: a SHA-256 over @parts (NULL-terminated), each
  * with its length, so that no two lists give the same text. */

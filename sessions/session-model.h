@@ -50,6 +50,7 @@ typedef enum
   SESSION_ERROR_TOO_LARGE,
   SESSION_ERROR_EMPTY,
   SESSION_ERROR_INVALID,   /* a well-formed file describing something impossible */
+  SESSION_ERROR_NO_SPACE,  /* cannot write the file: no room left on its disk */
 } SessionError;
 
 typedef enum

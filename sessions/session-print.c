@@ -447,7 +447,9 @@ session_save (const Session *session, const char *path, GError **error)
    * not followed, and the keystrokes are the owner's only. */
   if (!output_file_write (path, text, -1, OUTPUT_FILE_MODE, &local))
     {
-      g_set_error (error, SESSION_ERROR, SESSION_ERROR_IO, "%s", local->message);
+      g_set_error (error, SESSION_ERROR,
+                   g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NO_SPACE)
+                   ? SESSION_ERROR_NO_SPACE : SESSION_ERROR_IO, "%s", local->message);
       g_error_free (local);
       return FALSE;
     }

@@ -727,6 +727,59 @@ test_journal_resume (Fixture *f, gconstpointer data)
                    json_object_get_int_member (o, "tests"));
 }
 
+/* The script of /driver/journal/no-room, in a mount namespace of its own
+ * (unshare -rm): on a 64 KiB tmpfs at $1, a run interrupted at the
+ * stand-in's run 9 leaves the output and its journal; the journal grows by
+ * 8 KiB of outcomes no candidate asks for, a file fills the disk to the
+ * last byte, and the same command runs again. It says each run's status
+ * and what is left on the disk. Exit 99: no tmpfs here. */
+static const char no_room_script[] =
+  "d=$1; shift\n"
+  "mount -t tmpfs -o size=64k none \"$d\" || exit 99\n"
+  "FAKE_INTERRUPT_AT=9 \"$@\" 2>/dev/null; echo \"first=$?\"\n"
+  "i=0; while [ $i -lt 512 ]; do echo \"P 100000,$((100000 + i))\"; i=$((i + 1)); done"
+  " >> \"$d/typed.min.journal\"\n"
+  "cat /dev/zero > \"$d/filler\" 2>/dev/null\n"
+  "\"$@\"; echo \"second=$?\"\n"
+  "cp \"$d/typed.min\" \"$d/../kept.min\"\n"
+  "echo left: $(ls -A \"$d\")\n";
+
+/* A disk with no room left for the result beside an interrupted run's
+ * journal: the result comes first. The journal goes, said, and the
+ * resumed run ends with the minimal session, as a fresh run does. */
+static void
+test_journal_no_room (Fixture *f, gconstpointer data)
+{
+  g_autofree char *script = g_build_filename (f->dir, "no-room.sh", NULL);
+  g_autofree char *disk = g_build_filename (f->dir, "disk", NULL);
+  g_autofree char *out = g_build_filename (disk, "typed.min", NULL);
+  g_autofree char *kept = g_build_filename (f->dir, "kept.min", NULL);
+  g_autofree char *said = NULL, *err = NULL, *pressed = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+  const char *argv[] = { "unshare", "-rm", "sh", script, disk, g_getenv ("XREDUCE"),
+                         "--launcher", "env", "-j", "1", "--no-report", "-o", out,
+                         f->session, "--", "/bin/true", NULL };
+
+  g_assert_true (g_file_set_contents (script, no_room_script, -1, NULL));
+  g_assert_cmpint (g_mkdir (disk, 0700), ==, 0);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, f->env, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &said, &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("it said:\n%s%s", said, err);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 99)
+    {
+      g_test_skip ("no tmpfs in a mount namespace here (unshare -rm)");
+      return;
+    }
+  g_assert_nonnull (strstr (said, "first=130\n"));
+  g_assert_nonnull (strstr (err, "no room on the disk for both the result and the journal"));
+  g_assert_nonnull (strstr (said, "second=0\n"));
+  g_assert_nonnull (strstr (said, "left: filler typed.min\n"));
+  pressed = pressed_keys (kept);
+  g_assert_cmpstr (pressed, ==, "c,f");
+}
+
 /* An xreplay that dies for the infrastructure (run 6: its X server) is
  * not an answer: the test runs again, and the reduction ends as it would
  * have, saying so. */
@@ -829,6 +882,7 @@ main (int argc, char **argv)
   ADD ("/driver/settle/early-crash", test_learnt_settle_early);
   ADD ("/driver/settle/given", test_settle_given);
   ADD ("/driver/journal/resume", test_journal_resume);
+  ADD ("/driver/journal/no-room", test_journal_no_room);
   ADD ("/driver/runner/infra-retry", test_runner_infra_retry);
   ADD ("/driver/runner/infra-gives-up", test_runner_infra_gives_up);
   ADD ("/driver/runner/timeout", test_runner_timeout);
