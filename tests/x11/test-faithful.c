@@ -480,23 +480,27 @@ test_timer (Fixture *f, gconstpointer data)
   }
 }
 
-/* The recorded pace's fallback: a dialog armed 6 s after it opened,
- * clicked 3.5 s after (so the recording did not crash: the failure is
+/* The recorded pace's fallback: a dialog armed 4 s after it opened,
+ * clicked 2.5 s after (so the recording did not crash: the failure is
  * asked for). At the app's pace the click goes before the timer (due
- * after the recorded gap), at the recorded pace 3.5 s after: no crash
- * either way; with the gaps twice as long, 7 s after: a crash. xreduce
+ * after the recorded gap), at the recorded pace 2.5 s after: no crash
+ * either way; with the gaps twice as long, 5 s after: a crash. xreduce
  * finds that, and the minimal session carries it: xreplay replays it with
- * nothing added. */
+ * nothing added. The margins: the dialog of a replay may open up to 1 s
+ * later than the recording's before the doubled gap misses the timer,
+ * and the recorded pace's click comes 1.5 s before it. (Every replay at
+ * the slower paces waits these gaps: the longer they are, the longer the
+ * suite.) */
 static void
 test_fallback (Fixture *f, gconstpointer data)
 {
   g_autofree char *app = test_app_path ("gtk-timer.py");
   g_autofree char *min = g_build_filename (f->dir, "fallback.min", NULL);
   const char *const reduce_argv[] = { env ("XREDUCE"), "--no-report", "--signal", "SIGSEGV",
-                                      "-o", min, f->log, "--", "/usr/bin/python3", app, "6000",
+                                      "-o", min, f->log, "--", "/usr/bin/python3", app, "4000",
                                       NULL };
   const char *const replay_argv[] = { env ("XREPLAY"), min, "--", "/usr/bin/python3", app,
-                                      "6000", NULL };
+                                      "4000", NULL };
   g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *text = NULL;
   SessionOutcome outcome;
   Window main, dialog;
@@ -506,13 +510,13 @@ test_fallback (Fixture *f, gconstpointer data)
       g_test_skip ("/usr/bin/python3 cannot import GTK 3 (Debian: python3-gi, gir1.2-gtk-3.0)");
       return;
     }
-  record_start (f, NULL, "/usr/bin/python3", app, "6000", NULL);
+  record_start (f, NULL, "/usr/bin/python3", app, "4000", NULL);
   main = wait_window (f, "GTK timer test");
   test_x_drain (f->dpy);
   test_xdo_click_in (f->envp, main, 200, 150, NULL);
   test_xdo (f->envp, "click", "1", NULL);
   dialog = wait_window (f, "Confirm");
-  g_usleep (3500 * 1000);
+  g_usleep (2500 * 1000);
   test_xdo_click_in (f->envp, dialog, 150, 60, NULL);
   test_xdo (f->envp, "click", "1", NULL);
   /* The dialog closes; the recording ends. */
