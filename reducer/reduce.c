@@ -29,6 +29,29 @@ reduce_summary_clear (ReduceSummary *summary)
   g_clear_pointer (&summary->report_path, g_free);
 }
 
+
+/* A candidate's actions for -v, numbered from 1 as the session's words
+ * number them: "1-3,7". */
+static char *
+actions_in_ranges (const guint *elems, guint n)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n;)
+    {
+      guint j = i;
+
+      while (j + 1 < n && elems[j + 1] == elems[j] + 1)
+        j++;
+      g_string_append_printf (out, "%s%u", out->len > 0 ? "," : "", elems[i] + 1);
+      if (j > i)
+        g_string_append_printf (out, "-%u", elems[j] + 1);
+      i = j + 1;
+    }
+  if (n == 0)
+    g_string_append (out, "none");
+  return g_string_free (out, FALSE);
+}
 /* ---- the oracle ---- */
 
 static gboolean
@@ -85,6 +108,11 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
       run_at[i] = (gint) n_run;
       branches[n_run] = (RunnerBranch) { .parent = seq == 0 ? -1 : run_at[seq - 1],
                                          .speculative = cands[i].speculative };
+      if (!g_log_writer_default_would_drop (G_LOG_LEVEL_DEBUG, G_LOG_DOMAIN))
+        {
+          g_autofree char *which = actions_in_ranges (cands[i].elems, cands[i].n_elems);
+          g_debug ("candidate %u of the batch: actions %s", n_run, which);
+        }
       to_run[n_run++] = i;
       g_ptr_array_add (sessions, session_subset (reducer->session, cands[i].elems,
                                                  cands[i].n_elems));

@@ -509,6 +509,10 @@ run_with_app (Fixture *f, char **out, const char *program, const char *const *ar
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
   g_autofree char *err = NULL;
+  /* xreduce's candidates and their verdicts in the test's log (a
+   * minimal session other than the expected one is explained there). */
+  g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), "G_MESSAGES_DEBUG",
+                                          "xreduce-reducer xreduce-dd", TRUE);
   int status = -1;
 
   g_ptr_array_add (argv, (char *) program);
@@ -518,8 +522,9 @@ run_with_app (Fixture *f, char **out, const char *program, const char *const *ar
   for (guint i = 0; g_ptr_array_index (f->app, i) != NULL; i++)
     g_ptr_array_add (argv, g_ptr_array_index (f->app, i));
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, &err, &status, &error));
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata,
+                               g_str_equal (program, env ("XREDUCE")) ? envp : NULL,
+                               G_SPAWN_DEFAULT, NULL, NULL, out, &err, &status, &error));
   g_assert_no_error (error);
   g_test_message ("%s said:\n%s%s", program, *out, err);
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
