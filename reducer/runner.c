@@ -20,6 +20,7 @@
 #include "replay-args.h"
 #include "xserver.h"
 #include "runner-private.h"
+#include "quote.h"
 
 
 #include <errno.h>
@@ -341,9 +342,17 @@ on_batch_done (Runner *runner, Worker *worker, Session *session, gint index, gui
     }
   runner->results[index] = result;
   runner->failed[index] = runner->predicate (&runner->results[index], runner->predicate_data);
-  g_debug ("worker %u: candidate %d (%u actions): %s%s after %" G_GINT64_FORMAT " ms",
-           worker->id, index, result.replay.n_actions, verdict_kind_to_string (result.replay.verdict.kind),
-           runner->failed[index] ? " (fails)" : "", result.elapsed_ms);
+  {
+    /* (The detail may quote the app's window titles.) */
+    g_autofree char *detail = result.replay.verdict.detail != NULL
+                                ? quote_message (result.replay.verdict.detail) : NULL;
+
+    g_debug ("worker %u: candidate %d (%u actions): %s%s after %" G_GINT64_FORMAT " ms%s%s",
+             worker->id, index, result.replay.n_actions,
+             verdict_kind_to_string (result.replay.verdict.kind),
+             runner->failed[index] ? " (fails)" : "", result.elapsed_ms,
+             detail != NULL ? ": " : "", detail != NULL ? detail : "");
+  }
   runner->done[index] = TRUE;
 }
 
