@@ -268,3 +268,24 @@ dd_cache_get (Dd *dd, const Digest *d)
     }
   return entry;
 }
+
+char *
+dd_elems_to_ranges (const guint *elems, guint n, guint base, const char *empty)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n;)
+    {
+      guint j = i;
+
+      while (j + 1 < n && elems[j + 1] == elems[j] + 1)
+        j++;
+      g_string_append_printf (out, "%s%u", out->len > 0 ? "," : "", elems[i] + base);
+      if (j > i)
+        g_string_append_printf (out, "-%u", elems[j] + base);
+      i = j + 1;
+    }
+  if (n == 0)
+    g_string_append (out, empty);
+  return g_string_free (out, FALSE);
+}

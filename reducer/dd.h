@@ -182,6 +182,10 @@ void dd_options_init (DdOptions *options);
  * (0.3^3 = 0.027).  Returns G_MAXUINT if no guint r is enough. */
 guint dd_confirmations_for (double fail_rate, double confidence);
 
+/* A candidate's ascending elements as runs, each number plus @base:
+ * "0-2,5" (base 0), "1-3,6" (base 1); @empty for none. */
+char *dd_elems_to_ranges (const guint *elems, guint n, guint base, const char *empty);
+
 /* One level of a hierarchy: @n_units units, each a GArray of guint element ids. */
 typedef struct {
   const GArray *const *units;

@@ -30,25 +30,7 @@ struct Journal
 static char *
 candidate_key (const guint *elems, guint n)
 {
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; i < n;)
-    {
-      guint j = i;
-
-      while (j + 1 < n && elems[j + 1] == elems[j] + 1)
-        j++;
-      if (out->len > 0)
-        g_string_append_c (out, ',');
-      if (j > i)
-        g_string_append_printf (out, "%u-%u", elems[i], elems[j]);
-      else
-        g_string_append_printf (out, "%u", elems[i]);
-      i = j + 1;
-    }
-  if (n == 0)
-    g_string_append_c (out, '-');
-  return g_string_free (out, FALSE);
+  return dd_elems_to_ranges (elems, n, 0, "-");
 }
 
 static gboolean

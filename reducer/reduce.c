@@ -29,29 +29,6 @@ reduce_summary_clear (ReduceSummary *summary)
   g_clear_pointer (&summary->report_path, g_free);
 }
 
-
-/* A candidate's actions for -v, numbered from 1 as the session's words
- * number them: "1-3,7". */
-static char *
-actions_in_ranges (const guint *elems, guint n)
-{
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; i < n;)
-    {
-      guint j = i;
-
-      while (j + 1 < n && elems[j + 1] == elems[j] + 1)
-        j++;
-      g_string_append_printf (out, "%s%u", out->len > 0 ? "," : "", elems[i] + 1);
-      if (j > i)
-        g_string_append_printf (out, "-%u", elems[j] + 1);
-      i = j + 1;
-    }
-  if (n == 0)
-    g_string_append (out, "none");
-  return g_string_free (out, FALSE);
-}
 /* ---- the oracle ---- */
 
 static gboolean
@@ -110,7 +87,9 @@ test_candidates (const DdCandidate *cands, guint n, DdOutcome *outcomes,
                                          .speculative = cands[i].speculative };
       if (!g_log_writer_default_would_drop (G_LOG_LEVEL_DEBUG, G_LOG_DOMAIN))
         {
-          g_autofree char *which = actions_in_ranges (cands[i].elems, cands[i].n_elems);
+          /* (Numbered from 1, as the session's words number them.) */
+          g_autofree char *which = dd_elems_to_ranges (cands[i].elems, cands[i].n_elems, 1,
+                                                       "none");
           g_debug ("candidate %u of the batch: actions %s", n_run, which);
         }
       to_run[n_run++] = i;

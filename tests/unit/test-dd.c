@@ -485,6 +485,23 @@ algorithm_name (DdAlgorithm algorithm)
 
 /* ---- tests ------------------------------------------------------------ */
 
+/* A candidate in words, for the journal and for -v. */
+static void
+test_elems_to_ranges (void)
+{
+  const guint some[] = { 0, 1, 2, 5, 7, 8 };
+  const guint one[] = { 41 };
+  g_autofree char *base0 = dd_elems_to_ranges (some, G_N_ELEMENTS (some), 0, "-");
+  g_autofree char *base1 = dd_elems_to_ranges (some, G_N_ELEMENTS (some), 1, "none");
+  g_autofree char *single = dd_elems_to_ranges (one, 1, 1, "none");
+  g_autofree char *none = dd_elems_to_ranges (NULL, 0, 1, "none");
+
+  g_assert_cmpstr (base0, ==, "0-2,5,7-8");
+  g_assert_cmpstr (base1, ==, "1-3,6,8-9");
+  g_assert_cmpstr (single, ==, "42");
+  g_assert_cmpstr (none, ==, "none");
+}
+
 static void
 test_confirmations (void)
 {
@@ -1492,6 +1509,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/dd/confirmations-for", test_confirmations);
+  g_test_add_func ("/dd/elems-to-ranges", test_elems_to_ranges);
   g_test_add_data_func ("/dd/zeller/hdd", GINT_TO_POINTER (DD_ALGORITHM_HDD), test_zeller);
   g_test_add_data_func ("/dd/zeller/ddmin", GINT_TO_POINTER (DD_ALGORITHM_DDMIN), test_zeller);
   g_test_add_data_func ("/dd/non-monotone/hdd", GINT_TO_POINTER (DD_ALGORITHM_HDD), test_nonmonotone_examples);
