@@ -109,7 +109,8 @@ void pace_rules_click_run (const PaceTiming *recorded, const PaceTiming *app,
 guint pace_rules_clamp (const PaceWindow *window, gint64 now_ms, guint wait_ms);
 
 /* Were @a and @b (presses) made at nearly the same place for an app that
- * counts @distance (PACE_ANY_DISTANCE: any)? Keys have no place: TRUE. */
+ * counts @distance (PACE_ANY_DISTANCE: any)? Never in two top-level
+ * windows. Keys have no place: TRUE. */
 gboolean pace_rules_same_place (const SessionEvent *a, const SessionEvent *b, guint distance);
 
 /* A press that may start a double click with the next one: a button's

@@ -222,6 +222,23 @@ test_no_bounds (void)
   g_assert_cmpint (window.not_before_ms, ==, 5003 + 250 + PACE_RULES_MARGIN_MS);
   g_assert_false (pace_rules_same_place (&first, &far, 5));
   g_assert_true (pace_rules_same_place (&first, &far, PACE_ANY_DISTANCE));
+  /* Not in another window, whatever the distance: a menu's release on
+   * its item and a press in the dialog it opened, 14 ms apart. */
+  {
+    SessionEvent release = button (SESSION_EVENT_BUTTON_RELEASE, 1576, 1, 48, 93);
+    SessionEvent dialog = button (SESSION_EVENT_BUTTON_PRESS, 1590, 1, 48, 93);
+    SessionEvent root = button (SESSION_EVENT_BUTTON_PRESS, 1590, 1, 48, 93);
+
+    dialog.window = 1;
+    root.window = -1;
+    g_assert_false (pace_rules_same_place (&release, &dialog, PACE_ANY_DISTANCE));
+    g_assert_false (pace_rules_same_place (&release, &dialog, 5));
+    g_assert_true (pace_rules_same_place (&release, &root, PACE_ANY_DISTANCE));
+    last.ev = &release;
+    pace_rules_window (&xt, &xt, &last, NULL, &dialog, &window);
+    g_assert_cmpint (window.not_before_ms, ==, G_MININT64);
+    g_assert_cmpint (window.not_after_ms, ==, G_MAXINT64);
+  }
   g_assert_true (pace_rules_is_click (&first));
   g_assert_false (pace_rules_is_click (&wheel));
 }
