@@ -69,6 +69,34 @@ test_run_sync (const char *const *argv, const char *const *envp, GSpawnFlags fla
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }
 
+gboolean
+test_run_on_own_disk (const char *dir, const char *script, const char *const *args,
+                      const char *const *envp, int *exit_status, char **out, char **err)
+{
+  g_autofree char *path = g_build_filename (dir, "own-disk.sh", NULL);
+  g_autofree char *disk = g_build_filename (dir, "disk", NULL);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+
+  g_assert_true (g_file_set_contents (path, script, -1, NULL));
+  g_assert_cmpint (g_mkdir (disk, 0700), ==, 0);
+  for (const char *const *a = (const char *const[]) { "unshare", "-rm", "sh", path, disk, NULL };
+       *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  for (const char *const *a = args; *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  *exit_status = test_run_sync ((const char *const *) argv->pdata, envp, G_SPAWN_SEARCH_PATH,
+                                out, err);
+  g_rmdir (disk);
+  g_unlink (path);
+  if (*exit_status == 99)
+    {
+      g_test_skip ("no tmpfs in a mount namespace here (unshare -rm)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 void
 test_kill_child (GPid *pid)
 {

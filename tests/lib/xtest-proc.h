@@ -42,6 +42,17 @@ int test_run_sync_status (const char *const *argv, const char *const *envp, GSpa
 int test_run_sync (const char *const *argv, const char *const *envp, GSpawnFlags flags,
                    char **out, char **err);
 
+/* Runs the shell script @script in a mount namespace of its own (unshare
+ * -rm: no root needed), with @dir/disk (made for it, removed after) as $1
+ * and @args after it, in @envp (NULL: the test's environment): the
+ * script mounts its disk there (a tmpfs of the size the case needs) and
+ * exits 99 when it cannot. Its exit status (128+N for a signal N) in
+ * *@exit_status, its outputs in *@out and *@err (either may be NULL).
+ * FALSE, the test skipped with the reason, where there is no such disk. */
+gboolean test_run_on_own_disk (const char *dir, const char *script,
+                               const char *const *args, const char *const *envp,
+                               int *exit_status, char **out, char **err);
+
 /* Kills *@pid (SIGKILL) and reaps it, if it is not 0; *@pid becomes 0. */
 void test_kill_child (GPid *pid);
 

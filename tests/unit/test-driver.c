@@ -750,28 +750,16 @@ static const char no_room_script[] =
 static void
 test_journal_no_room (Fixture *f, gconstpointer data)
 {
-  g_autofree char *script = g_build_filename (f->dir, "no-room.sh", NULL);
-  g_autofree char *disk = g_build_filename (f->dir, "disk", NULL);
-  g_autofree char *out = g_build_filename (disk, "typed.min", NULL);
+  g_autofree char *out = g_build_filename (f->dir, "disk", "typed.min", NULL);
   g_autofree char *kept = g_build_filename (f->dir, "kept.min", NULL);
   g_autofree char *said = NULL, *err = NULL, *pressed = NULL;
-  g_autoptr (GError) error = NULL;
-  int status = -1;
-  const char *argv[] = { "unshare", "-rm", "sh", script, disk, g_getenv ("XREDUCE"),
-                         "--launcher", "env", "-j", "1", "--no-report", "-o", out,
-                         f->session, "--", "/bin/true", NULL };
+  int status;
+  const char *const args[] = { g_getenv ("XREDUCE"), "--launcher", "env", "-j", "1",
+                               "--no-report", "-o", out, f->session, "--", "/bin/true", NULL };
 
-  g_assert_true (g_file_set_contents (script, no_room_script, -1, NULL));
-  g_assert_cmpint (g_mkdir (disk, 0700), ==, 0);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, f->env, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                               &said, &err, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("it said:\n%s%s", said, err);
-  if (WIFEXITED (status) && WEXITSTATUS (status) == 99)
-    {
-      g_test_skip ("no tmpfs in a mount namespace here (unshare -rm)");
-      return;
-    }
+  if (!test_run_on_own_disk (f->dir, no_room_script, args, (const char *const *) f->env,
+                             &status, &said, &err))
+    return;
   g_assert_nonnull (strstr (said, "first=130\n"));
   g_assert_nonnull (strstr (err, "no room on the disk for both the result and the journal"));
   g_assert_nonnull (strstr (said, "second=0\n"));

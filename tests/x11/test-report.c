@@ -939,26 +939,18 @@ static const char full_disk_script[] =
 static void
 test_full_disk (Fixture *f, gconstpointer data)
 {
-  g_autofree char *script = g_build_filename (f->dir, "full-disk.sh", NULL);
-  g_autofree char *disk = g_build_filename (f->dir, "disk", NULL);
   g_autofree char *session = data_path ("demo.session");
-  const char *argv[] = { "unshare", "-rm", "sh", script, disk, env ("XREPLAY"), "--max-gap",
-                         "100", "--settle", "300", "--report", NULL };
+  const char *const args[] = { env ("XREPLAY"), "--max-gap", "100", "--settle", "300",
+                               "--report", NULL };
   g_auto (GStrv) envp = g_get_environ ();
   g_autofree char *out = NULL, *err = NULL, *said = NULL;
   int status;
 
-  g_assert_true (g_file_set_contents (script, full_disk_script, -1, NULL));
-  g_assert_cmpint (g_mkdir (disk, 0700), ==, 0);
   envp = g_environ_setenv (envp, "XREDUCE_SESSION", session, TRUE);
   envp = g_environ_setenv (envp, "XDEMO", env ("XDEMO"), TRUE);
-  status = run (argv, (const char *const *) envp, &out, &err);
-  g_rmdir (disk);
-  if (status == 99)
-    {
-      g_test_skip ("no tmpfs in a mount namespace here (unshare -rm)");
-      return;
-    }
+  if (!test_run_on_own_disk (f->dir, full_disk_script, args, (const char *const *) envp,
+                             &status, &out, &err))
+    return;
   said = g_strconcat (out, err, NULL);
   g_assert_nonnull (strstr (said, "the report: "));
   g_assert_nonnull (strstr (said, "status=3\n"));
