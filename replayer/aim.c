@@ -30,6 +30,52 @@ identity_key (const SessionEvent *ev)
  * a title that never comes 6 s of every Firefox test. */
 #define REPLAY_WAIT_STARVED_MAX 10
 
+/* And once that wait is over, a window still missing is waited for on
+ * while the app, the X server, the session bus or the window manager is
+ * at work, up to REPLAY_WAIT_AT_WORK_MAX_MS more: the learnt wait
+ * (xreduce's, a few times the latency its replays saw) is short, and a
+ * run delay is counted only once a thread has had its core, so a dialog
+ * still on its way under load (the app drawing it, a starved window
+ * manager mapping it) came too late for it, and the candidate was
+ * unresolved. A window that is not coming has nothing at work for it:
+ * the wait is over once all of them are quiet at two looks and none of
+ * their threads ran between. Not with a stand-in there (a browser is at
+ * work all along). */
+#define REPLAY_WAIT_AT_WORK_MAX_MS REPLAY_DEFAULT_WINDOW_WAIT_MS
+#define REPLAY_WAIT_AT_WORK_LOOK_MS (REPLAY_QUIET_GLANCE_MS * 2)
+
+static gboolean
+wait_at_work (Replay *r)
+{
+  ProcTreeGlance glance;
+  gint64 now = note_now_ms ();
+  gboolean quiet, looked = r->wait_work_since != 0;
+
+  if (r->wait_stand_in || (looked && now - r->wait_work_since >= REPLAY_WAIT_AT_WORK_MAX_MS)
+      || !proctree_glance_ran (proc_child_get_pid (r->child), r->server_pid, &glance))
+    return FALSE;
+  proctree_glance_add_helper (r->bus_pid, &glance);
+  if (r->wm != NULL)
+    proctree_glance_add_helper (proc_child_get_pid (r->wm), &glance);
+  quiet = glance.n_active == 0;
+  if (looked && quiet && r->wait_work_quiet
+      && (!glance.ran_read || glance.ran_ns == r->wait_work_ran_ns))
+    return FALSE;
+  if (!looked)
+    r->wait_work_since = now;
+  /* (At work: busy now, or something ran since a quiet look.) */
+  if (!r->wait_work_noted && (!quiet || looked))
+    {
+      r->wait_work_noted = TRUE;
+      note_verbose (r, "action %u: window not there after %u ms, but the app, the X server or "
+                    "the window manager is at work: waited for while it is, up to %u ms more",
+                    r->next + 1, r->opts->settings.window_wait_ms, REPLAY_WAIT_AT_WORK_MAX_MS);
+    }
+  r->wait_work_quiet = quiet;
+  r->wait_work_ran_ns = glance.ran_ns;
+  return TRUE;
+}
+
 static gboolean
 on_wait_timeout (gpointer user_data)
 {
@@ -45,6 +91,11 @@ on_wait_timeout (gpointer user_data)
       note_verbose (r, "action %u: the app waited %" G_GINT64_FORMAT " ms for a core: the "
                     "window wait is as much longer", r->next + 1, starved);
       r->wait_timer = g_timeout_add ((guint) starved, on_wait_timeout, r);
+      return G_SOURCE_REMOVE;
+    }
+  if (wait_at_work (r))
+    {
+      r->wait_timer = g_timeout_add (REPLAY_WAIT_AT_WORK_LOOK_MS, on_wait_timeout, r);
       return G_SOURCE_REMOVE;
     }
   r->wait_over = TRUE;
@@ -202,6 +253,8 @@ replay_find_window (Replay *r, guint number, const SessionEvent *ev, WindowsMatc
           note_verbose (r, "action %u waits for window %d", number + 1, ev->window);
           settle_starvation_start (r, &r->wait_starvation);
           r->wait_extended = 0;
+          r->wait_work_since = 0;
+          r->wait_work_quiet = r->wait_work_noted = FALSE;
           /* Waited for already, since the last action, as a window the
            * recording had opened by now (pace.c): not twice. */
           r->wait_timer = g_timeout_add (r->opened_waited == number + 1

@@ -178,6 +178,11 @@ struct Replay
   ReplayStarvation wait_starvation; /* ... the app waited for a core meanwhile */
   gint64 wait_extended;      /* ... the wait made that much longer, in ms */
   gboolean wait_stand_in;    /* ... with a window that may stand in for it there */
+  gint64 wait_work_since;    /* ... waited on past it while the app was at work, since
+                              * then (ms), or 0 */
+  gboolean wait_work_noted;  /* ... said so */
+  gboolean wait_work_quiet;  /* ... quiet at the last look, */
+  guint64 wait_work_ran_ns;  /* ... when its threads had had this much CPU */
   long ping_stamp;
   Window ping_window;
 

@@ -139,6 +139,9 @@ ok "an unknown option exits 2" test $? = 2
 ok "an unknown bug exits 2" test $? = 2
 "$xdemo" --bug flaky --probability 2 >/dev/null 2>&1
 ok "a probability over 1 exits 2" test $? = 2
+"$xdemo" --slow-dialogs -5 >/dev/null 2>"$tmp/err"
+ok "a negative --slow-dialogs exits 2" test $? = 2
+ok "... and says why" grep -q "bad --slow-dialogs '-5'" "$tmp/err"
 
 # --- print (the default) ---
 start

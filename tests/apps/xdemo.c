@@ -44,6 +44,7 @@
 #include <X11/Xutil.h>
 #include <X11/keysym.h>
 #include <ctype.h>
+#include <pthread.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -53,6 +54,7 @@
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/select.h>
 
 #ifdef __clang__
 #define CRASH_SITE __attribute__ ((noinline))
@@ -139,6 +141,7 @@ typedef struct {
   const char *display;  /* NULL: $DISPLAY */
   bool echo_keys;       /* say every key press's keysym */
   bool no_pid;          /* set no _NET_WM_PID, as Tk, Xaw and Motif */
+  long slow_dialogs_ms; /* a dialog is filled by a worker this much CPU time */
 } Options;
 
 typedef struct {
@@ -170,6 +173,11 @@ typedef struct {
   WidgetId press_widget;
 
   unsigned int rng;                   /* xorshift32 state, --bug flaky */
+
+  /* --slow-dialogs: the worker filling a dialog. */
+  int slow_fd;                        /* a pipe's end: EOF when it is done, or -1 */
+  int slow_done_fd;                   /* the worker's end */
+  int slow_idx;                       /* the dialog, WIN_* */
 } App;
 
 /* ---- The bugs.  Each crash site is its own function. ---- */
@@ -541,6 +549,65 @@ close_window (App *app, int idx)
   say ("%s closed", win_specs[idx].title);
 }
 
+/* Works until this process has had @ms of CPU time. */
+static void
+work_cpu (long ms)
+{
+  for (;;)
+    {
+      struct timespec used;
+      clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &used);
+      if (used.tv_sec * 1000 + used.tv_nsec / 1000000 >= ms)
+        break;
+    }
+}
+
+/* --slow-dialogs: dialog @idx is filled by a worker thread, which works
+ * for the option's CPU time first; xdemo maps it once the worker is done
+ * (main()'s loop), handling events and pings meanwhile, as a toolkit
+ * whose worker thread fills a dialog (a folder read, a preview drawn).
+ * FALSE: made at once. */
+static void *
+fill_dialog (void *data)
+{
+  App *app = data;
+  struct timespec used;
+
+  do
+    clock_gettime (CLOCK_THREAD_CPUTIME_ID, &used);
+  while (used.tv_sec * 1000 + used.tv_nsec / 1000000 < app->opt.slow_dialogs_ms);
+  close (app->slow_done_fd);
+  return NULL;
+}
+
+static bool
+make_dialog_slowly (App *app, int idx)
+{
+  int fds[2];
+  pthread_t worker;
+
+  if (app->opt.slow_dialogs_ms <= 0 || idx == WIN_MENU)
+    return false;
+  if (app->slow_fd >= 0)
+    return true;   /* one at a time: the one on its way */
+  if (pipe (fds) != 0)
+    return false;
+  app->slow_done_fd = fds[1];
+  if (pthread_create (&worker, NULL, fill_dialog, app) != 0)
+    {
+      close (fds[0]);
+      close (fds[1]);
+      return false;
+    }
+  pthread_detach (worker);
+  app->slow_fd = fds[0];
+  app->slow_idx = idx;
+  say ("%s on its way", win_specs[idx].title);
+  return true;
+}
+
+static void open_window_now (App *app, int idx);
+
 /* Opens the menu or a dialog, or raises it when it is open already. */
 static void
 open_window (App *app, int idx)
@@ -550,6 +617,13 @@ open_window (App *app, int idx)
       XRaiseWindow (app->dpy, app->win[idx]);
       return;
     }
+  if (!make_dialog_slowly (app, idx))
+    open_window_now (app, idx);
+}
+
+static void
+open_window_now (App *app, int idx)
+{
   if (idx != WIN_MENU && app->win[WIN_MENU] != None)
     close_window (app, WIN_MENU);
   if (idx == WIN_OPTIONS)
@@ -597,13 +671,7 @@ print_in_child (void)
 
   if (pid != 0)
     return;   /* xdemo, or fork failed */
-  for (;;)
-    {
-      struct timespec used;
-      clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &used);
-      if (used.tv_sec * 1000 + used.tv_nsec / 1000000 >= CHILD_WORK_MS)
-        break;
-    }
+  work_cpu (CHILD_WORK_MS);
   kill (getppid (), SIGSEGV);
   _exit (0);
 }
@@ -995,6 +1063,8 @@ usage (FILE *out)
          "  --display NAME     X display (default: $DISPLAY)\n"
          "  --echo-keys        say the keysym of every key press on stdout\n"
          "  --no-pid           set no _NET_WM_PID on the windows (as Tk, Xaw, Motif)\n"
+         "  --slow-dialogs MS  a dialog is filled by a worker thread that works MS of\n"
+         "                     CPU time first; events are handled meanwhile\n"
          "  --version          print the version and exit\n"
          "  --help             show this help\n", out);
 }
@@ -1020,7 +1090,8 @@ parse_args (int argc, char **argv, Options *opt)
           exit (0);
         }
       if (strcmp (arg, "--bug") == 0 || strcmp (arg, "--probability") == 0
-          || strcmp (arg, "--geometry") == 0 || strcmp (arg, "--display") == 0)
+          || strcmp (arg, "--geometry") == 0 || strcmp (arg, "--display") == 0
+          || strcmp (arg, "--slow-dialogs") == 0)
         {
           if (i + 1 >= argc)
             {
@@ -1065,6 +1136,19 @@ parse_args (int argc, char **argv, Options *opt)
         opt->echo_keys = true;
       else if (strcmp (arg, "--no-pid") == 0)
         opt->no_pid = true;
+      else if (strcmp (arg, "--slow-dialogs") == 0)
+        {
+          char *end;
+
+          errno = 0;
+          opt->slow_dialogs_ms = strtol (value, &end, 10);
+          if (errno != 0 || end == value || *end != '\0' || opt->slow_dialogs_ms < 0
+              || opt->slow_dialogs_ms > 600000)
+            {
+              fprintf (stderr, "xdemo: bad --slow-dialogs '%s' (0 to 600000 ms)\n", value);
+              return false;
+            }
+        }
       else
         {
           fprintf (stderr, "xdemo: unknown option '%s'\n", arg);
@@ -1174,10 +1258,32 @@ main (int argc, char **argv)
           app.win[WIN_MAIN], app.main_x, app.main_y);
   fflush (stdout);
 
+  app.slow_fd = -1;
   for (;;)
     {
       XEvent ev;
 
+      if (app.slow_fd >= 0 && XPending (app.dpy) == 0)
+        {
+          /* A dialog on its way: its worker's EOF, or the next event. */
+          int xfd = ConnectionNumber (app.dpy);
+          fd_set readable;
+          char c;
+
+          FD_ZERO (&readable);
+          FD_SET (xfd, &readable);
+          FD_SET (app.slow_fd, &readable);
+          if (select ((xfd > app.slow_fd ? xfd : app.slow_fd) + 1, &readable, NULL, NULL,
+                      NULL) > 0
+              && FD_ISSET (app.slow_fd, &readable) && read (app.slow_fd, &c, 1) <= 0)
+            {
+              close (app.slow_fd);
+              app.slow_fd = -1;
+              open_window_now (&app, app.slow_idx);
+              XFlush (app.dpy);
+            }
+          continue;
+        }
       XNextEvent (app.dpy, &ev);
       if (ev.type < LASTEvent && handlers[ev.type] != NULL)
         handlers[ev.type] (&app, &ev);

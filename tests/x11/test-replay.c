@@ -390,6 +390,27 @@ test_missing_window (Fixture *f, gconstpointer data)
   g_assert_null (strstr (err4, "the window wait is as much longer"));
 }
 
+/* A dialog still on its way once the window wait is over: the app's
+ * worker thread fills it (xdemo --slow-dialogs: 600 ms of CPU, the app
+ * answering its pings meanwhile), longer than the short wait xreduce
+ * learns (here 100 ms) and the recorded gaps. The click waits on while
+ * the app is at work, and reaches the dialog: the crash, not
+ * "unresolved", which made a reduction keep what it did not need. */
+static void
+test_window_on_its_way (Fixture *f, gconstpointer data)
+{
+  g_autofree char *session = print_session (f, "open.session", TRUE, "XDemo", "Print");
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (run_xreplay (&out, &err, FAST, "-v", "--window-wait", "100", session, "--",
+                                env ("XDEMO"), "--slow-dialogs", "600", NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "crashed with SIGSEGV"));
+  g_assert_nonnull (strstr (err, "xdemo: Print on its way"));
+  g_assert_nonnull (strstr (err, "action 5: window not there after 100 ms, but the app, the X "
+                                 "server or the window manager is at work: waited for while it "
+                                 "is"));
+}
+
 /* The app ahead of the recording. A window it renames sooner than the
  * recording did (a browser's page that loads faster, a welcome page of a
  * fresh profile) is the same window: the key recorded under its old
@@ -1099,6 +1120,7 @@ main (int argc, char **argv)
   ADD ("/replay/wm", test_wm);
   ADD ("/replay/missing-window", test_missing_window);
   ADD ("/replay/window-sooner", test_window_sooner);
+  ADD ("/replay/window-on-its-way", test_window_on_its_way);
   ADD ("/replay/unmapped-keysym", test_unmapped_keysym);
   ADD ("/replay/verbose-quoted", test_verbose_quoted);
   ADD ("/replay/hang", test_hang);
