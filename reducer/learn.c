@@ -14,8 +14,10 @@
  * in vain, for the whole --window-wait, and most candidates that pass do.
  * The replays show how fast this app, on these servers, under this load,
  * maps its windows after an action; waiting four times that (plus a
- * quarter second) is as good as waiting 2 s, and makes passing candidates
- * several times faster. Every later replay refines the figure (it only
+ * tenth of a second) is as good as waiting 2 s, and makes passing
+ * candidates several times faster: a window still on its way then (the
+ * app, the server or the window manager at work for it, under load) is
+ * waited for on by xreplay while they are at work (aim.c). Every later replay refines the figure (it only
  * grows). Not with --window-wait, nor for the baseline. */
 static void
 learn_window_wait (Reducer *reducer, const RunResult *result)

@@ -27,7 +27,7 @@ G_BEGIN_DECLS
  * of the app appearing), times the factor, plus the floor; at most
  * REPLAY_DEFAULT_WINDOW_WAIT_MS. */
 #define REDUCE_WINDOW_WAIT_FACTOR 4
-#define REDUCE_WINDOW_WAIT_FLOOR_MS 250
+#define REDUCE_WINDOW_WAIT_FLOOR_MS 100
 /* The learnt start timeout: this many times the slowest first window
  * seen, never less than xreplay's default (REPLAY_DEFAULT_START_TIMEOUT_MS). */
 #define REDUCE_START_TIMEOUT_FACTOR 4
