@@ -209,9 +209,11 @@ save_files (Reducer *reducer, const Session *best)
 }
 
 /* session_save() to the output; where its disk has no room left, the
- * result comes before the journal (which only spares tests to a run
- * resumed after an interruption): the journal goes and the save is tried
- * again. */
+ * result comes before what else xreduce keeps there: the report's replay
+ * begun beside the last checks (its pictures: the report is made again
+ * once the result is saved), then the journal (which only spares tests
+ * to a run resumed after an interruption). Each goes in turn, and the
+ * save is tried again. */
 static gboolean
 session_save_keeping (Reducer *reducer, const Session *best, GError **error)
 {
@@ -219,6 +221,16 @@ session_save_keeping (Reducer *reducer, const Session *best, GError **error)
 
   if (session_save (best, reducer->output_path, &local))
     return TRUE;
+  if (g_error_matches (local, SESSION_ERROR, SESSION_ERROR_NO_SPACE)
+      && reducer->early_report != NULL)
+    {
+      g_debug ("no room on the disk for the result beside the report's early replay: "
+               "that replay is dropped");
+      reducer_drop_early_report (reducer);
+      g_clear_error (&local);
+      if (session_save (best, reducer->output_path, &local))
+        return TRUE;
+    }
   if (g_error_matches (local, SESSION_ERROR, SESSION_ERROR_NO_SPACE) && reducer->journal != NULL
       && journal_remove (reducer->journal))
     {

@@ -318,7 +318,11 @@ summary_write_report (Runner *runner, const Session *best, const Reduction *redu
         {
           run_result_clear (&untraced);
           if (local != NULL && plain_error != NULL)
-            g_propagate_error (&local, g_steal_pointer (&plain_error));
+            {
+              /* The replay without the tracer's error is the one said. */
+              g_clear_error (&local);
+              g_propagate_error (&local, g_steal_pointer (&plain_error));
+            }
         }
     }
   if (local != NULL)

@@ -35,6 +35,8 @@
  *                      FAKE_INFRA_AT=all: every run
  *   FAKE_HANG_AT=N     run N hangs until it is killed
  *   FAKE_NOT_STARTED=1 the app never starts
+ *   FAKE_REPORT_FILL=1  a report's replay fills the disk it writes to
+ *                      (its pictures), after report.md
  *   FAKE_INTERRUPT_AT=N  run N sends SIGINT to the xreduce that runs it,
  *                      then answers as usual
  *
@@ -329,6 +331,19 @@ main (int argc, char **argv)
         }
       g_string_append (md, "\n");
       g_assert_true (g_file_set_contents (md_path, md->str, -1, NULL));
+      if (g_getenv ("FAKE_REPORT_FILL") != NULL)
+        {
+          /* Its pictures take the disk's last room. */
+          g_autofree char *frames = g_build_filename (report, "frames", NULL);
+          FILE *fill = fopen (frames, "w");
+          static const char block[4096];
+
+          while (fill != NULL && fwrite (block, 1, sizeof block, fill) == sizeof block
+                 && fflush (fill) == 0)
+            ;
+          if (fill != NULL)
+            fclose (fill);
+        }
     }
   json = replay_result_to_json (&result);
   line = g_strdup_printf ("%u keys=%s settle=%s pace=%s -> %s%s\n", n, keys->str, settle, pace,

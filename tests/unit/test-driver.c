@@ -66,7 +66,8 @@ fixture_setup (Fixture *f, gconstpointer data)
                                                        "FAKE_PACE", "FAKE_SETTLE_MS",
                                                        "FAKE_EARLY", "FAKE_INFRA_AT",
                                                        "FAKE_HANG_AT", "FAKE_NOT_STARTED",
-                                                       "FAKE_INTERRUPT_AT", NULL };
+                                                       "FAKE_INTERRUPT_AT", "FAKE_REPORT_FILL",
+                                                       NULL };
        *v != NULL; v++)
     f->env = g_environ_unsetenv (f->env, *v);
 }
@@ -768,6 +769,70 @@ test_journal_no_room (Fixture *f, gconstpointer data)
   g_assert_cmpstr (pressed, ==, "c,f");
 }
 
+/* The script of /driver/report/no-room: on a 64 KiB tmpfs at $1, xreduce
+ * with its report; it says the status and what is left on the disk, and
+ * copies the result out. Exit 99: no tmpfs here. */
+static const char report_no_room_script[] =
+  "d=$1; shift\n"
+  "mount -t tmpfs -o size=64k none \"$d\" || exit 99\n"
+  "\"$@\"; echo \"status=$?\"\n"
+  "echo left: $(ls -A \"$d\")\n"
+  "[ ! -e \"$d/long.min\" ] || cp \"$d/long.min\" \"$d/../kept.min\"\n";
+
+/* The report's replay, begun beside the last checks, fills the disk with
+ * its pictures (FAKE_REPORT_FILL) before the last check (the releases
+ * put back) changes the result: the result comes first. That replay goes
+ * (its folder frees the room), the result is saved whole, and then the
+ * report, made again, has no room: exit 3, said. Without it, removing
+ * the journal (one page) left no room for a result of several pages, and
+ * OUT kept an earlier one: /reduce/full-disk under load. Each of 36 keys
+ * is needed, with a long title: the result takes several pages. */
+static void
+test_report_no_room (Fixture *f, gconstpointer data)
+{
+  static const char keys[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  g_autoptr (GString) text = g_string_new ("xreduce-session 1\nscreen 640x480\n"
+                                           "outcome crashed SIGSEGV\n");
+  g_autoptr (GString) all = g_string_new (NULL);
+  g_autofree char *session = g_build_filename (f->dir, "long.session", NULL);
+  g_autofree char *out = g_build_filename (f->dir, "disk", "long.min", NULL);
+  g_autofree char *kept = g_build_filename (f->dir, "kept.min", NULL);
+  g_autofree char *title = g_strnfill (200, 'T');
+  g_autofree char *said = NULL, *err = NULL, *pressed = NULL, *released = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+  const char *const args[] = { g_getenv ("XREDUCE"), "--launcher", "env", "-j", "1",
+                               "-o", out, session, "--", "/bin/true", NULL };
+
+  for (guint i = 0; keys[i] != '\0'; i++)
+    {
+      const char name[] = { keys[i], '\0' };
+
+      g_string_append_printf (text, "%u KeyPress keysym=%s keycode=%u state=0x0 window=0 "
+                              "class=\"Editor\" title=\"%s\"\n"
+                              "%u KeyRelease keysym=%s keycode=%u state=0x0 window=0 "
+                              "class=\"Editor\" title=\"%s\"\n", 100 + 150 * i, name,
+                              10 + i, title, 160 + 150 * i, name, 10 + i, title);
+      g_string_append_printf (all, "%s%c", i > 0 ? "," : "", keys[i]);
+    }
+  g_assert_true (g_file_set_contents (session, text->str, -1, &error));
+  g_assert_no_error (error);
+  set (f, "FAKE_FAIL", all->str);
+  set (f, "FAKE_REPORT_FILL", "1");
+  if (!test_run_on_own_disk (f->dir, report_no_room_script, args, (const char *const *) f->env,
+                             &status, &said, &err))
+    return;
+  g_test_message ("it said:\n%s%s", said, err);
+  g_assert_nonnull (strstr (said, "status=3\n"));
+  g_assert_nonnull (strstr (err, "cannot write the report"));
+  g_assert_null (strstr (err, "holds an earlier result"));
+  g_assert_nonnull (strstr (said, "left: long.min\n"));
+  pressed = pressed_keys (kept);
+  released = released_keys (kept);
+  g_assert_cmpstr (pressed, ==, all->str);
+  g_assert_cmpstr (released, ==, all->str);
+}
+
 /* An xreplay that dies for the infrastructure (run 6: its X server) is
  * not an answer: the test runs again, and the reduction ends as it would
  * have, saying so. */
@@ -871,6 +936,7 @@ main (int argc, char **argv)
   ADD ("/driver/settle/given", test_settle_given);
   ADD ("/driver/journal/resume", test_journal_resume);
   ADD ("/driver/journal/no-room", test_journal_no_room);
+  ADD ("/driver/report/no-room", test_report_no_room);
   ADD ("/driver/runner/infra-retry", test_runner_infra_retry);
   ADD ("/driver/runner/infra-gives-up", test_runner_infra_gives_up);
   ADD ("/driver/runner/timeout", test_runner_timeout);
