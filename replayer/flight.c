@@ -131,7 +131,7 @@ flight_check (Replay *r)
     }
   if (glance.n_active > 0 || glance.n_mid_work > 0)
     {
-      next_look = REPLAY_FLIGHT_GLANCE_MS;
+      next_look = replay_glance_interval (r->t_last_action);
       what = "its threads (or the X server) are at work";
     }
   else if (windows_not_as_recorded (r, now))

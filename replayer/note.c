@@ -32,6 +32,19 @@ note_now_ms (void)
   return g_get_monotonic_time () / 1000;
 }
 
+/* How soon to glance again at an app at work since @at_work_since_ms:
+ * REPLAY_QUIET_GLANCE_MS at first (most work is done in a few ms), then
+ * a quarter of the time it has been at work, up to
+ * REPLAY_QUIET_GLANCE_MAX_MS: work seen done that much later costs an
+ * action a small part of what it took. */
+guint
+replay_glance_interval (gint64 at_work_since_ms)
+{
+  gint64 at_work = note_now_ms () - at_work_since_ms;
+
+  return (guint) CLAMP (at_work / 4, REPLAY_QUIET_GLANCE_MS, REPLAY_QUIET_GLANCE_MAX_MS);
+}
+
 /* Says action @number in the verbose log and to the on_action hook (the
  * report's pictures), where it goes: in @match's window, or NULL. */
 void

@@ -454,7 +454,12 @@ on_quiet_glance (gpointer user_data)
       r->act (r, pace_done (r, "the app is still busy: going on"));
       return G_SOURCE_REMOVE;
     }
-  return G_SOURCE_CONTINUE;
+  /* At work (or idle once): glanced at again, the sooner the less long
+   * it has been at work. */
+  r->pace_timer = g_timeout_add (r->pace_quiet > 0 ? REPLAY_QUIET_GLANCE_MS
+                                                   : replay_glance_interval (r->pace_started),
+                                 on_quiet_glance, r);
+  return G_SOURCE_REMOVE;
 }
 
 /* Waits until the app is idle, at most @bound_ms. */

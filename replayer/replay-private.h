@@ -33,6 +33,10 @@
 /* Pacing by quiet, and work in flight: the app and the server are glanced
  * at this often. */
 #define REPLAY_QUIET_GLANCE_MS 2
+/* ... and, once the app has been at work a while, less often: a quarter
+ * of the time it has been at work, up to this (each glance reads a few
+ * files a thread, and takes a core from the app it waits for). */
+#define REPLAY_QUIET_GLANCE_MAX_MS 8
 #define REPLAY_QUIET_WINDOW_MS 200
 #define REPLAY_QUIET_SAMPLES (REPLAY_QUIET_WINDOW_MS / REPLAY_QUIET_SAMPLE_MS)
 #define REPLAY_BUSY_PERCENT 10
@@ -347,6 +351,7 @@ void note_verbose (Replay *r, const char *format, ...) G_GNUC_PRINTF (2, 3);
  * report's pictures), where it goes: in @match's window, or NULL. */
 void note_step (Replay *r, guint number, const SessionEvent *ev, const WindowsMatch *match);
 gint64 note_now_ms (void);
+guint replay_glance_interval (gint64 at_work_since_ms);
 
 /* pace.c */
 void pace_start (Replay *r);
