@@ -204,7 +204,11 @@ sandbox_can_isolate (GError **error)
       g_strv_builder_add_many (argv, "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
                                "--proc", "/proc", "--unshare-net", NULL);
       sandbox_add_unshare (argv);
-      g_strv_builder_add_many (argv, "--", "true", NULL);
+      /* `true` the sandbox's pid 1, without bwrap's reaper: the reaper
+       * outlives the bwrap we wait for by a moment, a process of ours
+       * still running after xreduce has said its error and exited
+       * (/reduce/bad-input's orphan under load). */
+      g_strv_builder_add_many (argv, "--as-pid-1", "--", "true", NULL);
       args = g_strv_builder_end (argv);
       if (!proc_run ((const char *const *) args, SANDBOX_CHECK_TIMEOUT_MS, &local))
         isolation_problem = g_error_matches (local, PROC_ERROR, PROC_ERROR_NOT_FOUND)
