@@ -303,7 +303,10 @@ reducer_on_improved (const guint *elems, guint n, gpointer data)
   g_autofree char *steps = NULL;
 
   reducer_set_best (reducer, elems, n);
-  if (!reducer_save_best (reducer, &error))
+  /* Nothing is written before a replay has seen the full session fail
+   * (the search may start beside the verification: reduce.c). */
+  reducer->save_due = !reducer->judged && verification_get_fails (reducer->verification) == 0;
+  if (!reducer->save_due && !reducer_save_best (reducer, &error))
     reducer_say (reducer, "cannot save the best session so far: %s", error->message);
   steps = best_steps (reducer, &reducer->n_best_steps);
   reducer->steps_known = TRUE;
@@ -359,6 +362,14 @@ reducer_adopt_verdict (Reducer *reducer, GError **error)
 gboolean
 reducer_check_verdict (Reducer *reducer, gboolean wait, GError **error)
 {
+  if (reducer->save_due && verification_get_fails (reducer->verification) > 0)
+    {
+      g_autoptr (GError) local = NULL;
+
+      reducer->save_due = FALSE;
+      if (!reducer_save_best (reducer, &local))
+        reducer_say (reducer, "cannot save the best session so far: %s", local->message);
+    }
   if (reducer->judged)
     return TRUE;
   if (wait)

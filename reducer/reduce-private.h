@@ -74,6 +74,8 @@ typedef struct Reducer
   guint n_best_steps;        /* its phrases, once counted (steps_known) */
   gboolean steps_known;      /* counting them copies the session: only when said */
   gboolean saved;            /* the output file holds a failing session */
+  gboolean save_due;         /* the best set improved before a verification replay saw
+                              * the full session fail: saved once one has */
   gboolean files_saved;      /* OUT.files holds the copies of the files the app read */
   DdStats last_stats;
   Journal *journal;          /* OUT.journal: outcomes known, for a resumed run */

@@ -188,6 +188,29 @@ normalize_candidate (const guint *elems, guint n, GArray *out, gpointer data)
   search_normalize (reducer->session, elems, n, out);
 }
 
+/* The search starts once a replay has seen the full session fail: a
+ * session that does not fail (or a long one, still replaying at
+ * --limit-time) costs no candidate. But where the workers outnumber the
+ * verification's replays, those left over would wait idle for it (the
+ * first replay of a long session: most of a short reduction's time):
+ * the search starts at once, on them. A candidate that fails then is a
+ * failing session, written once a replay has seen the full session fail
+ * too (reducer_check_verdict); one that does not fail is no answer
+ * before the verdict either way (as after the first failure), and a
+ * verdict that changes the premises starts the search again. */
+static gboolean
+search_may_start (Reducer *reducer, GError **error)
+{
+  if (runner_get_active (reducer->runner) > runner_get_n_background (reducer->runner))
+    {
+      g_debug ("the search starts beside the verification: %u of %u workers are left over",
+               runner_get_active (reducer->runner) - runner_get_n_background (reducer->runner),
+               runner_get_active (reducer->runner));
+      return TRUE;
+    }
+  return verification_wait_failure (reducer->verification, error);
+}
+
 /* One pass of the search (search.h): phrases (the last ones first, if
  * asked), gestures, actions, from the best set; the result becomes the
  * best set. */
@@ -203,10 +226,7 @@ search_once (Reducer *reducer, gboolean with_suffixes, GError **error)
   guint n_result = 0, n_levels;
   gboolean ok;
 
-  /* Nothing to search before a replay has seen the full session fail: a
-   * session that does not fail (or a long one, still replaying at
-   * --limit-time) costs no candidate. */
-  if (!reducer->judged && !verification_wait_failure (reducer->verification, error))
+  if (!reducer->judged && !search_may_start (reducer, error))
     return FALSE;
   levels = search_levels_new (reducer->session, reducer->best, reducer->n_best, TRUE);
   dd_options_init (&dd_options);

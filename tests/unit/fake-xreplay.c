@@ -35,6 +35,9 @@
  *                      FAKE_INFRA_AT=all: every run
  *   FAKE_HANG_AT=N     run N hangs until it is killed
  *   FAKE_NOT_STARTED=1 the app never starts
+ *   FAKE_FULL_WAITS=N  a run of N presses (the full session) answers once a
+ *                      candidate (fewer, at least one) has: at most 10 s
+ *   FAKE_FULL_PASSES=N a run of N presses passes, whatever it presses
  *   FAKE_REPORT_FILL=1  a report's replay fills the disk it writes to
  *                      (its pictures), after report.md
  *   FAKE_INTERRUPT_AT=N  run N sends SIGINT to the xreduce that runs it,
@@ -92,6 +95,40 @@ env_int (const char *var, gint64 fallback)
   return value != NULL && *value != '\0' ? g_ascii_strtoll (value, NULL, 10) : fallback;
 }
 
+/* FAKE_FULL_WAITS: this run, of the full session (@n_full presses), waits
+ * until a candidate (fewer presses, at least one) has answered, as seen
+ * in FAKE_DIR/log: at most 10 s, then it answers anyway. */
+static void
+wait_for_a_candidate (const char *dir, guint n_full)
+{
+  g_autofree char *log = g_build_filename (dir, "log", NULL);
+
+  for (guint tries = 0; tries < 1000; tries++)
+    {
+      g_autofree char *text = NULL;
+      g_auto (GStrv) lines = NULL;
+
+      if (g_file_get_contents (log, &text, NULL, NULL))
+        {
+          lines = g_strsplit (text, "\n", -1);
+          for (guint i = 0; lines[i] != NULL; i++)
+            {
+              const char *keys = strstr (lines[i], " keys=");
+              guint presses = 0;
+
+              if (keys == NULL || keys[6] == ' ')
+                continue;
+              presses = 1;
+              for (const char *c = keys + 6; *c != '\0' && *c != ' '; c++)
+                presses += *c == ',';
+              if (presses < n_full)
+                return;
+            }
+        }
+      g_usleep (10000);
+    }
+}
+
 /* The xreduce that runs us: the first ancestor named so (`env` execs us,
  * so it is our parent). */
 static pid_t
@@ -133,6 +170,7 @@ main (int argc, char **argv)
   g_autoptr (GString) keys = g_string_new (NULL);
   g_autoptr (GArray) actions = NULL;
   g_autofree char *json = NULL, *line = NULL, *log = NULL;
+  guint n_presses = 0;
   g_auto (GStrv) wanted = NULL;
   gboolean framed = FALSE, failed;
   guint n, pressed = 0;
@@ -182,6 +220,7 @@ main (int argc, char **argv)
       if (ev->kind != SESSION_EVENT_KEY_PRESS)
         continue;
       g_string_append_printf (keys, "%s%s", keys->len > 0 ? "," : "", ev->keysym);
+      n_presses++;
     }
   for (guint w = 0; wanted[w] != NULL && *wanted[w] != '\0'; w++)
     for (guint i = 0; i < actions->len; i++)
@@ -229,6 +268,10 @@ main (int argc, char **argv)
     }
   if (actions->len == 0)
     failed = g_getenv ("FAKE_EMPTY_FAILS") != NULL;
+  if (env_int ("FAKE_FULL_WAITS", 0) > 0 && n_presses == (guint) env_int ("FAKE_FULL_WAITS", 0))
+    wait_for_a_candidate (dir, n_presses);
+  if (env_int ("FAKE_FULL_PASSES", 0) > 0 && n_presses == (guint) env_int ("FAKE_FULL_PASSES", 0))
+    failed = FALSE;
   if (failed && g_strcmp0 (g_getenv ("FAKE_PACE"), "recorded") == 0
       && !g_str_equal (pace, "recorded"))
     failed = FALSE;

@@ -67,6 +67,7 @@ fixture_setup (Fixture *f, gconstpointer data)
                                                        "FAKE_EARLY", "FAKE_INFRA_AT",
                                                        "FAKE_HANG_AT", "FAKE_NOT_STARTED",
                                                        "FAKE_INTERRUPT_AT", "FAKE_REPORT_FILL",
+                                                       "FAKE_FULL_WAITS", "FAKE_FULL_PASSES",
                                                        NULL };
        *v != NULL; v++)
     f->env = g_environ_unsetenv (f->env, *v);
@@ -319,6 +320,53 @@ test_speculation (Fixture *f, gconstpointer data)
   g_assert_cmpint (json_object_get_int_member (o6, "batches"), <,
                    json_object_get_int_member (o1, "batches"));
   g_assert_true (json_object_get_boolean_member (o6, "one_minimal"));
+}
+
+/* Workers left over beside the verification's replays start the search
+ * at once (the full session's first replay holds a short reduction
+ * back): the first candidate answers before the full session's replays
+ * do (FAKE_FULL_WAITS makes those wait for one), and the result is the
+ * same. */
+static void
+test_search_beside_verification (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL, *keys = NULL;
+  g_auto (GStrv) log = NULL;
+  const char *const args[] = { "-j", "6", NULL };
+  gint first_full, first_candidate = -1;
+
+  set (f, "FAKE_FULL_WAITS", "9");
+  f->env = g_environ_setenv (f->env, "G_MESSAGES_DEBUG", "xreduce-reducer", TRUE);
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "the search starts beside the verification"));
+  keys = pressed_keys (f->out);
+  g_assert_cmpstr (keys, ==, "c,f");
+  log = fake_log (f);
+  first_full = first_run (log, "keys=a,b,c,d,e,f,g,h,Return ");
+  for (guint i = 0; log[i] != NULL && first_candidate < 0; i++)
+    if (strstr (log[i], "keys= ") == NULL && strstr (log[i], "keys=a,b,c,d,e,f,g,h,Return ") == NULL)
+      first_candidate = (gint) i;
+  g_assert_cmpint (first_candidate, >=, 0);
+  g_assert_cmpint (first_candidate, <, first_full);
+}
+
+/* The search started beside the verification, and its candidates fail
+ * while the full session does not (FAKE_FULL_PASSES): nothing is written,
+ * as when the search waits for the verdict. */
+static void
+test_search_beside_not_failing (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  g_auto (GStrv) log = NULL;
+  const char *const args[] = { "-j", "6", "--pace", "app", NULL };
+
+  set (f, "FAKE_FULL_WAITS", "9");
+  set (f, "FAKE_FULL_PASSES", "9");
+  g_assert_cmpint (run_xreduce (f, args, NULL, &err), ==, 4);
+  g_assert_nonnull (strstr (err, "the full session does not fail"));
+  log = fake_log (f);
+  g_assert_cmpuint (count_runs (log, "-> crashed"), >, 0);
+  g_assert_false (g_file_test (f->out, G_FILE_TEST_EXISTS));
 }
 
 /* c's release loses the failure without d, which the search removes: of
@@ -917,6 +965,8 @@ main (int argc, char **argv)
   ADD ("/driver/reduce", test_reduce);
   ADD ("/driver/reduce/inferred", test_reduce_inferred);
   ADD ("/driver/speculation", test_speculation);
+  ADD ("/driver/search-beside-verification", test_search_beside_verification);
+  ADD ("/driver/search-beside-not-failing", test_search_beside_not_failing);
   ADD ("/driver/verbose-json", test_verbose_json);
   ADD ("/driver/bad-glx-first", test_bad_glx_first);
   ADD ("/driver/put-back/held", test_put_back_held);
