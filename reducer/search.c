@@ -134,32 +134,82 @@ search_normalize (const Session *session, const guint *elems, guint n_elems, GAr
   g_array_append_vals (out, kept->data, kept->len);
 }
 
+/* Where a kept press's hold ends, by input: the release that ends it
+ * (not in the set), or G_MAXUINT for none yet; the input's hold is open
+ * while it is in the table. */
+static void
+end_hold (GHashTable *holds, gpointer input, GArray *releases)
+{
+  gpointer pending;
+
+  if (g_hash_table_lookup_extended (holds, input, NULL, &pending)
+      && GPOINTER_TO_UINT (pending) != G_MAXUINT)
+    {
+      guint a = GPOINTER_TO_UINT (pending);
+
+      g_array_append_val (releases, a);
+    }
+  g_hash_table_remove (holds, input);
+}
+
+static gint
+compare_uint (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
 GArray *
 search_dropped_releases (const Session *session, const guint *set, guint n_set)
 {
   g_autoptr (GArray) actions = session_get_actions (session);
-  g_autoptr (GHashTable) open = g_hash_table_new (NULL, NULL);   /* input -> kept press */
+  /* input -> the release that ends its kept press's hold so far */
+  g_autoptr (GHashTable) holds = g_hash_table_new (NULL, NULL);
   g_autofree gboolean *in_set = g_new0 (gboolean, MAX (actions->len, 1));
   GArray *releases = g_array_new (FALSE, FALSE, sizeof (guint));
+  GHashTableIter iter;
+  gpointer input, pending;
 
   for (guint i = 0; i < n_set; i++)
     if (set[i] < actions->len)
       in_set[set[i]] = TRUE;
+  /* A kept press is held, in the result, until its input's next kept
+   * press or release: the presses of it the search dropped in between
+   * (the user's Shift pressed again for each capital, which the search
+   * found the same as holding it) do not end the hold. So the release
+   * that goes back is the user's last one before the next kept press of
+   * the input, not the first after the kept one: that one would release
+   * Shift before the E of "SEGV", typed without it since its own Shift
+   * press is gone, and lose the failure (xterm's "kill -SEGV $PPID"). */
   for (guint a = 0; a < actions->len; a++)
     {
       const SessionEvent *ev = session_get_event (session, g_array_index (actions, guint, a));
-      gpointer input = GUINT_TO_POINTER (ev->kind == SESSION_EVENT_KEY_PRESS
-                                         || ev->kind == SESSION_EVENT_KEY_RELEASE
-                                           ? ev->keycode : 0x10000 + ev->button);
 
-      if (session_event_is_press (ev))
-        g_hash_table_insert (open, input, GINT_TO_POINTER (in_set[a]));
-      else if (session_event_is_release (ev))
+      input = GUINT_TO_POINTER (ev->kind == SESSION_EVENT_KEY_PRESS
+                                || ev->kind == SESSION_EVENT_KEY_RELEASE
+                                  ? ev->keycode : 0x10000 + ev->button);
+      if (session_event_is_press (ev) && in_set[a])
         {
-          if (GPOINTER_TO_INT (g_hash_table_lookup (open, input)) && !in_set[a])
-            g_array_append_val (releases, a);
-          g_hash_table_remove (open, input);
+          end_hold (holds, input, releases);
+          g_hash_table_insert (holds, input, GUINT_TO_POINTER (G_MAXUINT));
+        }
+      else if (session_event_is_release (ev) && g_hash_table_contains (holds, input))
+        {
+          if (in_set[a])
+            g_hash_table_remove (holds, input);
+          else
+            g_hash_table_insert (holds, input, GUINT_TO_POINTER (a));
         }
     }
+  g_hash_table_iter_init (&iter, holds);
+  while (g_hash_table_iter_next (&iter, &input, &pending))
+    if (GPOINTER_TO_UINT (pending) != G_MAXUINT)
+      {
+        guint a = GPOINTER_TO_UINT (pending);
+
+        g_array_append_val (releases, a);
+      }
+  g_array_sort (releases, compare_uint);
   return releases;
 }

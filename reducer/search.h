@@ -39,7 +39,9 @@ void search_normalize (const Session *session, const guint *elems, guint n_elems
  * that @set does not keep (the search drops them: a key or button still
  * held changes nothing for most bugs), as action numbers, ascending: what
  * goes back in after the search, where the failure holds with it, so
- * that the steps read as done. */
+ * that the steps read as done. Of a kept press, the release that ends its
+ * hold in @set: the user's last one before the next press of it that @set
+ * keeps (presses of it that @set drops do not end the hold). */
 GArray *search_dropped_releases (const Session *session, const guint *set, guint n_set);
 
 G_END_DECLS

@@ -194,6 +194,37 @@ test_dropped_releases (void)
   g_assert_cmpuint (g_array_index (releases, guint, 2), ==, 7);
 }
 
+/* Shift pressed again for each capital, as typed: the search keeps the
+ * first press and finds the others the same as holding it. Its release
+ * that goes back is the last one, after E; the first would release Shift
+ * before E, typed without it (its own Shift press is gone). */
+static void
+test_dropped_releases_held (void)
+{
+  g_autoptr (Session) session = parse (
+    "xreduce-session 1\nscreen 640x480\n"
+    "10 KeyPress keysym=Shift_L keycode=50 state=0x0\n"
+    "11 KeyPress keysym=S keycode=39 state=0x1\n"
+    "20 KeyRelease keysym=Shift_L keycode=50 state=0x1\n"
+    "21 KeyRelease keysym=s keycode=39 state=0x0\n"
+    "30 KeyPress keysym=Shift_L keycode=50 state=0x0\n"
+    "31 KeyPress keysym=E keycode=26 state=0x1\n"
+    "40 KeyRelease keysym=Shift_L keycode=50 state=0x1\n"
+    "41 KeyRelease keysym=e keycode=26 state=0x0\n"
+    "50 KeyPress keysym=l keycode=46 state=0x0\n"
+    "51 KeyRelease keysym=l keycode=46 state=0x0\n"
+    "60 KeyPress keysym=l keycode=46 state=0x0\n"
+    "61 KeyRelease keysym=l keycode=46 state=0x0\n");
+  /* Shift, S, E; both l presses (the second needs the first released). */
+  const guint best[] = { 0, 1, 5, 8, 10 };
+  g_autoptr (GArray) releases = search_dropped_releases (session, best, G_N_ELEMENTS (best));
+  const guint expected[] = { 3, 6, 7, 9, 11 };
+
+  g_assert_cmpuint (releases->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpuint (g_array_index (releases, guint, i), ==, expected[i]);
+}
+
 /* A session for another app: its classes and the app's, none in common. */
 static void
 test_app_classes (void)
@@ -227,6 +258,7 @@ main (int argc, char **argv)
   g_test_add_func ("/summary/crash-groups", test_crash_groups);
   g_test_add_func ("/summary/crash-groups-bad", test_crash_groups_bad);
   g_test_add_func ("/summary/dropped-releases", test_dropped_releases);
+  g_test_add_func ("/summary/dropped-releases-held", test_dropped_releases_held);
   g_test_add_func ("/summary/app-classes", test_app_classes);
   g_test_add_func ("/summary/not-reduced-named", test_not_reduced_named);
   return g_test_run ();
