@@ -6,8 +6,10 @@
  * sees it only when it runs: a program waiting synchronously (for an X
  * server's -displayfd, a bus's address, an app's --version) would not
  * see Ctrl-C until that wait ends, seconds later. proc_interrupt_watch()
- * takes the signals in a thread of its own instead. The first one
- * makes proc_interrupt_get_fd() readable for good, which the synchronous
+ * takes the signals with a handler of its own instead, and hands them on
+ * through a thread of its own. The first one is latched in the handler
+ * (proc_interrupt_get_signal() says it from then on, in every thread),
+ * and makes proc_interrupt_get_fd() readable for good, which the synchronous
  * waits of proc/ (proc_read_line(), proc_child_wait_interruptible()) poll
  * beside what they wait for and give up on (PROC_ERROR_INTERRUPTED, also
  * proc_check_interrupt() in proc.h); and
