@@ -188,27 +188,39 @@ normalize_candidate (const guint *elems, guint n, GArray *out, gpointer data)
   search_normalize (reducer->session, elems, n, out);
 }
 
+/* Are workers left over beside the verification's replays? */
+static gboolean
+workers_left_over (gpointer data)
+{
+  Reducer *reducer = data;
+  guint active = runner_get_active (reducer->runner);
+  guint background = runner_get_n_background (reducer->runner);
+
+  if (active <= background)
+    return FALSE;
+  g_debug ("the search starts beside the verification: %u of %u workers are left over",
+           active - background, active);
+  return TRUE;
+}
+
 /* The search starts once a replay has seen the full session fail: a
  * session that does not fail (or a long one, still replaying at
  * --limit-time) costs no candidate. But where the workers outnumber the
- * verification's replays, those left over would wait idle for it (the
- * first replay of a long session: most of a short reduction's time):
- * the search starts at once, on them. A candidate that fails then is a
- * failing session, written once a replay has seen the full session fail
- * too (reducer_check_verdict); one that does not fail is no answer
- * before the verdict either way (as after the first failure), and a
- * verdict that changes the premises starts the search again. */
+ * verification's replays (at the start, or once the pool has grown on
+ * what the first replays showed, or as those replays end), those left
+ * over would wait idle for it (the first replay of a long session: a
+ * third of a short reduction's time): the search starts then, on them.
+ * A candidate that fails then is a failing session, written once a
+ * replay has seen the full session fail too (reducer_check_verdict); one
+ * that does not fail is no answer before the verdict either way (as
+ * after the first failure), and a verdict that changes the premises
+ * starts the search again. */
 static gboolean
 search_may_start (Reducer *reducer, GError **error)
 {
-  if (runner_get_active (reducer->runner) > runner_get_n_background (reducer->runner))
-    {
-      g_debug ("the search starts beside the verification: %u of %u workers are left over",
-               runner_get_active (reducer->runner) - runner_get_n_background (reducer->runner),
-               runner_get_active (reducer->runner));
-      return TRUE;
-    }
-  return verification_wait_failure (reducer->verification, error);
+  return workers_left_over (reducer)
+         || verification_wait_failure_or (reducer->verification, workers_left_over, reducer,
+                                          error);
 }
 
 /* One pass of the search (search.h): phrases (the last ones first, if

@@ -405,7 +405,8 @@ verification_poll (Verification *v, GError **error)
 /* Runs the background tests until the verdict is in, or (@first_failure)
  * until a replay has seen the full session fail. */
 static gboolean
-wait_until (Verification *v, gboolean first_failure, GError **error)
+wait_until (Verification *v, gboolean first_failure, gboolean (*enough) (gpointer data),
+            gpointer data, GError **error)
 {
   for (;;)
     {
@@ -421,7 +422,7 @@ wait_until (Verification *v, gboolean first_failure, GError **error)
         default:
           break;
         }
-      if (first_failure && v->fails > 0)
+      if (first_failure && (v->fails > 0 || (enough != NULL && enough (data))))
         return TRUE;
       if (!(first_failure ? runner_step_background (v->runner, &local)
                           : runner_wait_background (v->runner, &local)))
@@ -435,13 +436,20 @@ wait_until (Verification *v, gboolean first_failure, GError **error)
 gboolean
 verification_wait (Verification *v, GError **error)
 {
-  return wait_until (v, FALSE, error);
+  return wait_until (v, FALSE, NULL, NULL, error);
 }
 
 gboolean
 verification_wait_failure (Verification *v, GError **error)
 {
-  return wait_until (v, TRUE, error);
+  return wait_until (v, TRUE, NULL, NULL, error);
+}
+
+gboolean
+verification_wait_failure_or (Verification *v, gboolean (*enough) (gpointer data),
+                              gpointer data, GError **error)
+{
+  return wait_until (v, TRUE, enough, data, error);
 }
 
 guint

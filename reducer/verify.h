@@ -54,6 +54,11 @@ gboolean verification_wait (Verification *verification, GError **error);
  * (the search has something to reduce) or the verdict is in: TRUE then,
  * unless the verdict is FAILED. */
 gboolean verification_wait_failure (Verification *verification, GError **error);
+/* The same, or until @enough (called after each replay that ends) says
+ * the caller need wait no longer: TRUE then too. */
+gboolean verification_wait_failure_or (Verification *verification,
+                                       gboolean (*enough) (gpointer data), gpointer data,
+                                       GError **error);
 
 /* Once DONE: */
 guint verification_get_runs (const Verification *verification);
