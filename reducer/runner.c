@@ -119,11 +119,50 @@ runner_new (const RunnerOptions *options, GError **error)
   return g_steal_pointer (&runner);
 }
 
+/* A running background test's end once runner_free() has told its
+ * caller it was cancelled. */
+static void
+on_ended_unheard (RunResult *result, gboolean failed, const GError *error, gpointer data)
+{
+}
+
+/* Every background test's callback is called once (runner.h): those
+ * queued or running when the runner goes, with RUNNER_ERROR_CANCELLED,
+ * so that what their callers gave them goes too (a confirmation's share
+ * of its batch, interrupted: LeakSanitizer's leak at the end of an
+ * interrupted xreduce). */
+static void
+drop_background (Runner *runner)
+{
+  g_autoptr (GError) cancelled = g_error_new_literal (RUNNER_ERROR, RUNNER_ERROR_CANCELLED,
+                                                      "interrupted");
+  Background *bg;
+
+  while ((bg = g_queue_pop_head (&runner->background)) != NULL)
+    {
+      runner->n_background--;
+      bg->done (NULL, FALSE, cancelled, bg->done_data);
+      background_free (bg);
+    }
+  for (guint i = 0; i < runner->workers->len; i++)
+    {
+      Background *running = ((Worker *) g_ptr_array_index (runner->workers, i))->background;
+      RunnerDoneFunc done;
+
+      if (running == NULL)
+        continue;
+      done = running->done;
+      running->done = on_ended_unheard;
+      done (NULL, FALSE, cancelled, running->done_data);
+    }
+}
+
 void
 runner_free (Runner *runner)
 {
   if (runner == NULL)
     return;
+  drop_background (runner);
   /* Every running test is asked to stop at once (xreplay stops its app,
    * bus and Xvfb on SIGTERM; through a launcher, when its stdin closes and
    * on the SIGUSR1 the launcher passes on), then waited for, then every

@@ -136,9 +136,11 @@ gboolean runner_run_batch (Runner *runner, Session *const *sessions, guint n,
                            RunResult *results, gboolean *failed, gboolean *done,
                            GError **error);
 
-/* Called when a background test has run: @result (the callee may steal
- * its strings) and whether it @failed, or @error (RUNNER_ERROR_INFRA, or
- * RUNNER_ERROR_CANCELLED if runner_cancel() killed it). */
+/* Called once for each background test, when it has run: @result (the
+ * callee may steal its strings) and whether it @failed, or @error
+ * (RUNNER_ERROR_INFRA, or RUNNER_ERROR_CANCELLED if runner_cancel()
+ * killed it, runner_resume() dropped it, or runner_free() came first;
+ * @result is NULL then). */
 typedef void (*RunnerDoneFunc) (RunResult *result, gboolean failed, const GError *error,
                                 gpointer user_data);
 
