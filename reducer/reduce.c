@@ -21,6 +21,7 @@
 
 #include <string.h>
 #include <unistd.h>
+#include <sys/statvfs.h>
 
 void
 reduce_summary_clear (ReduceSummary *summary)
@@ -409,6 +410,31 @@ out:
     reducer_say (reducer, "the user's releases stay out: %s", error->message);
 }
 
+/* Does OUT's disk have room for the report's pictures beside the last
+ * checks' results? On one nearly full, the report's replay started early
+ * would take the room the result needs: its xreplay holds its files open
+ * until it ends, so removing its folder frees nothing in time (xreduce
+ * kept an earlier result, /reduce/full-disk). It is made after the
+ * result then, as without the early start. */
+#define REDUCE_EARLY_REPORT_ROOM_MB 64
+
+static gboolean
+room_for_early_report (const char *output_path)
+{
+  g_autofree char *dir = g_path_get_dirname (output_path);
+  struct statvfs disk;
+  guint64 free_mb;
+
+  if (statvfs (dir, &disk) != 0)
+    return TRUE;
+  free_mb = (guint64) disk.f_bavail * disk.f_frsize / (1024 * 1024);
+  if (free_mb >= REDUCE_EARLY_REPORT_ROOM_MB)
+    return TRUE;
+  g_debug ("the report's replay does not start early: %" G_GUINT64_FORMAT " MiB free beside "
+           "the output", free_mb);
+  return FALSE;
+}
+
 /* The search is over: the report's replay starts now, beside the last
  * checks (each step left out once more, the releases put back), of the
  * session they most likely leave: the best set with every release the
@@ -426,6 +452,8 @@ start_report_early (Reducer *reducer)
 
   reducer_drop_early_report (reducer);
   if (!reducer->options->report || reducer->runner == NULL)
+    return;
+  if (!room_for_early_report (reducer->output_path))
     return;
   releases = reducer->options->algorithm == DD_ALGORITHM_HDD
              ? search_dropped_releases (reducer->session, reducer->best, reducer->n_best)

@@ -827,14 +827,15 @@ static const char report_no_room_script[] =
   "echo left: $(ls -A \"$d\")\n"
   "[ ! -e \"$d/long.min\" ] || cp \"$d/long.min\" \"$d/../kept.min\"\n";
 
-/* The report's replay, begun beside the last checks, fills the disk with
- * its pictures (FAKE_REPORT_FILL) before the last check (the releases
- * put back) changes the result: the result comes first. That replay goes
- * (its folder frees the room), the result is saved whole, and then the
- * report, made again, has no room: exit 3, said. Without it, removing
- * the journal (one page) left no room for a result of several pages, and
- * OUT kept an earlier one: /reduce/full-disk under load. Each of 36 keys
- * is needed, with a long title: the result takes several pages. */
+/* The report's replay fills the disk with its pictures
+ * (FAKE_REPORT_FILL): the result comes first. On a disk this full the
+ * report's replay does not start beside the last checks (it would take
+ * the room the last check's result needs, its files held open until it
+ * ends), the result is saved whole, and then the report has no room:
+ * exit 3, said. Before, it started early, and removing the journal (one
+ * page) left no room for a result of several pages: OUT kept an earlier
+ * one (/reduce/full-disk under load). Each of 36 keys is needed, with a
+ * long title: the result takes several pages. */
 static void
 test_report_no_room (Fixture *f, gconstpointer data)
 {
@@ -867,12 +868,14 @@ test_report_no_room (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   set (f, "FAKE_FAIL", all->str);
   set (f, "FAKE_REPORT_FILL", "1");
+  set (f, "G_MESSAGES_DEBUG", "xreduce-reducer");
   if (!test_run_on_own_disk (f->dir, report_no_room_script, args, (const char *const *) f->env,
                              &status, &said, &err))
     return;
   g_test_message ("it said:\n%s%s", said, err);
   g_assert_nonnull (strstr (said, "status=3\n"));
   g_assert_nonnull (strstr (err, "cannot write the report"));
+  g_assert_nonnull (strstr (err, "the report's replay does not start early"));
   g_assert_null (strstr (err, "holds an earlier result"));
   g_assert_nonnull (strstr (said, "left: long.min\n"));
   pressed = pressed_keys (kept);
