@@ -359,17 +359,25 @@ reducer_adopt_verdict (Reducer *reducer, GError **error)
 
 /* Before every batch: once the verdict is in, adopt it; FALSE to stop the
  * search (with an error, or reducer->stop set to restart it). */
+/* An improvement found before a replay had seen the full session fail
+ * is saved once one has (reducer_on_improved). */
+void
+reducer_save_if_due (Reducer *reducer)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (!reducer->save_due || reducer->verification == NULL
+      || verification_get_fails (reducer->verification) == 0)
+    return;
+  reducer->save_due = FALSE;
+  if (!reducer_save_best (reducer, &local))
+    reducer_say (reducer, "cannot save the best session so far: %s", local->message);
+}
+
 gboolean
 reducer_check_verdict (Reducer *reducer, gboolean wait, GError **error)
 {
-  if (reducer->save_due && verification_get_fails (reducer->verification) > 0)
-    {
-      g_autoptr (GError) local = NULL;
-
-      reducer->save_due = FALSE;
-      if (!reducer_save_best (reducer, &local))
-        reducer_say (reducer, "cannot save the best session so far: %s", local->message);
-    }
+  reducer_save_if_due (reducer);
   if (reducer->judged)
     return TRUE;
   if (wait)

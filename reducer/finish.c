@@ -191,6 +191,9 @@ reduce_finish (Reducer *reducer, gboolean ok, ReduceSummary *summary, GError **e
   Reduction reduction;
 
   reducer_progress_line (reducer, TRUE);
+  /* Interrupted (or stopped) between the first failure and the next
+   * batch: the improvement found beside the verification is kept. */
+  reducer_save_if_due (reducer);
   fill_reduction (reducer, &reduction, ok);
   /* The report's replay is a result too (on_result): it may replace
    * reducer->pool_reason while the summary still points to it. */

@@ -154,6 +154,7 @@ gboolean reducer_save_best (Reducer *reducer, GError **error);
 /* best.c: the verdict adopted (reducer->stop set if the search must start again). */
 gboolean reducer_adopt_verdict (Reducer *reducer, GError **error);
 /* best.c: before every batch: the verdict adopted once in; FALSE stops the search. */
+void reducer_save_if_due (Reducer *reducer);
 gboolean reducer_check_verdict (Reducer *reducer, gboolean wait, GError **error);
 
 /* setup.c: everything before the search: input, workers, verification, journal. */
